@@ -1,0 +1,111 @@
+import nx from '@nx/eslint-plugin';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import prettier from 'eslint-config-prettier';
+
+/**
+ * Module boundaries. Every project carries two tags:
+ *  - scope: web (browser code), server (NestJS services and their libraries), shared (pure code both
+ *    sides use), tooling (test and benchmark runners that drive the running system from outside);
+ *  - type: app, feature, data, util, contract.
+ * Web never imports server code, services never import each other (apps are never importable),
+ * and everything may import the shared contracts and game rules.
+ */
+const depConstraints = [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:web', 'scope:shared'] },
+  { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:server', 'scope:shared'] },
+  { sourceTag: 'scope:tooling', onlyDependOnLibsWithTags: ['scope:tooling', 'scope:server', 'scope:shared'] },
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:feature', 'type:data', 'type:util', 'type:contract'],
+  },
+  {
+    sourceTag: 'type:feature',
+    onlyDependOnLibsWithTags: ['type:feature', 'type:data', 'type:util', 'type:contract'],
+  },
+  { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util', 'type:contract'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },
+  { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract', 'type:util'] },
+];
+
+/** Packages that must never end up in the browser bundle. */
+const serverOnlyPackages = [
+  '@nestjs/*',
+  'mongoose',
+  'mongodb',
+  'nats',
+  'argon2',
+  'jose',
+  'pino',
+  'prom-client',
+  'testcontainers',
+  'node:*',
+];
+
+export default [
+  {
+    ignores: [
+      '**/dist',
+      '**/node_modules',
+      '**/coverage',
+      '.nx',
+      '.tools',
+      '.data',
+      '.run',
+      '.artifacts',
+      'tmp',
+      '**/vite.config.*.timestamp*',
+    ],
+  },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          banTransitiveDependencies: false,
+          allow: [],
+          depConstraints: [
+            ...depConstraints,
+            { sourceTag: 'scope:web', bannedExternalImports: serverOnlyPackages },
+            { sourceTag: 'scope:shared', bannedExternalImports: serverOnlyPackages },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['apps/web/**/*.tsx', 'apps/web/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+    },
+  },
+  {
+    // Tool configuration files reach the workspace presets by path.
+    files: ['**/jest*.config.cjs', '**/webpack.config.js', '**/vite.config.ts', 'jest.preset.cjs'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
+    // Tests may use Node to cross-check shared code (e.g. node:crypto against the pure SHA-256).
+    files: ['libs/game-rules/**/*.spec.ts', 'libs/contracts/**/*.spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { allow: [], depConstraints }],
+    },
+  },
+  {
+    // Command-line scripts print to the terminal by design.
+    files: ['tools/**/*.mjs', 'tools/**/*.ts', 'apps/e2e/**/*.ts', 'apps/bench/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  prettier,
+];

@@ -1,0 +1,75 @@
+/**
+ * The error envelope every service answers with over NATS, and its HTTP mapping in the gateway.
+ * The gateway sends `{ code, message }` as the JSON body with the mapped status.
+ */
+export const ERROR_CODES = [
+  'VALIDATION',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'UNAVAILABLE',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorEnvelope {
+  code: ErrorCode;
+  message: string;
+  /** Field name -> message, for validation errors that concern several fields. */
+  details?: Record<string, string>;
+}
+
+export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  VALIDATION: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
+  if (typeof value !== 'object' || value === null) return false;
+  const { code, message } = value as { code?: unknown; message?: unknown };
+  return typeof message === 'string' && (ERROR_CODES as readonly unknown[]).includes(code);
+}
+
+/** An expected failure with a code and a message meant for the user. Services throw it; filters turn it into an envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return this.details
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message };
+  }
+
+  static from(envelope: ErrorEnvelope): AppError {
+    return new AppError(envelope.code, envelope.message, envelope.details);
+  }
+}
+
+/** Messages shared by several services. */
+export const COMMON_MESSAGES = {
+  unauthorized: 'Please log in to continue.',
+  invalidToken: 'Your session is not valid. Please log in again.',
+  forbiddenOwner: 'You can only change your own data.',
+  unavailable: 'The service is not available right now. Please try again shortly.',
+  internal: 'Something went wrong on our side. Please try again.',
+  tooLarge: 'The request is too large.',
+  rateLimited: 'Too many attempts. Please wait a minute and try again.',
+  notFound: 'Not found.',
+} as const;

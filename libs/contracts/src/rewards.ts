@@ -1,0 +1,61 @@
+import type { ChampionTitle, LevelStatusName, PremiumCategory } from '@oasis198/game-rules';
+import type { TokenClaims } from './users';
+
+/** SPEC §3's reward / profile record, as GET /api/rewards/{userId} answers it. */
+export interface RewardView {
+  playerId: string;
+  playerName: string;
+  playedGames: number;
+  assets: { points: number; coins: number };
+  categories: Record<PremiumCategory, boolean>;
+  championStatus: Record<ChampionTitle, boolean>;
+  levelStatus: Record<LevelStatusName, boolean> & { level: number };
+}
+
+export interface RewardPage {
+  rewards: RewardView[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+export interface CreateRewardBody {
+  playerId: string;
+  playerName: string;
+}
+
+export interface EditRewardBody {
+  playerName: string;
+}
+
+export interface EditRewardResponse {
+  reward: RewardView;
+}
+
+export interface DeleteRewardResponse {
+  message: string;
+}
+
+export interface GetRewardRequest {
+  userId: string;
+}
+export interface ListRewardsRequest {
+  page: number;
+  pageSize: number;
+}
+export interface CreateRewardRequest {
+  caller: TokenClaims;
+  body: CreateRewardBody;
+}
+export interface EditRewardRequest {
+  caller: TokenClaims;
+  id: string;
+  body: EditRewardBody;
+}
+export interface DeleteRewardRequest {
+  caller: TokenClaims;
+  id: string;
+}
+
+export const REWARDS_PAGE_SIZE = 20;
+export const REWARDS_MAX_PAGE_SIZE = 100;

@@ -1,0 +1,86 @@
+/** Shapes of the users calls (SPEC §7) and their NATS requests. */
+
+export interface RegisterBody {
+  name: string;
+  email: string;
+  password: string;
+  confirmedPassword: string;
+}
+
+export interface LoginBody {
+  email: string;
+  password: string;
+}
+
+/** PATCH /api/users/edit: exactly one of the fields. */
+export type EditUserBody = { name: string } | { email: string } | { password: string };
+
+/** What register and login answer, and what the web app keeps in localStorage under `user`. */
+export interface AuthUser {
+  _id: string;
+  name: string;
+  token: string;
+}
+
+/** PATCH /api/users/edit answers `{ user }`. The token is the caller's own, still valid. */
+export interface EditUserResponse {
+  user: AuthUser & { email: string };
+}
+
+export interface MessageResponse {
+  message: string;
+}
+
+/** The verified identity behind a bearer token. */
+export interface TokenClaims {
+  userId: string;
+  name: string;
+  /** Token id. */
+  jti: string;
+  /** Expiry, Unix seconds. */
+  exp: number;
+}
+
+export interface VerifyRequest {
+  token: string;
+}
+
+export interface EditUserRequest {
+  caller: TokenClaims;
+  body: EditUserBody;
+}
+
+export interface LogoutRequest {
+  caller: TokenClaims;
+}
+
+export interface DeleteUserRequest {
+  caller: TokenClaims;
+}
+
+/** Broadcast when tokens stop being valid, so caches of verified tokens drop them at once. */
+export interface TokensRevoked {
+  /** One token (logout) ... */
+  jti?: string;
+  /** ... or every token of a user (deletion, password change). */
+  userId?: string;
+  /** A token of that user that stays valid (the one that changed the password). */
+  exceptJti?: string;
+}
+
+export const USER_MESSAGES = {
+  registered: 'Account has been successfully created',
+  alreadyExists: 'oops, user already exists',
+  loggedIn: 'You have successfully logged in',
+  loginFailed: 'You have failed to log in, try again',
+  badCredentials: 'Invalid e-mail or password.',
+  loggedOut: 'You have successfully logged out!',
+  deleted: 'You have successfully deleted your account!',
+  usernameChanged: 'Username changed successfully',
+  emailChanged: 'E-mail changed successfully',
+  passwordChanged: 'Password changed successfully',
+  editFailed: "Unfortunately, it didn't change",
+  commonPassword: 'This password is too common. Please choose a less predictable one.',
+  oneEditField: 'Send exactly one of name, email or password.',
+  forgotPassword: 'Please, check your E-mail.',
+} as const;

@@ -1,0 +1,326 @@
+import { aiNumber, drawPick, isSpecialRandom, type RandomSource } from './ai';
+import {
+  ABANDONED_AFTER,
+  LATE_TOLERANCE,
+  PICK_MAX,
+  PICK_MIN,
+  POST_GAME_EXPIRY,
+  READY_WINDOW,
+  TURN_GRACE,
+  WINNING_TOTAL,
+} from './constants';
+import {
+  bookkeep,
+  freshOasis,
+  hasUses,
+  MOVE_OPTIONS,
+  offeredOptions,
+  OPTION_LABELS,
+  optionEffect,
+  type MoveOption,
+  type OasisCounts,
+} from './oasis';
+import { refuse, type Refusal } from './result';
+import { toSpecSeconds } from './time';
+
+export const SEATS = ['player1', 'player2'] as const;
+export type Seat = (typeof SEATS)[number];
+export type OasisKey = 'oasis1' | 'oasis2';
+export const END_REASONS = ['reached198', 'timeout', 'left'] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+export interface PlayerTurn {
+  turn: boolean;
+  restart: boolean;
+}
+
+export interface MoveRecord {
+  player: Seat;
+  number: number;
+  option: MoveOption;
+  /** The AI's pick for this move, shown after it is made. */
+  aiNumber: number;
+  /** The running total after the move. */
+  total: number;
+  /** When the move was applied, in SPEC seconds. */
+  at: number;
+}
+
+/**
+ * The game state of a room: SPEC §3's whosTurn plus the move list, the winner, why the game
+ * ended and the deadline of the current turn. Times are SPEC seconds (since 2022-11-17).
+ */
+export interface GameState {
+  gameStarted: boolean;
+  gameOver: boolean;
+  /** The running total. */
+  currentNumber: number;
+  turnStart: number;
+  /** The secret 6-digit number the AI's picks derive from; 0 before the first game. */
+  specialRandom: number;
+  player1: PlayerTurn;
+  player2: PlayerTurn;
+  helpOasis: { oasis1: OasisCounts; oasis2: OasisCounts };
+  moves: MoveRecord[];
+  winner: Seat | null;
+  endReason: EndReason | null;
+  /** turnStart + duration + 4 while a turn runs, else null. */
+  deadline: number | null;
+  /** When the game ended, else null. */
+  endedAt: number | null;
+  /** Counts games played in this room; names a game together with the room id. */
+  gameNumber: number;
+}
+
+/** What a player asks for. "random" is drawn by whoever applies the move (the server). */
+export interface MoveIntent {
+  number: number | 'random';
+  option: MoveOption;
+}
+
+/** Names one turn of one game; a timeout applies only while its turn is still current. */
+export interface TurnRef {
+  gameNumber: number;
+  moveIndex: number;
+}
+
+export interface Clock {
+  /** Unix time in milliseconds. */
+  nowMs: number;
+}
+
+export interface TurnSettings extends Clock {
+  /** Seconds per turn: the room's duration. */
+  duration: number;
+}
+
+export type Transition<Extra = object> = ({ readonly ok: true; state: GameState } & Extra) | Refusal;
+
+export const otherSeat = (seat: Seat): Seat => (seat === 'player1' ? 'player2' : 'player1');
+export const oasisKeyOf = (seat: Seat): OasisKey => (seat === 'player1' ? 'oasis1' : 'oasis2');
+
+/** The player who has the turn, or null when nobody does. */
+export function seatToMove(state: GameState): Seat | null {
+  if (!state.gameStarted || state.gameOver) return null;
+  if (state.player1.turn) return 'player1';
+  if (state.player2.turn) return 'player2';
+  return null;
+}
+
+export function currentTurn(state: GameState): TurnRef {
+  return { gameNumber: state.gameNumber, moveIndex: state.moves.length };
+}
+
+export function turnDeadline(turnStart: number, duration: number): number {
+  return turnStart + duration + TURN_GRACE;
+}
+
+/** The state of a room before its first game. */
+export function initialGameState(): GameState {
+  return {
+    gameStarted: false,
+    gameOver: false,
+    currentNumber: 0,
+    turnStart: 0,
+    specialRandom: 0,
+    player1: { turn: false, restart: false },
+    player2: { turn: false, restart: false },
+    helpOasis: { oasis1: freshOasis(), oasis2: freshOasis() },
+    moves: [],
+    winner: null,
+    endReason: null,
+    deadline: null,
+    endedAt: null,
+    gameNumber: 0,
+  };
+}
+
+/**
+ * Starts a game: total 0, player 1 to move, every option at 3 uses, matched 0, and a fresh secret
+ * specialRandom. Used for the first game when the second player arrives and for every new game
+ * after both players pressed Play Again.
+ */
+export function startGame(state: GameState, settings: TurnSettings & { specialRandom: number }): GameState {
+  if (!isSpecialRandom(settings.specialRandom)) {
+    throw new RangeError(`specialRandom must be an integer in 100000..999999, got ${settings.specialRandom}`);
+  }
+  const now = toSpecSeconds(settings.nowMs);
+  return {
+    gameStarted: true,
+    gameOver: false,
+    currentNumber: 0,
+    turnStart: now,
+    specialRandom: settings.specialRandom,
+    player1: { turn: true, restart: false },
+    player2: { turn: false, restart: false },
+    helpOasis: { oasis1: freshOasis(), oasis2: freshOasis() },
+    moves: [],
+    winner: null,
+    endReason: null,
+    deadline: turnDeadline(now, settings.duration),
+    endedAt: null,
+    gameNumber: state.gameNumber + 1,
+  };
+}
+
+const PICK_MESSAGE = `Pick a whole number from ${PICK_MIN} to ${PICK_MAX}, or "random".`;
+
+/** Checks an untrusted move intent, as it arrives from a client, without coercing anything. */
+export function parseMoveIntent(input: unknown): { ok: true; intent: MoveIntent } | Refusal {
+  if (typeof input !== 'object' || input === null) return refuse('pick-out-of-range', PICK_MESSAGE);
+  const { number, option = 'plain' } = input as { number?: unknown; option?: unknown };
+  if (!(number === 'random' || isPick(number))) return refuse('pick-out-of-range', PICK_MESSAGE);
+  if (typeof option !== 'string' || !(MOVE_OPTIONS as readonly string[]).includes(option)) {
+    return refuse('unknown-option', `Choose one of the options: ${MOVE_OPTIONS.join(', ')}.`);
+  }
+  return { ok: true, intent: { number, option: option as MoveOption } };
+}
+
+export function isPick(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= PICK_MIN && value <= PICK_MAX;
+}
+
+/** True once a turn can no longer be played: now > deadline + 1 s. */
+export function isTurnExpired(state: GameState, nowMs: number): boolean {
+  return state.deadline !== null && toSpecSeconds(nowMs) > state.deadline + LATE_TOLERANCE;
+}
+
+/**
+ * Applies a move for a seat. Refuses, without touching the state, a move when the game is not
+ * running, out of turn, after the deadline, with a pick outside 1..9, or with an option that is
+ * not offered at the current total or has no uses left.
+ */
+export function applyMove(
+  state: GameState,
+  seat: Seat,
+  intent: MoveIntent,
+  settings: TurnSettings & { random?: RandomSource },
+): Transition<{ move: MoveRecord }> {
+  if (!state.gameStarted) return refuse('game-not-started', 'The game has not started yet.');
+  if (state.gameOver) return refuse('game-over', 'The game is over.');
+  if (seatToMove(state) !== seat) return refuse('not-your-turn', 'It is not your turn.');
+  if (isTurnExpired(state, settings.nowMs)) return refuse('turn-expired', 'Time is up for this turn.');
+
+  const parsed = parseMoveIntent(intent);
+  if (!parsed.ok) return parsed;
+  const { option } = parsed.intent;
+
+  const key = oasisKeyOf(seat);
+  const counts = state.helpOasis[key];
+  if (option !== 'plain') {
+    if (!offeredOptions(state.currentNumber).includes(option)) {
+      return refuse(
+        'option-not-offered',
+        `${OPTION_LABELS[option]} is not offered at a total of ${state.currentNumber}.`,
+      );
+    }
+    if (!hasUses(counts, option))
+      return refuse('option-used-up', `You have no ${OPTION_LABELS[option]} left.`);
+  }
+
+  let pick: number;
+  if (parsed.intent.number === 'random') {
+    if (!settings.random) return refuse('random-unavailable', 'A random pick cannot be drawn here.');
+    pick = drawPick(settings.random);
+  } else {
+    pick = parsed.intent.number;
+  }
+
+  const now = toSpecSeconds(settings.nowMs);
+  const ai = aiNumber(state.specialRandom, state.moves.length);
+  const total = Math.max(0, state.currentNumber + optionEffect(option, pick));
+  const move: MoveRecord = { player: seat, number: pick, option, aiNumber: ai, total, at: now };
+  const other = otherSeat(seat);
+  const won = total >= WINNING_TOTAL;
+
+  const next: GameState = {
+    ...state,
+    currentNumber: total,
+    helpOasis: { ...state.helpOasis, [key]: bookkeep(counts, option, pick === ai) },
+    moves: [...state.moves, move],
+    [seat]: { turn: false, restart: false },
+    [other]: { turn: true, restart: false },
+    ...(won
+      ? { gameOver: true, winner: seat, endReason: 'reached198' as const, deadline: null, endedAt: now }
+      : { turnStart: now, deadline: turnDeadline(now, settings.duration) }),
+  };
+  return { ok: true, state: next, move };
+}
+
+/**
+ * Ends the game by timeout: the player who had the turn loses. It applies only when the named
+ * turn is still the current one and its time is up (now > deadline + 1 s), so a late or repeated
+ * timeout never changes a game twice.
+ */
+export function applyTimeout(state: GameState, turn: TurnRef, clock: Clock): Transition<{ loser: Seat }> {
+  if (!state.gameStarted) return refuse('game-not-started', 'The game has not started yet.');
+  if (state.gameOver) return refuse('game-over', 'The game is over.');
+  const current = currentTurn(state);
+  if (current.gameNumber !== turn.gameNumber || current.moveIndex !== turn.moveIndex) {
+    return refuse('stale-turn', 'That turn has already been played.');
+  }
+  if (!isTurnExpired(state, clock.nowMs)) return refuse('timeout-not-due', 'The turn still has time left.');
+  const loser = seatToMove(state) as Seat;
+  return { ok: true, state: endGame(state, otherSeat(loser), 'timeout', clock), loser };
+}
+
+/** Ends a running game because a player left: the leaver loses. */
+export function applyLeave(state: GameState, leaver: Seat, clock: Clock): Transition {
+  if (!state.gameStarted) return refuse('game-not-started', 'The game has not started yet.');
+  if (state.gameOver) return refuse('game-over', 'The game is over.');
+  return { ok: true, state: endGame(state, otherSeat(leaver), 'left', clock) };
+}
+
+function endGame(state: GameState, winner: Seat, endReason: EndReason, clock: Clock): GameState {
+  return {
+    ...state,
+    gameOver: true,
+    winner,
+    endReason,
+    deadline: null,
+    endedAt: toSpecSeconds(clock.nowMs),
+    [winner]: { turn: false, restart: false },
+    [otherSeat(winner)]: { turn: true, restart: false },
+  };
+}
+
+/**
+ * Play Again: marks a player ready once the game is over and within the 50 s ready window. When
+ * both are ready the room resets and a new game starts at once (both players are still there).
+ * Pressing it twice is harmless.
+ */
+export function markReady(
+  state: GameState,
+  seat: Seat,
+  settings: TurnSettings & { nextSpecialRandom: number },
+): Transition<{ restarted: boolean }> {
+  if (!state.gameOver || state.endedAt === null) {
+    return refuse('game-not-over', 'Play Again is possible only after the game is over.');
+  }
+  if (toSpecSeconds(settings.nowMs) > state.endedAt + READY_WINDOW) {
+    return refuse('ready-window-closed', 'The time to play again is over.');
+  }
+  if (state[seat].restart) return { ok: true, state, restarted: false };
+  const marked: GameState = { ...state, [seat]: { ...state[seat], restart: true } };
+  if (!marked[otherSeat(seat)].restart) return { ok: true, state: marked, restarted: false };
+  return {
+    ok: true,
+    state: startGame(marked, { ...settings, specialRandom: settings.nextSpecialRandom }),
+    restarted: true,
+  };
+}
+
+/** When a finished game's room is deleted if its players are not both ready: game over + 64 s. */
+export function postGameExpiry(state: GameState): number | null {
+  return state.gameOver && state.endedAt !== null ? state.endedAt + POST_GAME_EXPIRY : null;
+}
+
+/** When a room whose turn was neither played nor timed out is deleted: deadline + 60 s. */
+export function abandonedAt(state: GameState): number | null {
+  return state.deadline === null ? null : state.deadline + ABANDONED_AFTER;
+}
+
+/** When the current turn times out: deadline + 1 s (a move is accepted until then). */
+export function timeoutAt(state: GameState): number | null {
+  return state.deadline === null ? null : state.deadline + LATE_TOLERANCE;
+}

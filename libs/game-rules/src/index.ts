@@ -1,0 +1,11 @@
+export * from './constants';
+export * from './time';
+export * from './result';
+export * from './oasis';
+export * from './ai';
+export * from './game';
+export * from './verify';
+export * from './display';
+export * from './validation';
+export * from './rewards';
+export { sha256, hmacSha256, toHex, utf8 } from './sha256';

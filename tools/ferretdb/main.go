@@ -1,0 +1,87 @@
+// Command ferretdb-launcher runs an embedded FerretDB v1 (a MongoDB wire-compatible server)
+// with the SQLite handler, storing its data under a local directory.
+//
+// It exists because `go install` of FerretDB's own command fails at startup in module mode
+// (its build/version/version.txt is not part of the module). Embedding the public
+// github.com/FerretDB/FerretDB/ferretdb package avoids that.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
+	dataDir := flag.String("data", "./.data/ferretdb", "directory that holds the SQLite databases")
+	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn or error")
+	flag.Parse()
+
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fail("bad -log-level %q: %v", *logLevel, err)
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	dir, err := filepath.Abs(*dataDir)
+	if err != nil {
+		fail("bad -data %q: %v", *dataDir, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fail("cannot create data directory %s: %v", dir, err)
+	}
+
+	// FerretDB itself listens on a private Unix socket; clients reach it through the
+	// write-serializing proxy on the public address (see proxy.go).
+	socket := filepath.Join(os.TempDir(), fmt.Sprintf("ferretdb-%d.sock", os.Getpid()))
+	_ = os.Remove(socket)
+	defer os.Remove(socket)
+
+	public, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fail("cannot listen on %s: %v", *listen, err)
+	}
+
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{Unix: socket},
+		Logger:    logger,
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + dir + "/",
+	})
+	if err != nil {
+		fail("cannot start FerretDB: %v", err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	done := make(chan error, 1)
+	go func() { done <- f.Run(ctx) }()
+
+	p := &proxy{backendNetwork: "unix", backendAddress: socket, log: logger}
+	go func() {
+		<-ctx.Done()
+		public.Close()
+	}()
+	logger.Info("FerretDB listening", "address", public.Addr().String(), "data", dir)
+	if err := p.serve(public); err != nil {
+		fail("proxy stopped: %v", err)
+	}
+	if err := <-done; err != nil {
+		fail("FerretDB stopped: %v", err)
+	}
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "ferretdb-launcher: "+format+"\n", args...)
+	os.Exit(1)
+}
