@@ -28,7 +28,7 @@ export function statusBanner(total: number): 'Game Started' | 'Continuing' | nul
 
 /** Seconds left in the current turn (negative once past the deadline), or null when no turn runs. */
 export function remainingSeconds(state: Pick<GameState, 'deadline'>, nowMs: number): number | null {
-  return state.deadline === null ? null : state.deadline - toSpecSeconds(nowMs);
+  return state.deadline === null ? null : Math.round((state.deadline - toSpecSeconds(nowMs)) * 1000) / 1000;
 }
 
 /** Display only: 'Weak' once the timer is below -6 s. */

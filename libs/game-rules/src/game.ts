@@ -21,7 +21,7 @@ import {
   type OasisCounts,
 } from './oasis';
 import { refuse, type Refusal } from './result';
-import { toSpecSeconds } from './time';
+import { addSpecSeconds, toSpecSeconds } from './time';
 
 export const SEATS = ['player1', 'player2'] as const;
 export type Seat = (typeof SEATS)[number];
@@ -97,6 +97,7 @@ export interface TurnSettings extends Clock {
 export type Transition<Extra = object> = ({ readonly ok: true; state: GameState } & Extra) | Refusal;
 
 export const otherSeat = (seat: Seat): Seat => (seat === 'player1' ? 'player2' : 'player1');
+export const isSeat = (value: unknown): value is Seat => value === 'player1' || value === 'player2';
 export const oasisKeyOf = (seat: Seat): OasisKey => (seat === 'player1' ? 'oasis1' : 'oasis2');
 
 /** The player who has the turn, or null when nobody does. */
@@ -112,8 +113,24 @@ export function currentTurn(state: GameState): TurnRef {
 }
 
 export function turnDeadline(turnStart: number, duration: number): number {
-  return turnStart + duration + TURN_GRACE;
+  return addSpecSeconds(turnStart, duration + TURN_GRACE);
 }
+
+/** The clock reading in SPEC seconds; a clock that is not a finite number is a programming error. */
+function specNow(nowMs: number): number {
+  if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) {
+    throw new RangeError(`nowMs must be a finite number of milliseconds, got ${String(nowMs)}`);
+  }
+  return toSpecSeconds(nowMs);
+}
+
+function checkDuration(duration: number): void {
+  if (typeof duration !== 'number' || !Number.isFinite(duration) || duration < 0) {
+    throw new RangeError(`duration must be a finite number of seconds, got ${String(duration)}`);
+  }
+}
+
+const NOT_A_PLAYER = (): Refusal => refuse('not-a-player', 'Only the two players of the room can do that.');
 
 /** The state of a room before its first game. */
 export function initialGameState(): GameState {
@@ -144,7 +161,8 @@ export function startGame(state: GameState, settings: TurnSettings & { specialRa
   if (!isSpecialRandom(settings.specialRandom)) {
     throw new RangeError(`specialRandom must be an integer in 100000..999999, got ${settings.specialRandom}`);
   }
-  const now = toSpecSeconds(settings.nowMs);
+  checkDuration(settings.duration);
+  const now = specNow(settings.nowMs);
   return {
     gameStarted: true,
     gameOver: false,
@@ -182,7 +200,7 @@ export function isPick(value: unknown): value is number {
 
 /** True once a turn can no longer be played: now > deadline + 1 s. */
 export function isTurnExpired(state: GameState, nowMs: number): boolean {
-  return state.deadline !== null && toSpecSeconds(nowMs) > state.deadline + LATE_TOLERANCE;
+  return state.deadline !== null && specNow(nowMs) > addSpecSeconds(state.deadline, LATE_TOLERANCE);
 }
 
 /**
@@ -196,6 +214,8 @@ export function applyMove(
   intent: MoveIntent,
   settings: TurnSettings & { random?: RandomSource },
 ): Transition<{ move: MoveRecord }> {
+  checkDuration(settings.duration);
+  if (!isSeat(seat)) return NOT_A_PLAYER();
   if (!state.gameStarted) return refuse('game-not-started', 'The game has not started yet.');
   if (state.gameOver) return refuse('game-over', 'The game is over.');
   if (seatToMove(state) !== seat) return refuse('not-your-turn', 'It is not your turn.');
@@ -226,7 +246,7 @@ export function applyMove(
     pick = parsed.intent.number;
   }
 
-  const now = toSpecSeconds(settings.nowMs);
+  const now = specNow(settings.nowMs);
   const ai = aiNumber(state.specialRandom, state.moves.length);
   const total = Math.max(0, state.currentNumber + optionEffect(option, pick));
   const move: MoveRecord = { player: seat, number: pick, option, aiNumber: ai, total, at: now };
@@ -266,8 +286,15 @@ export function applyTimeout(state: GameState, turn: TurnRef, clock: Clock): Tra
 
 /** Ends a running game because a player left: the leaver loses. */
 export function applyLeave(state: GameState, leaver: Seat, clock: Clock): Transition {
+  if (!isSeat(leaver)) return NOT_A_PLAYER();
   if (!state.gameStarted) return refuse('game-not-started', 'The game has not started yet.');
   if (state.gameOver) return refuse('game-over', 'The game is over.');
+  if (isTurnExpired(state, clock.nowMs)) {
+    // DECISIONS.md: at deadline + 1 s an unplayed turn has already lost the game by timeout, even
+    // if the timer service has not applied it yet; a later leave cannot change that result.
+    const loser = seatToMove(state) as Seat;
+    return { ok: true, state: endGame(state, otherSeat(loser), 'timeout', clock) };
+  }
   return { ok: true, state: endGame(state, otherSeat(leaver), 'left', clock) };
 }
 
@@ -278,7 +305,7 @@ function endGame(state: GameState, winner: Seat, endReason: EndReason, clock: Cl
     winner,
     endReason,
     deadline: null,
-    endedAt: toSpecSeconds(clock.nowMs),
+    endedAt: specNow(clock.nowMs),
     [winner]: { turn: false, restart: false },
     [otherSeat(winner)]: { turn: true, restart: false },
   };
@@ -294,10 +321,11 @@ export function markReady(
   seat: Seat,
   settings: TurnSettings & { nextSpecialRandom: number },
 ): Transition<{ restarted: boolean }> {
+  if (!isSeat(seat)) return NOT_A_PLAYER();
   if (!state.gameOver || state.endedAt === null) {
     return refuse('game-not-over', 'Play Again is possible only after the game is over.');
   }
-  if (toSpecSeconds(settings.nowMs) > state.endedAt + READY_WINDOW) {
+  if (specNow(settings.nowMs) > addSpecSeconds(state.endedAt, READY_WINDOW)) {
     return refuse('ready-window-closed', 'The time to play again is over.');
   }
   if (state[seat].restart) return { ok: true, state, restarted: false };
@@ -312,15 +340,18 @@ export function markReady(
 
 /** When a finished game's room is deleted if its players are not both ready: game over + 64 s. */
 export function postGameExpiry(state: GameState): number | null {
-  return state.gameOver && state.endedAt !== null ? state.endedAt + POST_GAME_EXPIRY : null;
+  return state.gameOver && state.endedAt !== null ? addSpecSeconds(state.endedAt, POST_GAME_EXPIRY) : null;
 }
 
 /** When a room whose turn was neither played nor timed out is deleted: deadline + 60 s. */
 export function abandonedAt(state: GameState): number | null {
-  return state.deadline === null ? null : state.deadline + ABANDONED_AFTER;
+  return state.deadline === null ? null : addSpecSeconds(state.deadline, ABANDONED_AFTER);
 }
 
-/** When the current turn times out: deadline + 1 s (a move is accepted until then). */
+/**
+ * When the current turn times out: deadline + 1 s. A move is still accepted at exactly this
+ * instant; applyTimeout is due from the next millisecond on (now > deadline + 1 s).
+ */
 export function timeoutAt(state: GameState): number | null {
-  return state.deadline === null ? null : state.deadline + LATE_TOLERANCE;
+  return state.deadline === null ? null : addSpecSeconds(state.deadline, LATE_TOLERANCE);
 }

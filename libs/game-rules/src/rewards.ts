@@ -25,8 +25,9 @@ export type Outcome = 'win' | 'loss';
 
 /** Points and coins for one player's result. A loser by timeout or by leaving gets nothing. */
 export function rewardFor(outcome: Outcome, endReason: EndReason): { points: number; coins: number } {
-  if (outcome === 'win') return WIN_REWARD;
-  return endReason === 'reached198' ? LOSS_REWARD : NO_REWARD;
+  // A fresh object each time, so a caller that adds to it cannot change the constants.
+  if (outcome === 'win') return { ...WIN_REWARD };
+  return endReason === 'reached198' ? { ...LOSS_REWARD } : { ...NO_REWARD };
 }
 
 /** level = 1 + floor(points / 100). */

@@ -21,11 +21,15 @@ const INITIAL = [
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
-/** UTF-8 bytes of a string (no platform TextEncoder needed). */
+/**
+ * UTF-8 bytes of a string (no platform TextEncoder needed). Like TextEncoder, a lone surrogate
+ * becomes U+FFFD.
+ */
 export function utf8(text: string): Uint8Array {
   const bytes: number[] = [];
   for (const char of text) {
-    const code = char.codePointAt(0) as number;
+    const point = char.codePointAt(0) as number;
+    const code = point >= 0xd800 && point <= 0xdfff ? 0xfffd : point;
     if (code < 0x80) bytes.push(code);
     else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
     else if (code < 0x10000)

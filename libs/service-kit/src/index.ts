@@ -1,1 +1,13 @@
-export {};
+export * from './config';
+export * from './request-context';
+export * from './logger';
+export * from './errors';
+export * from './metrics';
+export * from './lifecycle';
+export * from './outbox';
+export * from './health';
+export * from './nats/jetstream.service';
+export * from './nats/rpc-client';
+export * from './nats/rpc.interceptor';
+export * from './service-kit.module';
+export * from './bootstrap';

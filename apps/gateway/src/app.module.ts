@@ -1,0 +1,21 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ServiceKitModule } from '@oasis198/service-kit';
+import type { GatewayConfig } from './config';
+import { GatewayCoreModule } from './gateway-core.module';
+
+/** Feature modules register here: users and rewards (accounts), rooms (play and live push). */
+const FEATURES: DynamicModule['imports'] = [];
+
+@Module({})
+export class AppModule {
+  static register(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ServiceKitModule.forRoot({ name: 'gateway', config }),
+        GatewayCoreModule,
+        ...(FEATURES ?? []),
+      ],
+    };
+  }
+}

@@ -1,0 +1,157 @@
+import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppError, MAX_BODY_BYTES, REQUEST_ID_HEADER } from '@oasis198/contracts';
+import {
+  LOGGER,
+  type Logger,
+  Metrics,
+  runWithRequestId,
+  sanitizeRequestId,
+  toEnvelope,
+} from '@oasis198/service-kit';
+import type { ValidationError } from 'class-validator';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Histogram } from 'prom-client';
+import type { GatewayConfig } from '../config';
+
+const API_PATHS = /^\/(api|health|metrics)(\/|$)/;
+
+/** Everything the public HTTP edge needs before the routes: hardening, limits, ids, validation, docs. */
+export function configureHttp(nest: INestApplication, config: GatewayConfig): void {
+  const app = nest as NestExpressApplication;
+  const logger = app.get<Logger>(LOGGER);
+  const metrics = app.get(Metrics);
+
+  app.set('trust proxy', parseTrustProxy(config.TRUST_PROXY));
+  app.disable('x-powered-by');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'img-src': ["'self'", 'data:', 'https:'],
+          'connect-src': ["'self'", 'https:'],
+          // The local stack runs on plain http://127.0.0.1; TLS is the ingress's job.
+          'upgrade-insecure-requests': null,
+        },
+      },
+    }),
+  );
+  app.enableCors(
+    config.CORS_ORIGINS.length
+      ? { origin: config.CORS_ORIGINS, methods: ['GET', 'POST', 'PATCH', 'DELETE'], maxAge: 600 }
+      : { origin: false },
+  );
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES });
+
+  const httpDuration = new Histogram({
+    name: 'oasis_http_request_duration_seconds',
+    help: 'HTTP requests by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [metrics.registry],
+  });
+
+  // Request id on every log line and every NATS hop; access log and metrics per request.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = sanitizeRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route =
+        (req.route?.path as string | undefined) ?? (API_PATHS.test(req.path) ? 'unmatched' : 'static');
+      httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      runWithRequestId(requestId, () => {
+        const line = {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+        };
+        if (res.statusCode >= 500) logger.error(line, 'request failed');
+        else if (res.statusCode >= 400) logger.info(line, 'request refused');
+        else logger.debug(line, 'request');
+      });
+    });
+    runWithRequestId(requestId, next);
+  });
+
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => validationFailure(errors),
+    }),
+  );
+
+  if (config.WEB_DIST_DIR) serveWebApp(app, resolve(config.WEB_DIST_DIR), logger);
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Oasis 198 API')
+      .setDescription('The public HTTP API of Oasis 198 (SPEC §7), served by the gateway.')
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
+}
+
+/** Express-level errors (a body that is too large or not JSON) become the same JSON error as any other. */
+export function handleEdgeErrors(nest: INestApplication): void {
+  const app = nest as NestExpressApplication;
+  const logger = app.get<Logger>(LOGGER);
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const envelope = toEnvelope(error, logger);
+    const status = envelope.code === 'PAYLOAD_TOO_LARGE' ? 413 : envelope.code === 'VALIDATION' ? 400 : 500;
+    res.status(status).json({ message: envelope.message, code: envelope.code });
+  });
+}
+
+function validationFailure(errors: ValidationError[]): AppError {
+  const details: Record<string, string> = {};
+  const walk = (list: ValidationError[], prefix: string) => {
+    for (const error of list) {
+      const path = prefix ? `${prefix}.${error.property}` : error.property;
+      const messages = Object.values(error.constraints ?? {});
+      if (messages.length) details[path] = messages[0] as string;
+      if (error.children?.length) walk(error.children, path);
+    }
+  };
+  walk(errors, '');
+  const first = Object.values(details)[0] ?? 'The request is not valid.';
+  return new AppError('VALIDATION', first, details);
+}
+
+/** Serves the built web app on the same origin as /api, with the SPA's index.html for its routes. */
+function serveWebApp(app: NestExpressApplication, root: string, logger: Logger): void {
+  const index = join(root, 'index.html');
+  if (!existsSync(index)) {
+    logger.warn({ root }, 'WEB_DIST_DIR has no index.html; the web app is not served');
+    return;
+  }
+  const assets = express.static(root, { index: false, maxAge: '1h', fallthrough: true });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (API_PATHS.test(req.path) || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    assets(req, res, () => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(index);
+    });
+  });
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}

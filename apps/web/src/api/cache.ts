@@ -1,0 +1,139 @@
+import type { RoomPage, RoomView } from '@oasis198/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import { ApiError } from './client';
+import { noteServerNow } from './clock';
+
+/** TanStack Query keys of the app's server state. */
+export const keys = {
+  rooms: ['rooms'] as const,
+  roomList: (page: number, freeSpot: boolean) => ['rooms', { page, freeSpot }] as const,
+  room: (roomId: string) => ['room', roomId] as const,
+  myRoom: (userId: string | undefined) => ['my-room', userId ?? ''] as const,
+  myRoomAll: ['my-room'] as const,
+  reward: (userId: string) => ['reward', userId] as const,
+  rewardAll: ['reward'] as const,
+  gif: (url: string) => ['gif', url] as const,
+};
+
+/**
+ * What this client knows about each room: the highest version seen, the version it was deleted
+ * at, and its player count (to tell when a list filtered by free spots needs a refetch). Kept per
+ * QueryClient so every test (and every app instance) starts clean.
+ */
+interface RoomLedger {
+  versions: Map<string, number>;
+  deleted: Map<string, number>;
+  players: Map<string, number>;
+}
+const ledgers = new WeakMap<QueryClient, RoomLedger>();
+
+function ledgerOf(client: QueryClient): RoomLedger {
+  let ledger = ledgers.get(client);
+  if (!ledger) {
+    ledger = { versions: new Map(), deleted: new Map(), players: new Map() };
+    ledgers.set(client, ledger);
+  }
+  return ledger;
+}
+
+function isRoomView(value: unknown): value is RoomView {
+  if (typeof value !== 'object' || value === null) return false;
+  const room = value as Partial<RoomView>;
+  return (
+    typeof room._id === 'string' &&
+    typeof room.version === 'number' &&
+    Array.isArray(room.players) &&
+    typeof room.whosTurn === 'object' &&
+    room.whosTurn !== null
+  );
+}
+
+/** True when this room view is older than one already seen (or than the room's deletion). */
+export function isStale(client: QueryClient, room: RoomView): boolean {
+  const ledger = ledgerOf(client);
+  const gone = ledger.deleted.get(room._id);
+  if (gone !== undefined && room.version <= gone) return true;
+  const seen = ledger.versions.get(room._id);
+  return seen !== undefined && room.version < seen;
+}
+
+function note(client: QueryClient, room: RoomView): void {
+  const ledger = ledgerOf(client);
+  ledger.versions.set(room._id, Math.max(room.version, ledger.versions.get(room._id) ?? 0));
+  ledger.players.set(room._id, room.players.length);
+  noteServerNow(room.serverNow);
+}
+
+/**
+ * Puts a fresh room view (from a push, a mutation answer or a fetch) into the cache, unless a
+ * newer one is already there. Returns whether it was taken.
+ */
+export function acceptRoom(client: QueryClient, value: unknown): value is RoomView {
+  if (!isRoomView(value) || isStale(client, value)) return false;
+  const cached = client.getQueryData<RoomView>(keys.room(value._id));
+  if (cached && cached.version > value.version) return false;
+  note(client, value);
+  client.setQueryData(keys.room(value._id), value);
+  return true;
+}
+
+/** The room query's result: the fetched view, or the cached one when a push already brought newer. */
+export function mergeFetchedRoom(client: QueryClient, room: RoomView): RoomView {
+  if (isStale(client, room) && ledgerOf(client).deleted.has(room._id)) {
+    throw new ApiError(404, 'This room does not exist any more.', 'NOT_FOUND');
+  }
+  const cached = client.getQueryData<RoomView>(keys.room(room._id));
+  if (cached && cached.version > room.version) return cached;
+  note(client, room);
+  return room;
+}
+
+/** Records a deletion; returns false when it was already known. */
+export function markRoomDeleted(client: QueryClient, roomId: string, version: number): boolean {
+  const ledger = ledgerOf(client);
+  const known = ledger.deleted.get(roomId);
+  if (known !== undefined && known >= version) return false;
+  ledger.deleted.set(roomId, version);
+  ledger.players.delete(roomId);
+  return true;
+}
+
+export function wasDeleted(client: QueryClient, roomId: string): boolean {
+  return ledgerOf(client).deleted.has(roomId);
+}
+
+/** Seeds the ledger from a fetched list page. */
+export function noteRoomPage(client: QueryClient, page: RoomPage): void {
+  const ledger = ledgerOf(client);
+  for (const room of page.rooms) {
+    if (!ledger.versions.has(room._id) || (ledger.versions.get(room._id) ?? 0) <= room.version) {
+      ledger.versions.set(room._id, room.version);
+      ledger.players.set(room._id, room.players.length);
+    }
+  }
+}
+
+/**
+ * Applies a pushed room to the cached list pages. A room whose player count is unchanged is
+ * patched in place (a move); a new room, or one that gained or lost a player, makes the lists
+ * refetch, since its place in a filtered, paginated list may have changed.
+ */
+export function applyRoomToLists(client: QueryClient, room: RoomView): 'patched' | 'refetch' | 'stale' {
+  if (isStale(client, room)) return 'stale';
+  const ledger = ledgerOf(client);
+  const knownPlayers = ledger.players.get(room._id);
+  const membershipChanged = knownPlayers === undefined || knownPlayers !== room.players.length;
+  ledger.versions.set(room._id, Math.max(room.version, ledger.versions.get(room._id) ?? 0));
+  ledger.players.set(room._id, room.players.length);
+  if (client.getQueryData(keys.room(room._id)) !== undefined) acceptRoom(client, room);
+  if (membershipChanged) return 'refetch';
+  client.setQueriesData<RoomPage>({ queryKey: keys.rooms }, (page) =>
+    page
+      ? {
+          ...page,
+          rooms: page.rooms.map((r) => (r._id === room._id && r.version <= room.version ? room : r)),
+        }
+      : page,
+  );
+  return 'patched';
+}

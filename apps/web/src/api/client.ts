@@ -1,0 +1,110 @@
+import { isErrorEnvelope } from '@oasis198/contracts';
+import { getSession, setSession } from './session';
+
+/** Every failed call ends as an ApiError; status 0 means the network failed before an answer. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string,
+    readonly details?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get isNetwork(): boolean {
+    return this.status === 0;
+  }
+}
+
+export const NETWORK_ERROR_MESSAGE = 'Network Error';
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** The message to show for any failure: the server's own where it sent one. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError || error instanceof Error) return error.message;
+  return 'Something went wrong. Please try again.';
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  method?: HttpMethod;
+  body?: unknown;
+  /** Send the logged-in user's bearer token (and refuse locally when there is none). */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The one place the app talks HTTP to its own origin: JSON in and out, the bearer token when asked,
+ * and every failure turned into an ApiError carrying the server's `{ message, code }`.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, auth = false, signal } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const session = auth ? getSession() : null;
+  if (auth) {
+    if (!session) throw new ApiError(401, 'Please log in to continue.', 'UNAUTHORIZED');
+    headers.Authorization = `Bearer ${session.token}`;
+  }
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE, 'NETWORK');
+  }
+
+  const payload = await readJson(response);
+  if (!response.ok) {
+    const envelope = isErrorEnvelope(payload) ? payload : undefined;
+    const message =
+      envelope?.message ??
+      (typeof (payload as { message?: unknown } | undefined)?.message === 'string'
+        ? (payload as { message: string }).message
+        : `Request failed with status code ${response.status}`);
+    // A refused token (expired, revoked, account gone) ends the local session too.
+    if (auth && response.status === 401 && session && getSession()?.token === session.token) {
+      setSession(null);
+    }
+    throw new ApiError(response.status, message, envelope?.code ?? `HTTP_${response.status}`, envelope?.details);
+  }
+  return payload as T;
+}
+
+/** A GET to a third-party origin (the GIF service): no credentials, no token. */
+export async function externalJson(url: string, signal?: AbortSignal): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'omit', signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE, 'NETWORK');
+  }
+  const payload = await readJson(response);
+  if (!response.ok) throw new ApiError(response.status, `Request failed with status code ${response.status}`, 'EXTERNAL');
+  return payload;
+}

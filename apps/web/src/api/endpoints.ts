@@ -1,0 +1,54 @@
+import {
+  ApiPaths,
+  type AuthUser,
+  type CreateRewardBody,
+  type CreateRoomBody,
+  type EditRewardResponse,
+  type EditRoomBody,
+  type EditRoomResponse,
+  type EditUserBody,
+  type EditUserResponse,
+  type LoginBody,
+  type MessageResponse,
+  type RegisterBody,
+  type RewardView,
+  type RoomPage,
+  type RoomView,
+} from '@oasis198/contracts';
+import { apiRequest, externalJson } from './client';
+
+/** SPEC §7's calls, one function each, with the shapes of libs/contracts. */
+export const api = {
+  login: (body: LoginBody) => apiRequest<AuthUser>(ApiPaths.login, { method: 'POST', body }),
+  register: (body: RegisterBody) => apiRequest<AuthUser>(ApiPaths.register, { method: 'POST', body }),
+  editUser: (body: EditUserBody) =>
+    apiRequest<EditUserResponse>(ApiPaths.editUser, { method: 'PATCH', body, auth: true }),
+  deleteUser: () => apiRequest<MessageResponse>(ApiPaths.deleteUser, { method: 'DELETE', auth: true }),
+  logout: () => apiRequest<MessageResponse>(ApiPaths.logout, { method: 'POST', auth: true }),
+
+  reward: (userId: string, signal?: AbortSignal) => apiRequest<RewardView>(ApiPaths.reward(userId), { signal }),
+  createReward: (body: CreateRewardBody) =>
+    apiRequest<RewardView>(ApiPaths.rewards, { method: 'POST', body, auth: true }),
+  editReward: (userId: string, playerName: string) =>
+    apiRequest<EditRewardResponse>(ApiPaths.editReward(userId), {
+      method: 'PATCH',
+      body: { playerName },
+      auth: true,
+    }),
+  deleteReward: (userId: string) =>
+    apiRequest<MessageResponse>(ApiPaths.deleteReward(userId), { method: 'DELETE', auth: true }),
+
+  rooms: (page: number, freeSpot: boolean, signal?: AbortSignal) =>
+    apiRequest<RoomPage>(`${ApiPaths.rooms}?page=${page}&freeSpot=${freeSpot}`, { signal }),
+  myRoom: (signal?: AbortSignal) => apiRequest<RoomView>(ApiPaths.myRoom, { auth: true, signal }),
+  room: (roomId: string, signal?: AbortSignal) => apiRequest<RoomView>(ApiPaths.room(roomId), { signal }),
+  createRoom: (body: CreateRoomBody) =>
+    apiRequest<RoomView>(ApiPaths.rooms, { method: 'POST', body, auth: true }),
+  editRoom: (roomId: string, body: EditRoomBody) =>
+    apiRequest<EditRoomResponse>(ApiPaths.editRoom(roomId), { method: 'PATCH', body, auth: true }),
+  deleteRoom: (roomId: string) =>
+    apiRequest<MessageResponse>(ApiPaths.deleteRoom(roomId), { method: 'DELETE', auth: true }),
+
+  /** SPEC §7 "External": the GIF service's categories, only when an operator configured a key. */
+  gifCategories: (url: string, signal?: AbortSignal) => externalJson(url, signal),
+};

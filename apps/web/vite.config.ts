@@ -1,0 +1,45 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const workspace = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+/** The local stack's gateway; it serves the API, the push streams and /health on one origin. */
+const gateway = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/',
+  plugins: [react()],
+  resolve: {
+    alias: {
+      '@oasis198/contracts': workspace('libs/contracts/src/index.ts'),
+      '@oasis198/game-rules': workspace('libs/game-rules/src/index.ts'),
+    },
+  },
+  server: {
+    host: '127.0.0.1',
+    port: 4200,
+    proxy: {
+      // Server-Sent Events pass through untouched: the proxy streams and never buffers.
+      '/api': { target: gateway, changeOrigin: false, ws: false },
+      '/health': { target: gateway },
+    },
+  },
+  preview: {
+    host: '127.0.0.1',
+    port: 4300,
+    proxy: {
+      '/api': { target: gateway },
+      '/health': { target: gateway },
+    },
+  },
+  build: {
+    outDir: workspace('dist/apps/web'),
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    assetsInlineLimit: 0,
+    chunkSizeWarningLimit: 400,
+  },
+});

@@ -1,0 +1,76 @@
+import 'reflect-metadata';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type NatsOptions, Transport } from '@nestjs/microservices';
+import type { z } from 'zod';
+import { type BaseConfig, ConfigError, loadConfig, natsServers } from './config';
+import { createLogger, LOGGER, type Logger, NestJsonLogger } from './logger';
+
+export interface ServiceDefinition<C extends BaseConfig> {
+  name: string;
+  configSchema: z.ZodType<C>;
+  /** Builds the root module from the validated config (it should import ServiceKitModule.forRoot). */
+  module: (config: C) => DynamicModule | Type<unknown>;
+  /** Queue group for the NATS request/reply handlers; omit for an HTTP-only app. */
+  queue?: string;
+  /** Adjusts the app before it listens (the gateway adds its HTTP set-up here). */
+  configure?: (app: INestApplication, config: C) => void | Promise<void>;
+}
+
+/** Creates the service (connected to NATS, not yet listening on HTTP). Tests use it in-process. */
+export async function createService<C extends BaseConfig>(
+  definition: ServiceDefinition<C>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ app: INestApplication; config: C }> {
+  const config = loadConfig(definition.configSchema, env);
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const app = await NestFactory.create(definition.module(config), {
+    logger: new NestJsonLogger(logger),
+    bufferLogs: false,
+    abortOnError: false,
+  });
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  await definition.configure?.(app, config);
+  if (definition.queue) {
+    // On shutdown: unsubscribe first (other replicas take new requests), give in-flight
+    // requests the grace period to answer, then close.
+    app.connectMicroservice<NatsOptions>(
+      {
+        transport: Transport.NATS,
+        options: {
+          servers: natsServers(config.NATS_URL),
+          queue: definition.queue,
+          name: `${definition.name}-rpc`,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 1000,
+          gracefulShutdown: true,
+          gracePeriod: config.SHUTDOWN_GRACE_MS,
+        },
+      },
+      { inheritAppConfig: true },
+    );
+    await app.startAllMicroservices();
+  }
+  return { app, config };
+}
+
+/** The entry point of a service process: start, listen, and exit with a clear message on bad config. */
+export async function runService<C extends BaseConfig>(
+  definition: ServiceDefinition<C>,
+): Promise<INestApplication> {
+  try {
+    const { app, config } = await createService(definition);
+    await app.listen(config.HTTP_PORT, '0.0.0.0');
+    app
+      .get<Logger>(LOGGER)
+      .info({ port: config.HTTP_PORT, queue: definition.queue }, `${definition.name} started`);
+    return app;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`${definition.name}: ${error.message}`);
+    } else {
+      console.error(`${definition.name}: failed to start:`, error);
+    }
+    process.exit(1);
+  }
+}

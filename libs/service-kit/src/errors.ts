@@ -1,0 +1,91 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import {
+  AppError,
+  COMMON_MESSAGES,
+  type ErrorCode,
+  type ErrorEnvelope,
+  HTTP_STATUS_BY_CODE,
+  isErrorEnvelope,
+} from '@oasis198/contracts';
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import { type Observable, throwError } from 'rxjs';
+
+const CODE_BY_HTTP_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: 'VALIDATION',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'RATE_LIMITED',
+  503: 'UNAVAILABLE',
+};
+
+/**
+ * Turns anything a handler throws into the `{ code, message }` envelope. Expected failures
+ * (AppError, envelopes, Nest HTTP exceptions with a 4xx or 503 status) keep their code and
+ * message; anything else is an internal error whose details are logged, never sent.
+ */
+export function toEnvelope(error: unknown, logger?: Logger): ErrorEnvelope {
+  if (error instanceof AppError) return error.toEnvelope();
+  if (isErrorEnvelope(error)) {
+    return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  }
+  if (error instanceof HttpException) {
+    const code =
+      CODE_BY_HTTP_STATUS[error.getStatus()] ?? (error.getStatus() < 500 ? 'VALIDATION' : undefined);
+    if (code) return { code, message: httpExceptionMessage(error) };
+  }
+  if (isBodyParserError(error)) {
+    return error.status === 413
+      ? { code: 'PAYLOAD_TOO_LARGE', message: COMMON_MESSAGES.tooLarge }
+      : { code: 'VALIDATION', message: 'The request body is not valid JSON.' };
+  }
+  logger?.error({ err: error }, 'unexpected error');
+  return { code: 'INTERNAL', message: COMMON_MESSAGES.internal };
+}
+
+function httpExceptionMessage(error: HttpException): string {
+  const response = error.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join(' ');
+  return typeof message === 'string' ? message : error.message;
+}
+
+function isBodyParserError(error: unknown): error is { status: number; type: string } {
+  const e = error as { status?: unknown; type?: unknown };
+  return typeof e?.status === 'number' && typeof e?.type === 'string' && e.status >= 400 && e.status < 500;
+}
+
+/**
+ * One filter for every entry point. Over NATS an error crosses the bus as an envelope; over HTTP
+ * it becomes the mapped status with a JSON `{ message, code }` body. Health checks keep their
+ * own body (terminus reports which dependency is down).
+ */
+@Catch()
+export class AllErrorsFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): Observable<never> | void {
+    const envelope = toEnvelope(exception, this.logger);
+    if (host.getType() === 'rpc') return throwError(() => envelope);
+    if (host.getType() !== 'http') return;
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return;
+    if (
+      exception instanceof HttpException &&
+      exception.getStatus() === 503 &&
+      typeof exception.getResponse() === 'object'
+    ) {
+      response.status(503).json(exception.getResponse());
+      return;
+    }
+    response.status(HTTP_STATUS_BY_CODE[envelope.code]).json({
+      message: envelope.message,
+      code: envelope.code,
+      ...(envelope.details ? { details: envelope.details } : {}),
+    });
+  }
+}

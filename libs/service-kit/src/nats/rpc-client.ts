@@ -1,0 +1,55 @@
+import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
+import { headers as natsHeaders } from 'nats';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { AppError, COMMON_MESSAGES, isErrorEnvelope, REQUEST_ID_HEADER } from '@oasis198/contracts';
+import type { Logger } from 'pino';
+import { currentRequestId } from '../request-context';
+
+/**
+ * Request/reply over NATS with @nestjs/microservices. Every call has a timeout and carries the
+ * request id; an error envelope from the service comes back as an AppError with its code, and a
+ * service that does not answer in time becomes UNAVAILABLE (HTTP 503).
+ */
+export class RpcClient {
+  private readonly client: ClientNats;
+
+  constructor(
+    servers: string[],
+    name: string,
+    private readonly defaultTimeoutMs: number,
+    private readonly logger: Logger,
+  ) {
+    this.client = new ClientNats({
+      servers,
+      name: `${name}-rpc`,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+    });
+  }
+
+  async connect(): Promise<void> {
+    await this.client.connect();
+  }
+
+  async request<T>(subject: string, payload: unknown, timeoutMs = this.defaultTimeoutMs): Promise<T> {
+    const h = natsHeaders();
+    const requestId = currentRequestId();
+    if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    const record = new NatsRecordBuilder(payload).setHeaders(h).build();
+    try {
+      return await firstValueFrom(this.client.send<T>(subject, record).pipe(timeout(timeoutMs)));
+    } catch (error) {
+      if (isErrorEnvelope(error)) throw AppError.from(error);
+      if (error instanceof TimeoutError) {
+        this.logger.warn({ subject, timeoutMs }, 'NATS request timed out');
+        throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+      }
+      this.logger.error({ err: error, subject }, 'NATS request failed');
+      throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

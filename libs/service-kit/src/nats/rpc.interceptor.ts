@@ -1,0 +1,51 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import type { NatsContext } from '@nestjs/microservices';
+import { REQUEST_ID_HEADER } from '@oasis198/contracts';
+import { Observable } from 'rxjs';
+import { runWithRequestId } from '../request-context';
+import { toEnvelope } from '../errors';
+import type { Metrics } from '../metrics';
+
+/**
+ * For every NATS request: adopts the caller's request id (so logs line up across services),
+ * times the handler, and counts requests in flight so shutdown can wait for them.
+ */
+@Injectable()
+export class RpcContextInterceptor implements NestInterceptor {
+  constructor(private readonly metrics: Metrics) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'rpc') return next.handle();
+    const nats = context.switchToRpc().getContext<NatsContext>();
+    const subject = nats.getSubject?.() ?? 'unknown';
+    const requestId = nats.getHeaders?.()?.get(REQUEST_ID_HEADER);
+    return new Observable((subscriber) =>
+      runWithRequestId(requestId, () => {
+        const stop = this.metrics.rpcDuration.startTimer({ subject });
+        this.metrics.rpcInFlight.inc();
+        let done = false;
+        const finish = (outcome: string) => {
+          if (done) return;
+          done = true;
+          this.metrics.rpcInFlight.dec();
+          stop({ outcome });
+        };
+        const subscription = next.handle().subscribe({
+          next: (value) => subscriber.next(value),
+          error: (error: unknown) => {
+            finish(toEnvelope(error).code);
+            subscriber.error(error);
+          },
+          complete: () => {
+            finish('ok');
+            subscriber.complete();
+          },
+        });
+        return () => {
+          finish('cancelled');
+          subscription.unsubscribe();
+        };
+      }),
+    );
+  }
+}

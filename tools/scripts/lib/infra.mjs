@@ -1,0 +1,242 @@
+// Local infrastructure: a NATS server with JetStream and FerretDB (MongoDB wire protocol, SQLite
+// storage), run from the binaries setup.mjs puts into .tools/bin.
+//
+// The servers are started detached, so they outlive the command that started them; their pids and
+// ports are recorded in <runDir>/infra.json and their output goes to <runDir>/logs/*.log. A second
+// start reuses servers that are still running and healthy.
+//
+// This is the only implementation of starting and stopping the local servers. `npm run infra`,
+// `npm start` (via stack.mjs) and the test library @oasis198/testing all use it; the test library
+// runs tools/scripts/infra.mjs as a child process with its own run and data directories, because
+// Jest cannot load ES modules and these scripts must stay dependency-free.
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { HOST, freePort, isPortFree, mongoPing, natsHealthy, waitFor } from './net.mjs';
+import { isRunning, stopProcess, withLock } from './proc.mjs';
+import { DATA_DIR, FERRETDB_BIN, NATS_SERVER_BIN, RUN_DIR } from './workspace.mjs';
+
+export const SERVICES = ['nats', 'mongo'];
+
+/** Default ports; NATS_PORT, NATS_MONITOR_PORT and MONGO_PORT override them. */
+export function defaultPorts(env = process.env) {
+  const port = (name, fallback) => {
+    const value = env[name];
+    if (value === undefined || value === '') return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+    return n;
+  };
+  return { nats: port('NATS_PORT', 4222), natsMonitor: port('NATS_MONITOR_PORT', 8222), mongo: port('MONGO_PORT', 27017) };
+}
+
+/** How each server is launched and probed. */
+const SERVERS = {
+  nats: {
+    label: 'NATS',
+    binary: NATS_SERVER_BIN,
+    portNames: ['nats', 'natsMonitor'],
+    args: ({ ports, dataDir }) => [
+      ...['-a', HOST, '-p', String(ports.nats), '-m', String(ports.natsMonitor)],
+      ...['-js', '-sd', path.join(dataDir, 'nats')],
+    ],
+    describe: (ports) => ({
+      port: ports.nats,
+      monitorPort: ports.natsMonitor,
+      url: `nats://${HOST}:${ports.nats}`,
+      monitorUrl: `http://${HOST}:${ports.natsMonitor}`,
+    }),
+    healthy: (entry) => natsHealthy({ port: entry.port, monitorPort: entry.monitorPort }),
+  },
+  mongo: {
+    label: 'FerretDB',
+    binary: FERRETDB_BIN,
+    portNames: ['mongo'],
+    args: ({ ports, dataDir }) => ['-listen', `${HOST}:${ports.mongo}`, '-data', path.join(dataDir, 'ferretdb')],
+    describe: (ports) => ({ port: ports.mongo, url: `mongodb://${HOST}:${ports.mongo}` }),
+    healthy: (entry) => mongoPing(entry.port),
+  },
+};
+
+export const labelOf = (service) => SERVERS[service].label;
+
+const stateFile = (runDir) => path.join(runDir, 'infra.json');
+
+export function readState(runDir = RUN_DIR) {
+  try {
+    return JSON.parse(readFileSync(stateFile(runDir), 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function writeState(runDir, state) {
+  mkdirSync(runDir, { recursive: true });
+  writeFileSync(stateFile(runDir), JSON.stringify(state, null, 2) + '\n');
+}
+
+/**
+ * Starts (or reuses) the servers.
+ * - ports: wanted ports ({ nats, natsMonitor, mongo }), defaultPorts() unless given;
+ * - portsMode: 'fixed' (fail when a port is taken), 'free' (let the OS pick) or 'fixed-or-free'
+ *   (the wanted port when it is free, otherwise one the OS picks, with a note saying so).
+ * Resolves { nats?, mongo?, notes }, each server as { pid, url, port, ..., log, reused }.
+ */
+export async function startInfra({
+  runDir = RUN_DIR,
+  dataDir = DATA_DIR,
+  services = SERVICES,
+  ports = defaultPorts(),
+  portsMode = 'fixed',
+  timeoutMs = 30_000,
+} = {}) {
+  return withLock(path.join(runDir, 'infra.lock'), async () => {
+    const result = { notes: [] };
+    for (const service of services) {
+      if (!SERVERS[service]) throw new Error(`unknown service "${service}" (known: ${SERVICES.join(', ')})`);
+      result[service] = await startOne(service, { runDir, dataDir, ports, portsMode, timeoutMs, notes: result.notes });
+    }
+    return result;
+  });
+}
+
+async function startOne(service, { runDir, dataDir, ports, portsMode, timeoutMs, notes }) {
+  const server = SERVERS[service];
+  const recorded = readState(runDir)[service];
+  if (recorded && isRunning(recorded.pid, server.binary)) {
+    await waitFor(() => server.healthy(recorded), {
+      timeoutMs,
+      what: `${server.label} (pid ${recorded.pid}, already running) to answer; stop it with: npm run infra -- stop`,
+    });
+    return { ...recorded, reused: true };
+  }
+  if (!existsSync(server.binary)) {
+    throw new Error(`${path.relative(process.cwd(), server.binary)} is missing: run npm run setup`);
+  }
+
+  // With OS-picked ports another process may grab one between our check and the server's bind;
+  // such a start fails fast ("address already in use") and is retried with new ports.
+  const attempts = portsMode === 'fixed' ? 1 : 3;
+  for (let attempt = 1; ; attempt++) {
+    const chosen = await choosePorts(server, ports, portsMode, notes);
+    try {
+      const entry = await launch(service, server, { runDir, dataDir, ports: chosen, timeoutMs });
+      return { ...entry, reused: false };
+    } catch (error) {
+      if (attempt >= attempts || !/address already in use/i.test(error.message)) throw error;
+    }
+  }
+}
+
+async function choosePorts(server, wanted, portsMode, notes) {
+  const chosen = {};
+  for (const name of server.portNames) {
+    const port = wanted[name];
+    if (portsMode === 'free' || port === 0) {
+      chosen[name] = await freePort();
+    } else if (await isPortFree(port)) {
+      chosen[name] = port;
+    } else if (portsMode === 'fixed-or-free') {
+      chosen[name] = await freePort();
+      notes.push(`port ${port} is taken, so ${server.label} uses ${chosen[name]} instead`);
+    } else {
+      const hint = { nats: 'NATS_PORT', natsMonitor: 'NATS_MONITOR_PORT', mongo: 'MONGO_PORT' }[name];
+      throw new Error(
+        `port ${port} (${server.label}) is taken by another process: stop it, set ${hint}, or use --free-ports`,
+      );
+    }
+  }
+  return chosen;
+}
+
+async function launch(service, server, { runDir, dataDir, ports, timeoutMs }) {
+  const logDir = path.join(runDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
+  const log = path.join(logDir, `${service}.log`);
+  const args = server.args({ ports, dataDir });
+  const fd = openSync(log, 'a');
+  const logStart = readSize(log);
+  writeSync(fd, `\n--- ${new Date().toISOString()} ${path.basename(server.binary)} ${args.join(' ')}\n`);
+  const child = spawn(server.binary, args, { detached: true, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  let exited;
+  child.on('exit', (code, signal) => (exited = { code, signal }));
+  const spawned = await new Promise((resolve) => {
+    child.once('spawn', () => resolve(true));
+    child.once('error', (error) => resolve(error));
+  });
+  if (spawned !== true) throw new Error(`cannot start ${server.binary}: ${spawned.message}`);
+  child.unref();
+
+  const entry = { pid: child.pid, ...server.describe(ports), log, startedAt: new Date().toISOString() };
+  const state = readState(runDir);
+  writeState(runDir, { ...state, [service]: entry });
+
+  try {
+    await waitFor(
+      async () => {
+        if (exited) throw new Exited(exited);
+        return server.healthy(entry);
+      },
+      { timeoutMs, intervalMs: 50, what: `${server.label} on port ${entry.port} to answer` },
+    );
+  } catch (error) {
+    await stopProcess(child.pid, { timeoutMs: 2000 });
+    const current = readState(runDir);
+    delete current[service];
+    writeState(runDir, current);
+    const tail = readFileSync(log, 'utf8').slice(logStart).trim().split('\n').slice(-15).join('\n');
+    const why = error instanceof Exited ? `exited (${exited.signal ?? `code ${exited.code}`})` : error.message;
+    throw new Error(`${server.label} did not start: ${why}\n--- ${path.relative(process.cwd(), log)}:\n${tail}`);
+  }
+  return entry;
+}
+
+class Exited extends Error {}
+
+function readSize(file) {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Stops the recorded servers (SIGTERM, then SIGKILL after `timeoutMs`) and forgets them.
+ * Resolves [{ service, pid, outcome: 'stopped' | 'killed' | 'not running' }].
+ */
+export async function stopInfra({ runDir = RUN_DIR, services = SERVICES, timeoutMs = 10_000 } = {}) {
+  return withLock(path.join(runDir, 'infra.lock'), async () => {
+    const state = readState(runDir);
+    const outcomes = await Promise.all(
+      services
+        .filter((service) => state[service])
+        .map(async (service) => {
+          const { pid } = state[service];
+          let outcome = 'not running';
+          if (isRunning(pid, SERVERS[service].binary)) {
+            outcome = (await stopProcess(pid, { timeoutMs })) ? 'killed' : 'stopped';
+          }
+          return { service, pid, outcome };
+        }),
+    );
+    for (const { service } of outcomes) delete state[service];
+    writeState(runDir, state);
+    return outcomes;
+  });
+}
+
+/** What runs: [{ service, label, pid, running, healthy, url, ... }] for every recorded server. */
+export async function infraStatus({ runDir = RUN_DIR } = {}) {
+  const state = readState(runDir);
+  return Promise.all(
+    SERVICES.filter((service) => state[service]).map(async (service) => {
+      const entry = state[service];
+      const running = isRunning(entry.pid, SERVERS[service].binary);
+      const healthy = running && (await SERVERS[service].healthy(entry));
+      return { service, label: SERVERS[service].label, ...entry, running, healthy };
+    }),
+  );
+}

@@ -1,0 +1,22 @@
+// Where things live in the workspace, and the versions of the tools the scripts install.
+// Node builtins only: setup.mjs imports this before node_modules exists.
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Binaries built or installed by setup.mjs (git-ignored). */
+export const TOOLS_BIN = path.join(ROOT, '.tools', 'bin');
+/** Persistent local data: NATS JetStream store, FerretDB databases, the local JWT secret. */
+export const DATA_DIR = path.join(ROOT, '.data');
+/** Runtime state of `npm run infra` / `npm start`: infra.json and logs. */
+export const RUN_DIR = path.join(ROOT, '.run');
+
+/** Pinned tool versions. Bumping one makes the next `npm run setup` reinstall it. */
+export const NATS_SERVER_VERSION = 'v2.14.9';
+export const HELM_VERSION = 'v3.22.0';
+
+export const binaryPath = (name) => path.join(TOOLS_BIN, name);
+export const NATS_SERVER_BIN = binaryPath('nats-server');
+export const FERRETDB_BIN = binaryPath('ferretdb-launcher');
+export const HELM_BIN = binaryPath('helm');

@@ -1,0 +1,260 @@
+#!/usr/bin/env node
+// Installs what the workspace needs, skipping every step that is already satisfied:
+//   npm packages (npm ci, keyed by a hash of package-lock.json),
+//   nats-server and the FerretDB launcher into .tools/bin (keyed by version / source hash),
+//   helm (--helm) and Debian's chromium (--chromium).
+// Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--quiet]
+// Node builtins only: this runs before node_modules exists.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { bold, dim, formatDuration, green, red } from './lib/log.mjs';
+import { hasCommand, run, withLock } from './lib/proc.mjs';
+import {
+  FERRETDB_BIN,
+  HELM_BIN,
+  HELM_VERSION,
+  NATS_SERVER_BIN,
+  NATS_SERVER_VERSION,
+  ROOT,
+  TOOLS_BIN,
+} from './lib/workspace.mjs';
+
+const USAGE = 'Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--quiet]';
+const flags = new Set(process.argv.slice(2));
+for (const flag of flags) {
+  if (!['--helm', '--chromium', '--quiet', '--help', '-h'].includes(flag)) fail(`unknown option ${flag}\n${USAGE}`);
+}
+if (flags.has('--help') || flags.has('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const quiet = flags.has('--quiet');
+
+const NODE_MODULES = path.join(ROOT, 'node_modules');
+const NPM_STAMP = path.join(NODE_MODULES, '.oasis-setup-stamp');
+const VERSIONS_FILE = path.join(TOOLS_BIN, '.versions.json');
+const FERRETDB_SRC = path.join(ROOT, 'tools', 'ferretdb');
+
+class StepError extends Error {
+  constructor(message, output = '') {
+    super(message);
+    this.output = output;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps. Each returns undefined when nothing was needed, or a short note of what it did.
+
+async function npmPackages() {
+  const lockFile = path.join(ROOT, 'package-lock.json');
+  const hasLock = existsSync(lockFile);
+  const stamp = sha256(readFileSync(hasLock ? lockFile : path.join(ROOT, 'package.json')));
+  if (existsSync(NODE_MODULES) && readIfExists(NPM_STAMP)?.trim() === stamp) return undefined;
+
+  // node_modules installed by hand from the same lockfile (npm's own record matches): adopt it
+  // instead of reinstalling under the feet of whatever else is using it.
+  if (hasLock && installedMatchesLock(lockFile)) {
+    verifyNativeModules();
+    writeFileSync(NPM_STAMP, stamp + '\n');
+    return 'matches package-lock.json';
+  }
+
+  notice(hasLock ? 'running npm ci' : 'no package-lock.json: running npm install');
+  const args = hasLock ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  const result = await run('npm', args, { capture: true });
+  if (result.code !== 0) throw new StepError(`npm ${args[0]} failed`, result.output);
+  await ensureNativeModules();
+  writeFileSync(NPM_STAMP, stamp + '\n');
+  return `npm ${args[0]}`;
+}
+
+/**
+ * npm 11 runs no dependency install scripts unless package.json's allowScripts approves them. None
+ * is needed here: argon2 ships prebuilt binaries (node-gyp-build picks them at load time),
+ * @swc/core and nx get their native code from platform packages, and the rest (cpu-features,
+ * ssh2, @parcel/watcher builds, nx/protobufjs/@scarf postinstalls) are optional or telemetry.
+ * This checks that the native modules really load, and rebuilds one with its script if not.
+ */
+async function ensureNativeModules() {
+  const broken = nativeModuleProblems();
+  for (const { name } of broken) {
+    notice(`${name} does not load: rebuilding it with its install script`);
+    const result = await run('npm', ['rebuild', name, `--allow-scripts=${name}`], { capture: true });
+    if (result.code !== 0) throw new StepError(`npm rebuild ${name} failed`, result.output);
+  }
+  if (broken.length) verifyNativeModules();
+}
+
+function verifyNativeModules() {
+  const problems = nativeModuleProblems();
+  if (problems.length) {
+    throw new StepError(
+      'native modules do not load:\n' + problems.map((p) => `  ${p.name}: ${p.error}`).join('\n'),
+    );
+  }
+}
+
+function nativeModuleProblems() {
+  const req = createRequire(path.join(ROOT, 'package.json'));
+  const checks = {
+    argon2: () => req('argon2').hash,
+    '@swc/core': () => req('@swc/core').transformSync('const a: number = 1', { jsc: { parser: { syntax: 'typescript' } } }),
+    nx: () => req('nx/src/native'),
+  };
+  const problems = [];
+  for (const [name, check] of Object.entries(checks)) {
+    try {
+      check();
+    } catch (error) {
+      problems.push({ name, error: error.message.split('\n')[0] });
+    }
+  }
+  return problems;
+}
+
+/** npm keeps node_modules/.package-lock.json as its record of what is installed. */
+function installedMatchesLock(lockFile) {
+  const hidden = readIfExists(path.join(NODE_MODULES, '.package-lock.json'));
+  if (!hidden) return false;
+  try {
+    const wanted = JSON.parse(readFileSync(lockFile, 'utf8')).packages ?? {};
+    const installed = JSON.parse(hidden).packages ?? {};
+    for (const [key, meta] of Object.entries(wanted)) {
+      if (key === '' || !key.startsWith('node_modules/')) continue;
+      const have = installed[key];
+      if (!have) {
+        if (meta.optional || meta.devOptional) continue; // e.g. another platform's binary
+        return false;
+      }
+      if (have.version !== meta.version) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function natsServer() {
+  return goTool('nats-server', NATS_SERVER_VERSION, NATS_SERVER_BIN, async () => {
+    await go(['install', `github.com/nats-io/nats-server/v2@${NATS_SERVER_VERSION}`], ROOT);
+  });
+}
+
+async function ferretdbLauncher() {
+  const files = readdirSync(FERRETDB_SRC)
+    .filter((f) => f.endsWith('.go') || f === 'go.mod' || f === 'go.sum')
+    .sort();
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(f + '\0').update(readFileSync(path.join(FERRETDB_SRC, f)));
+  const key = 'sources-' + hash.digest('hex').slice(0, 16);
+  return goTool('ferretdb-launcher', key, FERRETDB_BIN, async () => {
+    await go(['build', '-o', FERRETDB_BIN, '.'], FERRETDB_SRC);
+  });
+}
+
+async function helm() {
+  return goTool('helm', HELM_VERSION, HELM_BIN, async () => {
+    await go(['install', `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], ROOT);
+  });
+}
+
+/** Installs a Go-built binary unless .tools/bin/.versions.json says this version is there. */
+async function goTool(name, version, binary, install) {
+  const versions = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
+  if (versions[name] === version && existsSync(binary)) return undefined;
+  if (!hasCommand('go')) {
+    throw new StepError(`${name} needs Go (1.24 or newer) on the PATH: install it, then run npm run setup`);
+  }
+  notice(`${name} ${version}: building with Go`);
+  mkdirSync(TOOLS_BIN, { recursive: true });
+  await install();
+  // Re-read: another step may have recorded its version meanwhile.
+  const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
+  writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, [name]: version }, null, 2) + '\n');
+  return `built ${version}`;
+}
+
+async function go(args, cwd) {
+  // GOBIN makes `go install` put the binary into .tools/bin; the module and build caches
+  // (go env GOMODCACHE GOCACHE) are the user's own and are reused.
+  const result = await run('go', args, { cwd, capture: true, env: { GOBIN: TOOLS_BIN } });
+  if (result.code !== 0) throw new StepError(`go ${args.join(' ')} failed`, result.output);
+}
+
+async function chromium() {
+  if (existsSync('/usr/bin/chromium')) return undefined;
+  if (!hasCommand('apt-get')) {
+    throw new StepError('browser tests need chromium at /usr/bin/chromium; this system has no apt-get');
+  }
+  const sudo = process.getuid?.() !== 0;
+  if (sudo && !hasCommand('sudo')) {
+    throw new StepError('installing chromium needs root: run as root, install sudo, or apt-get install chromium');
+  }
+  notice('chromium: apt-get update && apt-get install -y chromium');
+  const options = { env: { DEBIAN_FRONTEND: 'noninteractive' }, capture: true, stdin: sudo ? 'inherit' : 'ignore' };
+  // sudo may ask for a password, so it keeps the terminal's stdin.
+  const aptGet = (args) =>
+    sudo
+      ? run('sudo', ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], options)
+      : run('apt-get', args, options);
+  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {
+    const result = await aptGet(args);
+    if (result.code !== 0) throw new StepError(`apt-get ${args.join(' ')} failed`, result.output);
+  }
+  return 'apt-get install chromium';
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function sha256(data) {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+function readIfExists(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function notice(text) {
+  console.log(dim(`  … ${text}`));
+}
+
+function fail(message) {
+  console.error(red(`setup: ${message}`));
+  process.exit(1);
+}
+
+const steps = [
+  ['npm packages', npmPackages],
+  [`nats-server ${NATS_SERVER_VERSION}`, natsServer],
+  ['ferretdb-launcher', ferretdbLauncher],
+  ...(flags.has('--helm') ? [[`helm ${HELM_VERSION}`, helm]] : []),
+  ...(flags.has('--chromium') ? [['chromium', chromium]] : []),
+];
+
+const width = Math.max(...steps.map(([name]) => name.length));
+// One setup at a time: npm test and npm start may both run it.
+await withLock(path.join(ROOT, '.tools', '.setup.lock'), runSteps, {
+  onWait: (pid) => console.log(dim(`  … waiting for another setup (pid ${pid || '?'}) to finish`)),
+});
+
+async function runSteps() {
+  for (const [name, step] of steps) {
+  const started = Date.now();
+  try {
+    const did = await step();
+    const took = formatDuration(Date.now() - started);
+    if (did) console.log(`${green('✓')} ${name.padEnd(width)}  done: ${did} (${took})`);
+    else if (!quiet) console.log(`${green('✓')} ${name.padEnd(width)}  ${dim(`already done (${took})`)}`);
+  } catch (error) {
+    console.error(`${red('✗')} ${bold(name)}: ${error.message}`);
+    if (error.output) console.error(error.output.trimEnd().split('\n').slice(-60).join('\n'));
+    process.exit(1);
+  }
+}
+}
