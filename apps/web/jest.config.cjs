@@ -3,7 +3,7 @@ module.exports = {
   ...require('../../jest.preset.cjs'),
   displayName: 'web',
   rootDir: __dirname,
-  testEnvironment: 'jsdom',
+  testEnvironment: '<rootDir>/src/testing/jsdom-env.cjs',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.tsx'],
   setupFilesAfterEnv: ['<rootDir>/src/test-setup.ts'],
   moduleNameMapper: {

@@ -41,5 +41,20 @@ export default defineConfig({
     sourcemap: true,
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 400,
+    rolldownOptions: {
+      output: {
+        // Stable, cacheable vendor chunks; each screen group is its own lazy chunk.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/,
+            },
+            { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
+            { name: 'shared', test: /libs[\\/](contracts|game-rules)[\\/]/ },
+          ],
+        },
+      },
+    },
   },
 });

@@ -1,17 +1,17 @@
 /**
  * Every text the web app shows. SPEC's texts come word for word from the shared libraries (where
- * the server uses them too) or are quoted here; the rest is the app's own wording.
+ * the server uses them too) or are quoted here; the rest is the app's own wording. Validation
+ * messages come with game-rules' validators and the Oasis labels with its OPTION_LABELS.
  */
 import { ROOM_MESSAGES, USER_MESSAGES } from '@oasis198/contracts';
-import {
-  MESSAGES,
-  MILESTONE_PENDING_TEXT,
-  MILESTONE_REACHED_TEXT,
-  OPTION_LABELS,
-  PASSCODE_LABEL,
-} from '@oasis198/game-rules';
+import { MILESTONE_PENDING_TEXT, MILESTONE_REACHED_TEXT, PASSCODE_LABEL } from '@oasis198/game-rules';
 
 export const PRODUCT_NAME = 'Oasis 198';
+
+/** SPEC's turn durations read 14 s, 32 s, 60 s and 5 min. */
+function durationText(seconds: number): string {
+  return seconds >= 120 && seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+}
 
 export const T = {
   product: PRODUCT_NAME,
@@ -25,13 +25,11 @@ export const T = {
   ok: 'Ok',
   cancel: 'Cancel',
   close: 'Close',
-  back: 'Back',
   unexpectedError: 'Unexpected Application Error!',
   unexpectedErrorHint: 'Something broke on this screen. You can go back home and carry on.',
   backHome: 'Back to home',
   networkError: 'Network connection error try again later',
   genericError: 'Something went wrong. Please try again.',
-  notFoundPage: 'That page does not exist, so here is home.',
 
   // Menu (SPEC §1, §2)
   menuTabs: { howToPlay: 'HOW TO PLAY', aboutUs: 'ABOUT US', contactUs: 'CONTACT US' },
@@ -75,7 +73,6 @@ export const T = {
   registered: USER_MESSAGES.registered,
   alreadyExists: USER_MESSAGES.alreadyExists,
   checkEmail: USER_MESSAGES.forgotPassword,
-  validation: MESSAGES,
 
   // Profile (SPEC §2, §4)
   profile: 'Profile',
@@ -113,7 +110,30 @@ export const T = {
   noTitles: 'none yet',
   statusAndLevel: 'Status and level',
   level: 'Level',
-  profileGone: 'Your account was not found, so you have been logged out.',
+  championLabels: {
+    blitzWinner: 'Blitz winner',
+    eventsWinner: 'Events winner',
+    cityWinner: 'City winner',
+    countryWinner: 'Country winner',
+    continentWinner: 'Continent winner',
+    worldWinner: 'World winner',
+  } as Record<string, string>,
+  statusLabels: {
+    rookie: 'Rookie',
+    challenger: 'Challenger',
+    expert: 'Expert',
+    master: 'Master',
+    legend: 'Legend',
+  } as Record<string, string>,
+  premiumLabels: {
+    none: 'none',
+    bronze: 'Bronze',
+    silver: 'Silver',
+    gold: 'Gold',
+    platinum: 'Platinum',
+  } as Record<string, string>,
+  profileTabs: 'Profile panels',
+  editChoice: 'What do you want to change?',
   retrying: 'Retrying in 10 seconds…',
 
   // Quick battle (SPEC §2, §4)
@@ -135,22 +155,20 @@ export const T = {
   nextPage: 'Next page',
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
   roomPlayers: (count: number) => `${count}/2 players`,
-  roomSeconds: (duration: number) => (duration >= 60 ? `${duration / 60} min turns` : `${duration} s turns`),
+  roomSeconds: (duration: number) => `${durationText(duration)} turns`,
   roomBy: (name: string) => `by ${name}`,
   roomTitle: (label: string) => `Room ${label}`,
   backToQuickBattle: 'Back to Quick Battle',
   loginToPlay: 'Log in to play',
-  loginToCreate: 'Log in to create a room.',
 
   // Create room (SPEC §4, §5)
   createTitle: 'Create a Room',
   gameType: 'Game type',
   gameTypes: { 'quick-battle': 'Quick Battle', tournament: 'Tournament (currently unavailable)' },
   turnDuration: 'Turn duration',
-  durationLabel: (seconds: number) => (seconds >= 60 ? `${seconds / 60} min` : `${seconds} s`),
+  durationLabel: (seconds: number) => durationText(seconds),
   passcodeLabel: PASSCODE_LABEL,
   passcodePlaceholder: 'xxxx',
-  passcodeInvalid: MESSAGES.createPasscode,
   create: 'Create',
   creatingRoom: 'Creating a room',
   createError: ROOM_MESSAGES.createError,
@@ -168,8 +186,7 @@ export const T = {
   joinRoom: 'Join',
   wrongPasscode: ROOM_MESSAGES.wrongPasscode,
   waitingTitle: 'Waiting for an opponent',
-  waitingIntro: (label: string) =>
-    `Room ${label} is open. The game starts as soon as a second player joins.`,
+  waitingIntro: (label: string) => `Room ${label} is open. The game starts as soon as a second player joins.`,
   waitingSpectator: 'This room is waiting for a second player.',
   watching: 'You are watching this game.',
   poweredBy: 'Powered by',
@@ -198,7 +215,6 @@ export const T = {
   turnOf: (name: string) => `${name}'s turn`,
   waitingForStart: 'The game is about to start…',
   rounds: 'Rounds',
-  round: (n: number) => `Round ${n}`,
   noMovesYet: 'No moves yet.',
   moveLine: (who: string, n: number, option: string, ai: number, total: number) =>
     `${who} picked ${n}${option ? ` (${option})` : ''}, AI ${ai}, total ${total}`,
@@ -206,15 +222,24 @@ export const T = {
   oasisNone: 'No Support Oasis options are available right now.',
   matched: 'Matched',
   uses: (n: number) => `${n} left`,
-  optionLabels: OPTION_LABELS,
   picked: (who: string, n: number) => `${who} picked ${n}`,
   aiPicked: (n: number) => `AI picked ${n}`,
   itsAMatch: 'Match! Your Oasis credit grows.',
   settings: 'Settings',
   gameSettings: 'GAME SETTINGS',
   music: 'Music',
-  help: 'Help',
   closeHelp: 'Close help',
+  helpCounters: 'Your Oasis counters',
+  helpExplain: {
+    plus: 'A plain pick adds your number to the total. It never costs anything.',
+    double: 'Double adds twice your number. Offered from 0 to 72.',
+    added: 'Add extra 4 adds your number plus 4. Offered from 73 to 197.',
+    extra: 'Add extra 7 adds your number plus 7. Offered from 0 to 160.',
+    bonus: 'Add extra 1 adds your number plus 1. Offered all game long.',
+    minus: 'Negative 2 X takes twice your number off the total (never below 0). Offered from 161 to 197.',
+    matched:
+      'Matched counts the times your number equalled the AI number. A powered pick that misses spends one Matched before it spends a use.',
+  } as Record<string, string>,
   exitRoom: 'Exit',
   confirmExit: (room: string) => `Sure you want to leave the room ${room}?`,
   leaving: 'Leaving…',
@@ -251,7 +276,6 @@ export const T = {
     abandoned: 'Nobody played for too long, so the room was closed.',
   } as Record<string, string>,
   inAnotherRoom: ROOM_MESSAGES.inAnotherRoom,
-  connectionLost: 'Live updates paused; checking every 5 seconds.',
 
   // Tournaments (SPEC §2)
   tournamentsIntro: 'Cups for every corner of the map. Pick one to see where the caravan is heading.',
@@ -274,4 +298,60 @@ export const T = {
   quote: 'The desert does not reward the fastest caravan, but the one that keeps walking.',
   quoteAuthor: 'Desert proverb',
   backToTournaments: 'Back to Tournaments',
+} as const;
+
+/** The game menu's help tabs (SPEC §1: spectators may watch, visitors cannot play, the AI picks at the same moment). */
+export const HELP = {
+  howToPlay: [
+    {
+      title: 'The race',
+      lines: [
+        'Two players share a room and take turns. On your turn pick a number from 1 to 9 (or let Random pick for you) and it is added to the running total.',
+        'Whoever brings the total to 198 or more wins. Milestones at 73, 161 and 198 turn green as the total passes them.',
+      ],
+    },
+    {
+      title: 'The AI number',
+      lines: [
+        'Every move has an AI shadow: at the same moment you pick, the AI picks its own number from 1 to 9, drawn from a secret number that is revealed when the game ends so anyone can check it.',
+        'Both numbers are shown for a moment after each move. When yours matches the AI number, your Matched credit grows by 1.',
+      ],
+    },
+    {
+      title: 'Support Oasis',
+      lines: [
+        'Power your pick with one Oasis option: Double (2 × your number), Add extra 1, Add extra 4, Add extra 7, or Negative 2 X (takes 2 × your number off the total, never below 0).',
+        'Which options are offered depends on the total: 0 to 72 Double, Add extra 7 and Add extra 1; 73 to 160 Add extra 7, Add extra 4 and Add extra 1; 161 to 197 Add extra 4, Add extra 1 and Negative 2 X.',
+        'Each option starts with 3 uses. It can be used while its uses plus your Matched credit are above 0. A powered pick that misses the AI number costs one Matched credit if you have any, otherwise one use. A plain pick never costs anything.',
+        'Tap an option to select it for your next pick, tap it again to go back to a plain pick.',
+      ],
+    },
+    {
+      title: 'The timer',
+      lines: [
+        'Each turn lasts the room’s turn duration (14 s, 32 s, 60 s or 5 min) plus a 4 second grace. If time runs out, the player who had the turn loses. Below -6 s the timer reads Weak.',
+      ],
+    },
+    {
+      title: 'After the game',
+      lines: [
+        'Both players have 50 seconds to press Play Again. When both are ready a new game starts at once; otherwise the room closes.',
+        'A win earns 25 points and 10 coins, a loss 5 points and 1 coin (nothing when you ran out of time or left). Every 100 points is a new level.',
+      ],
+    },
+    {
+      title: 'Watching and playing',
+      lines: [
+        'Visitors can watch any room live, as spectators. You need an account to play: log in or join, then create a room or take the free spot in one.',
+      ],
+    },
+  ],
+  aboutUs: [
+    'Oasis 198 is a small game about patience, nerve and a little luck, made by a team that loves quick duels and long desert evenings.',
+    'Quick Battle rooms are open now. The tournament cups (world, continental, country, city and event) are still being set up across the dunes.',
+  ],
+  contactUs: [
+    'Questions, ideas or a bug that bit you? We would love to hear from you.',
+    'Find us on the social networks linked at the bottom of every page, or leave a message on our site. We read every note that reaches the oasis.',
+  ],
 } as const;

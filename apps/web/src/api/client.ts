@@ -1,4 +1,5 @@
 import { isErrorEnvelope } from '@oasis198/contracts';
+import { T } from '../texts';
 import { getSession, setSession } from './session';
 
 /** Every failed call ends as an ApiError; status 0 means the network failed before an answer. */
@@ -27,7 +28,7 @@ export function isApiError(error: unknown): error is ApiError {
 /** The message to show for any failure: the server's own where it sent one. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError || error instanceof Error) return error.message;
-  return 'Something went wrong. Please try again.';
+  return T.genericError;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -90,7 +91,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     if (auth && response.status === 401 && session && getSession()?.token === session.token) {
       setSession(null);
     }
-    throw new ApiError(response.status, message, envelope?.code ?? `HTTP_${response.status}`, envelope?.details);
+    throw new ApiError(
+      response.status,
+      message,
+      envelope?.code ?? `HTTP_${response.status}`,
+      envelope?.details,
+    );
   }
   return payload as T;
 }
@@ -105,6 +111,7 @@ export async function externalJson(url: string, signal?: AbortSignal): Promise<u
     throw new ApiError(0, NETWORK_ERROR_MESSAGE, 'NETWORK');
   }
   const payload = await readJson(response);
-  if (!response.ok) throw new ApiError(response.status, `Request failed with status code ${response.status}`, 'EXTERNAL');
+  if (!response.ok)
+    throw new ApiError(response.status, `Request failed with status code ${response.status}`, 'EXTERNAL');
   return payload;
 }

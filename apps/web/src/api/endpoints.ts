@@ -26,7 +26,8 @@ export const api = {
   deleteUser: () => apiRequest<MessageResponse>(ApiPaths.deleteUser, { method: 'DELETE', auth: true }),
   logout: () => apiRequest<MessageResponse>(ApiPaths.logout, { method: 'POST', auth: true }),
 
-  reward: (userId: string, signal?: AbortSignal) => apiRequest<RewardView>(ApiPaths.reward(userId), { signal }),
+  reward: (userId: string, signal?: AbortSignal) =>
+    apiRequest<RewardView>(ApiPaths.reward(userId), { signal }),
   createReward: (body: CreateRewardBody) =>
     apiRequest<RewardView>(ApiPaths.rewards, { method: 'POST', body, auth: true }),
   editReward: (userId: string, playerName: string) =>

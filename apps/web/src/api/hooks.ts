@@ -14,6 +14,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { getConfig, gifServiceEnabled } from '../config';
 import { acceptRoom, keys, mergeFetchedRoom, noteRoomPage } from './cache';
 import { ApiError, isApiError } from './client';
@@ -162,6 +163,19 @@ function forgetUser(client: QueryClient): void {
   setSession(null);
   client.removeQueries({ queryKey: keys.rewardAll });
   client.removeQueries({ queryKey: keys.myRoomAll });
+}
+
+/** Ends the session after the server refused the user (e.g. their record is gone): revoke, then forget. */
+export function useEndSession(): () => Promise<void> {
+  const client = useQueryClient();
+  return useCallback(async () => {
+    try {
+      await api.logout();
+    } catch {
+      // The token may already be invalid; the local session ends either way.
+    }
+    forgetUser(client);
+  }, [client]);
 }
 
 export function useLogout() {

@@ -111,7 +111,8 @@ export function useRoomListStream(): boolean {
     ApiPaths.roomListStream,
     {
       room: (data) => {
-        if (typeof data !== 'object' || data === null || typeof (data as { _id?: unknown })._id !== 'string') return;
+        if (typeof data !== 'object' || data === null || typeof (data as { _id?: unknown })._id !== 'string')
+          return;
         const room = data as Parameters<typeof applyRoomToLists>[1];
         if (!Array.isArray(room.players) || typeof room.version !== 'number') return;
         if (applyRoomToLists(client, room) === 'refetch') refetchLists();

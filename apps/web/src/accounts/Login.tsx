@@ -1,0 +1,107 @@
+import { validateLogin } from '@oasis198/game-rules';
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { errorMessage, getSession, useLogin } from '../api';
+import { Dialog } from '../components/Dialog';
+import { Field } from '../components/Field';
+import { Spinner } from '../components/Spinner';
+import { T } from '../texts';
+import styles from './Accounts.module.css';
+
+type Errors = Partial<Record<'email' | 'password', string>>;
+
+export function Login() {
+  // A user who arrives logged in goes to the profile (SPEC §4); one who logs in here sees the dialog.
+  const [arrivedLoggedIn] = useState(() => getSession() !== null);
+  const navigate = useNavigate();
+  const login = useLogin();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; message: string } | null>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  if (arrivedLoggedIn) return <Navigate to="/profile" replace />;
+
+  const onSubmit = (event: FormEvent): void => {
+    event.preventDefault();
+    const found = validateLogin({ email, password });
+    setErrors(found);
+    if (found.email) return emailRef.current?.focus();
+    if (found.password) return passwordRef.current?.focus();
+    login.mutate(
+      { email, password },
+      {
+        onSuccess: () => setOutcome({ ok: true }),
+        onError: (error) => setOutcome({ ok: false, message: errorMessage(error) }),
+      },
+    );
+  };
+
+  return (
+    <div className="page-narrow">
+      <section className={`card ${styles.card}`} aria-labelledby="login-title">
+        <h1 id="login-title">{T.loginTitle}</h1>
+        <form noValidate onSubmit={onSubmit}>
+          <Field
+            ref={emailRef}
+            label={T.email}
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={errors.email}
+            maxLength={64}
+          />
+          <Field
+            ref={passwordRef}
+            label={T.password}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={errors.password}
+            maxLength={64}
+          />
+          <button type="submit" className="btn btn-big" disabled={login.isPending}>
+            {login.isPending ? <Spinner inline label={T.submitting} /> : null}
+            {T.login}
+          </button>
+        </form>
+        <p className={styles.links}>
+          <Link to="/forget-password">{T.forgotPassword}</Link>
+          <span>
+            {T.noAccount} <Link to="/join">{T.join}</Link>
+          </span>
+        </p>
+      </section>
+
+      {outcome?.ok ? (
+        <Dialog
+          title={T.loggedIn}
+          onClose={() => navigate('/')}
+          actions={
+            <button type="button" className="btn" onClick={() => navigate('/')}>
+              {T.ok}
+            </button>
+          }
+        />
+      ) : null}
+      {outcome && !outcome.ok ? (
+        <Dialog
+          role="alertdialog"
+          title={T.loginFailed}
+          onClose={() => setOutcome(null)}
+          actions={
+            <button type="button" className="btn" onClick={() => setOutcome(null)}>
+              {T.tryAgain}
+            </button>
+          }
+        >
+          <p>{outcome.message}</p>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}

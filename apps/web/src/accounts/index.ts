@@ -1,0 +1,3 @@
+export { Login } from './Login';
+export { Join } from './Join';
+export { ForgetPassword } from './ForgetPassword';

@@ -1,0 +1,44 @@
+import type { RoomPage } from '@oasis198/contracts';
+import { QueryClient } from '@tanstack/react-query';
+import { room } from '../testing/fixtures';
+import { acceptRoom, applyRoomToLists, keys, markRoomDeleted, mergeFetchedRoom, noteRoomPage } from './cache';
+
+describe('room cache', () => {
+  it('keeps the highest version of a room', () => {
+    const client = new QueryClient();
+    expect(acceptRoom(client, room({ version: 3 }))).toBe(true);
+    expect(acceptRoom(client, room({ version: 2, name: 'old' }))).toBe(false);
+    expect(acceptRoom(client, room({ version: 4, name: 'new' }))).toBe(true);
+    expect(client.getQueryData<{ name: string }>(keys.room(room()._id))?.name).toBe('new');
+    expect(acceptRoom(client, { nonsense: true })).toBe(false);
+  });
+
+  it('answers a fetch with the cached view when a push brought a newer one', () => {
+    const client = new QueryClient();
+    acceptRoom(client, room({ version: 9, name: 'pushed' }));
+    expect(mergeFetchedRoom(client, room({ version: 8, name: 'fetched' })).name).toBe('pushed');
+    expect(mergeFetchedRoom(client, room({ version: 10, name: 'fetched' })).name).toBe('fetched');
+  });
+
+  it('ignores anything up to the version a room was deleted at', () => {
+    const client = new QueryClient();
+    acceptRoom(client, room({ version: 2 }));
+    expect(markRoomDeleted(client, room()._id, 5)).toBe(true);
+    expect(markRoomDeleted(client, room()._id, 5)).toBe(false);
+    expect(acceptRoom(client, room({ version: 4 }))).toBe(false);
+    expect(() => mergeFetchedRoom(client, room({ version: 5 }))).toThrow('does not exist');
+  });
+
+  it('patches list pages for a move, and asks for a refetch when players come or go', () => {
+    const client = new QueryClient();
+    const page: RoomPage = { rooms: [room({ version: 1 })], page: 1, pageSize: 8, total: 1 };
+    client.setQueryData(keys.roomList(1, false), page);
+    noteRoomPage(client, page);
+    expect(applyRoomToLists(client, room({ version: 2, name: 'moved' }))).toBe('patched');
+    expect(client.getQueryData<RoomPage>(keys.roomList(1, false))?.rooms[0]?.name).toBe('moved');
+    const joined = room({ version: 3, players: [...room().players, { id: 'b', name: 'bob' }] });
+    expect(applyRoomToLists(client, joined)).toBe('refetch');
+    expect(applyRoomToLists(client, room({ version: 1 }))).toBe('stale');
+    expect(applyRoomToLists(client, room({ _id: 'brand-new-room', version: 1 }))).toBe('refetch');
+  });
+});

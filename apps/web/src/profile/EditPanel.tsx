@@ -1,0 +1,184 @@
+import type { EditUserBody } from '@oasis198/contracts';
+import {
+  validateConfirmedPassword,
+  validateEmail,
+  validatePassword,
+  validateUsername,
+} from '@oasis198/game-rules';
+import { useState, type FormEvent } from 'react';
+import { errorMessage, useEditUser } from '../api';
+import { useUi, type EditType } from '../app/ui-state';
+import { Field } from '../components/Field';
+import { Spinner } from '../components/Spinner';
+import { T } from '../texts';
+import styles from './Profile.module.css';
+
+const CHOICES: { type: EditType; label: string; success: string }[] = [
+  { type: 'username', label: T.editUsername, success: T.usernameChanged },
+  { type: 'email', label: T.editEmail, success: T.emailChanged },
+  { type: 'password', label: T.editPassword, success: T.passwordChanged },
+];
+
+/** SPEC §2/§4: a radio choice of what to edit, then one form; success or 'Unfortunately, it didn't change'. */
+export function EditPanel({ onDelete }: { onDelete: () => void }) {
+  const { ui, dispatch } = useUi();
+  const edit = useEditUser();
+  const [value, setValue] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<{ value?: string | null; confirm?: string | null }>({});
+  const [result, setResult] = useState<{ ok: boolean; detail?: string } | null>(null);
+  const choice = CHOICES.find((c) => c.type === ui.editType);
+
+  const choose = (type: EditType): void => {
+    setValue('');
+    setConfirm('');
+    setErrors({});
+    setResult(null);
+    dispatch({ type: 'editType', editType: type });
+  };
+
+  const onSubmit = (event: FormEvent): void => {
+    event.preventDefault();
+    if (!ui.editType) return;
+    let body: EditUserBody;
+    let found: { value?: string | null; confirm?: string | null };
+    if (ui.editType === 'username') {
+      found = { value: validateUsername(value) };
+      body = { name: value };
+    } else if (ui.editType === 'email') {
+      found = { value: validateEmail(value) };
+      body = { email: value };
+    } else {
+      found = { value: validatePassword(value), confirm: validateConfirmedPassword(value, confirm) };
+      body = { password: value };
+    }
+    setErrors(found);
+    if (found.value || found.confirm) return;
+    edit.mutate(body, {
+      onSuccess: () => {
+        setResult({ ok: true });
+        dispatch({ type: 'editCompleted', done: true });
+      },
+      onError: (error) => {
+        setResult({ ok: false, detail: errorMessage(error) });
+        dispatch({ type: 'editCompleted', done: true });
+      },
+    });
+  };
+
+  const completed = ui.editCompleted && result !== null;
+
+  return (
+    <div className={styles.editPanel}>
+      <fieldset className={styles.choices}>
+        <legend>{T.editChoice}</legend>
+        {CHOICES.map((c) => (
+          <label key={c.type} className={styles.choice}>
+            <input
+              type="radio"
+              name="edit-type"
+              value={c.type}
+              checked={ui.editType === c.type}
+              onChange={() => choose(c.type)}
+            />
+            <span>{c.label}</span>
+          </label>
+        ))}
+      </fieldset>
+
+      {choice && !completed ? (
+        <form noValidate onSubmit={onSubmit} aria-label={choice.label}>
+          {choice.type === 'username' ? (
+            <Field
+              label={T.newUsername}
+              autoComplete="username"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              error={errors.value}
+              maxLength={32}
+            />
+          ) : null}
+          {choice.type === 'email' ? (
+            <Field
+              label={T.newEmail}
+              type="email"
+              autoComplete="email"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              error={errors.value}
+              maxLength={64}
+            />
+          ) : null}
+          {choice.type === 'password' ? (
+            <>
+              <Field
+                label={T.newPassword}
+                type="password"
+                autoComplete="new-password"
+                value={value}
+                onChange={(e) => setValue(e.target.value)}
+                error={errors.value}
+                maxLength={32}
+              />
+              <Field
+                label={T.confirmPassword}
+                type="password"
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(e) => setConfirm(e.target.value)}
+                error={errors.confirm}
+                maxLength={32}
+              />
+            </>
+          ) : null}
+          <button type="submit" className="btn" disabled={edit.isPending}>
+            {edit.isPending ? <Spinner inline label={T.submitting} /> : null}
+            {T.save}
+          </button>
+        </form>
+      ) : null}
+      {!choice ? <p className={styles.muted}>{T.chooseEdit}</p> : null}
+
+      {completed && result ? (
+        <div className={styles.result}>
+          {result.ok ? (
+            <p role="status" className="notice">
+              {choice?.success}
+            </p>
+          ) : (
+            <div role="alert" className="alert">
+              <p className={styles.flush}>{T.editFailed}</p>
+              {result.detail ? <p className={styles.detail}>{result.detail}</p> : null}
+            </div>
+          )}
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => {
+              setResult(null);
+              setValue('');
+              setConfirm('');
+              dispatch({ type: 'editCompleted', done: false });
+            }}
+          >
+            {T.editAgain}
+          </button>
+        </div>
+      ) : null}
+
+      <div className={styles.dangerZone}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={T.deleteAccount}
+          title={T.deleteAccount}
+          onClick={onDelete}
+        >
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+            <path fill="currentColor" d="M9 3h6l1 2h4v2H4V5h4zm-3 6h12l-1 12H7zm4 2v8h2v-8zm4 0v8h2v-8z" />
+          </svg>
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+import type { RoomView } from '@oasis198/contracts';
+import { MAX_PLAYERS, roomLabel } from '@oasis198/game-rules';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { errorMessage, useMyRoom, useRoomList, useRoomListStream, useSession } from '../api';
+import { useTimeouts } from '../components/hooks';
+import { Spinner } from '../components/Spinner';
+import { Switch } from '../components/Switch';
+import { T } from '../texts';
+import { JOIN_OVERLAY_MS, type RoomIntent } from './constants';
+import { LockIcon } from './LockIcon';
+import styles from './QuickBattle.module.css';
+
+/** /quick-battle/rooms: 8 rooms a page, newest first, live (SPEC §2, §4). */
+export function RoomList() {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+  const freeSpot = params.get('freeSpot') === 'true';
+  const user = useSession();
+  const live = useRoomListStream();
+  const list = useRoomList(page, freeSpot, live);
+  const mine = useMyRoom(user, live);
+  const navigate = useNavigate();
+  const later = useTimeouts();
+  const [overlay, setOverlay] = useState<string | null>(null);
+
+  const go = (next: { page?: number; freeSpot?: boolean }): void => {
+    const p = next.page ?? page;
+    const f = next.freeSpot ?? freeSpot;
+    const search = new URLSearchParams();
+    if (p > 1) search.set('page', String(p));
+    if (f) search.set('freeSpot', 'true');
+    setParams(search);
+  };
+
+  const showOverlay = (text: string): void => {
+    setOverlay(text);
+    later(() => setOverlay(null), JOIN_OVERLAY_MS);
+  };
+
+  const enter = (room: RoomView): void => {
+    const member = user !== null && room.players.some((p) => p.id === user._id);
+    if (!member && room.players.length >= MAX_PLAYERS) return showOverlay(T.roomFull);
+    if (!member && user && mine.data && mine.data._id !== room._id) return showOverlay(T.inAnotherRoom);
+    const intent: RoomIntent | undefined = user && !member ? 'play' : undefined;
+    navigate(`/quick-battle/rooms/${room._id}`, { state: intent ? { intent } : null });
+  };
+
+  const data = list.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / (data.pageSize || 8))) : 1;
+
+  return (
+    <div className="page">
+      <div className={styles.topBar}>
+        <Link to="/quick-battle" className={styles.back}>
+          ← {T.backToQuickBattle}
+        </Link>
+      </div>
+      <div className={styles.listHead}>
+        <h1>{T.rooms}</h1>
+        <div className={styles.listActions}>
+          <Link to="/quick-battle/create" className="btn btn-warm">
+            {T.createRoom}
+          </Link>
+          {user ? (
+            mine.data ? (
+              <Link to={`/quick-battle/rooms/${mine.data._id}`} className="btn btn-secondary">
+                {T.myRoom}
+              </Link>
+            ) : (
+              <button type="button" className="btn btn-secondary" disabled title={T.noMyRoom}>
+                {T.myRoom}
+              </button>
+            )
+          ) : null}
+        </div>
+      </div>
+      <Switch
+        label={T.freeSpotOnly}
+        checked={freeSpot}
+        onChange={(checked) => go({ page: 1, freeSpot: checked })}
+      />
+
+      {list.isPending ? <Spinner /> : null}
+      {list.isError && !data ? (
+        <div role="alert" className="alert">
+          <p className={styles.flush}>{errorMessage(list.error)}</p>
+          <button type="button" className="btn btn-secondary" onClick={() => void list.refetch()}>
+            {T.retry}
+          </button>
+        </div>
+      ) : null}
+
+      {data && data.rooms.length === 0 ? (
+        <p className={styles.empty} role="status">
+          {T.noRooms}
+        </p>
+      ) : null}
+
+      {data && data.rooms.length > 0 ? (
+        <ul className={styles.rooms} aria-label={T.rooms}>
+          {data.rooms.map((room) => (
+            <RoomCard
+              key={room._id}
+              room={room}
+              member={user !== null && room.players.some((p) => p.id === user._id)}
+              onEnter={() => enter(room)}
+            />
+          ))}
+        </ul>
+      ) : null}
+
+      {data && (pages > 1 || page > 1) ? (
+        <nav className={styles.pager} aria-label="Pagination">
+          <button
+            type="button"
+            className="btn btn-secondary"
+            aria-label={T.previousPage}
+            disabled={page <= 1}
+            onClick={() => go({ page: page - 1 })}
+          >
+            <span aria-hidden="true">←</span>
+          </button>
+          <span aria-live="polite">{T.pageOf(Math.min(page, pages), pages)}</span>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={page >= pages}
+            onClick={() => go({ page: page + 1 })}
+            aria-label={T.nextPage}
+          >
+            <span aria-hidden="true">→</span>
+          </button>
+        </nav>
+      ) : null}
+
+      {overlay ? (
+        <div className={styles.overlay} role="alert">
+          <p>{overlay}</p>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function RoomCard({ room, member, onEnter }: { room: RoomView; member: boolean; onEnter: () => void }) {
+  const label = roomLabel(room._id);
+  const available = room.players.length < MAX_PLAYERS;
+  const titleId = `room-${room._id}`;
+  return (
+    <li className={`${styles.room} ${available ? styles.open : styles.full}`} aria-labelledby={titleId}>
+      <div className={styles.roomHead}>
+        <h2 id={titleId} className={styles.roomTitle}>
+          {T.roomTitle(label)}
+        </h2>
+        {room.hasPassCode ? <LockIcon label={T.passcodeRequired} /> : null}
+      </div>
+      <p className={styles.roomMeta}>
+        <span>{T.roomBy(room.createdBy.name)}</span>
+        <span>{T.roomPlayers(room.players.length)}</span>
+        <span>{T.roomSeconds(room.duration)}</span>
+      </p>
+      <p className={styles.roomStatus}>
+        <span className={available ? styles.badgeOpen : styles.badgeFull}>
+          {available ? T.enter : T.closed} · {available ? T.available : T.unavailable}
+        </span>
+      </p>
+      <div className={styles.roomActions}>
+        <button
+          type="button"
+          className={available || member ? 'btn' : 'btn btn-secondary'}
+          aria-label={`${available || member ? T.enter : T.closed} ${T.roomTitle(label)}`}
+          onClick={onEnter}
+        >
+          {available || member ? T.enter : T.closed}
+        </button>
+        <Link
+          to={`/quick-battle/rooms/${room._id}`}
+          state={{ intent: 'watch' satisfies RoomIntent }}
+          className="btn btn-secondary"
+          aria-label={`${T.watch} ${T.roomTitle(label)}`}
+        >
+          {T.watch}
+        </Link>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,3 @@
+export { QuickBattleLayout, QuickBattleHome } from './QuickBattle';
+export { RoomList } from './RoomList';
+export { CreateRoom } from './CreateRoom';

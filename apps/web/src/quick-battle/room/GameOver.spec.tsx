@@ -1,0 +1,112 @@
+import type { RoomView } from '@oasis198/contracts';
+import { aiNumber, type MoveRecord } from '@oasis198/game-rules';
+import { screen, within } from '@testing-library/react';
+import { fakeApi, type Handler } from '../../testing/fake-network';
+import { ALICE, BOB, CAROL, nowSpec, overRoom, ROOM_ID } from '../../testing/fixtures';
+import { renderApp } from '../../testing/render';
+
+const PATH = `/quick-battle/rooms/${ROOM_ID}`;
+const GET = `GET /api/rooms/${ROOM_ID}`;
+const EDIT = `PATCH /api/rooms/${ROOM_ID}/edit`;
+
+function serve(initial: RoomView, extra: Record<string, Handler> = {}) {
+  return fakeApi({ [GET]: { body: initial }, ...extra });
+}
+
+const readyPanel = () => within(screen.getByRole('list', { name: 'Ready To Play' })).getAllByRole('listitem');
+
+describe('room screen: game over', () => {
+  it('shows the win, the countdown and the explanation; Play Again marks your seat ready', async () => {
+    const won = overRoom('player1');
+    const ready = {
+      ...won,
+      version: 10,
+      whosTurn: { ...won.whosTurn, player1: { turn: false, restart: true } },
+    };
+    const api = serve(won, { [EDIT]: { body: { room: ready } } });
+    const { user } = renderApp(PATH, { user: ALICE });
+
+    expect(await screen.findByRole('heading', { name: 'You won!' })).toBeInTheDocument();
+    // Ended 3 s ago: 50 s window, shown 5 s short.
+    expect(screen.getByRole('timer')).toHaveTextContent('Play again within 42 s');
+    expect(screen.getByText('You brought the total to 198 or more.')).toBeInTheDocument();
+    expect(screen.getByText(/Press Play Again to ask for a rematch/)).toBeInTheDocument();
+    expect(readyPanel().map((li) => li.textContent)).toEqual(['YouThinking...', 'OpponentThinking...']);
+
+    await user.click(screen.getByRole('button', { name: 'Play Again' }));
+    expect(api.callsTo(EDIT)[0]?.body).toEqual({
+      whosTurnReadyPlayer: { player1: { turn: false, restart: true } },
+    });
+    expect(await screen.findByText('Ready To Play', { selector: 'span' })).toBeInTheDocument();
+    expect(readyPanel().map((li) => li.textContent)).toEqual(['YouReady To Play', 'OpponentThinking...']);
+    expect(screen.getByRole('button', { name: 'Play Again' })).toBeDisabled();
+  });
+
+  it('shows the loss to the other player, who readies their own seat', async () => {
+    const api = serve(overRoom('player1'), { [EDIT]: { body: { room: overRoom('player1') } } });
+    const { user } = renderApp(PATH, { user: BOB });
+    expect(await screen.findByRole('heading', { name: 'You lost' })).toBeInTheDocument();
+    expect(screen.getByText('Opponent brought the total to 198 or more.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Play Again' }));
+    expect(api.callsTo(EDIT)[0]?.body).toEqual({
+      whosTurnReadyPlayer: { player2: { turn: false, restart: true } },
+    });
+  });
+
+  it("explains a timeout, and shows spectators '{name} won' without Play Again", async () => {
+    serve(overRoom('player2', { endReason: 'timeout', currentNumber: 50 }));
+    renderApp(PATH, { user: CAROL });
+    expect(await screen.findByRole('heading', { name: 'bob won' })).toBeInTheDocument();
+    expect(screen.getByText('alice ran out of time.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Play Again' })).not.toBeInTheDocument();
+    expect(readyPanel().map((li) => li.textContent)).toEqual(['aliceThinking...', 'bobThinking...']);
+  });
+
+  it('hides Play Again once the ready window is over', async () => {
+    serve(overRoom('player1', { endedAt: nowSpec() - 55 }));
+    renderApp(PATH, { user: ALICE });
+    expect(await screen.findByText('The time to play again is over.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Play Again' })).not.toBeInTheDocument();
+  });
+
+  it('reveals the secret number and checks every AI pick', async () => {
+    const special = 424242;
+    const moves: MoveRecord[] = [
+      {
+        player: 'player1',
+        number: 9,
+        option: 'plain',
+        aiNumber: aiNumber(special, 0),
+        total: 9,
+        at: nowSpec(),
+      },
+      {
+        player: 'player2',
+        number: 2,
+        option: 'plain',
+        aiNumber: aiNumber(special, 1),
+        total: 11,
+        at: nowSpec(),
+      },
+    ];
+    serve(overRoom('player2', { specialRandom: special, moves }));
+    renderApp(PATH, { user: ALICE });
+    expect(
+      await screen.findByText(
+        /The AI's numbers came from the secret number 424242. Every AI number of this game checks out./,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('leaves with Exit Game', async () => {
+    const api = serve(overRoom('player1'), {
+      [EDIT]: { body: { room: overRoom('player1') } },
+      'GET /api/rooms/': { body: { rooms: [], page: 1, pageSize: 8, total: 0 } },
+    });
+    const { user, router } = renderApp(PATH, { user: ALICE });
+    await user.click(await screen.findByRole('button', { name: 'Exit Game' }));
+    await screen.findByRole('heading', { name: 'Rooms' });
+    expect(router.state.location.pathname).toBe('/quick-battle/rooms');
+    expect(api.callsTo(EDIT)[0]?.body).toEqual({ players: { playerId: ALICE._id, removePlayer: true } });
+  });
+});

@@ -1,0 +1,130 @@
+import type { RoomView } from '@oasis198/contracts';
+import { otherSeat, READY_WINDOW, SEATS, toSpecSeconds, verifyGame, type Seat } from '@oasis198/game-rules';
+import { useState } from 'react';
+import { errorMessage, useRoomIntent } from '../../api';
+import { useServerNow } from '../../components/hooks';
+import { T } from '../../texts';
+import { PlayersHeader } from './GameParts';
+import { playerAt, seatName } from './perspective';
+import styles from './Room.module.css';
+
+/** SPEC §4: the post-game countdown is displayed 5 s short of the 50 s window. */
+export const COUNTDOWN_DISPLAY_OFFSET = 5;
+
+function resultText(room: RoomView, mySeat: Seat | null): string {
+  const winner = room.whosTurn.winner;
+  if (!winner) return '';
+  if (mySeat) return winner === mySeat ? T.youWon : T.youLost;
+  return T.playerWon(playerAt(room, winner)?.name ?? T.opponent);
+}
+
+function reasonText(room: RoomView, mySeat: Seat | null): string | null {
+  const { winner, endReason } = room.whosTurn;
+  if (!winner || !endReason) return null;
+  const name = (seat: Seat): string =>
+    mySeat ? seatName(room, seat, mySeat) : (playerAt(room, seat)?.name ?? '');
+  if (endReason === 'reached198') return T.endReason.reached198(name(winner));
+  return T.endReason[endReason](name(otherSeat(winner)));
+}
+
+/** The game-over layer: result, Play Again, Exit Game, countdown, explanation and who is ready. */
+export function GameOver({
+  room,
+  mySeat,
+  onLeave,
+  leaving,
+}: {
+  room: RoomView;
+  mySeat: Seat | null;
+  onLeave: () => void;
+  leaving: boolean;
+}) {
+  const ready = useRoomIntent(room._id);
+  const [failure, setFailure] = useState<string | null>(null);
+  const now = toSpecSeconds(useServerNow(500));
+  const w = room.whosTurn;
+  const endedAt = w.endedAt ?? w.turnStart;
+  const windowEnd = endedAt + READY_WINDOW;
+  const countdown = Math.max(0, Math.ceil(windowEnd - COUNTDOWN_DISPLAY_OFFSET - now));
+  const windowOpen = now <= windowEnd;
+  const iAmReady = mySeat !== null && w[mySeat].restart;
+  const result = resultText(room, mySeat);
+  const won = mySeat !== null && w.winner === mySeat;
+  const verified = w.specialRandom !== null ? verifyGame(w.specialRandom, w.moves ?? []).valid : null;
+
+  const playAgain = (): void => {
+    if (!mySeat) return;
+    setFailure(null);
+    ready.mutate(
+      { whosTurnReadyPlayer: { [mySeat]: { turn: false, restart: true } } },
+      { onError: (error) => setFailure(errorMessage(error)) },
+    );
+  };
+
+  return (
+    <section className={styles.gameOver} aria-labelledby="result-title">
+      <PlayersHeader room={room} mySeat={mySeat} />
+      <h2
+        id="result-title"
+        className={`${styles.result} ${mySeat === null ? '' : won ? styles.won : styles.lost}`}
+        aria-live="assertive"
+      >
+        {result}
+      </h2>
+      <p className={styles.finalTotal}>
+        {T.total}: <strong>{w.currentNumber}</strong>
+      </p>
+
+      <div className={styles.countdown}>
+        {windowOpen ? (
+          <span role="timer" aria-label={T.playAgainWithin(countdown)}>
+            {T.playAgainWithin(countdown)}
+          </span>
+        ) : (
+          <span>{T.playAgainClosed}</span>
+        )}
+      </div>
+
+      <div className={styles.explain}>
+        {reasonText(room, mySeat) ? <p>{reasonText(room, mySeat)}</p> : null}
+        <p>{T.gameOverHelp}</p>
+        {w.specialRandom !== null ? (
+          <p>
+            {T.aiCheck(w.specialRandom)} {verified ? T.aiVerified : T.aiNotVerified}
+          </p>
+        ) : null}
+      </div>
+
+      <ul className={styles.readyPanel} aria-label={T.readyToPlay}>
+        {SEATS.map((seat) => (
+          <li key={seat} className={w[seat].restart ? styles.isReady : ''}>
+            <span className={styles.playerLabel}>{seatName(room, seat, mySeat)}</span>
+            <span>{w[seat].restart ? T.readyToPlay : T.thinking}</span>
+          </li>
+        ))}
+      </ul>
+
+      {failure ? (
+        <p role="alert" className="alert">
+          {failure}
+        </p>
+      ) : null}
+
+      <div className={styles.toolbar}>
+        {mySeat !== null && windowOpen ? (
+          <button
+            type="button"
+            className="btn btn-big"
+            onClick={playAgain}
+            disabled={iAmReady || ready.isPending}
+          >
+            {T.playAgain}
+          </button>
+        ) : null}
+        <button type="button" className="btn btn-big btn-secondary" onClick={onLeave} disabled={leaving}>
+          {leaving ? T.leaving : T.exitGame}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,253 @@
+import type { RoomView } from '@oasis198/contracts';
+import { act, screen, within } from '@testing-library/react';
+import {
+  fakeApi,
+  FakeEventSource,
+  installEventSource,
+  removeEventSource,
+  type Handler,
+} from '../../testing/fake-network';
+import { ALICE, BOB, CAROL, gameRoom, room, ROOM_ID, ROOM_LABEL } from '../../testing/fixtures';
+import { renderApp } from '../../testing/render';
+
+const PATH = `/quick-battle/rooms/${ROOM_ID}`;
+const GET = `GET /api/rooms/${ROOM_ID}`;
+const EDIT = `PATCH /api/rooms/${ROOM_ID}/edit`;
+
+function serve(initial: RoomView, extra: Record<string, Handler> = {}) {
+  let current = initial;
+  const api = fakeApi({ [GET]: () => ({ body: current }), ...extra });
+  return { api, set: (next: RoomView) => (current = next) };
+}
+
+async function advance(ms: number): Promise<void> {
+  await act(async () => {
+    await jest.advanceTimersByTimeAsync(ms);
+  });
+}
+
+const withBob = (r: RoomView): RoomView => ({
+  ...r,
+  version: r.version + 1,
+  players: [...r.players, { id: BOB._id, name: BOB.name }],
+});
+
+describe('room screen: lobby', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+    removeEventSource();
+  });
+
+  it('hides the header and names the room by its label', async () => {
+    serve(room());
+    renderApp(PATH);
+    expect(await screen.findByRole('heading', { name: `Room ${ROOM_LABEL}` })).toBeInTheDocument();
+    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
+  });
+
+  it('lets a visitor watch, and asks them to log in to play', async () => {
+    serve(room());
+    const { user } = renderApp(PATH);
+    expect(await screen.findByRole('heading', { name: 'Play or watch?' })).toBeInTheDocument();
+    expect(screen.getByText('Visitors can watch any game. You need an account to play.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Log in to play' })).toHaveAttribute('href', '/login');
+    expect(screen.queryByRole('button', { name: 'Play' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Watch' }));
+    expect(screen.getByText('This room is waiting for a second player.')).toBeInTheDocument();
+    expect(window.localStorage.getItem('userId')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('joins an open room one second after the player chose to play', async () => {
+    jest.useFakeTimers();
+    const { api } = serve(room(), { [EDIT]: { body: { room: withBob(gameRoom()) } } });
+    const { user } = renderApp(PATH, { user: BOB, fakeTimers: true });
+    await user.click(await screen.findByRole('button', { name: 'Play' }));
+    expect(screen.getByText('Joining the room…')).toBeInTheDocument();
+    await advance(900);
+    expect(api.callsTo(EDIT)).toHaveLength(0);
+    await advance(200);
+    expect(api.callsTo(EDIT)).toHaveLength(1);
+    const call = api.callsTo(EDIT)[0];
+    expect(call?.body).toEqual({ players: { playerId: BOB._id, playerName: BOB.name } });
+    expect(call?.headers.Authorization).toBe(`Bearer ${BOB.token}`);
+    expect(await screen.findByRole('list', { name: 'Players' })).toBeInTheDocument();
+  });
+
+  it('auto-joins when the player arrives from the list choosing to play', async () => {
+    jest.useFakeTimers();
+    const { api } = serve(room(), { [EDIT]: { body: { room: gameRoom() } } });
+    renderApp(PATH, { user: BOB, fakeTimers: true, state: { intent: 'play' } });
+    expect(await screen.findByText('Joining the room…')).toBeInTheDocument();
+    await advance(1_100);
+    expect(api.callsTo(EDIT)).toHaveLength(1);
+  });
+
+  it("asks for the passcode (4 characters at most) and says 'Oops, try again!' when refused", async () => {
+    const { api } = serve(room({ hasPassCode: true }), {
+      [EDIT]: (req) =>
+        (req.body as { passCode?: string }).passCode === '1234'
+          ? { body: { room: gameRoom() } }
+          : { status: 403, body: { message: 'Oops, try again!', code: 'FORBIDDEN' } },
+    });
+    const { user } = renderApp(PATH, { user: BOB, state: { intent: 'play' } });
+    const input = await screen.findByLabelText('Passcode');
+    expect(input).toHaveAttribute('maxlength', '4');
+    await user.type(input, '99999');
+    expect(input).toHaveValue('9999');
+    await user.click(screen.getByRole('button', { name: 'Join' }));
+    expect(await screen.findByText('Oops, try again!')).toBeInTheDocument();
+    expect(api.callsTo(EDIT)[0]?.body).toEqual({
+      players: { playerId: BOB._id, playerName: BOB.name },
+      passCode: '9999',
+    });
+
+    await user.clear(input);
+    await user.type(input, '1234');
+    await user.click(screen.getByRole('button', { name: 'Join' }));
+    expect(await screen.findByRole('list', { name: 'Players' })).toBeInTheDocument();
+  });
+
+  it('shows the room-full overlay for 2.5 s when the spot was taken meanwhile, then lets them watch', async () => {
+    jest.useFakeTimers();
+    serve(room(), {
+      [EDIT]: {
+        status: 409,
+        body: { message: "Game already started — you can't join this room.", code: 'CONFLICT' },
+      },
+    });
+    renderApp(PATH, { user: CAROL, fakeTimers: true, state: { intent: 'play' } });
+    await screen.findByText('Joining the room…');
+    await advance(1_100);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "Game already started — you can't join this room.",
+    );
+    await advance(2_500);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByText('This room is waiting for a second player.')).toBeInTheDocument();
+  });
+
+  it('keeps the creator waiting for an opponent, with the bundled animation and no third-party call', async () => {
+    const { api } = serve(room());
+    renderApp(PATH, { user: ALICE });
+    expect(await screen.findByRole('heading', { name: 'Waiting for an opponent' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: 'A camel strolling past the oasis while you wait' }),
+    ).toBeInTheDocument();
+    expect(api.calls.every((c) => c.url.origin === 'http://localhost')).toBe(true);
+  });
+
+  it("shows the GIF service's image with a 'Powered by' link when a key is configured", async () => {
+    window.OASIS_CONFIG = {
+      gifApiKey: 'k3y',
+      gifCategoriesUrl: 'https://gifs.example/v1/categories?key={key}',
+    };
+    const { api } = serve(room(), {
+      'GET /v1/categories': {
+        body: { data: { categories: [{ preview_url: 'https://media.gifs.example/camel.gif' }] } },
+      },
+    });
+    renderApp(PATH, { user: ALICE });
+    const image = await screen.findByRole('img', { name: 'A camel strolling past the oasis while you wait' });
+    expect(await screen.findByRole('link', { name: /Powered by gifs.example/ })).toHaveAttribute(
+      'href',
+      'https://gifs.example',
+    );
+    expect((await screen.findByRole('img', { name: /camel strolling/ })).getAttribute('src') ?? image).toBe(
+      'https://media.gifs.example/camel.gif',
+    );
+    const gifCall = api.callsTo('GET /v1/categories')[0];
+    expect(gifCall?.url.searchParams.get('key')).toBe('k3y');
+    expect(gifCall?.url.searchParams.get('locale')).toBe('en_US');
+    expect(gifCall?.headers.Authorization).toBeUndefined();
+  });
+
+  it("lets a waiting member leave after 'Sure you want to leave the room …?'", async () => {
+    const { api } = serve(room(), {
+      [EDIT]: { body: { room: room({ players: [] }) } },
+      'GET /api/rooms/': { body: { rooms: [], page: 1, pageSize: 8, total: 0 } },
+    });
+    const { user, router } = renderApp(PATH, { user: ALICE });
+    await user.click(await screen.findByRole('button', { name: 'Exit' }));
+    const dialog = screen.getByRole('dialog', { name: `Sure you want to leave the room ${ROOM_LABEL}?` });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.callsTo(EDIT)).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Exit' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Exit' }));
+    expect(await screen.findByRole('heading', { name: 'Rooms' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/quick-battle/rooms');
+    expect(api.callsTo(EDIT)[0]?.body).toEqual({ players: { playerId: ALICE._id, removePlayer: true } });
+  });
+
+  it('goes to /quick-battle and says why when the room does not exist', async () => {
+    fakeApi({
+      [GET]: { status: 404, body: { message: 'This room does not exist any more.', code: 'NOT_FOUND' } },
+    });
+    const { router } = renderApp(PATH, { user: ALICE });
+    expect(await screen.findByText('This room does not exist any more.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/quick-battle');
+  });
+
+  it('shows a fetch failure with a retry instead of leaving', async () => {
+    let fail = true;
+    fakeApi({
+      [GET]: () =>
+        fail
+          ? {
+              status: 503,
+              body: {
+                message: 'The service is not available right now. Please try again shortly.',
+                code: 'UNAVAILABLE',
+              },
+            }
+          : { body: room() },
+    });
+    const { user } = renderApp(PATH, { user: ALICE });
+    expect(
+      await screen.findByText(
+        'The service is not available right now. Please try again shortly.',
+        {},
+        { timeout: 3000 },
+      ),
+    ).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Waiting for an opponent' })).toBeInTheDocument();
+  });
+
+  it('follows pushes (newest version wins) and leaves when the room is deleted', async () => {
+    installEventSource();
+    serve(gameRoom({ total: 10, version: 5 }));
+    const { router } = renderApp(PATH, { user: ALICE });
+    expect(await screen.findByRole('status', { name: 'Total' })).toHaveTextContent('10');
+    const stream = FakeEventSource.latest(`/api/rooms/${ROOM_ID}/stream`);
+    expect(stream).toBeDefined();
+    await act(async () => stream?.open());
+
+    await act(async () => stream?.emit('room', gameRoom({ total: 30, version: 7 }), '7'));
+    expect(screen.getByRole('status', { name: 'Total' })).toHaveTextContent('30');
+    await act(async () => stream?.emit('room', gameRoom({ total: 20, version: 6 }), '6'));
+    expect(screen.getByRole('status', { name: 'Total' })).toHaveTextContent('30');
+
+    await act(async () =>
+      stream?.emit('room-deleted', { roomId: ROOM_ID, version: 8, reason: 'abandoned' }, '8'),
+    );
+    expect(
+      await screen.findByText('Nobody played for too long, so the room was closed.'),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/quick-battle');
+  });
+
+  it('lets anyone watch a full room read-only, with both names', async () => {
+    serve(gameRoom({ total: 12, turn: 'player2' }));
+    renderApp(PATH, { user: CAROL });
+    expect(await screen.findByText('You are watching this game.')).toBeInTheDocument();
+    const players = screen.getByRole('list', { name: 'Players' });
+    expect(within(players).getByText('alice')).toBeInTheDocument();
+    expect(within(players).getByText('bob')).toBeInTheDocument();
+    expect(within(players).queryByText('You')).not.toBeInTheDocument();
+    expect(screen.getByText("bob's turn")).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Dial' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Support Oasis' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,11 @@
+export {
+  TournamentsLayout,
+  TournamentsHome,
+  Quote,
+  WorldCup,
+  ContinentalCup,
+  ContinentPage,
+  CountryCup,
+  CityCup,
+  EventCup,
+} from './Tournaments';
