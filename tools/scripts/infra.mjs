@@ -13,7 +13,8 @@ import { SERVICES, defaultPorts, infraStatus, labelOf, startInfra, stopInfra } f
 import { dim, green, red, table, yellow } from './lib/log.mjs';
 import { DATA_DIR, RUN_DIR } from './lib/workspace.mjs';
 
-const USAGE = 'Usage: node tools/scripts/infra.mjs start|stop|status [--free-ports] [--only nats,mongo] [--json]';
+const USAGE =
+  'Usage: node tools/scripts/infra.mjs start|stop|status [--free-ports] [--only nats,mongo] [--json]';
 
 let parsed;
 try {
@@ -43,7 +44,8 @@ const runDir = path.resolve(values['run-dir'] ?? RUN_DIR);
 const dataDir = path.resolve(values['data-dir'] ?? DATA_DIR);
 const services = values.only ? values.only.split(',').map((s) => s.trim()) : SERVICES;
 for (const service of services) {
-  if (!SERVICES.includes(service)) exit(`unknown service "${service}" in --only (known: ${SERVICES.join(', ')})`);
+  if (!SERVICES.includes(service))
+    exit(`unknown service "${service}" in --only (known: ${SERVICES.join(', ')})`);
 }
 const rel = (file) => path.relative(process.cwd(), file) || '.';
 

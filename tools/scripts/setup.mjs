@@ -2,11 +2,12 @@
 // Installs what the workspace needs, skipping every step that is already satisfied:
 //   npm packages (npm ci, keyed by a hash of package-lock.json),
 //   nats-server and the FerretDB launcher into .tools/bin (keyed by version / source hash),
-//   helm (--helm) and Debian's chromium (--chromium).
+//   helm, kubeconform and the Kubernetes API schemas (--helm, for the chart checks) and Debian's
+//   chromium (--chromium).
 // Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--quiet]
 // Node builtins only: this runs before node_modules exists.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bold, dim, formatDuration, green, red } from './lib/log.mjs';
@@ -24,7 +25,8 @@ import {
 const USAGE = 'Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--quiet]';
 const flags = new Set(process.argv.slice(2));
 for (const flag of flags) {
-  if (!['--helm', '--chromium', '--quiet', '--help', '-h'].includes(flag)) fail(`unknown option ${flag}\n${USAGE}`);
+  if (!['--helm', '--chromium', '--quiet', '--help', '-h'].includes(flag))
+    fail(`unknown option ${flag}\n${USAGE}`);
 }
 if (flags.has('--help') || flags.has('-h')) {
   console.log(USAGE);
@@ -36,6 +38,12 @@ const NODE_MODULES = path.join(ROOT, 'node_modules');
 const NPM_STAMP = path.join(NODE_MODULES, '.oasis-setup-stamp');
 const VERSIONS_FILE = path.join(TOOLS_BIN, '.versions.json');
 const FERRETDB_SRC = path.join(ROOT, 'tools', 'ferretdb');
+/** Chart checks (tools/scripts/check-deploy.mjs): kubeconform, and the Kubernetes version whose API
+ * schemas it validates against (converted from that release's OpenAPI document). */
+const KUBECONFORM_VERSION = 'v0.7.0';
+const KUBERNETES_VERSION = 'v1.34.4';
+const KUBECONFORM_BIN = path.join(TOOLS_BIN, 'kubeconform');
+const K8S_SCHEMAS_DIR = path.join(ROOT, '.tools', 'k8s-schemas');
 
 class StepError extends Error {
   constructor(message, output = '') {
@@ -63,7 +71,22 @@ async function npmPackages() {
 
   notice(hasLock ? 'running npm ci' : 'no package-lock.json: running npm install');
   const args = hasLock ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
-  const result = await run('npm', args, { capture: true });
+  let result = await run('npm', args, { capture: true });
+  if (result.code !== 0 && hasLock && onlyUnresolvableOptionals(result.output)) {
+    // A registry mirror without other platforms' optional binaries (e.g. @swc/core-darwin-arm64)
+    // yields a lockfile without them, which npm ci then calls out of sync. npm install with the
+    // same lockfile installs exactly it; the lockfile must come out unchanged.
+    notice('npm ci refuses the lockfile over optional packages this registry lacks: npm install');
+    const before = readFileSync(lockFile);
+    result = await run('npm', ['install', '--no-audit', '--no-fund'], { capture: true });
+    if (result.code === 0 && !readFileSync(lockFile).equals(before)) {
+      writeFileSync(lockFile, before);
+      throw new StepError(
+        'package-lock.json is out of sync with package.json: run npm install and commit it',
+      );
+    }
+    args[0] = 'install';
+  }
   if (result.code !== 0) throw new StepError(`npm ${args[0]} failed`, result.output);
   await ensureNativeModules();
   writeFileSync(NPM_STAMP, stamp + '\n');
@@ -100,7 +123,8 @@ function nativeModuleProblems() {
   const req = createRequire(path.join(ROOT, 'package.json'));
   const checks = {
     argon2: () => req('argon2').hash,
-    '@swc/core': () => req('@swc/core').transformSync('const a: number = 1', { jsc: { parser: { syntax: 'typescript' } } }),
+    '@swc/core': () =>
+      req('@swc/core').transformSync('const a: number = 1', { jsc: { parser: { syntax: 'typescript' } } }),
     nx: () => req('nx/src/native'),
   };
   const problems = [];
@@ -112,6 +136,16 @@ function nativeModuleProblems() {
     }
   }
   return problems;
+}
+
+/** npm ci's "not in sync" complaint names only packages with no version ("Missing: x@ from lock file"). */
+function onlyUnresolvableOptionals(output) {
+  if (!/can only install packages when your package\.json and package-lock\.json/.test(output)) return false;
+  const problems = output.split('\n').filter((line) => /^npm error (Missing|Invalid): /.test(line));
+  return (
+    problems.length > 0 &&
+    problems.every((line) => /^npm error Missing: \S+@ from lock file$/.test(line.trim()))
+  );
 }
 
 /** npm keeps node_modules/.package-lock.json as its record of what is installed. */
@@ -149,31 +183,131 @@ async function ferretdbLauncher() {
   const hash = createHash('sha256');
   for (const f of files) hash.update(f + '\0').update(readFileSync(path.join(FERRETDB_SRC, f)));
   const key = 'sources-' + hash.digest('hex').slice(0, 16);
-  return goTool('ferretdb-launcher', key, FERRETDB_BIN, async () => {
-    await go(['build', '-o', FERRETDB_BIN, '.'], FERRETDB_SRC);
-  });
+  return goTool(
+    'ferretdb-launcher',
+    key,
+    FERRETDB_BIN,
+    async () => {
+      await go(['build', '-o', FERRETDB_BIN, '.'], FERRETDB_SRC);
+    },
+    'built from tools/ferretdb',
+  );
 }
 
 async function helm() {
-  return goTool('helm', HELM_VERSION, HELM_BIN, async () => {
-    await go(['install', `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], ROOT);
+  // The version flags of helm's own release build: without them `helm version` is empty and
+  // helm assumes Kubernetes 1.20 (so `kubeVersion: >=1.27` in a chart would fail to render).
+  const [major, minor] = KUBERNETES_VERSION.slice(1).split('.');
+  const ldflags = [
+    `-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}`,
+    ...['pkg/chartutil', 'pkg/lint/rules'].flatMap((pkg) => [
+      `-X helm.sh/helm/v3/${pkg}.k8sVersionMajor=${major}`,
+      `-X helm.sh/helm/v3/${pkg}.k8sVersionMinor=${minor}`,
+    ]),
+  ].join(' ');
+  return goTool('helm', `${HELM_VERSION}+k8s${major}.${minor}`, HELM_BIN, async () => {
+    await go(['install', '-ldflags', ldflags, `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], ROOT);
   });
 }
 
+async function kubeconform() {
+  return goTool('kubeconform', KUBECONFORM_VERSION, KUBECONFORM_BIN, async () => {
+    await go(['install', `github.com/yannh/kubeconform/cmd/kubeconform@${KUBECONFORM_VERSION}`], ROOT);
+  });
+}
+
+/**
+ * JSON schemas of every Kubernetes kind, for kubeconform, offline: the OpenAPI document of the
+ * Kubernetes release (api/openapi-spec/swagger.json in the k8s.io/kubernetes Go module, fetched
+ * through the Go module proxy), converted the way kubeconform expects them: one standalone file
+ * per kind and version (references inlined), strict (no properties beyond the API's).
+ */
+async function kubernetesSchemas() {
+  const dir = path.join(K8S_SCHEMAS_DIR, `${KUBERNETES_VERSION}-standalone-strict`);
+  const versions = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
+  if (versions['kubernetes-schemas'] === KUBERNETES_VERSION && existsSync(dir)) return undefined;
+  if (!hasCommand('go'))
+    throw new StepError('the Kubernetes API schemas are fetched with Go: install Go 1.21+');
+  notice(`Kubernetes ${KUBERNETES_VERSION} API schemas: go mod download k8s.io/kubernetes`);
+  mkdirSync(TOOLS_BIN, { recursive: true });
+  const result = await run('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${KUBERNETES_VERSION}`], {
+    cwd: TOOLS_BIN,
+    capture: true,
+  });
+  if (result.code !== 0) throw new StepError('go mod download k8s.io/kubernetes failed', result.output);
+  const module = JSON.parse(result.output.slice(result.output.indexOf('{')));
+  const swagger = JSON.parse(readFileSync(path.join(module.Dir, 'api/openapi-spec/swagger.json'), 'utf8'));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  let count = 0;
+  for (const [file, schema] of kubernetesKindSchemas(swagger.definitions)) {
+    writeFileSync(path.join(dir, file), JSON.stringify(schema));
+    count++;
+  }
+  const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
+  writeFileSync(
+    VERSIONS_FILE,
+    JSON.stringify({ ...latest, 'kubernetes-schemas': KUBERNETES_VERSION }, null, 2) + '\n',
+  );
+  return `${count} kinds of Kubernetes ${KUBERNETES_VERSION}`;
+}
+
+/** [file name, schema] of every kind: e.g. deployment-apps-v1.json, service-v1.json. */
+function* kubernetesKindSchemas(definitions) {
+  // Fields typed int-or-string or quantity take numbers as well as strings in YAML.
+  const special = {
+    'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+    'io.k8s.apimachinery.pkg.api.resource.Quantity': { oneOf: [{ type: 'string' }, { type: 'number' }] },
+  };
+  const expanded = new Map();
+  const expand = (node, stack) => {
+    if (Array.isArray(node)) return node.map((item) => expand(item, stack));
+    if (!node || typeof node !== 'object') return node;
+    if (typeof node.$ref === 'string') {
+      const name = node.$ref.replace('#/definitions/', '');
+      if (special[name]) return special[name];
+      if (stack.includes(name)) return {}; // recursive (CustomResourceDefinition schemas)
+      if (!expanded.has(name)) expanded.set(name, expand(definitions[name], [...stack, name]));
+      const { $ref: _ref, ...rest } = node;
+      return Object.keys(rest).length ? { ...expanded.get(name), ...rest } : expanded.get(name);
+    }
+    const out = {};
+    for (const [key, value] of Object.entries(node)) {
+      out[key] =
+        key === 'properties'
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, stack)]))
+          : expand(value, stack);
+    }
+    if (out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
+    return out;
+  };
+  for (const [name, definition] of Object.entries(definitions)) {
+    for (const gvk of definition['x-kubernetes-group-version-kind'] ?? []) {
+      const group = gvk.group ? `-${gvk.group.split('.')[0].toLowerCase()}` : '';
+      yield [
+        `${gvk.kind.toLowerCase()}${group}-${gvk.version.toLowerCase()}.json`,
+        expand(definition, [name]),
+      ];
+    }
+  }
+}
+
 /** Installs a Go-built binary unless .tools/bin/.versions.json says this version is there. */
-async function goTool(name, version, binary, install) {
+async function goTool(name, version, binary, install, did = `installed ${version}`) {
   const versions = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
   if (versions[name] === version && existsSync(binary)) return undefined;
   if (!hasCommand('go')) {
-    throw new StepError(`${name} needs Go (1.24 or newer) on the PATH: install it, then run npm run setup`);
+    throw new StepError(
+      `${name} needs Go (1.26, or 1.21+ which fetches 1.26) on the PATH: install it, then run npm run setup`,
+    );
   }
-  notice(`${name} ${version}: building with Go`);
+  notice(`${name}: building with Go`);
   mkdirSync(TOOLS_BIN, { recursive: true });
   await install();
   // Re-read: another step may have recorded its version meanwhile.
   const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
   writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, [name]: version }, null, 2) + '\n');
-  return `built ${version}`;
+  return did;
 }
 
 async function go(args, cwd) {
@@ -190,10 +324,16 @@ async function chromium() {
   }
   const sudo = process.getuid?.() !== 0;
   if (sudo && !hasCommand('sudo')) {
-    throw new StepError('installing chromium needs root: run as root, install sudo, or apt-get install chromium');
+    throw new StepError(
+      'installing chromium needs root: run as root, install sudo, or apt-get install chromium',
+    );
   }
   notice('chromium: apt-get update && apt-get install -y chromium');
-  const options = { env: { DEBIAN_FRONTEND: 'noninteractive' }, capture: true, stdin: sudo ? 'inherit' : 'ignore' };
+  const options = {
+    env: { DEBIAN_FRONTEND: 'noninteractive' },
+    capture: true,
+    stdin: sudo ? 'inherit' : 'ignore',
+  };
   // sudo may ask for a password, so it keeps the terminal's stdin.
   const aptGet = (args) =>
     sudo
@@ -233,7 +373,13 @@ const steps = [
   ['npm packages', npmPackages],
   [`nats-server ${NATS_SERVER_VERSION}`, natsServer],
   ['ferretdb-launcher', ferretdbLauncher],
-  ...(flags.has('--helm') ? [[`helm ${HELM_VERSION}`, helm]] : []),
+  ...(flags.has('--helm')
+    ? [
+        [`helm ${HELM_VERSION}`, helm],
+        [`kubeconform ${KUBECONFORM_VERSION}`, kubeconform],
+        [`Kubernetes ${KUBERNETES_VERSION} schemas`, kubernetesSchemas],
+      ]
+    : []),
   ...(flags.has('--chromium') ? [['chromium', chromium]] : []),
 ];
 
@@ -245,16 +391,16 @@ await withLock(path.join(ROOT, '.tools', '.setup.lock'), runSteps, {
 
 async function runSteps() {
   for (const [name, step] of steps) {
-  const started = Date.now();
-  try {
-    const did = await step();
-    const took = formatDuration(Date.now() - started);
-    if (did) console.log(`${green('✓')} ${name.padEnd(width)}  done: ${did} (${took})`);
-    else if (!quiet) console.log(`${green('✓')} ${name.padEnd(width)}  ${dim(`already done (${took})`)}`);
-  } catch (error) {
-    console.error(`${red('✗')} ${bold(name)}: ${error.message}`);
-    if (error.output) console.error(error.output.trimEnd().split('\n').slice(-60).join('\n'));
-    process.exit(1);
+    const started = Date.now();
+    try {
+      const did = await step();
+      const took = formatDuration(Date.now() - started);
+      if (did) console.log(`${green('✓')} ${name.padEnd(width)}  done: ${did} (${took})`);
+      else if (!quiet) console.log(`${green('✓')} ${name.padEnd(width)}  ${dim(`already done (${took})`)}`);
+    } catch (error) {
+      console.error(`${red('✗')} ${bold(name)}: ${error.message}`);
+      if (error.output) console.error(error.output.trimEnd().split('\n').slice(-60).join('\n'));
+      process.exit(1);
+    }
   }
-}
 }

@@ -1,1 +1,4 @@
-export {};
+export { mongoUrlFor, startTestInfra, useTestInfra } from './infra';
+export type { TestInfra, TestInfraOptions } from './infra';
+export { freePort, mongoBaseUrl, uniqueName, waitFor } from './helpers';
+export type { WaitForOptions } from './helpers';

@@ -9,10 +9,19 @@
 // `npm start` (via stack.mjs) and the test library @oasis198/testing all use it; the test library
 // runs tools/scripts/infra.mjs as a child process with its own run and data directories, because
 // Jest cannot load ES modules and these scripts must stay dependency-free.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { HOST, freePort, isPortFree, mongoPing, natsHealthy, waitFor } from './net.mjs';
+import { GiveUp, HOST, freePort, isPortFree, mongoPing, natsHealthy, waitFor } from './net.mjs';
 import { isRunning, stopProcess, withLock } from './proc.mjs';
 import { DATA_DIR, FERRETDB_BIN, NATS_SERVER_BIN, RUN_DIR } from './workspace.mjs';
 
@@ -24,10 +33,15 @@ export function defaultPorts(env = process.env) {
     const value = env[name];
     if (value === undefined || value === '') return fallback;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      throw new Error(`${name} must be a port number, got "${value}"`);
     return n;
   };
-  return { nats: port('NATS_PORT', 4222), natsMonitor: port('NATS_MONITOR_PORT', 8222), mongo: port('MONGO_PORT', 27017) };
+  return {
+    nats: port('NATS_PORT', 4222),
+    natsMonitor: port('NATS_MONITOR_PORT', 8222),
+    mongo: port('MONGO_PORT', 27017),
+  };
 }
 
 /** How each server is launched and probed. */
@@ -52,7 +66,12 @@ const SERVERS = {
     label: 'FerretDB',
     binary: FERRETDB_BIN,
     portNames: ['mongo'],
-    args: ({ ports, dataDir }) => ['-listen', `${HOST}:${ports.mongo}`, '-data', path.join(dataDir, 'ferretdb')],
+    args: ({ ports, dataDir }) => [
+      '-listen',
+      `${HOST}:${ports.mongo}`,
+      '-data',
+      path.join(dataDir, 'ferretdb'),
+    ],
     describe: (ports) => ({ port: ports.mongo, url: `mongodb://${HOST}:${ports.mongo}` }),
     healthy: (entry) => mongoPing(entry.port),
   },
@@ -92,9 +111,26 @@ export async function startInfra({
 } = {}) {
   return withLock(path.join(runDir, 'infra.lock'), async () => {
     const result = { notes: [] };
-    for (const service of services) {
-      if (!SERVERS[service]) throw new Error(`unknown service "${service}" (known: ${SERVICES.join(', ')})`);
-      result[service] = await startOne(service, { runDir, dataDir, ports, portsMode, timeoutMs, notes: result.notes });
+    try {
+      for (const service of services) {
+        if (!SERVERS[service])
+          throw new Error(`unknown service "${service}" (known: ${SERVICES.join(', ')})`);
+        result[service] = await startOne(service, {
+          runDir,
+          dataDir,
+          ports,
+          portsMode,
+          timeoutMs,
+          notes: result.notes,
+        });
+      }
+    } catch (error) {
+      // All or nothing: stop what this call started (servers it reused keep running).
+      for (const service of services) {
+        const entry = result[service];
+        if (entry && !entry.reused) await stopRecorded(runDir, service);
+      }
+      throw error;
     }
     return result;
   });
@@ -176,7 +212,7 @@ async function launch(service, server, { runDir, dataDir, ports, timeoutMs }) {
   try {
     await waitFor(
       async () => {
-        if (exited) throw new Exited(exited);
+        if (exited) throw new GiveUp(`exited (${exited.signal ?? `code ${exited.code}`})`);
         return server.healthy(entry);
       },
       { timeoutMs, intervalMs: 50, what: `${server.label} on port ${entry.port} to answer` },
@@ -187,13 +223,12 @@ async function launch(service, server, { runDir, dataDir, ports, timeoutMs }) {
     delete current[service];
     writeState(runDir, current);
     const tail = readFileSync(log, 'utf8').slice(logStart).trim().split('\n').slice(-15).join('\n');
-    const why = error instanceof Exited ? `exited (${exited.signal ?? `code ${exited.code}`})` : error.message;
-    throw new Error(`${server.label} did not start: ${why}\n--- ${path.relative(process.cwd(), log)}:\n${tail}`);
+    throw new Error(
+      `${server.label} did not start: ${error.message}\n--- ${path.relative(process.cwd(), log)}:\n${tail}`,
+    );
   }
   return entry;
 }
-
-class Exited extends Error {}
 
 function readSize(file) {
   try {
@@ -209,23 +244,26 @@ function readSize(file) {
  */
 export async function stopInfra({ runDir = RUN_DIR, services = SERVICES, timeoutMs = 10_000 } = {}) {
   return withLock(path.join(runDir, 'infra.lock'), async () => {
-    const state = readState(runDir);
+    const recorded = readState(runDir);
     const outcomes = await Promise.all(
       services
-        .filter((service) => state[service])
-        .map(async (service) => {
-          const { pid } = state[service];
-          let outcome = 'not running';
-          if (isRunning(pid, SERVERS[service].binary)) {
-            outcome = (await stopProcess(pid, { timeoutMs })) ? 'killed' : 'stopped';
-          }
-          return { service, pid, outcome };
-        }),
+        .filter((service) => recorded[service])
+        .map((service) => stopRecorded(runDir, service, timeoutMs)),
     );
-    for (const { service } of outcomes) delete state[service];
-    writeState(runDir, state);
     return outcomes;
   });
+}
+
+async function stopRecorded(runDir, service, timeoutMs = 10_000) {
+  const { pid } = readState(runDir)[service];
+  let outcome = 'not running';
+  if (isRunning(pid, SERVERS[service].binary)) {
+    outcome = (await stopProcess(pid, { timeoutMs })) ? 'killed' : 'stopped';
+  }
+  const state = readState(runDir);
+  delete state[service];
+  writeState(runDir, state);
+  return { service, pid, outcome };
 }
 
 /** What runs: [{ service, label, pid, running, healthy, url, ... }] for every recorded server. */

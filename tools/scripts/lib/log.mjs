@@ -24,9 +24,11 @@ export function formatDuration(ms) {
 
 /** Renders rows (arrays of strings) as left-aligned columns. */
 export function table(rows) {
+  // eslint-disable-next-line no-control-regex -- strips the colour codes paint() adds
   const visible = (s) => String(s).replace(/\u001b\[[0-9;]*m/g, '');
   const widths = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(cell).length)));
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(cell).length)));
   return rows
     .map((row) =>
       row

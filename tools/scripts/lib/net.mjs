@@ -180,7 +180,13 @@ function bsonValueSize(doc, type, i) {
   }
 }
 
-/** Polls `probe` until it returns a truthy value; throws naming `what` after `timeoutMs`. */
+/** Thrown by a waitFor probe to stop waiting at once (e.g. the awaited process has exited). */
+export class GiveUp extends Error {}
+
+/**
+ * Polls `probe` until it returns a truthy value; throws naming `what` after `timeoutMs`. A probe
+ * that throws counts as "not yet", unless it throws GiveUp, which ends the wait with that error.
+ */
 export async function waitFor(probe, { timeoutMs = 15_000, intervalMs = 100, what = 'a condition' } = {}) {
   const deadline = Date.now() + timeoutMs;
   let lastError;
@@ -189,6 +195,7 @@ export async function waitFor(probe, { timeoutMs = 15_000, intervalMs = 100, wha
       const value = await probe();
       if (value) return value;
     } catch (error) {
+      if (error instanceof GiveUp) throw error;
       lastError = error;
     }
     if (Date.now() >= deadline) {

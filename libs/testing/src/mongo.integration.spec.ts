@@ -1,0 +1,67 @@
+import mongoose, { type Connection } from 'mongoose';
+import { mongoUrlFor, uniqueName, useTestInfra } from './index';
+
+// The MongoDB guarantees the services rely on, checked against the real server startTestInfra()
+// provides (FerretDB behind the launcher's write-serializing proxy when run locally).
+// At file level, so the suite's own afterAll hooks (closing clients) run before the servers stop.
+const infra = useTestInfra({ nats: false });
+
+describe('MongoDB server from startTestInfra()', () => {
+  let connection: Connection;
+
+  beforeAll(async () => {
+    // A pool larger than 1, so the concurrent attempts below really run side by side.
+    connection = await mongoose
+      .createConnection(mongoUrlFor(infra(), uniqueName('testing-mongo')), {
+        maxPoolSize: 20,
+        serverSelectionTimeoutMS: 10_000,
+      })
+      .asPromise();
+  });
+
+  afterAll(async () => {
+    await connection?.dropDatabase();
+    await connection?.close();
+  });
+
+  it('refuses a duplicate key on a unique index with E11000', async () => {
+    const User = connection.model(
+      'User',
+      new mongoose.Schema({ email: { type: String, required: true, unique: true } }),
+    );
+    await User.init();
+    await User.create({ email: 'ada@example.test' });
+
+    await expect(User.create({ email: 'ada@example.test' })).rejects.toMatchObject({ code: 11000 });
+    expect(await User.countDocuments({ email: 'ada@example.test' })).toBe(1);
+  });
+
+  it('applies a version-guarded findOneAndUpdate exactly once among 20 concurrent attempts', async () => {
+    const Room = connection.model(
+      'Room',
+      new mongoose.Schema({ version: { type: Number, required: true }, winner: String }),
+    );
+    let connectionsOpened = 0;
+    connection.getClient().on('connectionCreated', () => (connectionsOpened += 1));
+
+    for (let round = 0; round < 5; round++) {
+      const { _id } = await Room.create({ version: 0 });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          Room.findOneAndUpdate(
+            { _id, version: 0 },
+            { $set: { winner: `attempt-${i}` }, $inc: { version: 1 } },
+            { new: true },
+          ),
+        ),
+      );
+
+      const applied = results.filter((doc) => doc !== null);
+      expect(applied).toHaveLength(1);
+      expect(applied[0]?.version).toBe(1);
+      const stored = await Room.findById(_id).lean();
+      expect(stored).toMatchObject({ version: 1, winner: applied[0]?.winner });
+    }
+    expect(connectionsOpened).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,245 @@
+// The running system: local infrastructure plus the built services. `npm start` and the end-to-end
+// and benchmark runners use startStack()/stopStack(); the manifest below is plain data, so adding
+// a service or a variable means editing APPS or SHARED_ENV only.
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startInfra, stopInfra } from './infra.mjs';
+import { GiveUp, HOST, freePort, httpGet, isPortFree, waitFor } from './net.mjs';
+import { forEachLine, isAlive, stopProcess } from './proc.mjs';
+import { DATA_DIR, ROOT, RUN_DIR } from './workspace.mjs';
+
+// ----------------------------------------------------------------------------------------------
+// Manifest
+//   name      the Nx project (apps/<name>)
+//   main      its build output, relative to the workspace root
+//   port      the HTTP port variable (health and metrics; the gateway's public port) and its default
+//   database  MongoDB database name, or null for a service without one
+//   secrets   variables whose value is a local secret (see localSecrets below)
+//   env       further fixed variables
+
+export const APPS = [
+  {
+    name: 'gateway',
+    main: 'dist/apps/gateway/main.js',
+    port: { env: 'PORT', default: 8080 },
+    database: null,
+    secrets: [],
+    env: { WEB_DIST_DIR: 'dist/apps/web' },
+  },
+  {
+    name: 'auth',
+    main: 'dist/apps/auth/main.js',
+    port: { env: 'HTTP_PORT', default: 3101 },
+    database: 'oasis-auth',
+    secrets: ['JWT_SECRET'],
+    env: {},
+  },
+  {
+    name: 'rewards',
+    main: 'dist/apps/rewards/main.js',
+    port: { env: 'HTTP_PORT', default: 3102 },
+    database: 'oasis-rewards',
+    secrets: [],
+    env: {},
+  },
+  {
+    name: 'rooms',
+    main: 'dist/apps/rooms/main.js',
+    port: { env: 'HTTP_PORT', default: 3103 },
+    database: 'oasis-rooms',
+    secrets: [],
+    env: {},
+  },
+  {
+    name: 'game-timer',
+    main: 'dist/apps/game-timer/main.js',
+    port: { env: 'HTTP_PORT', default: 3104 },
+    database: 'oasis-game-timer',
+    secrets: [],
+    env: {},
+  },
+];
+
+/** Variables every service gets (NATS_URL is added from the infrastructure). */
+export const SHARED_ENV = { LOG_LEVEL: 'info', NODE_ENV: 'production' };
+
+/** Readiness: every service answers GET /health with 200 on its port. */
+export const HEALTH_PATH = '/health';
+
+/** The gateway's port: env PORT, else 8080. */
+export function gatewayPort(env = process.env) {
+  return env.PORT ? Number(env.PORT) : APPS.find((a) => a.name === 'gateway').port.default;
+}
+
+/**
+ * Local secrets, generated once and kept under .data so that tokens survive restarts.
+ * JWT_SECRET lives in .data/jwt-secret.
+ */
+export function localSecrets(dataDir = DATA_DIR) {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(48).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+  }
+  return { JWT_SECRET: readFileSync(file, 'utf8').trim() };
+}
+
+/**
+ * The environment of every service, by name, for the given infrastructure ports.
+ * appPorts overrides the HTTP port of a service ({ gateway: 18080 }); secrets defaults to
+ * localSecrets().
+ */
+export function appEnvs({ natsPort, mongoPort, appPorts = {}, secrets = localSecrets() }) {
+  const envs = {};
+  for (const app of APPS) {
+    const env = { ...SHARED_ENV, NATS_URL: `nats://${HOST}:${natsPort}`, ...app.env };
+    env[app.port.env] = String(appPorts[app.name] ?? app.port.default);
+    if (app.database) env.MONGO_URL = `mongodb://${HOST}:${mongoPort}/${app.database}`;
+    for (const name of app.secrets) {
+      if (!secrets[name]) throw new Error(`no local secret ${name} for ${app.name}`);
+      env[name] = secrets[name];
+    }
+    envs[app.name] = env;
+  }
+  return envs;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Running it
+
+/**
+ * Starts the infrastructure (reusing servers that already run) and every service whose build
+ * output exists, then waits until each answers its health check.
+ *
+ * Options:
+ *   portsMode     'fixed' | 'free' | 'fixed-or-free' for infrastructure and services alike
+ *                 (default 'fixed-or-free': the usual ports, or free ones if taken, with a note);
+ *   gatewayPort   the gateway's wanted port (default: env PORT or 8080);
+ *   apps          names to start (default: all in APPS that are built);
+ *   onLine(app, line, stream)   receives the services' output (default: discarded);
+ *   onExit(app, code, signal)   called when a service exits while the stack is not stopping;
+ *   readyTimeoutMs              how long to wait for health checks (default 60 s);
+ *   signal        an AbortSignal that cancels the start (what was started is stopped again);
+ *   runDir, dataDir             infrastructure state and data (default .run and .data; e.g. a
+ *                               temporary directory for a throwaway stack).
+ *
+ * Resolves a stack: { url, infra, apps: [{ name, pid, port, url }], skipped, notes, env, stop() }.
+ * stop() (= stopStack(stack)) stops the services, then the servers this call started.
+ */
+export async function startStack({
+  portsMode = 'fixed-or-free',
+  gatewayPort: wantedGatewayPort = gatewayPort(),
+  apps: only,
+  onLine = () => undefined,
+  onExit = () => undefined,
+  readyTimeoutMs = 60_000,
+  signal,
+  runDir = RUN_DIR,
+  dataDir = DATA_DIR,
+} = {}) {
+  const infra = await startInfra({ portsMode, runDir, dataDir });
+  const stack = {
+    runDir,
+    infra,
+    apps: [],
+    skipped: [],
+    notes: [...infra.notes],
+    env: {},
+    url: undefined,
+    stopping: false,
+    startedInfra: ['nats', 'mongo'].filter((s) => !infra[s].reused),
+    stop: () => stopStack(stack),
+  };
+  try {
+    const selected = APPS.filter((app) => !only || only.includes(app.name));
+    const built = selected.filter((app) => existsSync(path.resolve(ROOT, app.main)));
+    stack.skipped = selected.filter((app) => !built.includes(app)).map((app) => app.name);
+
+    const appPorts = {};
+    for (const app of built) {
+      const wanted = app.name === 'gateway' ? wantedGatewayPort : app.port.default;
+      appPorts[app.name] = await choosePort(app.name, wanted, portsMode, stack.notes);
+    }
+    const secrets = localSecrets(dataDir);
+    stack.env = appEnvs({ natsPort: infra.nats.port, mongoPort: infra.mongo.port, appPorts, secrets });
+
+    for (const app of built) {
+      if (signal?.aborted) throw new Error('interrupted');
+      stack.apps.push(launchApp(app, stack, appPorts[app.name], { onLine, onExit }));
+    }
+    const gateway = stack.apps.find((a) => a.name === 'gateway');
+    if (gateway) stack.url = gateway.url;
+
+    await Promise.all(
+      stack.apps.map((app) =>
+        waitFor(
+          async () => {
+            if (app.exited)
+              throw new GiveUp(`${app.name} exited (${app.exited.signal ?? `code ${app.exited.code}`})`);
+            if (signal?.aborted) throw new GiveUp('interrupted');
+            const health = await httpGet(app.port, HEALTH_PATH);
+            return health?.status === 200;
+          },
+          {
+            timeoutMs: readyTimeoutMs,
+            intervalMs: 250,
+            what: `${app.name} to answer ${app.url}${HEALTH_PATH}`,
+          },
+        ),
+      ),
+    );
+    return stack;
+  } catch (error) {
+    await stopStack(stack);
+    throw error;
+  }
+}
+
+async function choosePort(name, wanted, portsMode, notes) {
+  if (portsMode === 'free') return freePort();
+  if (await isPortFree(wanted)) return wanted;
+  if (portsMode === 'fixed') throw new Error(`port ${wanted} (${name}) is taken by another process`);
+  const port = await freePort();
+  notes.push(`port ${wanted} is taken, so ${name} uses ${port} instead`);
+  return port;
+}
+
+function launchApp(app, stack, port, { onLine, onExit }) {
+  // Detached: a Ctrl-C in the terminal reaches only the parent, which stops the services itself,
+  // in order. The whole process group is signalled when stopping.
+  const child = spawn(process.execPath, ['--enable-source-maps', app.main], {
+    cwd: ROOT,
+    env: { ...process.env, ...stack.env[app.name] },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const running = {
+    name: app.name,
+    pid: child.pid,
+    port,
+    url: `http://${HOST}:${port}`,
+    child,
+    exited: undefined,
+  };
+  forEachLine(child.stdout, (line) => onLine(app.name, line, 'stdout'));
+  forEachLine(child.stderr, (line) => onLine(app.name, line, 'stderr'));
+  child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`, 'stderr'));
+  child.on('exit', (code, signal) => {
+    running.exited = { code, signal };
+    if (!stack.stopping) onExit(app.name, code, signal);
+  });
+  return running;
+}
+
+/** Stops the services (SIGTERM, SIGKILL after 10 s), then the infrastructure the stack started. */
+export async function stopStack(stack, { timeoutMs = 10_000 } = {}) {
+  stack.stopping = true;
+  await Promise.all(
+    stack.apps
+      .filter((app) => !app.exited && app.pid && isAlive(app.pid))
+      .map((app) => stopProcess(app.pid, { timeoutMs, group: true })),
+  );
+  if (stack.startedInfra.length) await stopInfra({ runDir: stack.runDir, services: stack.startedInfra });
+}

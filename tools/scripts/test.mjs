@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// `npm test`: the whole check suite, in order, stopping at the first failure:
+//   setup (with helm and chromium), formatting, lint of these scripts, lint + typecheck + unit tests
+//   + build of every project, integration tests (real NATS and MongoDB), then the deployment checks
+//   and the end-to-end tests once their scripts exist.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { bold, dim, formatDuration, green, red, table, yellow } from './lib/log.mjs';
+import { run } from './lib/proc.mjs';
+import { ROOT } from './lib/workspace.mjs';
+
+const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+const script = (name) => path.join(ROOT, 'tools', 'scripts', name);
+// No Nx daemon, no cloud, plain output: every run is self-contained and readable in CI logs.
+const env = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+
+const stages = [
+  { name: 'setup', command: [process.execPath, script('setup.mjs'), '--helm', '--chromium'] },
+  { name: 'format', command: [bin('prettier'), '--check', '.'] },
+  // tools/scripts belong to no Nx project, so `nx run-many -t lint` does not see them.
+  { name: 'lint tools/scripts', command: [bin('eslint'), '--max-warnings=0', 'tools/scripts'] },
+  {
+    name: 'lint, typecheck, test, build',
+    command: [bin('nx'), 'run-many', '-t', 'lint', 'typecheck', 'test', 'build', '--parallel=2'],
+  },
+  { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1'] },
+  { name: 'deployment checks', command: [process.execPath, script('check-deploy.mjs')], optional: true },
+  { name: 'end-to-end', command: [process.execPath, script('e2e.mjs')], optional: true },
+];
+
+let interrupted = false;
+process.on('SIGINT', () => (interrupted = true)); // the running stage gets Ctrl-C itself
+process.on('SIGTERM', () => (interrupted = true));
+
+const results = [];
+const started = Date.now();
+for (const stage of stages) {
+  if (stage.optional && !existsSync(stage.command[1])) {
+    results.push({
+      stage,
+      outcome: 'skipped',
+      note: `${path.relative(ROOT, stage.command[1])} does not exist yet`,
+    });
+    continue;
+  }
+  if (results.some((r) => r.outcome === 'failed') || interrupted) {
+    results.push({ stage, outcome: 'not run' });
+    continue;
+  }
+  console.log(bold(`\n▸ ${stage.name}`) + dim(`  ${displayCommand(stage.command)}`));
+  const stageStarted = Date.now();
+  // The first command of a fresh clone is setup, which creates node_modules/.bin.
+  const result = await run(stage.command[0], stage.command.slice(1), { env }).catch((error) => ({
+    code: 1,
+    output: error.message,
+  }));
+  const ms = Date.now() - stageStarted;
+  if (result.output) console.error(result.output);
+  const outcome = result.code === 0 && !interrupted ? 'passed' : 'failed';
+  results.push({ stage, outcome, ms, note: interrupted ? 'interrupted' : undefined });
+  console.log(
+    (outcome === 'passed' ? green('✓') : red('✗')) + ` ${stage.name} ${dim(`(${formatDuration(ms)})`)}`,
+  );
+}
+
+const symbol = { passed: green('✓'), failed: red('✗'), skipped: yellow('–'), 'not run': dim('·') };
+console.log(bold('\nSummary'));
+console.log(
+  table(
+    results.map(({ stage, outcome, ms, note }) => [
+      ` ${symbol[outcome]}`,
+      stage.name,
+      ms === undefined ? '' : formatDuration(ms),
+      dim(note ?? (outcome === 'passed' || outcome === 'failed' ? '' : outcome)),
+    ]),
+  ),
+);
+const failed = results.find((r) => r.outcome === 'failed');
+const total = formatDuration(Date.now() - started);
+if (failed) {
+  console.log(red(bold(`\nnpm test failed at "${failed.stage.name}" after ${total}.`)));
+  process.exit(1);
+}
+console.log(green(bold(`\nnpm test passed in ${total}.`)));
+
+function displayCommand(command) {
+  return command
+    .map((part) =>
+      part === process.execPath ? 'node' : path.isAbsolute(part) ? path.relative(ROOT, part) : part,
+    )
+    .map((part) => part.replace(/^node_modules\/\.bin\//, ''))
+    .join(' ');
+}
