@@ -50,7 +50,10 @@ describe('aiNumber', () => {
 
   it('is close to uniform', () => {
     const counts = new Array<number>(10).fill(0);
-    for (let k = 0; k < 4_500; k++) counts[aiNumber(314_159, k)]! += 1;
+    for (let k = 0; k < 4_500; k++) {
+      const n = aiNumber(314_159, k);
+      counts[n] = (counts[n] ?? 0) + 1;
+    }
     for (let n = 1; n <= 9; n++) {
       expect(counts[n]).toBeGreaterThan(420);
       expect(counts[n]).toBeLessThan(580);

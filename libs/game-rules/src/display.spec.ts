@@ -21,7 +21,10 @@ describe('roomLabel', () => {
 
 describe('milestones', () => {
   it('are reached at or above 73, 161 and 198', () => {
-    const reached = (total: number) => milestones(total).filter((m) => m.reached).map((m) => m.milestone);
+    const reached = (total: number) =>
+      milestones(total)
+        .filter((m) => m.reached)
+        .map((m) => m.milestone);
     expect(reached(0)).toEqual([]);
     expect(reached(72)).toEqual([]);
     expect(reached(73)).toEqual([73]);

@@ -745,6 +745,19 @@ describe('time', () => {
     expect(applyTimeout(state, currentTurn(state), { nowMs: nowMs + 37_001 }).ok).toBe(true);
   });
 
+  it('compares exactly where deadline + 1 crosses a power of two (2027-02-17T10:42:08.006Z)', () => {
+    // The deadline 134217727.006 is exact to the millisecond, but 134217727.006 + 1 is
+    // 134217728.00599998 in floating point, below the clock reading of that instant.
+    const nowMs = Date.UTC(2027, 1, 17, 10, 41, 31, 6);
+    const state = start(nowMs, 32);
+    expect(state.deadline).toBe(134217727.006);
+    const lastMs = nowMs + 37_000;
+    expect(toSpecSeconds(lastMs)).toBe(134217728.006);
+    expect(applyMove(state, 'player1', plain, { nowMs: lastMs, duration: 32 }).ok).toBe(true);
+    expectRefused(applyTimeout(state, currentTurn(state), { nowMs: lastMs }), 'timeout-not-due');
+    expectRefused(applyMove(state, 'player1', plain, { nowMs: lastMs + 1, duration: 32 }), 'turn-expired');
+  });
+
   it('accepts a move at any time before the deadline', () => {
     const state = start();
     for (const seconds of [0, 0.001, 10, 35.999, 36, 37]) {

@@ -101,14 +101,16 @@ export const isSeat = (value: unknown): value is Seat => value === 'player1' || 
 export const oasisKeyOf = (seat: Seat): OasisKey => (seat === 'player1' ? 'oasis1' : 'oasis2');
 
 /** The player who has the turn, or null when nobody does. */
-export function seatToMove(state: GameState): Seat | null {
+export function seatToMove(
+  state: Pick<GameState, 'gameStarted' | 'gameOver' | 'player1' | 'player2'>,
+): Seat | null {
   if (!state.gameStarted || state.gameOver) return null;
   if (state.player1.turn) return 'player1';
   if (state.player2.turn) return 'player2';
   return null;
 }
 
-export function currentTurn(state: GameState): TurnRef {
+export function currentTurn(state: Pick<GameState, 'gameNumber' | 'moves'>): TurnRef {
   return { gameNumber: state.gameNumber, moveIndex: state.moves.length };
 }
 
@@ -284,7 +286,10 @@ export function applyTimeout(state: GameState, turn: TurnRef, clock: Clock): Tra
   return { ok: true, state: endGame(state, otherSeat(loser), 'timeout', clock), loser };
 }
 
-/** Ends a running game because a player left: the leaver loses. */
+/**
+ * Ends a running game because a player left: the leaver loses. Once the turn has expired
+ * (now > deadline + 1 s) the game is already lost by timeout, so it ends that way instead.
+ */
 export function applyLeave(state: GameState, leaver: Seat, clock: Clock): Transition {
   if (!isSeat(leaver)) return NOT_A_PLAYER();
   if (!state.gameStarted) return refuse('game-not-started', 'The game has not started yet.');
@@ -339,12 +344,12 @@ export function markReady(
 }
 
 /** When a finished game's room is deleted if its players are not both ready: game over + 64 s. */
-export function postGameExpiry(state: GameState): number | null {
+export function postGameExpiry(state: Pick<GameState, 'gameOver' | 'endedAt'>): number | null {
   return state.gameOver && state.endedAt !== null ? addSpecSeconds(state.endedAt, POST_GAME_EXPIRY) : null;
 }
 
 /** When a room whose turn was neither played nor timed out is deleted: deadline + 60 s. */
-export function abandonedAt(state: GameState): number | null {
+export function abandonedAt(state: Pick<GameState, 'deadline'>): number | null {
   return state.deadline === null ? null : addSpecSeconds(state.deadline, ABANDONED_AFTER);
 }
 
@@ -352,6 +357,6 @@ export function abandonedAt(state: GameState): number | null {
  * When the current turn times out: deadline + 1 s. A move is still accepted at exactly this
  * instant; applyTimeout is due from the next millisecond on (now > deadline + 1 s).
  */
-export function timeoutAt(state: GameState): number | null {
+export function timeoutAt(state: Pick<GameState, 'deadline'>): number | null {
   return state.deadline === null ? null : addSpecSeconds(state.deadline, LATE_TOLERANCE);
 }

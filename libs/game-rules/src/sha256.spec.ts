@@ -8,7 +8,17 @@ const nodeHmac = (key: Uint8Array, message: Uint8Array): string =>
 
 describe('utf8', () => {
   it('encodes 1-, 2-, 3- and 4-byte characters like Node and TextEncoder', () => {
-    for (const text of ['', 'abc', 'é', 'ü€', '日本語', '😀', 'a😀b', '\u0000', '\u007f\u0080\u07ff\u0800\uffff']) {
+    for (const text of [
+      '',
+      'abc',
+      'é',
+      'ü€',
+      '日本語',
+      '😀',
+      'a😀b',
+      '\u0000',
+      '\u007f\u0080\u07ff\u0800\uffff',
+    ]) {
       expect(Array.from(utf8(text))).toEqual(Array.from(Buffer.from(text, 'utf8')));
       expect(Array.from(utf8(text))).toEqual(Array.from(new TextEncoder().encode(text)));
     }
@@ -88,9 +98,9 @@ describe('hmacSha256', () => {
     );
     // Case 6: a 131-byte key, longer than the 64-byte block, is hashed first.
     const longKey = new Uint8Array(131).fill(0xaa);
-    expect(
-      toHex(hmacSha256(longKey, utf8('Test Using Larger Than Block-Size Key - Hash Key First'))),
-    ).toBe('60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54');
+    expect(toHex(hmacSha256(longKey, utf8('Test Using Larger Than Block-Size Key - Hash Key First')))).toBe(
+      '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54',
+    );
   });
 
   it('agrees with node:crypto for keys of every length from 0 to 130 bytes', () => {

@@ -41,6 +41,11 @@ function playRealGame(): GameState {
 }
 
 const game = playRealGame();
+const moveAt = (index: number): MoveRecord => {
+  const found = game.moves[index];
+  if (!found) throw new Error(`no move ${index}`);
+  return found;
+};
 const tamper = (index: number, change: Partial<MoveRecord>): MoveRecord[] =>
   game.moves.map((m, i) => (i === index ? { ...m, ...change } : m));
 
@@ -63,20 +68,20 @@ describe('verifyGame', () => {
 
   it('names the move with a tampered AI number', () => {
     const index = 5;
-    const moves = tamper(index, { aiNumber: (game.moves[index]!.aiNumber % 9) + 1 });
+    const moves = tamper(index, { aiNumber: (moveAt(index).aiNumber % 9) + 1 });
     const report = verifyGame(SR, moves);
     expect(report.valid).toBe(false);
     expect(report.problems).toEqual([expect.stringMatching(/^move 5: AI number/)]);
   });
 
   it('names the move with a tampered total', () => {
-    const report = verifyGame(SR, tamper(7, { total: game.moves[7]!.total + 1 }));
+    const report = verifyGame(SR, tamper(7, { total: moveAt(7).total + 1 }));
     expect(report.valid).toBe(false);
     expect(report.problems[0]).toMatch(/^move 7: total/);
   });
 
   it('names the move with a tampered pick', () => {
-    const original = game.moves[3]!;
+    const original = moveAt(3);
     const report = verifyGame(SR, tamper(3, { number: (original.number % 9) + 1 }));
     expect(report.valid).toBe(false);
     expect(report.problems[0]).toMatch(/^move 3: /);
@@ -85,9 +90,9 @@ describe('verifyGame', () => {
   });
 
   it('names a player moving twice in a row', () => {
-    const report = verifyGame(SR, tamper(4, { player: game.moves[3]!.player }));
+    const report = verifyGame(SR, tamper(4, { player: moveAt(3).player }));
     expect(report.valid).toBe(false);
-    expect(report.problems).toContain(`move 4: ${game.moves[3]!.player} moved twice in a row`);
+    expect(report.problems).toContain(`move 4: ${moveAt(3).player} moved twice in a row`);
   });
 
   it('names a first move by player 2 and a player that is not a seat', () => {
@@ -106,7 +111,7 @@ describe('verifyGame', () => {
   });
 
   it('names a move made after the game was won', () => {
-    const last = game.moves.at(-1)!;
+    const last = moveAt(game.moves.length - 1);
     const extra: MoveRecord = {
       player: last.player === 'player1' ? 'player2' : 'player1',
       number: 1,
