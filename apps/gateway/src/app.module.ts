@@ -2,9 +2,11 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ServiceKitModule } from '@oasis198/service-kit';
 import type { GatewayConfig } from './config';
 import { GatewayCoreModule } from './gateway-core.module';
+import { RewardsModule } from './rewards/rewards.module';
+import { UsersModule } from './users/users.module';
 
 /** Feature modules register here: users and rewards (accounts), rooms (play and live push). */
-const FEATURES: DynamicModule['imports'] = [];
+const FEATURES: DynamicModule['imports'] = [UsersModule, RewardsModule];
 
 @Module({})
 export class AppModule {

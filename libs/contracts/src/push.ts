@@ -1,9 +1,10 @@
 import type { RoomView } from './rooms';
 
 /**
- * Server-Sent Events the gateway pushes. The SSE `event:` field is the `type` below and `data:`
- * is the JSON of the rest; the SSE `id:` is the room version, so a client can ignore anything
- * older than what it has.
+ * Server-Sent Events the gateway pushes. The SSE `event:` field is the `type` below; `data:` is
+ * the JSON of the RoomView itself for `room`, and of `{ roomId, version, reason }` for
+ * `room-deleted`. The SSE `id:` is the room version, so a client can ignore anything older than
+ * what it has.
  */
 export interface RoomPush {
   type: 'room';

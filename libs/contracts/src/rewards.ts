@@ -59,3 +59,9 @@ export interface DeleteRewardRequest {
 
 export const REWARDS_PAGE_SIZE = 20;
 export const REWARDS_MAX_PAGE_SIZE = 100;
+
+export const REWARD_MESSAGES = {
+  notFound: 'This player has no reward record.',
+  deleted: 'The reward has been deleted.',
+  onlyPlayerName: 'Only playerName can be changed.',
+} as const;

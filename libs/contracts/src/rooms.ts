@@ -24,6 +24,11 @@ export interface RoomView {
   createdAt: string;
   /** The server clock when this view was made, in SPEC seconds, so clients can align their timers. */
   serverNow: number;
+  /**
+   * Since when the room has had exactly one player (SPEC seconds), else null. A waiting room is
+   * deleted WAITING_ROOM_EXPIRY seconds after it; the game timer derives that deadline from here.
+   */
+  waitingSince?: number | null;
 }
 
 export type WhosTurnView = Omit<GameState, 'specialRandom'> & { specialRandom: number | null };
@@ -111,7 +116,10 @@ export interface DeadlineDueRequest {
 }
 export interface DeadlineDueResponse {
   applied: boolean;
-  /** Why nothing changed, when applied is false. */
+  /**
+   * Why nothing changed, when applied is false: 'not-due' (the rooms clock says it is early: ask
+   * again shortly), or why the deadline no longer applies ('gone', 'stale-turn', 'game-over', ...).
+   */
   reason?: string;
 }
 
@@ -128,6 +136,8 @@ export const ROOM_MESSAGES = {
   oneIntent: 'Send exactly one of players, whosTurnReadyPlayer or move.',
   identityMismatch: 'You can only act as yourself.',
   concurrent: 'The room changed at the same moment. Please try again.',
+  deleted: 'The room has been deleted.',
+  unknownField: 'This field is not part of a room request:',
   createError: 'An error occurred. Please try again',
   noRooms: 'No rooms available / Create a new one to start playing',
 } as const;

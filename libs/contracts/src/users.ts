@@ -27,6 +27,11 @@ export interface EditUserResponse {
   user: AuthUser & { email: string };
 }
 
+/** What auth.edit answers over NATS; the gateway adds the caller's own token to make EditUserResponse. */
+export interface EditUserResult {
+  user: Omit<EditUserResponse['user'], 'token'>;
+}
+
 export interface MessageResponse {
   message: string;
 }
@@ -82,5 +87,6 @@ export const USER_MESSAGES = {
   editFailed: "Unfortunately, it didn't change",
   commonPassword: 'This password is too common. Please choose a less predictable one.',
   oneEditField: 'Send exactly one of name, email or password.',
+  emailTaken: 'This e-mail address is already in use.',
   forgotPassword: 'Please, check your E-mail.',
 } as const;

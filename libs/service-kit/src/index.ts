@@ -5,6 +5,7 @@ export * from './errors';
 export * from './metrics';
 export * from './lifecycle';
 export * from './outbox';
+export * from './mongo';
 export * from './health';
 export * from './nats/jetstream.service';
 export * from './nats/rpc-client';

@@ -48,6 +48,14 @@ export class TokenVerifier implements OnModuleInit {
     return claims;
   }
 
+  /**
+   * Forgets cached verifications that a revocation made through this replica ends, at once: the
+   * auth service's broadcast travels on another connection than its reply and may come later.
+   */
+  evict(message: TokensRevoked): void {
+    this.revoked(message);
+  }
+
   private revokedSince(claims: TokenClaims, asked: number): boolean {
     if ((this.revokedJti.get(claims.jti) ?? 0) >= asked) return true;
     const user = this.revokedUser.get(claims.userId);

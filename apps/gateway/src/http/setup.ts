@@ -47,6 +47,11 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
       : { origin: false },
   );
   app.useBodyParser('json', { limit: MAX_BODY_BYTES });
+  // Nest would turn a JSON syntax error into a 400 carrying the parser's own text; a body parser
+  // failure becomes our envelope here instead ('The request body is not valid JSON.', or 413).
+  app.use((error: unknown, _req: Request, _res: Response, next: NextFunction) =>
+    next(isBodyParserFailure(error) ? AppError.from(toEnvelope(error)) : error),
+  );
 
   const httpDuration = new Histogram({
     name: 'oasis_http_request_duration_seconds',
@@ -116,6 +121,12 @@ export function handleEdgeErrors(nest: INestApplication): void {
     const status = envelope.code === 'PAYLOAD_TOO_LARGE' ? 413 : envelope.code === 'VALIDATION' ? 400 : 500;
     res.status(status).json({ message: envelope.message, code: envelope.code });
   });
+}
+
+/** An error of Express's body parser: http-errors with a 4xx status and a type ('entity.parse.failed', ...). */
+function isBodyParserFailure(error: unknown): boolean {
+  const e = error as { status?: unknown; type?: unknown } | null;
+  return typeof e?.type === 'string' && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
 }
 
 function validationFailure(errors: ValidationError[]): AppError {

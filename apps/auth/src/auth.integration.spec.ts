@@ -1,0 +1,198 @@
+import type { INestApplication } from '@nestjs/common';
+import { getModelToken } from '@nestjs/mongoose';
+import {
+  type AuthUser,
+  Broadcasts,
+  EventIds,
+  EventTypes,
+  Requests,
+  Streams,
+  type TokenClaims,
+  type TokensRevoked,
+} from '@oasis198/contracts';
+import {
+  createLogger,
+  createService,
+  makeEvent,
+  Metrics,
+  natsServers,
+  outboxKey,
+  RpcClient,
+} from '@oasis198/service-kit';
+import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
+import type { Model } from 'mongoose';
+import { connect, type NatsConnection } from 'nats';
+import { authDefinition } from './auth.definition';
+import { RevocationsService } from './tokens/revocations.service';
+import { RevokedToken } from './tokens/revoked-token.schema';
+import { User } from './users/user.schema';
+
+const SECRET = 'auth-integration-secret-0123456789abcdef';
+let seq = 0;
+const account = () => {
+  seq += 1;
+  const tag = `${Date.now().toString(36).slice(-5)}${seq}`;
+  return {
+    name: `a${tag}`,
+    email: `a${tag}@example.com`,
+    password: `Pw${tag}z7`,
+    confirmedPassword: `Pw${tag}z7`,
+  };
+};
+
+describe('auth service over NATS (two replicas, events, revocations)', () => {
+  let infra: TestInfra;
+  const replicas: INestApplication[] = [];
+  let rpc: RpcClient;
+  let nc: NatsConnection;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    infra = await startTestInfra();
+    env = {
+      NATS_URL: infra.natsUrl,
+      MONGO_URL: mongoUrlFor(infra, uniqueName('auth-it')),
+      JWT_SECRET: SECRET,
+      LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
+      NODE_ENV: 'test',
+      PASSWORD_HASH_MEMORY_KIB: '8192',
+      OUTBOX_SWEEP_MS: '200',
+      SHUTDOWN_GRACE_MS: '200',
+    };
+    for (let i = 0; i < 2; i++) replicas.push((await createService(authDefinition, env)).app);
+    rpc = new RpcClient(natsServers(infra.natsUrl), 'auth-it', 5000, createLogger('auth-it', 'silent'));
+    await rpc.connect();
+    nc = await connect({ servers: infra.natsUrl });
+  }, 120_000);
+
+  afterAll(async () => {
+    await rpc?.close();
+    await nc?.close();
+    for (const app of replicas) await app.close();
+    await infra?.stop();
+  }, 60_000);
+
+  const replica = (i: number): INestApplication => {
+    const app = replicas[i];
+    if (!app) throw new Error(`no replica ${i}`);
+    return app;
+  };
+  const users = () => replica(0).get<Model<User>>(getModelToken(User.name));
+  const register = (body = account()) => rpc.request<AuthUser>(Requests.auth.register, body);
+
+  it('shares the work between two replicas in one queue group', async () => {
+    const body = account();
+    await register(body);
+    const before = await Promise.all(replicas.map((app) => loginCount(app)));
+    for (let i = 0; i < 20; i++) {
+      await rpc.request<AuthUser>(Requests.auth.login, { email: body.email, password: body.password });
+    }
+    const served = (await Promise.all(replicas.map((app) => loginCount(app)))).map(
+      (n, i) => n - (before[i] ?? 0),
+    );
+    expect(served.reduce((a, b) => a + b, 0)).toBe(20);
+    for (const count of served) expect(count).toBeGreaterThan(0);
+  });
+
+  it('publishes user.registered with its msg-id and empties the outbox', async () => {
+    const user = await register();
+    const jsm = await nc.jetstreamManager();
+    const stored = await waitFor(
+      async () => jsm.streams.getMessage(Streams.users.name, { last_by_subj: EventTypes.userRegistered }),
+      { what: 'user.registered in the USERS stream' },
+    );
+    const event = stored.json<{ id: string; data: { userId: string; name: string } }>();
+    expect(event.id).toBe(EventIds.userRegistered(user._id));
+    expect(stored.header.get('Nats-Msg-Id')).toBe(EventIds.userRegistered(user._id));
+    expect(event.data).toEqual({ userId: user._id, name: user.name });
+    const doc = await users().findById(user._id).lean();
+    expect(doc?.outbox).toEqual({});
+    expect(doc?.outboxAt).toBeNull();
+    expect(doc?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(doc?.emailKey).toBe(doc?.email.toLowerCase());
+  });
+
+  it('publishes events a crash left in an outbox (the relay sweep)', async () => {
+    // A user written with its event, as if the service died before publishing it.
+    const id = '0123456789abcdef01234567';
+    const event = makeEvent(
+      EventTypes.userRenamed,
+      EventIds.userRenamed(id, 'Swept1', 1),
+      { userId: id, name: 'Swept1' },
+      new Date(Date.now() - 10_000),
+    );
+    await users().create({
+      _id: id,
+      name: 'Swept1',
+      email: 'swept1@example.com',
+      emailKey: 'swept1@example.com',
+      passwordHash: 'x',
+      outbox: { [outboxKey(event.id)]: event },
+      outboxAt: new Date(Date.now() - 10_000),
+    });
+    const jsm = await nc.jetstreamManager();
+    const stored = await waitFor(
+      async () => {
+        const msg = await jsm.streams.getMessage(Streams.users.name, {
+          last_by_subj: EventTypes.userRenamed,
+        });
+        return msg.json<{ id: string }>().id === event.id ? msg : undefined;
+      },
+      { what: 'the left-over event to be published' },
+    );
+    expect(stored.subject).toBe(EventTypes.userRenamed);
+    await waitFor(async () => (await users().findById(id).lean())?.outboxAt === null, {
+      what: 'the outbox to be cleared',
+    });
+  });
+
+  it('deletes an account: tombstone, user.deleted, then the record is gone; a revocation is broadcast', async () => {
+    const user = await register();
+    const claims = await rpc.request<TokenClaims>(Requests.auth.verify, { token: user.token });
+    const broadcasts: TokensRevoked[] = [];
+    const sub = nc.subscribe(Broadcasts.tokensRevoked, {
+      callback: (_e, msg) => broadcasts.push(msg.json()),
+    });
+    await nc.flush();
+    await rpc.request(Requests.auth.delete, { caller: claims });
+    await waitFor(async () => (await users().findById(user._id).lean()) === null, {
+      what: 'the hard delete',
+    });
+    const jsm = await nc.jetstreamManager();
+    const stored = await jsm.streams.getMessage(Streams.users.name, { last_by_subj: EventTypes.userDeleted });
+    expect(stored.json<{ id: string }>().id).toBe(EventIds.userDeleted(user._id));
+    await waitFor(async () => broadcasts.length > 0, { what: 'the revocation broadcast' });
+    expect(broadcasts).toEqual([{ userId: user._id }]);
+    sub.unsubscribe();
+    await expect(rpc.request(Requests.auth.verify, { token: user.token })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+  });
+
+  it('keeps revoked tokens until they expire, then the sweep removes them', async () => {
+    const user = await register();
+    const claims = await rpc.request<TokenClaims>(Requests.auth.verify, { token: user.token });
+    await rpc.request(Requests.auth.logout, { caller: claims });
+    const revoked = replica(0).get<Model<RevokedToken>>(getModelToken(RevokedToken.name));
+    const entry = await revoked.findById(claims.jti).lean();
+    expect(entry?.expiresAt.getTime()).toBe(claims.exp * 1000);
+    await revoked.create({ _id: 'expired-jti', userId: user._id, expiresAt: new Date(Date.now() - 1000) });
+    const removed = await replica(1).get(RevocationsService).sweep();
+    expect(removed).toBe(1);
+    expect(await revoked.exists({ _id: claims.jti })).not.toBeNull();
+    await expect(rpc.request(Requests.auth.verify, { token: user.token })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+  });
+});
+
+/** How many auth.login requests this replica has handled (its own Prometheus registry). */
+async function loginCount(app: INestApplication): Promise<number> {
+  const metric = await app.get(Metrics).rpcDuration.get();
+  return metric.values
+    .filter(
+      (v) =>
+        v.metricName === 'oasis_rpc_duration_seconds_count' && v.labels['subject'] === Requests.auth.login,
+    )
+    .reduce((sum, v) => sum + v.value, 0);
+}

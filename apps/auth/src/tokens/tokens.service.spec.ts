@@ -1,0 +1,90 @@
+import { COMMON_MESSAGES } from '@oasis198/contracts';
+import { SignJWT } from 'jose';
+import { TokensService } from './tokens.service';
+
+const SECRET = 'unit-test-secret-0123456789abcdef0123';
+const config = { JWT_SECRET: SECRET, JWT_TTL_S: 3600, JWT_ISSUER: 'oasis198-auth' };
+const subject = { userId: 'u1', name: 'alice1', tokenVersion: 3 };
+const key = (secret = SECRET) => new TextEncoder().encode(secret);
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+describe('TokensService', () => {
+  const tokens = new TokensService(config);
+  const now = Math.floor(Date.now() / 1000);
+  const claims = {
+    sub: 'u1',
+    jti: 'j1',
+    name: 'alice1',
+    tv: 3,
+    iss: 'oasis198-auth',
+    iat: now,
+    exp: now + 60,
+  };
+
+  const refused = async (token: unknown) =>
+    expect(tokens.verify(token)).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: COMMON_MESSAGES.invalidToken,
+    });
+
+  it('signs HS256 tokens with sub, jti, name, token version, issuer and expiry, and verifies them', async () => {
+    const signed = await tokens.sign(subject, 1_700_000_000_000);
+    const [header, payload] = signed.token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(payload).toMatchObject({
+      sub: 'u1',
+      name: 'alice1',
+      tv: 3,
+      iss: 'oasis198-auth',
+      iat: 1_700_000_000,
+      exp: 1_700_003_600,
+    });
+    expect(payload.jti).toBe(signed.jti);
+    const fresh = await tokens.sign(subject);
+    expect(await tokens.verify(fresh.token)).toEqual({
+      userId: 'u1',
+      name: 'alice1',
+      jti: fresh.jti,
+      exp: fresh.exp,
+      tokenVersion: 3,
+    });
+    expect((await tokens.sign(subject)).jti).not.toBe(fresh.jti);
+  });
+
+  it('refuses an expired token', async () => {
+    const expired = await tokens.sign(subject, Date.now() - 3601_000);
+    await refused(expired.token);
+  });
+
+  it('refuses alg none, another HMAC algorithm, another key and a changed payload', async () => {
+    await refused(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`);
+    await refused(await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).sign(key()));
+    await refused(
+      await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(key('another-secret-0123456789abcdef0123')),
+    );
+    const good = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(key());
+    expect((await tokens.verify(good)).userId).toBe('u1');
+    const [h, , s] = good.split('.');
+    await refused(`${h}.${b64({ ...claims, sub: 'u2' })}.${s}`);
+  });
+
+  it('refuses another issuer and missing or mistyped claims', async () => {
+    const sign = (c: Record<string, unknown>) =>
+      new SignJWT(c).setProtectedHeader({ alg: 'HS256' }).sign(key());
+    await refused(await sign({ ...claims, iss: 'someone-else' }));
+    await refused(await sign({ ...claims, jti: undefined }));
+    await refused(await sign({ ...claims, exp: undefined }));
+    await refused(await sign({ ...claims, tv: '3' }));
+    await refused(await sign({ ...claims, tv: 1.5 }));
+    await refused(await sign({ ...claims, name: undefined }));
+  });
+
+  it('refuses what is not a token at all', async () => {
+    for (const token of [undefined, '', 42, { $gt: '' }, 'a.b.c', 'x'.repeat(5000)]) await refused(token);
+  });
+});

@@ -1,0 +1,20 @@
+import { AppError } from '@oasis198/contracts';
+
+/** A request body as a plain object (anything else counts as empty). */
+export function asObject(payload: unknown): Record<string, unknown> {
+  return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+    ? (payload as Record<string, unknown>)
+    : {};
+}
+
+/** Throws VALIDATION with the first field's message and every field's message in details. */
+export function assertNoFieldErrors(errors: Partial<Record<string, string>>): void {
+  const details = Object.fromEntries(
+    Object.entries(errors).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+  const first = Object.values(details)[0];
+  if (first) throw new AppError('VALIDATION', first, details);
+}
+
+/** E-mails are unique whatever their case. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { type MessageResponse, type TokenClaims, USER_MESSAGES } from '@oasis198/contracts';
+import { RevocationsService } from '../tokens/revocations.service';
+import { invalid, TokensService } from '../tokens/tokens.service';
+import { UsersRepository } from './users.repository';
+
+/** Whether a token is still good (auth.verify), and logout. */
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly tokens: TokensService,
+    private readonly revocations: RevocationsService,
+    private readonly users: UsersRepository,
+  ) {}
+
+  /**
+   * The caller behind a token, or UNAUTHORIZED: a bad signature, another algorithm (or none), an
+   * expired token, a logged-out one, a deleted user, or a token issued before the user's last
+   * password change (except the token that made that change).
+   */
+  async verify(token: unknown): Promise<TokenClaims> {
+    const claims = await this.tokens.verify(token);
+    const [revoked, user] = await Promise.all([
+      this.revocations.isRevoked(claims.jti),
+      this.users.findActiveById(claims.userId),
+    ]);
+    if (revoked || !user) throw invalid();
+    if (claims.tokenVersion !== user.tokenVersion && claims.jti !== user.keptTokenId) throw invalid();
+    // The current name: a rename keeps the token.
+    return { userId: user._id, name: user.name, jti: claims.jti, exp: claims.exp };
+  }
+
+  /** Revokes the token the caller logged in with; other sessions stay. */
+  async logout(caller: TokenClaims): Promise<MessageResponse> {
+    await this.revocations.revoke(caller.jti, caller.userId, caller.exp);
+    return { message: USER_MESSAGES.loggedOut };
+  }
+}

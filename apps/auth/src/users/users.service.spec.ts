@@ -1,0 +1,313 @@
+import {
+  AppError,
+  COMMON_MESSAGES,
+  EventIds,
+  EventTypes,
+  type TokenClaims,
+  type TokensRevoked,
+  USER_MESSAGES,
+} from '@oasis198/contracts';
+import { MESSAGES } from '@oasis198/game-rules';
+import { createLogger, type OutboxDocument, pendingEvents } from '@oasis198/service-kit';
+import type { PasswordHasher } from '../passwords/password-hasher';
+import { PasswordPolicy } from '../passwords/password-policy';
+import type { RevocationsService } from '../tokens/revocations.service';
+import { TokensService } from '../tokens/tokens.service';
+import { SessionsService } from './sessions.service';
+import { InMemoryUsersRepository } from './users.repository.fake';
+import type { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+/** A hasher that is fast and obviously not the password: good enough to test the flow. */
+class FakeHasher {
+  nothingChecks = 0;
+  async hash(password: string) {
+    return `hashed:${password}`;
+  }
+  async verify(digest: string, password: string) {
+    return digest === `hashed:${password}`;
+  }
+  async verifyNothing(): Promise<false> {
+    this.nothingChecks += 1;
+    return false;
+  }
+}
+
+class FakeRevocations {
+  readonly revokedJti = new Set<string>();
+  readonly announced: TokensRevoked[] = [];
+  async revoke(jti: string) {
+    this.revokedJti.add(jti);
+    this.announce({ jti });
+  }
+  async isRevoked(jti: string) {
+    return this.revokedJti.has(jti);
+  }
+  announce(message: TokensRevoked) {
+    this.announced.push(message);
+  }
+}
+
+const config = {
+  JWT_SECRET: 'unit-test-secret-0123456789abcdef0123',
+  JWT_TTL_S: 3600,
+  JWT_ISSUER: 'oasis198-auth',
+};
+const valid = {
+  name: 'alice1',
+  email: 'Alice@Example.com',
+  password: 'Zebra2Lamp',
+  confirmedPassword: 'Zebra2Lamp',
+};
+
+function setup() {
+  const repo = new InMemoryUsersRepository();
+  const tokens = new TokensService(config);
+  const revocations = new FakeRevocations();
+  const hasher = new FakeHasher();
+  const published: OutboxDocument[] = [];
+  // Like OutboxRelay: records what it publishes, empties the outbox, removes a tombstone.
+  const relay = {
+    publishSoon: async (doc: OutboxDocument) => {
+      published.push(doc);
+      const id = String(doc._id);
+      if (doc.tombstone) repo.users.delete(id);
+      else Object.assign(repo.users.get(id) ?? {}, { outbox: {}, outboxAt: null });
+    },
+  };
+  const users = new UsersService(
+    repo as unknown as UsersRepository,
+    tokens,
+    revocations as unknown as RevocationsService,
+    hasher as unknown as PasswordHasher,
+    new PasswordPolicy(),
+    relay,
+    createLogger('auth-test', 'silent'),
+  );
+  const sessions = new SessionsService(
+    tokens,
+    revocations as unknown as RevocationsService,
+    repo as unknown as UsersRepository,
+  );
+  const callerOf = (token: string) => sessions.verify(token);
+  return { repo, tokens, revocations, hasher, published, users, sessions, callerOf };
+}
+
+function firstOf<T>(list: readonly T[]): T {
+  const [first] = list;
+  if (first === undefined) throw new Error('nothing was published');
+  return first;
+}
+
+async function expectError(promise: Promise<unknown>, code: string, message: string) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect(error).toMatchObject({ code, message });
+}
+
+describe('UsersService', () => {
+  describe('register', () => {
+    it('stores a hash and the lower-case e-mail, writes user.registered with the record and publishes it', async () => {
+      const { repo, users, published, callerOf } = setup();
+      const user = await users.register(valid);
+      expect(Object.keys(user).sort()).toEqual(['_id', 'name', 'token']);
+      const stored = repo.users.get(user._id);
+      expect(stored).toMatchObject({
+        email: 'Alice@Example.com',
+        emailKey: 'alice@example.com',
+        passwordHash: 'hashed:Zebra2Lamp',
+      });
+      expect(published).toHaveLength(1);
+      expect(pendingEvents(firstOf(published))).toEqual([
+        expect.objectContaining({
+          id: EventIds.userRegistered(user._id),
+          type: EventTypes.userRegistered,
+          data: { userId: user._id, name: 'alice1' },
+        }),
+      ]);
+      expect(await callerOf(user.token)).toMatchObject({ userId: user._id, name: 'alice1' });
+    });
+
+    it('refuses a taken e-mail in any case with CONFLICT, also when a race gets there first', async () => {
+      const { repo, users } = setup();
+      await users.register(valid);
+      await expectError(
+        users.register({ ...valid, email: 'ALICE@example.COM' }),
+        'CONFLICT',
+        USER_MESSAGES.alreadyExists,
+      );
+      // The pre-check passes, then another registration of the e-mail lands before the insert.
+      repo.beforeWrite = () => {
+        repo.beforeWrite = undefined;
+        const racer = { _id: 'racer', name: 'bobby1', email: 'bob@example.com', emailKey: 'bob@example.com' };
+        void repo.create({ ...racer, passwordHash: 'x' }, []);
+      };
+      await expectError(
+        users.register({ ...valid, name: 'carol1', email: 'Bob@Example.com' }),
+        'CONFLICT',
+        USER_MESSAGES.alreadyExists,
+      );
+      expect([...repo.users.values()].filter((u) => u.emailKey === 'bob@example.com')).toHaveLength(1);
+    });
+
+    it('refuses invalid fields with every SPEC message, and a common password', async () => {
+      const { users } = setup();
+      const error = await users
+        .register({ name: 'x', email: 'y', password: 'z', confirmedPassword: 'w' })
+        .catch((e) => e);
+      expect(error).toMatchObject({
+        code: 'VALIDATION',
+        message: MESSAGES.username,
+        details: {
+          name: MESSAGES.username,
+          email: MESSAGES.email,
+          password: MESSAGES.password,
+          confirmedPassword: MESSAGES.confirmedPassword,
+        },
+      });
+      await expectError(
+        users.register({ ...valid, password: 'Password1', confirmedPassword: 'Password1' }),
+        'VALIDATION',
+        USER_MESSAGES.commonPassword,
+      );
+    });
+  });
+
+  describe('login', () => {
+    it('answers one message for an unknown e-mail and for a wrong password, and spends a hash check on both', async () => {
+      const { users, hasher } = setup();
+      await users.register(valid);
+      await expectError(
+        users.login({ email: 'nobody@example.com', password: 'Zebra2Lamp' }),
+        'VALIDATION',
+        USER_MESSAGES.badCredentials,
+      );
+      expect(hasher.nothingChecks).toBe(1);
+      await expectError(
+        users.login({ email: valid.email, password: 'Wrong2Lamp' }),
+        'VALIDATION',
+        USER_MESSAGES.badCredentials,
+      );
+      const ok = await users.login({ email: 'alice@EXAMPLE.com', password: 'Zebra2Lamp' });
+      expect(ok.name).toBe('alice1');
+    });
+
+    it('validates e-mail and password by the SPEC rules first', async () => {
+      const { users } = setup();
+      await expectError(
+        users.login({ email: { $gt: '' }, password: 'Zebra2Lamp' }),
+        'VALIDATION',
+        MESSAGES.email,
+      );
+      await expectError(
+        users.login({ email: 'a@example.com', password: 'x' }),
+        'VALIDATION',
+        MESSAGES.password,
+      );
+    });
+  });
+
+  describe('edit', () => {
+    it('renames with a user.renamed event and answers { user } without any token or hash', async () => {
+      const { users, published, callerOf } = setup();
+      const { token } = await users.register(valid);
+      const caller = await callerOf(token);
+      published.length = 0;
+      const result = await users.edit(caller, { name: 'alice2' });
+      expect(result).toEqual({ user: { _id: caller.userId, name: 'alice2', email: 'Alice@Example.com' } });
+      expect(pendingEvents(firstOf(published)).map((e) => [e.type, e.data])).toEqual([
+        [EventTypes.userRenamed, { userId: caller.userId, name: 'alice2' }],
+      ]);
+      // The token keeps working and reports the current name.
+      expect((await callerOf(token)).name).toBe('alice2');
+    });
+
+    it('changes the e-mail unless another account has it (any case); its own e-mail in another case is fine', async () => {
+      const { users, callerOf } = setup();
+      const alice = await callerOf((await users.register(valid)).token);
+      await users.register({ ...valid, name: 'bobby1', email: 'bob@example.com' });
+      await expectError(
+        users.edit(alice, { email: 'BOB@example.com' }),
+        'CONFLICT',
+        USER_MESSAGES.emailTaken,
+      );
+      expect((await users.edit(alice, { email: 'ALICE@example.com' })).user.email).toBe('ALICE@example.com');
+    });
+
+    it('changes the password: other tokens are refused, the caller keeps a working token, gateways are told', async () => {
+      const { users, callerOf, revocations } = setup();
+      const first = (await users.register(valid)).token;
+      const second = (await users.login({ email: valid.email, password: valid.password })).token;
+      const caller = await callerOf(first);
+      await users.edit(caller, { password: 'Otter9River', confirmedPassword: 'Otter9River' });
+      expect(revocations.announced).toEqual([{ userId: caller.userId, exceptJti: caller.jti }]);
+      expect((await callerOf(first)).userId).toBe(caller.userId);
+      await expectError(callerOf(second), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
+      // A token issued after the change is valid; a later change from it revokes the first one.
+      const third = (await users.login({ email: valid.email, password: 'Otter9River' })).token;
+      await users.edit(await callerOf(third), { password: 'Badger4Moon' });
+      await expectError(callerOf(first), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
+      expect((await callerOf(third)).userId).toBe(caller.userId);
+    });
+
+    it('refuses anything but exactly one valid field', async () => {
+      const { users, callerOf } = setup();
+      const caller = await callerOf((await users.register(valid)).token);
+      await expectError(users.edit(caller, {}), 'VALIDATION', USER_MESSAGES.oneEditField);
+      await expectError(
+        users.edit(caller, { name: 'alice3', email: 'x@example.com' }),
+        'VALIDATION',
+        USER_MESSAGES.oneEditField,
+      );
+      await expectError(
+        users.edit(caller, { name: 'alice3', confirmedPassword: 'x' }),
+        'VALIDATION',
+        USER_MESSAGES.oneEditField,
+      );
+      await expectError(
+        users.edit(caller, { password: 'Otter9River', confirmedPassword: 'Otter9Rivers' }),
+        'VALIDATION',
+        MESSAGES.confirmedPassword,
+      );
+      await expectError(
+        users.edit(caller, { password: 'qwerty123' }),
+        'VALIDATION',
+        USER_MESSAGES.commonPassword,
+      );
+    });
+  });
+
+  describe('delete and logout', () => {
+    it('deletes: a tombstone with user.deleted, every token refused, the e-mail free at once', async () => {
+      const { users, callerOf, published, revocations } = setup();
+      const { token, _id } = await users.register(valid);
+      const caller = await callerOf(token);
+      published.length = 0;
+      expect(await users.delete(caller)).toEqual({ message: USER_MESSAGES.deleted });
+      expect(published[0]).toMatchObject({ _id, tombstone: true });
+      expect(pendingEvents(firstOf(published)).map((e) => e.id)).toEqual([EventIds.userDeleted(_id)]);
+      expect(revocations.announced).toEqual([{ userId: _id }]);
+      await expectError(callerOf(token), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
+      await expectError(
+        users.login({ email: valid.email, password: valid.password }),
+        'VALIDATION',
+        USER_MESSAGES.badCredentials,
+      );
+      await expectError(users.delete(caller), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
+      expect((await users.register(valid))._id).not.toBe(_id);
+    });
+
+    it('logs out one token only', async () => {
+      const { users, sessions, callerOf } = setup();
+      const first = (await users.register(valid)).token;
+      const second = (await users.login({ email: valid.email, password: valid.password })).token;
+      const caller: TokenClaims = await callerOf(first);
+      expect(await sessions.logout(caller)).toEqual({ message: USER_MESSAGES.loggedOut });
+      await expectError(callerOf(first), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
+      expect((await callerOf(second)).userId).toBe(caller.userId);
+    });
+  });
+});

@@ -1,0 +1,154 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AppError,
+  type AuthUser,
+  COMMON_MESSAGES,
+  type EditUserResult,
+  EventIds,
+  EventTypes,
+  type MessageResponse,
+  type TokenClaims,
+  USER_MESSAGES,
+} from '@oasis198/contracts';
+import { LOGGER, type Logger, makeEvent, type OutboxRelay } from '@oasis198/service-kit';
+import { Types } from 'mongoose';
+import { PasswordHasher } from '../passwords/password-hasher';
+import { PasswordPolicy } from '../passwords/password-policy';
+import { RevocationsService } from '../tokens/revocations.service';
+import { TokensService } from '../tokens/tokens.service';
+import { parseEditUser } from './dto/edit-user.dto';
+import { normalizeEmail } from './dto/fields';
+import { parseLogin } from './dto/login.dto';
+import { parseRegister } from './dto/register.dto';
+import { USER_EVENTS } from './user-events';
+import type { UserRecord } from './user.schema';
+import { EmailInUseError, UsersRepository } from './users.repository';
+
+const invalidSession = () => new AppError('UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
+
+/** Accounts: register, login, edit and delete (SPEC §4, §5, §7 and DECISIONS.md). */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly tokens: TokensService,
+    private readonly revocations: RevocationsService,
+    private readonly hasher: PasswordHasher,
+    private readonly policy: PasswordPolicy,
+    @Inject(USER_EVENTS) private readonly events: Pick<OutboxRelay, 'publishSoon'>,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** A new account and a token; 409 when the e-mail is taken, in any case, even under a race. */
+  async register(payload: unknown): Promise<AuthUser> {
+    const input = parseRegister(payload);
+    this.policy.assertAcceptable(input.password);
+    const emailKey = normalizeEmail(input.email);
+    // Saves hashing for the common case; the unique index decides races.
+    if (await this.users.findActiveByEmailKey(emailKey)) throw alreadyExists();
+    const id = new Types.ObjectId().toHexString();
+    const passwordHash = await this.hasher.hash(input.password);
+    const event = makeEvent(EventTypes.userRegistered, EventIds.userRegistered(id), {
+      userId: id,
+      name: input.name,
+    });
+    let user: UserRecord;
+    try {
+      user = await this.users.create(
+        { _id: id, name: input.name, email: input.email, emailKey, passwordHash },
+        [event],
+      );
+    } catch (error) {
+      if (error instanceof EmailInUseError) throw alreadyExists();
+      throw error;
+    }
+    await this.events.publishSoon(user);
+    this.logger.info({ userId: id }, 'user registered');
+    const { token } = await this.tokens.sign({
+      userId: id,
+      name: user.name,
+      tokenVersion: user.tokenVersion,
+    });
+    return { _id: id, name: user.name, token };
+  }
+
+  /** A token for the right e-mail and password; otherwise one message that does not say which was wrong. */
+  async login(payload: unknown): Promise<AuthUser> {
+    const input = parseLogin(payload);
+    const user = await this.users.findActiveByEmailKey(normalizeEmail(input.email));
+    const matches = user
+      ? await this.hasher.verify(user.passwordHash, input.password)
+      : await this.hasher.verifyNothing(input.password);
+    if (!user || !matches) throw new AppError('VALIDATION', USER_MESSAGES.badCredentials);
+    const { token } = await this.tokens.sign({
+      userId: user._id,
+      name: user.name,
+      tokenVersion: user.tokenVersion,
+    });
+    return { _id: user._id, name: user.name, token };
+  }
+
+  /**
+   * Changes exactly one of name, e-mail or password. A rename is announced (user.renamed); a
+   * password change revokes every other token of the user while the caller's stays valid.
+   */
+  async edit(caller: TokenClaims, payload: unknown): Promise<EditUserResult> {
+    const edit = parseEditUser(payload);
+    let user: UserRecord | null;
+    switch (edit.field) {
+      case 'name': {
+        const now = new Date();
+        const event = makeEvent(
+          EventTypes.userRenamed,
+          EventIds.userRenamed(caller.userId, edit.name, now.getTime()),
+          { userId: caller.userId, name: edit.name },
+          now,
+        );
+        user = await this.users.update(caller.userId, { name: edit.name }, [event], { now });
+        if (user) await this.events.publishSoon(user);
+        break;
+      }
+      case 'email': {
+        const emailKey = normalizeEmail(edit.email);
+        const holder = await this.users.findActiveByEmailKey(emailKey);
+        if (holder && holder._id !== caller.userId) throw emailTaken();
+        try {
+          user = await this.users.update(caller.userId, { email: edit.email, emailKey });
+        } catch (error) {
+          if (error instanceof EmailInUseError) throw emailTaken();
+          throw error;
+        }
+        break;
+      }
+      case 'password': {
+        this.policy.assertAcceptable(edit.password);
+        const passwordHash = await this.hasher.hash(edit.password);
+        user = await this.users.update(caller.userId, { passwordHash, keptTokenId: caller.jti }, [], {
+          bumpTokenVersion: true,
+        });
+        if (user) this.revocations.announce({ userId: caller.userId, exceptJti: caller.jti });
+        break;
+      }
+    }
+    if (!user) throw invalidSession();
+    this.logger.info({ userId: user._id, field: edit.field }, 'user edited');
+    return { user: { _id: user._id, name: user.name, email: user.email } };
+  }
+
+  /** Deletes the account: every token stops working at once; user.deleted goes out, then the record. */
+  async delete(caller: TokenClaims): Promise<MessageResponse> {
+    const event = makeEvent(EventTypes.userDeleted, EventIds.userDeleted(caller.userId), {
+      userId: caller.userId,
+    });
+    const user = await this.users.tombstone(caller.userId, [event]);
+    if (!user) throw invalidSession();
+    this.revocations.announce({ userId: caller.userId });
+    await this.events.publishSoon(user);
+    this.logger.info({ userId: caller.userId }, 'user deleted');
+    return { message: USER_MESSAGES.deleted };
+  }
+}
+
+const alreadyExists = () => new AppError('CONFLICT', USER_MESSAGES.alreadyExists);
+const emailTaken = () =>
+  new AppError('CONFLICT', USER_MESSAGES.emailTaken, { email: USER_MESSAGES.emailTaken });

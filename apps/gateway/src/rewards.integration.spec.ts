@@ -1,0 +1,437 @@
+import {
+  COMMON_MESSAGES,
+  EventIds,
+  EventTypes,
+  type GameFinished,
+  REWARD_MESSAGES,
+  type RewardPage,
+  type RewardView,
+} from '@oasis198/contracts';
+import { type EndReason, MESSAGES } from '@oasis198/game-rules';
+import { makeEvent } from '@oasis198/service-kit';
+import { waitFor } from '@oasis198/testing';
+import { randomUUID } from 'node:crypto';
+import { newAccount, useAccountsStack } from './testing/accounts-stack';
+
+interface ErrorBody {
+  message: string;
+  code: string;
+}
+type Player = { id: string; name: string; token: string; email: string; password: string };
+
+describe('rewards calls through the gateway (SPEC §7) and the events behind them', () => {
+  const stack = useAccountsStack();
+  const jetstream = () => stack().events;
+
+  const getReward = (id: string) => stack().call<RewardView & ErrorBody>('GET', `/api/rewards/${id}`);
+
+  async function registered(): Promise<Player> {
+    const account = newAccount('r');
+    const res = await stack().call<{ _id: string; token: string }>('POST', '/api/users/', { body: account });
+    expect(res.status).toBe(201);
+    return { ...account, id: res.body._id, token: res.body.token };
+  }
+
+  /** The record once the user.registered event has made it. */
+  async function rewardOf(id: string, until: (r: RewardView) => boolean = () => true): Promise<RewardView> {
+    return waitFor(
+      async () => {
+        const res = await getReward(id);
+        return res.status === 200 && until(res.body) ? res.body : undefined;
+      },
+      { timeoutMs: 15_000, what: `the reward of ${id}` },
+    );
+  }
+
+  let gameCounter = 0;
+  function game(
+    winner: { id: string; name: string },
+    loser: { id: string; name: string },
+    options: { endReason?: EndReason; duration?: number; gameId?: string } = {},
+  ): GameFinished {
+    gameCounter += 1;
+    const roomId = randomUUID();
+    return {
+      gameId: options.gameId ?? `${roomId}:${gameCounter}`,
+      roomId,
+      gameNumber: gameCounter,
+      winner: { ...winner, seat: 'player1' },
+      loser: { ...loser, seat: 'player2' },
+      endReason: options.endReason ?? 'reached198',
+      duration: options.duration ?? 32,
+      playedSeconds: 120,
+      specialRandom: 123456,
+      moves: 30,
+      finishedAt: new Date().toISOString(),
+    };
+  }
+  const publishGame = (data: GameFinished, msgId = EventIds.gameFinished(data.gameId)) =>
+    jetstream().publish(makeEvent(EventTypes.gameFinished, msgId, data));
+  const person = (p: { id: string; name: string }) => ({ id: p.id, name: p.name });
+
+  describe('records follow the user events', () => {
+    it('creates a fresh record on registration (GET /api/rewards/:userId), level derived from points', async () => {
+      const user = await registered();
+      const reward = await rewardOf(user.id);
+      expect(reward).toEqual({
+        playerId: user.id,
+        playerName: user.name,
+        playedGames: 0,
+        assets: { points: 0, coins: 0 },
+        categories: { bronze: false, silver: false, gold: false, platinum: false },
+        championStatus: {
+          blitzWinner: false,
+          eventsWinner: false,
+          cityWinner: false,
+          countryWinner: false,
+          continentWinner: false,
+          worldWinner: false,
+        },
+        levelStatus: {
+          rookie: true,
+          challenger: false,
+          expert: false,
+          master: false,
+          legend: false,
+          level: 1,
+        },
+      });
+    });
+
+    it('renames the record when the user is renamed (PATCH /api/users/edit)', async () => {
+      const user = await registered();
+      await rewardOf(user.id);
+      expect(
+        (await stack().call('PATCH', '/api/users/edit', { token: user.token, body: { name: 'Renamed42' } }))
+          .status,
+      ).toBe(200);
+      const reward = await rewardOf(user.id, (r) => r.playerName === 'Renamed42');
+      expect(reward.playerName).toBe('Renamed42');
+    });
+
+    it('deletes the record with the user, and a late user.registered does not bring it back', async () => {
+      const user = await registered();
+      await rewardOf(user.id);
+      expect((await stack().call('DELETE', '/api/users/delete', { token: user.token })).status).toBe(200);
+      await waitFor(async () => (await getReward(user.id)).status === 404, {
+        what: 'the reward to be deleted',
+      });
+
+      // Late and duplicated facts about the deleted user, then a marker the consumer handles after them.
+      const late = { userId: user.id, name: user.name };
+      await jetstream().publish(
+        makeEvent(EventTypes.userRegistered, `${EventIds.userRegistered(user.id)}:late`, late),
+      );
+      await jetstream().publish(
+        makeEvent(EventTypes.userRenamed, EventIds.userRenamed(user.id, 'Ghost1', Date.now()), {
+          userId: user.id,
+          name: 'Ghost1',
+        }),
+      );
+      const marker = { id: randomUUID(), name: 'marker1' };
+      await jetstream().publish(
+        makeEvent(EventTypes.userRegistered, EventIds.userRegistered(marker.id), {
+          userId: marker.id,
+          name: marker.name,
+        }),
+      );
+      await rewardOf(marker.id);
+      // A game the deleted player "won" pays the loser only.
+      const other = { id: randomUUID(), name: 'marker2' };
+      await publishGame(game(person(user), other));
+      await rewardOf(other.id, (r) => r.playedGames === 1);
+
+      const res = await getReward(user.id);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: REWARD_MESSAGES.notFound, code: 'NOT_FOUND' });
+    });
+
+    it('catches up after the rewards service was down: the record of a user registered meanwhile appears', async () => {
+      await stack().stopRewards();
+      const user = await registered();
+      expect((await getReward(user.id)).status).toBe(503);
+      await stack().startRewards();
+      const reward = await rewardOf(user.id);
+      expect(reward.playerName).toBe(user.name);
+    });
+  });
+
+  describe('game.finished', () => {
+    it('pays the winner 25 points and 10 coins, the loser 5 and 1, both one played game', async () => {
+      const [a, b] = [await registered(), await registered()];
+      await Promise.all([rewardOf(a.id), rewardOf(b.id)]);
+      await publishGame(game(person(a), person(b)));
+      const winner = await rewardOf(a.id, (r) => r.playedGames === 1);
+      const loser = await rewardOf(b.id, (r) => r.playedGames === 1);
+      expect(winner.assets).toEqual({ points: 25, coins: 10 });
+      expect(loser.assets).toEqual({ points: 5, coins: 1 });
+      expect(winner.championStatus.blitzWinner).toBe(false);
+    });
+
+    it('pays a game once, whether re-published with the same msg-id or another', async () => {
+      const [a, b] = [await registered(), await registered()];
+      await Promise.all([rewardOf(a.id), rewardOf(b.id)]);
+      const finished = game(person(a), person(b));
+      expect((await publishGame(finished)).duplicate).toBe(false);
+      expect((await publishGame(finished)).duplicate).toBe(true);
+      expect((await publishGame(finished, `${EventIds.gameFinished(finished.gameId)}:again`)).duplicate).toBe(
+        false,
+      );
+      // A later game of other players: once it is paid, the consumer has handled the copies too.
+      const marker = { id: randomUUID(), name: 'marker3' };
+      await publishGame(game(marker, { id: randomUUID(), name: 'marker4' }));
+      await rewardOf(marker.id, (r) => r.playedGames === 1);
+
+      expect((await getReward(a.id)).body).toMatchObject({
+        playedGames: 1,
+        assets: { points: 25, coins: 10 },
+      });
+      expect((await getReward(b.id)).body).toMatchObject({ playedGames: 1, assets: { points: 5, coins: 1 } });
+    });
+
+    it('gives a loser by timeout or by leaving nothing but the played game', async () => {
+      const [a, b, c] = [await registered(), await registered(), await registered()];
+      await Promise.all([rewardOf(a.id), rewardOf(b.id), rewardOf(c.id)]);
+      await publishGame(game(person(a), person(b), { endReason: 'timeout' }));
+      await publishGame(game(person(a), person(c), { endReason: 'left' }));
+      const winner = await rewardOf(a.id, (r) => r.playedGames === 2);
+      expect(winner.assets).toEqual({ points: 50, coins: 20 });
+      for (const loser of [b, c]) {
+        const reward = await rewardOf(loser.id, (r) => r.playedGames === 1);
+        expect(reward.assets).toEqual({ points: 0, coins: 0 });
+      }
+    });
+
+    it('gives the blitz title on a win in a 14-second room, and levels follow the points', async () => {
+      const [a, b] = [await registered(), await registered()];
+      await Promise.all([rewardOf(a.id), rewardOf(b.id)]);
+      await publishGame(game(person(a), person(b), { duration: 14 }));
+      const first = await rewardOf(a.id, (r) => r.playedGames === 1);
+      expect(first.championStatus.blitzWinner).toBe(true);
+      expect((await getReward(b.id)).body.championStatus.blitzWinner).toBe(false);
+      for (let i = 0; i < 3; i++) await publishGame(game(person(a), person(b)));
+      const after = await rewardOf(a.id, (r) => r.playedGames === 4);
+      expect(after.assets.points).toBe(100);
+      expect(after.levelStatus).toEqual({
+        rookie: true,
+        challenger: false,
+        expert: false,
+        master: false,
+        legend: false,
+        level: 2,
+      });
+    });
+  });
+
+  describe('GET /api/rewards/', () => {
+    it('lists the leaderboard by points (then name), paginated', async () => {
+      const alpha = { id: randomUUID(), name: 'lbAlpha' };
+      const bravo = { id: randomUUID(), name: 'lbBravo' };
+      const charlie = { id: randomUUID(), name: 'lbCharlie' };
+      const loser = { id: randomUUID(), name: 'lbLoser' };
+      // Charlie 500 points, Alpha and Bravo 400 each (a tie, ordered by name).
+      for (let i = 0; i < 20; i++) await publishGame(game(charlie, loser));
+      for (let i = 0; i < 16; i++) await publishGame(game(bravo, loser));
+      for (let i = 0; i < 16; i++) await publishGame(game(alpha, loser));
+      await rewardOf(alpha.id, (r) => r.playedGames === 16);
+
+      const first = await stack().call<RewardPage>('GET', '/api/rewards/?page=1&pageSize=2');
+      expect(first.status).toBe(200);
+      expect(first.body.rewards.map((r) => r.playerName)).toEqual(['lbCharlie', 'lbAlpha']);
+      expect(first.body).toMatchObject({ page: 1, pageSize: 2 });
+      const second = await stack().call<RewardPage>('GET', '/api/rewards/?page=2&pageSize=2');
+      expect(second.body.rewards[0]?.playerName).toBe('lbBravo');
+      expect(second.body.total).toBe(first.body.total);
+      expect(first.body.rewards[0]?.levelStatus).toMatchObject({ level: 6, challenger: true });
+
+      const all = await stack().call<RewardPage>('GET', '/api/rewards/');
+      expect(all.body.pageSize).toBe(20);
+      const points = all.body.rewards.map((r) => r.assets.points);
+      expect(points).toEqual([...points].sort((x, y) => y - x));
+    });
+
+    it.each([
+      ['page=0', 'page must be a whole number of at least 1.'],
+      ['pageSize=101', 'pageSize must be a whole number from 1 to 100.'],
+      ['pageSize=abc', 'pageSize must be a whole number from 1 to 100.'],
+      ['sort=points', 'property sort should not exist'],
+    ])('refuses ?%s with 400', async (query, message) => {
+      const res = await stack().call<ErrorBody>('GET', `/api/rewards/?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
+    });
+  });
+
+  describe('GET /api/rewards/:userId', () => {
+    it('answers 404 for a player without a record', async () => {
+      const res = await getReward('000000000000000000000000');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: REWARD_MESSAGES.notFound, code: 'NOT_FOUND' });
+    });
+  });
+
+  describe('POST /api/rewards/', () => {
+    it("returns the caller's existing record unchanged (idempotent)", async () => {
+      const user = await registered();
+      await rewardOf(user.id);
+      for (let i = 0; i < 2; i++) {
+        const res = await stack().call<RewardView>('POST', '/api/rewards/', {
+          token: user.token,
+          body: { playerId: user.id, playerName: 'OtherName1' },
+        });
+        expect(res.status).toBe(201);
+        expect(res.body).toMatchObject({ playerId: user.id, playerName: user.name, playedGames: 0 });
+      }
+    });
+
+    it('creates the record if the event has not (yet) done so', async () => {
+      const user = await registered();
+      await rewardOf(user.id);
+      // Remove it as its owner may, then create it again.
+      expect(
+        (await stack().call('DELETE', `/api/rewards/${user.id}/delete`, { token: user.token })).status,
+      ).toBe(200);
+      const res = await stack().call<RewardView>('POST', '/api/rewards/', {
+        token: user.token,
+        body: { playerId: user.id, playerName: user.name },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        playerId: user.id,
+        playerName: user.name,
+        assets: { points: 0, coins: 0 },
+      });
+      expect((await getReward(user.id)).status).toBe(200);
+    });
+
+    it.each([
+      [
+        'no token',
+        undefined,
+        (u: Player) => ({ playerId: u.id, playerName: u.name }),
+        401,
+        COMMON_MESSAGES.unauthorized,
+      ],
+      [
+        "another user's id",
+        'own',
+        () => ({ playerId: '000000000000000000000000', playerName: 'Someone1' }),
+        403,
+        COMMON_MESSAGES.forbiddenOwner,
+      ],
+      [
+        'an invalid playerName',
+        'own',
+        (u: Player) => ({ playerId: u.id, playerName: 'x!' }),
+        400,
+        MESSAGES.username,
+      ],
+      [
+        'points in the body',
+        'own',
+        (u: Player) => ({ playerId: u.id, playerName: u.name, assets: { points: 1e6 } }),
+        400,
+        'property assets should not exist',
+      ],
+    ])('refuses %s', async (_what, auth, body, status, message) => {
+      const user = await registered();
+      const res = await stack().call<ErrorBody>('POST', '/api/rewards/', {
+        token: auth ? user.token : undefined,
+        body: body(user),
+      });
+      expect(res.status).toBe(status);
+      expect(res.body.message).toBe(message);
+    });
+  });
+
+  describe('PATCH /api/rewards/:id/edit', () => {
+    it('renames the caller’s own record and answers { reward }', async () => {
+      const user = await registered();
+      await rewardOf(user.id);
+      const res = await stack().call<{ reward: RewardView }>('PATCH', `/api/rewards/${user.id}/edit`, {
+        token: user.token,
+        body: { playerName: 'Shown1' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.reward).toMatchObject({ playerId: user.id, playerName: 'Shown1' });
+      expect((await getReward(user.id)).body.playerName).toBe('Shown1');
+    });
+
+    it.each([
+      ['no token', false, 'self', { playerName: 'Valid12' }, 401, COMMON_MESSAGES.unauthorized],
+      [
+        "another user's reward",
+        true,
+        'other',
+        { playerName: 'Valid12' },
+        403,
+        COMMON_MESSAGES.forbiddenOwner,
+      ],
+      ['an invalid playerName', true, 'self', { playerName: 'ab' }, 400, MESSAGES.username],
+      [
+        'points',
+        true,
+        'self',
+        { playerName: 'Valid12', points: 999 },
+        400,
+        'property points should not exist',
+      ],
+      [
+        'coins and levels',
+        true,
+        'self',
+        { assets: { coins: 9 }, levelStatus: { level: 50 } },
+        400,
+        'property assets should not exist',
+      ],
+      [
+        'a title',
+        true,
+        'self',
+        { championStatus: { worldWinner: true } },
+        400,
+        'property championStatus should not exist',
+      ],
+    ])('refuses %s', async (_what, withToken, whose, body, status, message) => {
+      const [user, other] = [await registered(), await registered()];
+      await Promise.all([rewardOf(user.id), rewardOf(other.id)]);
+      const target = whose === 'self' ? user.id : other.id;
+      const res = await stack().call<ErrorBody>('PATCH', `/api/rewards/${target}/edit`, {
+        token: withToken ? user.token : undefined,
+        body,
+      });
+      expect(res.status).toBe(status);
+      expect(res.body.message).toBe(message);
+      const unchanged = (await getReward(target)).body;
+      expect(unchanged.assets).toEqual({ points: 0, coins: 0 });
+      expect(unchanged.playerName).toBe(whose === 'self' ? user.name : other.name);
+    });
+  });
+
+  describe('DELETE /api/rewards/:id/delete', () => {
+    it("deletes the caller's own record; then 404", async () => {
+      const user = await registered();
+      await rewardOf(user.id);
+      const res = await stack().call('DELETE', `/api/rewards/${user.id}/delete`, { token: user.token });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ message: REWARD_MESSAGES.deleted });
+      expect((await getReward(user.id)).status).toBe(404);
+      expect(
+        (await stack().call('DELETE', `/api/rewards/${user.id}/delete`, { token: user.token })).status,
+      ).toBe(404);
+    });
+
+    it("refuses another user's record with 403 and a missing token with 401", async () => {
+      const [user, other] = [await registered(), await registered()];
+      await rewardOf(other.id);
+      const forbidden = await stack().call<ErrorBody>('DELETE', `/api/rewards/${other.id}/delete`, {
+        token: user.token,
+      });
+      expect(forbidden.status).toBe(403);
+      expect(forbidden.body.message).toBe(COMMON_MESSAGES.forbiddenOwner);
+      const anonymous = await stack().call<ErrorBody>('DELETE', `/api/rewards/${other.id}/delete`);
+      expect(anonymous.status).toBe(401);
+      expect((await getReward(other.id)).status).toBe(200);
+    });
+  });
+});

@@ -1,0 +1,61 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { EditRewardResponse, RewardPage, RewardView } from '@oasis198/contracts';
+
+export class AssetsDto {
+  @ApiProperty({ example: 130 })
+  points!: number;
+
+  @ApiProperty({ example: 42 })
+  coins!: number;
+}
+
+export class CategoriesDto {
+  @ApiProperty() bronze!: boolean;
+  @ApiProperty() silver!: boolean;
+  @ApiProperty() gold!: boolean;
+  @ApiProperty() platinum!: boolean;
+}
+
+export class ChampionStatusDto {
+  @ApiProperty() blitzWinner!: boolean;
+  @ApiProperty() eventsWinner!: boolean;
+  @ApiProperty() cityWinner!: boolean;
+  @ApiProperty() countryWinner!: boolean;
+  @ApiProperty() continentWinner!: boolean;
+  @ApiProperty() worldWinner!: boolean;
+}
+
+export class LevelStatusDto {
+  @ApiProperty() rookie!: boolean;
+  @ApiProperty() challenger!: boolean;
+  @ApiProperty() expert!: boolean;
+  @ApiProperty() master!: boolean;
+  @ApiProperty() legend!: boolean;
+  @ApiProperty({ example: 2, description: '1 + floor(points / 100)' })
+  level!: number;
+}
+
+/** SPEC §3's reward / profile record. */
+export class RewardViewDto implements RewardView {
+  @ApiProperty() playerId!: string;
+  @ApiProperty() playerName!: string;
+  @ApiProperty() playedGames!: number;
+  @ApiProperty({ type: AssetsDto }) assets!: AssetsDto;
+  @ApiProperty({ type: CategoriesDto }) categories!: CategoriesDto;
+  @ApiProperty({ type: ChampionStatusDto }) championStatus!: ChampionStatusDto;
+  @ApiProperty({ type: LevelStatusDto }) levelStatus!: LevelStatusDto;
+}
+
+export class RewardPageDto implements RewardPage {
+  @ApiProperty({ type: [RewardViewDto], description: 'Most points first.' })
+  rewards!: RewardViewDto[];
+
+  @ApiProperty() page!: number;
+  @ApiProperty() pageSize!: number;
+  @ApiProperty() total!: number;
+}
+
+export class EditRewardResponseDto implements EditRewardResponse {
+  @ApiProperty({ type: RewardViewDto })
+  reward!: RewardViewDto;
+}

@@ -1,0 +1,106 @@
+import { Body, Controller, Delete, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import {
+  type AuthUser,
+  type EditUserResponse,
+  type EditUserResult,
+  type MessageResponse,
+  Requests,
+  type TokenClaims,
+} from '@oasis198/contracts';
+import { RpcClient } from '@oasis198/service-kit';
+import { AuthGuard, Caller } from '../auth/auth.guard';
+import { TokenVerifier } from '../auth/token-verifier';
+import { ErrorBodyDto } from '../http/error-body.dto';
+import { LoginThrottle, RegisterThrottle } from '../http/rate-limit';
+import { BearerToken, ClientAddress } from './bearer-token.decorator';
+import { EditUserDto } from './dto/edit-user.dto';
+import { LoginDto } from './dto/login.dto';
+import { RegisterDto } from './dto/register.dto';
+import { AuthUserDto, EditUserResponseDto, MessageDto } from './dto/responses.dto';
+
+/** SPEC §7 users calls (and logout), forwarded to the auth service. */
+@ApiTags('users')
+@ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field breaks SPEC §5 (its message).' })
+@ApiServiceUnavailableResponse({
+  type: ErrorBodyDto,
+  description: 'The auth service did not answer in time.',
+})
+@Controller('api/users')
+export class UsersController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly loginThrottle: LoginThrottle,
+    private readonly registerThrottle: RegisterThrottle,
+    private readonly verifier: TokenVerifier,
+  ) {}
+
+  @Post('login')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AuthUserDto })
+  @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'Too many failed logins.' })
+  login(@Body() body: LoginDto, @ClientAddress() client: string): Promise<AuthUser> {
+    return this.loginThrottle.attempt(client, body.email, () =>
+      this.rpc.request<AuthUser>(Requests.auth.login, body),
+    );
+  }
+
+  @Post()
+  @ApiCreatedResponse({ type: AuthUserDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: "'oops, user already exists'" })
+  @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'Too many registrations.' })
+  register(@Body() body: RegisterDto, @ClientAddress() client: string): Promise<AuthUser> {
+    return this.registerThrottle.attempt(client, () =>
+      this.rpc.request<AuthUser>(Requests.auth.register, body),
+    );
+  }
+
+  @Patch('edit')
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: EditUserResponseDto })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The new e-mail is in use.' })
+  async edit(
+    @Body() body: EditUserDto,
+    @Caller() caller: TokenClaims,
+    @BearerToken() token: string,
+  ): Promise<EditUserResponse> {
+    const { user } = await this.rpc.request<EditUserResult>(Requests.auth.edit, { caller, body });
+    if (body.password !== undefined) this.verifier.evict({ userId: caller.userId, exceptJti: caller.jti });
+    return { user: { ...user, token } };
+  }
+
+  @Delete('delete')
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: MessageDto })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  async delete(@Caller() caller: TokenClaims): Promise<MessageResponse> {
+    const answer = await this.rpc.request<MessageResponse>(Requests.auth.delete, { caller });
+    this.verifier.evict({ userId: caller.userId });
+    return answer;
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: MessageDto })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  async logout(@Caller() caller: TokenClaims): Promise<MessageResponse> {
+    const answer = await this.rpc.request<MessageResponse>(Requests.auth.logout, { caller });
+    this.verifier.evict({ jti: caller.jti });
+    return answer;
+  }
+}

@@ -1,0 +1,12 @@
+import { baseEnv, mongoEnv } from '@oasis198/service-kit';
+import { z } from 'zod';
+
+export const rewardsEnv = baseEnv.merge(mongoEnv).extend({
+  HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3102),
+  /** Game ids remembered per player to pay each game once (far more than can be in flight). */
+  RECENT_GAMES_KEPT: z.coerce.number().int().min(10).default(200),
+  /** How long the ids of deleted players are kept, so a late event cannot bring a record back. */
+  DELETED_PLAYERS_KEPT_DAYS: z.coerce.number().int().positive().default(30),
+});
+
+export type RewardsConfig = z.infer<typeof rewardsEnv>;

@@ -1,0 +1,118 @@
+import { type EventEnvelope, EventTypes, type GameFinished } from '@oasis198/contracts';
+import { createLogger, makeEvent } from '@oasis198/service-kit';
+import { InMemoryRewardsRepository } from '../rewards/rewards.repository.fake';
+import type { RewardsRepository } from '../rewards/rewards.repository';
+import { PlayerEventsService } from './player-events.service';
+
+const at = (ms: number) => new Date(ms);
+const registered = (userId: string, name: string, when = 1000) =>
+  makeEvent(EventTypes.userRegistered, `r:${userId}:${when}`, { userId, name }, at(when));
+const renamed = (userId: string, name: string, when: number) =>
+  makeEvent(EventTypes.userRenamed, `n:${userId}:${when}`, { userId, name }, at(when));
+const deleted = (userId: string) => makeEvent(EventTypes.userDeleted, `d:${userId}`, { userId });
+const finished = (gameId: string, winner: string, loser: string, duration = 32): EventEnvelope =>
+  makeEvent(EventTypes.gameFinished, `g:${gameId}`, {
+    gameId,
+    roomId: gameId,
+    gameNumber: 1,
+    winner: { id: winner, name: `${winner}name`, seat: 'player1' },
+    loser: { id: loser, name: `${loser}name`, seat: 'player2' },
+    endReason: 'reached198',
+    duration,
+    playedSeconds: 60,
+    specialRandom: 123456,
+    moves: 20,
+    finishedAt: new Date().toISOString(),
+  } satisfies GameFinished);
+
+function setup(keep?: number) {
+  const repo = new InMemoryRewardsRepository(keep);
+  const service = new PlayerEventsService(repo as unknown as RewardsRepository, createLogger('t', 'silent'));
+  return { repo, service };
+}
+
+describe('PlayerEventsService', () => {
+  it('creates a record once, however often the registration comes', async () => {
+    const { repo, service } = setup();
+    for (let i = 0; i < 3; i++) await service.onUserEvent(registered('u1', 'alice1'));
+    expect(repo.rewards.size).toBe(1);
+    expect(repo.rewards.get('u1')).toMatchObject({ playerName: 'alice1', playedGames: 0 });
+  });
+
+  it('keeps the newest name: an older rename or registration arriving late changes nothing', async () => {
+    const { repo, service } = setup();
+    await service.onUserEvent(registered('u1', 'alice1', 1000));
+    await service.onUserEvent(renamed('u1', 'alice3', 3000));
+    await service.onUserEvent(renamed('u1', 'alice2', 2000));
+    await service.onUserEvent(registered('u1', 'alice1', 1000));
+    expect(repo.rewards.get('u1')?.playerName).toBe('alice3');
+  });
+
+  it('renames even when another replica creates the record between its two steps', async () => {
+    const { repo, service } = setup();
+    // The rename finds no record; before it can create one, the registration (older) creates it.
+    let step = 0;
+    repo.beforeWrite = async () => {
+      step += 1;
+      repo.beforeWrite = async () => {
+        step += 1;
+        if (step === 2) await repo.createIfMissing('u1', 'alice1', 1000);
+      };
+    };
+    await service.onUserEvent(renamed('u1', 'alice2', 2000));
+    expect(repo.rewards.get('u1')?.playerName).toBe('alice2');
+  });
+
+  it('a rename before the registration creates the record with the newer name', async () => {
+    const { repo, service } = setup();
+    await service.onUserEvent(renamed('u1', 'alice2', 2000));
+    await service.onUserEvent(registered('u1', 'alice1', 1000));
+    expect(repo.rewards.get('u1')?.playerName).toBe('alice2');
+  });
+
+  it('deletes, and nothing afterwards brings the player back', async () => {
+    const { repo, service } = setup();
+    await service.onUserEvent(registered('u1', 'alice1'));
+    await service.onUserEvent(deleted('u1'));
+    await service.onUserEvent(deleted('u1'));
+    await service.onUserEvent(registered('u1', 'alice1'));
+    await service.onUserEvent(renamed('u1', 'ghost1', 9999));
+    await service.onGameEvent(finished('g1', 'u1', 'u2'));
+    expect(repo.rewards.has('u1')).toBe(false);
+    expect(repo.rewards.get('u2')).toMatchObject({ playedGames: 1, assets: { points: 5, coins: 1 } });
+  });
+
+  it('undoes a registration that raced with a deletion on another replica', async () => {
+    const { repo, service } = setup();
+    repo.beforeWrite = async () => {
+      await repo.markDeleted('u1');
+      await repo.delete('u1');
+    };
+    await service.onUserEvent(registered('u1', 'alice1'));
+    expect(repo.rewards.has('u1')).toBe(false);
+  });
+
+  it('pays a game once per player, however often it is delivered, and counts the blitz title', async () => {
+    const { repo, service } = setup();
+    for (let i = 0; i < 3; i++) await service.onGameEvent(finished('g1', 'w', 'l', 14));
+    expect(repo.rewards.get('w')).toMatchObject({
+      playerName: 'wname',
+      playedGames: 1,
+      assets: { points: 25, coins: 10 },
+      championStatus: expect.objectContaining({ blitzWinner: true }),
+    });
+    expect(repo.rewards.get('l')).toMatchObject({ playedGames: 1, assets: { points: 5, coins: 1 } });
+    expect(repo.rewards.get('l')?.championStatus.blitzWinner).toBe(false);
+  });
+
+  it('refuses a malformed game.finished as never applicable (VALIDATION) and ignores unrelated events', async () => {
+    const { repo, service } = setup();
+    const broken = { ...finished('g1', 'w', 'w'), id: 'x' };
+    await expect(service.onGameEvent(broken)).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(
+      service.onUserEvent({ ...registered('u1', 'a'), data: { userId: '' } } as never),
+    ).rejects.toMatchObject({ code: 'VALIDATION' });
+    await service.onGameEvent(makeEvent(EventTypes.moveMade, 'm1', {} as never));
+    expect(repo.rewards.size).toBe(0);
+  });
+});

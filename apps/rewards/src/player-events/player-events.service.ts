@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type EventEnvelope, EventTypes } from '@oasis198/contracts';
+import { LOGGER, type Logger } from '@oasis198/service-kit';
+import { RewardsRepository } from '../rewards/rewards.repository';
+import { occurredAtMs, parseGameFinished, parseUserDeleted, parseUserNamed } from './dto/events';
+import { payoutsFor } from './payouts';
+
+/**
+ * Applies user and game events to reward records, idempotently: a redelivered or duplicated event
+ * changes nothing twice, and nothing that arrives after a player's deletion brings the record back.
+ */
+@Injectable()
+export class PlayerEventsService {
+  constructor(
+    private readonly rewards: RewardsRepository,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onUserEvent(event: EventEnvelope): Promise<void> {
+    switch (event.type) {
+      case EventTypes.userRegistered:
+      case EventTypes.userRenamed: {
+        const { userId, name } = parseUserNamed(event.data);
+        await this.named(userId, name, occurredAtMs(event.occurredAt));
+        return;
+      }
+      case EventTypes.userDeleted: {
+        const { userId } = parseUserDeleted(event.data);
+        await this.rewards.markDeleted(userId);
+        await this.rewards.delete(userId);
+        this.logger.info({ userId }, 'reward record deleted with its user');
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  async onGameEvent(event: EventEnvelope): Promise<void> {
+    if (event.type !== EventTypes.gameFinished) return;
+    const game = parseGameFinished(event.data);
+    for (const credit of payoutsFor(game)) {
+      if (await this.rewards.isDeleted(credit.playerId)) continue;
+      const outcome = await this.rewards.credit(game.gameId, credit);
+      await this.undoIfDeletedMeanwhile(credit.playerId);
+      this.logger.info(
+        { gameId: game.gameId, playerId: credit.playerId, points: credit.points, outcome },
+        'game rewards applied',
+      );
+    }
+  }
+
+  /** A registration creates the record; a rename renames it (or creates it if it came first). */
+  private async named(userId: string, name: string, at: number): Promise<void> {
+    if (await this.rewards.isDeleted(userId)) return;
+    // Rename if there is an older name; else create; if another event created it meanwhile, rename again.
+    const applied =
+      (await this.rewards.rename(userId, name, at)) ||
+      (await this.rewards.createIfMissing(userId, name, at)) ||
+      (await this.rewards.rename(userId, name, at));
+    if (applied) await this.undoIfDeletedMeanwhile(userId);
+  }
+
+  /** Another replica may have handled user.deleted between our check and our write. */
+  private async undoIfDeletedMeanwhile(userId: string): Promise<void> {
+    if (await this.rewards.isDeleted(userId)) await this.rewards.delete(userId);
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { DeletedPlayer, DeletedPlayerSchema, Reward, RewardSchema } from './reward.schema';
+import { RewardsController } from './rewards.controller';
+import { RewardsRepository } from './rewards.repository';
+import { RewardsService } from './rewards.service';
+
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: Reward.name, schema: RewardSchema },
+      { name: DeletedPlayer.name, schema: DeletedPlayerSchema },
+    ]),
+  ],
+  controllers: [RewardsController],
+  providers: [RewardsRepository, RewardsService],
+  exports: [RewardsRepository],
+})
+export class RewardsModule {}

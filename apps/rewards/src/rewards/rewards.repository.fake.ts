@@ -1,0 +1,105 @@
+import { CHAMPION_TITLES } from '@oasis198/game-rules';
+import { freshReward, type Reward } from './reward.schema';
+import type { Credit, CreditOutcome, RewardsRepository } from './rewards.repository';
+
+type Repository = Pick<RewardsRepository, keyof RewardsRepository>;
+
+/** RewardsRepository in memory with the real one's rules (guarded credit, newer names win), for unit tests. */
+export class InMemoryRewardsRepository implements Repository {
+  readonly rewards = new Map<string, Reward>();
+  readonly deleted = new Map<string, Date>();
+  /** Runs once before the next write, to simulate another replica acting in between. */
+  beforeWrite?: () => Promise<void>;
+
+  constructor(private readonly keep = 200) {}
+
+  async onModuleInit(): Promise<void> {
+    // nothing to prepare
+  }
+
+  async findById(playerId: string): Promise<Reward | null> {
+    const reward = this.rewards.get(playerId);
+    return reward ? structuredClone(reward) : null;
+  }
+
+  async list(page: number, pageSize: number): Promise<{ items: Reward[]; total: number }> {
+    const sorted = [...this.rewards.values()].sort(
+      (a, b) =>
+        b.assets.points - a.assets.points ||
+        a.playerName.localeCompare(b.playerName) ||
+        a._id.localeCompare(b._id),
+    );
+    return { items: sorted.slice((page - 1) * pageSize, page * pageSize), total: sorted.length };
+  }
+
+  async createIfMissing(playerId: string, playerName: string, nameAt: number): Promise<boolean> {
+    await this.hook();
+    if (this.rewards.has(playerId)) return false;
+    this.rewards.set(playerId, {
+      ...freshReward(playerId, playerName, nameAt),
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    return true;
+  }
+
+  async rename(playerId: string, playerName: string, at: number): Promise<boolean> {
+    await this.hook();
+    const reward = this.rewards.get(playerId);
+    if (!reward || reward.nameAt >= at) return false;
+    Object.assign(reward, { playerName, nameAt: at });
+    return true;
+  }
+
+  async delete(playerId: string): Promise<boolean> {
+    return this.rewards.delete(playerId);
+  }
+
+  async credit(gameId: string, credit: Credit): Promise<CreditOutcome> {
+    await this.hook();
+    let reward = this.rewards.get(credit.playerId);
+    if (reward?.recentGames.includes(gameId)) return 'already-paid';
+    if (!reward) {
+      reward = {
+        ...freshReward(credit.playerId, credit.playerName, 0),
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      };
+      this.rewards.set(credit.playerId, reward);
+    }
+    reward.playedGames += 1;
+    reward.assets.points += credit.points;
+    reward.assets.coins += credit.coins;
+    for (const title of CHAMPION_TITLES)
+      if (credit.titles.includes(title)) reward.championStatus[title] = true;
+    reward.recentGames = [...reward.recentGames, gameId].slice(-this.keep);
+    return 'paid';
+  }
+
+  async setName(playerId: string, playerName: string, at: number): Promise<Reward | null> {
+    const reward = this.rewards.get(playerId);
+    if (!reward) return null;
+    Object.assign(reward, { playerName, nameAt: at });
+    return structuredClone(reward);
+  }
+
+  async markDeleted(playerId: string, at = new Date()): Promise<void> {
+    if (!this.deleted.has(playerId)) this.deleted.set(playerId, at);
+  }
+
+  async isDeleted(playerId: string): Promise<boolean> {
+    return this.deleted.has(playerId);
+  }
+
+  async forgetDeletedBefore(before: Date): Promise<number> {
+    let removed = 0;
+    for (const [id, at] of this.deleted) if (at < before && this.deleted.delete(id)) removed += 1;
+    return removed;
+  }
+
+  private async hook(): Promise<void> {
+    const hook = this.beforeWrite;
+    this.beforeWrite = undefined;
+    await hook?.();
+  }
+}

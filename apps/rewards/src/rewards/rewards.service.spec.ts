@@ -1,0 +1,126 @@
+import { COMMON_MESSAGES, REWARD_MESSAGES, type TokenClaims } from '@oasis198/contracts';
+import { MESSAGES } from '@oasis198/game-rules';
+import { InMemoryRewardsRepository } from './rewards.repository.fake';
+import type { RewardsRepository } from './rewards.repository';
+import { RewardsService } from './rewards.service';
+
+const caller = (userId: string): TokenClaims => ({ userId, name: `${userId}name`, jti: 'j', exp: 0 });
+
+function setPoints(repo: InMemoryRewardsRepository, id: string, points: number): void {
+  const reward = repo.rewards.get(id);
+  if (!reward) throw new Error(`no record ${id}`);
+  reward.assets.points = points;
+}
+
+function setup() {
+  const repo = new InMemoryRewardsRepository();
+  return { repo, rewards: new RewardsService(repo as unknown as RewardsRepository) };
+}
+
+describe('RewardsService', () => {
+  it('gets a record by player id, 404 when there is none', async () => {
+    const { repo, rewards } = setup();
+    await repo.createIfMissing('u1', 'alice1', 1);
+    expect((await rewards.get('u1')).playerName).toBe('alice1');
+    await expect(rewards.get('u2')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: REWARD_MESSAGES.notFound,
+    });
+    await expect(rewards.get({ $gt: '' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('lists by points, then name, with the page numbers it used', async () => {
+    const { repo, rewards } = setup();
+    for (const [id, name, points] of [
+      ['a', 'zed1', 10],
+      ['b', 'amy1', 30],
+      ['c', 'bob1', 30],
+    ] as const) {
+      await repo.createIfMissing(id, name, 1);
+      setPoints(repo, id, points);
+    }
+    const page = await rewards.list(1, 2);
+    expect(page.rewards.map((r) => r.playerName)).toEqual(['amy1', 'bob1']);
+    expect(page).toMatchObject({ page: 1, pageSize: 2, total: 3 });
+    expect((await rewards.list(2, 2)).rewards.map((r) => r.playerName)).toEqual(['zed1']);
+  });
+
+  describe('create', () => {
+    it("creates the caller's own record, or returns the existing one unchanged", async () => {
+      const { repo, rewards } = setup();
+      const created = await rewards.create(caller('u1'), { playerId: 'u1', playerName: 'alice1' });
+      expect(created).toMatchObject({ playerId: 'u1', playerName: 'alice1', playedGames: 0 });
+      setPoints(repo, 'u1', 50);
+      const again = await rewards.create(caller('u1'), { playerId: 'u1', playerName: 'other1' });
+      expect(again).toMatchObject({ playerName: 'alice1', assets: { points: 50, coins: 0 } });
+    });
+
+    it("refuses someone else's id (403), a bad name (400) and any earned field (400)", async () => {
+      const { rewards } = setup();
+      await expect(
+        rewards.create(caller('u1'), { playerId: 'u2', playerName: 'alice1' }),
+      ).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        message: COMMON_MESSAGES.forbiddenOwner,
+      });
+      await expect(rewards.create(caller('u1'), { playerId: 'u1', playerName: 'a!' })).rejects.toMatchObject({
+        code: 'VALIDATION',
+        message: MESSAGES.username,
+      });
+      await expect(
+        rewards.create(caller('u1'), { playerId: 'u1', playerName: 'alice1', assets: { points: 1e9 } }),
+      ).rejects.toMatchObject({ code: 'VALIDATION', details: { assets: expect.any(String) } });
+    });
+
+    it('does not recreate the record of a deleted player', async () => {
+      const { repo, rewards } = setup();
+      await repo.markDeleted('u1');
+      await expect(
+        rewards.create(caller('u1'), { playerId: 'u1', playerName: 'alice1' }),
+      ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      expect(repo.rewards.size).toBe(0);
+    });
+  });
+
+  describe('edit and delete', () => {
+    it('renames the owner’s record and nothing else', async () => {
+      const { repo, rewards } = setup();
+      await repo.createIfMissing('u1', 'alice1', 1);
+      const { reward } = await rewards.edit(caller('u1'), 'u1', { playerName: 'alice2' });
+      expect(reward.playerName).toBe('alice2');
+      for (const body of [
+        { playerName: 'alice3', points: 5 },
+        { assets: { coins: 5 } },
+        { levelStatus: { level: 9 } },
+        { championStatus: { worldWinner: true } },
+      ]) {
+        await expect(rewards.edit(caller('u1'), 'u1', body)).rejects.toMatchObject({
+          code: 'VALIDATION',
+          message: REWARD_MESSAGES.onlyPlayerName,
+        });
+      }
+      expect(repo.rewards.get('u1')).toMatchObject({ playerName: 'alice2', assets: { points: 0, coins: 0 } });
+    });
+
+    it("refuses someone else's record with 403 before anything else, and a missing one with 404", async () => {
+      const { repo, rewards } = setup();
+      await repo.createIfMissing('u2', 'bob1', 1);
+      await expect(rewards.edit(caller('u1'), 'u2', { points: 1 })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
+      await expect(rewards.delete(caller('u1'), 'u2')).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      expect(repo.rewards.has('u2')).toBe(true);
+      await expect(rewards.edit(caller('u1'), 'u1', { playerName: 'alice1' })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+      await expect(rewards.delete(caller('u1'), 'u1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    });
+
+    it('deletes the owner’s record', async () => {
+      const { repo, rewards } = setup();
+      await repo.createIfMissing('u1', 'alice1', 1);
+      expect(await rewards.delete(caller('u1'), 'u1')).toEqual({ message: REWARD_MESSAGES.deleted });
+      expect(repo.rewards.has('u1')).toBe(false);
+    });
+  });
+});
