@@ -1,0 +1,66 @@
+{{/*
+Helpers of the umbrella chart's own objects (Ingress, in-cluster NATS and MongoDB). Names and
+labels follow oasis-common's.
+*/}}
+
+{{/*
+Name of a service chart's objects as that chart computes it (oasis-common.fullname), from the
+umbrella: (dict "top" $ "chart" "gateway").
+*/}}
+{{- define "oasis198.serviceName" -}}
+{{- $values := index .top.Values .chart | default dict -}}
+{{- if $values.fullnameOverride -}}
+{{- $values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .chart $values.nameOverride -}}
+{{- if contains $name .top.Release.Name -}}
+{{- .top.Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .top.Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Selector labels of an in-cluster dependency: (dict "top" $ "name" "nats"). */}}
+{{- define "oasis198.selectorLabels" -}}
+app.kubernetes.io/name: {{ .name }}
+app.kubernetes.io/instance: {{ .top.Release.Name }}
+{{- end -}}
+
+{{/* Labels of the umbrella's objects: (dict "top" $ "name" "nats" "version" "2.14.9"). */}}
+{{- define "oasis198.labels" -}}
+helm.sh/chart: {{ include "oasis-common.chart" .top }}
+{{ include "oasis198.selectorLabels" . }}
+{{- with .version }}
+app.kubernetes.io/version: {{ . | toString | trunc 63 | trimSuffix "-" | quote }}
+{{- end }}
+{{- with .component }}
+app.kubernetes.io/component: {{ . }}
+{{- end }}
+app.kubernetes.io/part-of: oasis198
+app.kubernetes.io/managed-by: {{ .top.Release.Service }}
+{{- end -}}
+
+{{/* The restricted container securityContext of the in-cluster dependencies. */}}
+{{- define "oasis198.containerSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: {{ .uid }}
+runAsGroup: {{ .uid }}
+readOnlyRootFilesystem: true
+allowPrivilegeEscalation: false
+privileged: false
+capabilities:
+  drop: [ALL]
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{- define "oasis198.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: {{ .uid }}
+runAsGroup: {{ .uid }}
+fsGroup: {{ .uid }}
+fsGroupChangePolicy: OnRootMismatch
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}

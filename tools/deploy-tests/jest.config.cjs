@@ -1,0 +1,10 @@
+// Chart unit tests: render the Helm charts and the kustomize overlays, and assert on the objects
+// what an SRE relies on. helm comes from `node tools/scripts/setup.mjs --helm` (global setup).
+module.exports = {
+  ...require('../../jest.preset.cjs'),
+  displayName: 'deploy-tests',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  globalSetup: '<rootDir>/src/global-setup.cjs',
+  testTimeout: 30_000,
+};

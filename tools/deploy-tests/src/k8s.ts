@@ -1,0 +1,290 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+/** The parts of Kubernetes objects the tests read. */
+export type Labels = Record<string, string>;
+export interface Metadata {
+  name: string;
+  namespace?: string;
+  labels?: Labels;
+  annotations?: Record<string, string>;
+}
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: Metadata;
+  data?: Record<string, string>;
+  spec?: unknown;
+}
+export interface Probe {
+  httpGet?: { path: string; port: string | number };
+  tcpSocket?: { port: string | number };
+  periodSeconds?: number;
+  timeoutSeconds?: number;
+  failureThreshold?: number;
+}
+export interface SecurityContext {
+  runAsNonRoot?: boolean;
+  runAsUser?: number;
+  readOnlyRootFilesystem?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  privileged?: boolean;
+  capabilities?: { drop?: string[]; add?: string[] };
+  seccompProfile?: { type: string };
+}
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+}
+export interface Container {
+  name: string;
+  image: string;
+  ports?: { name?: string; containerPort: number }[];
+  env?: EnvVar[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  startupProbe?: Probe;
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  lifecycle?: { preStop?: { exec?: { command: string[] } } };
+  resources?: {
+    requests?: Record<string, string | number>;
+    limits?: Record<string, string | number>;
+  };
+  securityContext?: SecurityContext;
+  volumeMounts?: { name: string; mountPath: string; subPath?: string }[];
+}
+export interface PodSpec {
+  serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
+  hostNetwork?: boolean;
+  hostPID?: boolean;
+  securityContext?: SecurityContext & { fsGroup?: number };
+  terminationGracePeriodSeconds?: number;
+  containers: Container[];
+  volumes?: { name: string; emptyDir?: object; configMap?: { name: string } }[];
+}
+export interface PodTemplate {
+  metadata: { labels: Labels; annotations?: Record<string, string> };
+  spec: PodSpec;
+}
+export interface Workload extends K8sObject {
+  spec: {
+    replicas?: number;
+    selector: { matchLabels: Labels };
+    strategy?: {
+      type: string;
+      rollingUpdate?: { maxSurge: number | string; maxUnavailable: number | string };
+    };
+    template: PodTemplate;
+    volumeClaimTemplates?: { spec: { resources: { requests: { storage: string } } } }[];
+  };
+}
+export interface PeerSelector {
+  podSelector?: { matchLabels?: Labels };
+  namespaceSelector?: { matchLabels?: Labels };
+  ipBlock?: { cidr: string };
+}
+export interface PolicyPort {
+  port?: number | string;
+  protocol?: string;
+}
+export interface NetworkPolicy extends K8sObject {
+  spec: {
+    podSelector: { matchLabels: Labels };
+    policyTypes: string[];
+    ingress?: { from?: PeerSelector[]; ports?: PolicyPort[] }[];
+    egress?: { to?: PeerSelector[]; ports?: PolicyPort[] }[];
+  };
+}
+export interface Service extends K8sObject {
+  spec: { selector: Labels; ports: { name: string; port: number; targetPort: string | number }[] };
+}
+export interface Pdb extends K8sObject {
+  spec: {
+    selector: { matchLabels: Labels };
+    maxUnavailable?: number | string;
+    minAvailable?: number | string;
+  };
+}
+export interface Hpa extends K8sObject {
+  spec: {
+    scaleTargetRef: { kind: string; name: string };
+    minReplicas: number;
+    maxReplicas: number;
+    metrics: { resource: { name: string; target: { averageUtilization: number } } }[];
+  };
+}
+export interface Ingress extends K8sObject {
+  spec: {
+    ingressClassName?: string;
+    tls?: { secretName: string; hosts: string[] }[];
+    rules: {
+      host?: string;
+      http: {
+        paths: {
+          path: string;
+          pathType: string;
+          backend: { service: { name: string; port: { name: string } } };
+        }[];
+      };
+    }[];
+  };
+}
+
+export const ROOT = path.resolve(__dirname, '../../..');
+const HELM = path.join(ROOT, '.tools', 'bin', 'helm');
+const versions = JSON.parse(readFileSync(path.join(ROOT, '.tools', 'bin', '.versions.json'), 'utf8'));
+/** The Kubernetes version the charts are rendered for (the schemas check-deploy validates with). */
+export const KUBE_VERSION = String(versions['kubernetes-schemas'] ?? 'v1.34.0').replace(/^v/, '');
+
+/** The Oasis 198 service charts, each installable on its own. */
+export const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'web'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+export const NEST_SERVICES = SERVICES.filter((s) => s !== 'web');
+export const DATABASE_SERVICES = ['auth', 'rewards', 'rooms', 'game-timer'] as const;
+
+export interface RenderOptions {
+  /** Value files, relative to the chart (e.g. ci/hpa-off.yaml) or the workspace root. */
+  values?: string[];
+  set?: string[];
+}
+
+const cache = new Map<string, K8sObject[]>();
+
+/** `helm template oasis198 helm/<chart>` in namespace oasis198, parsed. */
+export function helmTemplate(chart: string, options: RenderOptions = {}): K8sObject[] {
+  const key = JSON.stringify([chart, options]);
+  const cached = cache.get(key);
+  if (cached) return structuredClone(cached);
+  const output = execFileSync(HELM, helmArgs(chart, options), { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+  const objects = parse(output);
+  cache.set(key, objects);
+  return structuredClone(objects);
+}
+
+/** The error helm reports for values it refuses ('' when it renders). */
+export function helmTemplateError(chart: string, options: RenderOptions = {}): string {
+  try {
+    execFileSync(HELM, helmArgs(chart, options), { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    return '';
+  } catch (error) {
+    return String((error as { stderr?: string }).stderr ?? error);
+  }
+}
+
+/**
+ * The umbrella chart's NOTES.txt as `helm install` would print it. `helm template` does not render
+ * NOTES.txt, so a copy of the chart renders it through a ConfigMap.
+ */
+export function helmNotes(options: RenderOptions = {}): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'oasis-notes-'));
+  try {
+    const chart = path.join(dir, 'oasis198');
+    cpSync(path.join(ROOT, 'helm', 'oasis198'), chart, { recursive: true });
+    mkdirSync(path.join(chart, 'notes'));
+    cpSync(path.join(chart, 'templates', 'NOTES.txt'), path.join(chart, 'notes', 'NOTES.txt'));
+    writeFileSync(
+      path.join(chart, 'templates', 'zz-notes.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: |\n' +
+        '    {{- tpl (.Files.Get "notes/NOTES.txt") . | nindent 4 }}\n',
+    );
+    const values = (options.values ?? []).map((file) =>
+      file.startsWith('ci/') ? path.join(ROOT, 'helm', 'oasis198', file) : path.resolve(ROOT, file),
+    );
+    const args = ['template', 'oasis198', chart, '--namespace', 'oasis198', '--kube-version', KUBE_VERSION];
+    for (const file of values) args.push('-f', file);
+    for (const value of options.set ?? []) args.push('--set', value);
+    args.push('--show-only', 'templates/zz-notes.yaml');
+    const output = execFileSync(HELM, args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    return must(parse(output)[0]?.data?.['notes'], 'the rendered NOTES.txt');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `kubectl kustomize k8s/overlays/<overlay>`, parsed. */
+export function kustomize(overlay: string): K8sObject[] {
+  const output = execFileSync(process.env['KUBECTL'] ?? 'kubectl', ['kustomize', `k8s/overlays/${overlay}`], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
+  return parse(output);
+}
+
+function helmArgs(chart: string, { values = [], set = [] }: RenderOptions): string[] {
+  const chartDir = path.join('helm', chart);
+  const args = ['template', 'oasis198', chartDir, '--namespace', 'oasis198', '--kube-version', KUBE_VERSION];
+  for (const file of values) args.push('-f', file.startsWith('ci/') ? path.join(chartDir, file) : file);
+  for (const value of set) args.push('--set', value);
+  return args;
+}
+
+function parse(text: string): K8sObject[] {
+  return parseAllDocuments(text)
+    .map((doc) => {
+      if (doc.errors.length) throw new Error(doc.errors.map((e) => e.message).join('\n'));
+      return doc.toJS() as K8sObject | null;
+    })
+    .filter((o): o is K8sObject => !!o);
+}
+
+/** The one object of this kind (and name); fails when there is none or several. */
+export function one<T extends K8sObject = K8sObject>(objects: K8sObject[], kind: string, name?: string): T {
+  const found = objects.filter((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+  if (found.length !== 1) {
+    const names = objects.filter((o) => o.kind === kind).map((o) => o.metadata.name);
+    throw new Error(
+      `expected one ${kind}${name ? ` named ${name}` : ''}, found ${found.length} (${names.join(', ')})`,
+    );
+  }
+  return found[0] as T;
+}
+
+export function all<T extends K8sObject = K8sObject>(objects: K8sObject[], kind: string): T[] {
+  return objects.filter((o) => o.kind === kind) as T[];
+}
+
+/** Whether a label selector (matchLabels) selects these labels. */
+export function selects(selector: Labels | undefined, labels: Labels | undefined): boolean {
+  return Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
+}
+
+/** A CPU or memory quantity in cores or bytes. */
+export function quantity(value: string | number | undefined): number {
+  if (value === undefined) return NaN;
+  const match = /^([0-9.]+)([a-zA-Z]*)$/.exec(String(value));
+  if (!match) return NaN;
+  const units: Record<string, number> = {
+    '': 1,
+    m: 1e-3,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    Ki: 1024,
+    Mi: 1024 ** 2,
+    Gi: 1024 ** 3,
+  };
+  const factor = units[match[2] ?? ''];
+  return factor === undefined ? NaN : Number(match[1]) * factor;
+}
+
+/** The value, or a test failure naming what is missing. */
+export function must<T>(value: T | null | undefined, what: string): T {
+  if (value === undefined || value === null) throw new Error(`missing: ${what}`);
+  return value;
+}
+
+/** The first container of a workload's pods. */
+export function mainContainer(workload: Workload): Container {
+  return must(workload.spec.template.spec.containers[0], `a container in ${workload.metadata.name}`);
+}
+
+/** The "name/kind" list of an object set, for readable failures. */
+export function inventory(objects: K8sObject[]): string[] {
+  return objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+}
