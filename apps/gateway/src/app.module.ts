@@ -3,10 +3,11 @@ import { ServiceKitModule } from '@oasis198/service-kit';
 import type { GatewayConfig } from './config';
 import { GatewayCoreModule } from './gateway-core.module';
 import { RewardsModule } from './rewards/rewards.module';
+import { RoomsModule } from './rooms/rooms.module';
 import { UsersModule } from './users/users.module';
 
 /** Feature modules register here: users and rewards (accounts), rooms (play and live push). */
-const FEATURES: DynamicModule['imports'] = [UsersModule, RewardsModule];
+const FEATURES: DynamicModule['imports'] = [UsersModule, RewardsModule, RoomsModule];
 
 @Module({})
 export class AppModule {

@@ -1,0 +1,87 @@
+import type { RoomView } from '@oasis198/contracts';
+import {
+  applyMove,
+  applyTimeout,
+  fromSpecSeconds,
+  initialGameState,
+  startGame,
+  TIME_BASE_MS,
+  toSpecSeconds,
+  type GameState,
+} from '@oasis198/game-rules';
+import { deriveDeadlines } from './derive';
+
+const T0 = TIME_BASE_MS + 50_000_000;
+const sec = 1000;
+
+function view(state: GameState, overrides: Partial<RoomView> = {}): RoomView {
+  return {
+    _id: 'room-1',
+    name: 'Room 1',
+    roomNumber: 1,
+    gameType: 'quick-battle',
+    createdBy: { id: 'a', name: 'a' },
+    duration: 14,
+    hasPassCode: false,
+    players: [
+      { id: 'a', name: 'a' },
+      { id: 'b', name: 'b' },
+    ],
+    gameStarted: state.gameStarted,
+    gameOver: state.gameOver,
+    whosTurn: { ...state, specialRandom: null },
+    version: 3,
+    createdAt: new Date(T0).toISOString(),
+    serverNow: toSpecSeconds(T0),
+    waitingSince: null,
+    ...overrides,
+  };
+}
+
+const started = () => startGame(initialGameState(), { duration: 14, nowMs: T0, specialRandom: 123456 });
+
+describe('deriveDeadlines', () => {
+  it('gives a running turn its timeout (1 ms after deadline + 1 s) and its abandonment (deadline + 60 s)', () => {
+    const deadlines = deriveDeadlines(view(started()));
+    expect(deadlines).toEqual([
+      { kind: 'turn', dueAt: new Date(T0 + 19 * sec + 1), gameNumber: 1, moveIndex: 0 },
+      { kind: 'abandoned', dueAt: new Date(T0 + 78 * sec), gameNumber: 1, moveIndex: 0 },
+    ]);
+  });
+
+  it('moves the turn deadline with each move and names the new turn', () => {
+    const moved = applyMove(
+      started(),
+      'player1',
+      { number: 4, option: 'plain' },
+      { duration: 14, nowMs: T0 + 5 * sec },
+    );
+    if (!moved.ok) throw new Error(moved.message);
+    const [turn] = deriveDeadlines(view(moved.state));
+    expect(turn).toEqual({ kind: 'turn', dueAt: new Date(T0 + 24 * sec + 1), gameNumber: 1, moveIndex: 1 });
+  });
+
+  it('gives a finished game only its post-game expiry at game over + 64 s', () => {
+    const state = started();
+    const ended = applyTimeout(state, { gameNumber: 1, moveIndex: 0 }, { nowMs: T0 + 20 * sec });
+    if (!ended.ok) throw new Error(ended.message);
+    expect(deriveDeadlines(view(ended.state))).toEqual([
+      { kind: 'post-game', dueAt: new Date(T0 + 84 * sec), gameNumber: 1, moveIndex: 0 },
+    ]);
+  });
+
+  it('gives a room waiting with one player its expiry 10 minutes on, and nothing to an idle full room', () => {
+    const waitingSince = toSpecSeconds(T0 + 1234);
+    const waiting = view(initialGameState(), { players: [{ id: 'a', name: 'a' }], waitingSince });
+    expect(deriveDeadlines(waiting)).toEqual([
+      {
+        kind: 'waiting',
+        dueAt: new Date(fromSpecSeconds(waitingSince) + 600 * sec),
+        gameNumber: 0,
+        moveIndex: 0,
+      },
+    ]);
+    expect(deriveDeadlines(view(initialGameState(), { players: [{ id: 'a', name: 'a' }] }))).toEqual([]);
+    expect(deriveDeadlines(view(initialGameState()))).toEqual([]);
+  });
+});

@@ -1,0 +1,224 @@
+import type { INestApplication } from '@nestjs/common';
+import {
+  type DeadlineDueRequest,
+  type DeadlineDueResponse,
+  EventIds,
+  type EventEnvelope,
+  EventTypes,
+  QueueGroups,
+  Requests,
+  type RoomView,
+  Streams,
+} from '@oasis198/contracts';
+import { initialGameState, startGame, toSpecSeconds } from '@oasis198/game-rules';
+import { createService } from '@oasis198/service-kit';
+import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gameTimerDefinition } from '../game-timer.definition';
+
+const sec = 1000;
+
+// The game timer against real NATS and FerretDB, with a stand-in for the rooms service that
+// records every deadline it is sent.
+describe('game timer', () => {
+  const infra = useTestInfra();
+  describe('with a recording rooms service', suite(infra));
+});
+
+function suite(infra: () => TestInfra) {
+  return () => {
+    let nc: NatsConnection;
+    let env: NodeJS.ProcessEnv;
+    const apps: INestApplication[] = [];
+    const received: { request: DeadlineDueRequest; at: number }[] = [];
+    let answer: (request: DeadlineDueRequest) => DeadlineDueResponse = () => ({ applied: true });
+    const codec = JSONCodec<{ id: string; data: DeadlineDueRequest }>();
+
+    const startTimer = async () => {
+      const { app } = await createService(gameTimerDefinition, env);
+      apps.push(app);
+      return app;
+    };
+    const stopTimer = async (app: INestApplication) => {
+      apps.splice(apps.indexOf(app), 1);
+      await app.close();
+    };
+
+    /** A room whose game started `ago` ms ago with the given turn duration: its turn falls due at start + duration + 5 s. */
+    function runningRoom(roomId: string, version: number, startMs: number, duration = 14): RoomView {
+      const state = startGame(initialGameState(), { duration, nowMs: startMs, specialRandom: 111111 });
+      return {
+        _id: roomId,
+        name: 'Room',
+        roomNumber: 1,
+        gameType: 'quick-battle',
+        createdBy: { id: 'a', name: 'a' },
+        duration,
+        hasPassCode: false,
+        players: [
+          { id: 'a', name: 'a' },
+          { id: 'b', name: 'b' },
+        ],
+        gameStarted: true,
+        gameOver: false,
+        whosTurn: { ...state, specialRandom: null },
+        version,
+        createdAt: new Date(startMs).toISOString(),
+        serverNow: toSpecSeconds(startMs),
+        waitingSince: null,
+      };
+    }
+    /** The turn of a 14 s room started at startMs is due at startMs + 19 s + 1 ms. */
+    const startFor = (dueMs: number) => dueMs - 19 * sec - 1;
+
+    async function publish(
+      type: typeof EventTypes.roomUpdated | typeof EventTypes.roomDeleted,
+      data: unknown,
+      id: string,
+    ) {
+      const event = { id, type, occurredAt: new Date().toISOString(), data } as EventEnvelope;
+      await nc.jetstream().publish(type, JSONCodec().encode(event), { msgID: id });
+    }
+    const snapshot = (room: RoomView) =>
+      publish(EventTypes.roomUpdated, { room }, EventIds.roomUpdated(room._id, room.version));
+    const callsFor = (roomId: string) => received.filter((r) => r.request.roomId === roomId);
+
+    beforeAll(async () => {
+      nc = await connect({ servers: infra().natsUrl });
+      const jsm = await nc.jetstreamManager();
+      await jsm.streams.add({ name: Streams.games.name, subjects: [...Streams.games.subjects] });
+      // The rooms service's side of rooms.deadline (NestJS's NATS packet format).
+      const sub = nc.subscribe(Requests.rooms.deadline, { queue: QueueGroups.rooms });
+      void (async () => {
+        for await (const msg of sub) {
+          const packet = codec.decode(msg.data);
+          received.push({ request: packet.data, at: Date.now() });
+          let reply: object;
+          try {
+            reply = { response: answer(packet.data) };
+          } catch (error) {
+            reply = { err: { code: 'UNAVAILABLE', message: (error as Error).message } };
+          }
+          msg.respond(JSONCodec().encode({ id: packet.id, ...reply, isDisposed: true }));
+        }
+      })();
+      env = {
+        NATS_URL: infra().natsUrl,
+        MONGO_URL: mongoUrlFor(infra(), uniqueName('timer')),
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
+        TIMER_POLL_MS: '200',
+      };
+    });
+
+    afterEach(() => {
+      answer = () => ({ applied: true });
+    });
+
+    afterAll(async () => {
+      await Promise.all(apps.splice(0).map((app) => app.close()));
+      await nc?.drain();
+    });
+
+    it('fires a turn timeout from a room snapshot on time, and follows newer snapshots only', async () => {
+      const timer = await startTimer();
+      const roomId = uniqueName('room');
+      const due = Date.now() + 3 * sec;
+      await snapshot(runningRoom(roomId, 2, startFor(due)));
+      // A move (version 3) moves the deadline 1 s on; then the old snapshot is redelivered.
+      const later = due + sec;
+      const moved = runningRoom(roomId, 3, startFor(later));
+      moved.whosTurn.moves = [
+        { player: 'player1', number: 3, option: 'plain', aiNumber: 4, total: 3, at: 0 },
+      ];
+      await snapshot(moved);
+      await publish(
+        EventTypes.roomUpdated,
+        { room: runningRoom(roomId, 2, startFor(due)) },
+        `${roomId}-redelivered`,
+      );
+
+      await waitFor(async () => callsFor(roomId).length > 0, { timeoutMs: 8 * sec, what: 'the timeout' });
+      const [call] = callsFor(roomId);
+      expect(call?.request).toEqual({ roomId, kind: 'turn', version: 3, gameNumber: 1, moveIndex: 1 });
+      expect((call?.at ?? 0) - later).toBeGreaterThanOrEqual(0);
+      expect((call?.at ?? 0) - later).toBeLessThan(500);
+      await sleep(500);
+      expect(callsFor(roomId)).toHaveLength(1);
+      await stopTimer(timer);
+    });
+
+    it('forgets a deleted room', async () => {
+      const timer = await startTimer();
+      const roomId = uniqueName('room');
+      await snapshot(runningRoom(roomId, 2, startFor(Date.now() + 1500)));
+      await publish(
+        EventTypes.roomDeleted,
+        { roomId, version: 3, reason: 'left', playerIds: [] },
+        EventIds.roomDeleted(roomId),
+      );
+      await sleep(2500);
+      expect(callsFor(roomId)).toHaveLength(0);
+      await stopTimer(timer);
+    });
+
+    it('fires once, on return, a deadline that fell due while the timer was down', async () => {
+      let timer = await startTimer();
+      const roomId = uniqueName('room');
+      const due = Date.now() + 1500;
+      await snapshot(runningRoom(roomId, 2, startFor(due)));
+      await waitFor(
+        async () =>
+          (await nc.jetstreamManager()).consumers
+            .info(Streams.games.name, 'game-timer-rooms')
+            .then((i) => i.num_pending === 0),
+        {
+          what: 'the snapshot to be stored',
+        },
+      );
+      await stopTimer(timer);
+      await sleep(due - Date.now() + 1000);
+      expect(callsFor(roomId)).toHaveLength(0);
+      const restarted = Date.now();
+      timer = await startTimer();
+      await waitFor(async () => callsFor(roomId).length > 0, { what: 'the overdue timeout' });
+      expect((callsFor(roomId)[0]?.at ?? 0) - restarted).toBeLessThan(2 * sec);
+      await sleep(700);
+      expect(callsFor(roomId)).toHaveLength(1);
+      await stopTimer(timer);
+    });
+
+    it('retries while the rooms service cannot take a deadline, then sends it once', async () => {
+      const timer = await startTimer();
+      const roomId = uniqueName('room');
+      let refusals = 0;
+      answer = (request) => {
+        if (request.roomId === roomId && refusals++ < 1) throw new Error('not now');
+        return { applied: true };
+      };
+      await snapshot(runningRoom(roomId, 2, startFor(Date.now() + 500)));
+      await waitFor(async () => callsFor(roomId).length >= 2, { timeoutMs: 8 * sec, what: 'a retry' });
+      await sleep(1500);
+      expect(callsFor(roomId)).toHaveLength(2);
+      await stopTimer(timer);
+    });
+
+    it('shares 200 deadlines between two replicas without sending any twice', async () => {
+      const [a, b] = [await startTimer(), await startTimer()];
+      const prefix = uniqueName('shared');
+      const base = Date.now() + 2 * sec;
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          snapshot(runningRoom(`${prefix}-${i}`, 2, startFor(base + i * 10))),
+        ),
+      );
+      const mine = () => received.filter((r) => r.request.roomId.startsWith(prefix));
+      await waitFor(async () => mine().length >= 200, { timeoutMs: 15 * sec, what: '200 deadlines' });
+      await sleep(500);
+      expect(mine()).toHaveLength(200);
+      expect(new Set(mine().map((r) => r.request.roomId)).size).toBe(200);
+      await Promise.all([stopTimer(a), stopTimer(b)]);
+    });
+  };
+}

@@ -1,0 +1,81 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { EditRoomResponse, RoomPage, RoomView, WhosTurnView } from '@oasis198/contracts';
+import { GAME_TYPES, type GameType, ROOM_PAGE_SIZE } from '@oasis198/game-rules';
+import { PersonDto } from './rooms.dto';
+
+/** The documented shape of a room (contracts' RoomView). No passcode; specialRandom only after the game. */
+export class RoomViewDto implements RoomView {
+  @ApiProperty({ example: '6650c0ffee0000000000beef' })
+  _id!: string;
+
+  @ApiProperty({ example: 'Room 12' })
+  name!: string;
+
+  @ApiProperty({ example: 12 })
+  roomNumber!: number;
+
+  @ApiProperty({ enum: GAME_TYPES })
+  gameType!: GameType;
+
+  @ApiProperty({ type: PersonDto })
+  createdBy!: PersonDto;
+
+  @ApiProperty({ example: 32, description: 'Seconds per turn.' })
+  duration!: number;
+
+  @ApiProperty({ description: 'Whether joining needs a passcode (the passcode itself is never sent).' })
+  hasPassCode!: boolean;
+
+  @ApiProperty({ type: [PersonDto], maxItems: 2 })
+  players!: PersonDto[];
+
+  @ApiProperty()
+  gameStarted!: boolean;
+
+  @ApiProperty()
+  gameOver!: boolean;
+
+  @ApiProperty({
+    type: Object,
+    description:
+      'SPEC §3 whosTurn (currentNumber, turnStart, player1/player2 {turn, restart}, helpOasis) plus moves ' +
+      '[{ player, number, option, aiNumber, total, at }], winner, endReason (reached198 | timeout | left), ' +
+      'deadline, endedAt and gameNumber. specialRandom is null until the game is over.',
+  })
+  whosTurn!: WhosTurnView;
+
+  @ApiProperty({ description: 'Bumped by every change; also the SSE event id.' })
+  version!: number;
+
+  @ApiProperty({ example: '2026-01-01T12:00:00.000Z' })
+  createdAt!: string;
+
+  @ApiProperty({ description: 'The server clock in SPEC seconds (since 2022-11-17), to align timers.' })
+  serverNow!: number;
+
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'Since when the room has waited with one player.',
+  })
+  waitingSince!: number | null;
+}
+
+export class RoomPageDto implements RoomPage {
+  @ApiProperty({ type: [RoomViewDto] })
+  rooms!: RoomViewDto[];
+
+  @ApiProperty({ example: 1 })
+  page!: number;
+
+  @ApiProperty({ example: ROOM_PAGE_SIZE })
+  pageSize!: number;
+
+  @ApiProperty({ example: 3 })
+  total!: number;
+}
+
+export class EditRoomResponseDto implements EditRoomResponse {
+  @ApiProperty({ type: RoomViewDto })
+  room!: RoomViewDto;
+}

@@ -1,0 +1,131 @@
+import { type EventEnvelope, PUSH_HEARTBEAT_SECONDS, type RoomView } from '@oasis198/contracts';
+import { createLogger, type JetStreamService, Metrics } from '@oasis198/service-kit';
+import type { Response } from 'express';
+import { EventEmitter } from 'node:events';
+import { frame, RoomPushService, toPush } from './room-push.service';
+
+const room = (id: string, version: number) => ({ _id: id, version, players: [] }) as unknown as RoomView;
+const envelope = (type: string, data: unknown) =>
+  ({ id: `${type}:x`, type, occurredAt: new Date().toISOString(), data }) as EventEnvelope;
+
+/** The parts of an Express response an event stream uses, recording what was written. */
+class FakeResponse extends EventEmitter {
+  statusCode = 0;
+  readonly headers: Record<string, string> = {};
+  readonly chunks: string[] = [];
+  writableLength = 0;
+  ended = false;
+  flushed = false;
+  status(code: number) {
+    this.statusCode = code;
+    return this;
+  }
+  setHeader(name: string, value: string) {
+    this.headers[name.toLowerCase()] = value;
+  }
+  flushHeaders() {
+    this.flushed = true;
+  }
+  write(chunk: string) {
+    this.chunks.push(chunk);
+    return true;
+  }
+  end() {
+    this.ended = true;
+  }
+}
+
+function service() {
+  const handlers = new Map<string, (data: unknown) => void>();
+  const jetstream = {
+    subscribe: (subject: string, handler: (data: unknown) => void) => handlers.set(subject, handler),
+  };
+  const push = new RoomPushService(
+    jetstream as unknown as JetStreamService,
+    createLogger('push-test', 'silent'),
+    new Metrics('push-test'),
+  );
+  push.onModuleInit();
+  const publish = (subject: string, data: unknown) => handlers.get(subject)?.(envelope(subject, data));
+  return { push, publish, subjects: [...handlers.keys()] };
+}
+
+describe('push frames', () => {
+  it('sends a room as its RoomView with the version as id, and a deletion with its reason', () => {
+    expect(frame({ type: 'room', room: room('r1', 7) })).toBe(
+      `id: 7\nevent: room\ndata: ${JSON.stringify(room('r1', 7))}\n\n`,
+    );
+    expect(frame({ type: 'room-deleted', roomId: 'r1', version: 9, reason: 'left' })).toBe(
+      'id: 9\nevent: room-deleted\ndata: {"roomId":"r1","version":9,"reason":"left"}\n\n',
+    );
+    expect(toPush(envelope('room.updated', { room: room('r1', 3) }))).toEqual({
+      type: 'room',
+      room: room('r1', 3),
+    });
+    expect(
+      toPush(envelope('room.deleted', { roomId: 'r1', version: 4, reason: 'empty', playerIds: ['a'] })),
+    ).toEqual({
+      type: 'room-deleted',
+      roomId: 'r1',
+      version: 4,
+      reason: 'empty',
+    });
+    expect(toPush(envelope('move.made', {}))).toBeNull();
+  });
+});
+
+describe('RoomPushService', () => {
+  it('listens to the room subjects on core NATS and fans changes out per room and to the list', () => {
+    const { push, publish, subjects } = service();
+    expect(subjects.sort()).toEqual(['room.created', 'room.deleted', 'room.updated']);
+    const one: unknown[] = [];
+    const all: unknown[] = [];
+    const stopOne = push.watchRoom('r1', (m) => one.push(m));
+    push.watchAll((m) => all.push(m));
+    publish('room.updated', { room: room('r1', 2) });
+    publish('room.updated', { room: room('r2', 5) });
+    stopOne();
+    publish('room.deleted', { roomId: 'r1', version: 3, reason: 'left', playerIds: [] });
+    expect(one).toHaveLength(1);
+    expect(all).toHaveLength(3);
+  });
+
+  it('opens a stream that proxies do not buffer, beats, and cleans up when the client goes', () => {
+    jest.useFakeTimers();
+    try {
+      const { push } = service();
+      const res = new FakeResponse();
+      let closed = 0;
+      const stream = push.open(res as unknown as Response, () => closed++);
+      expect(res.statusCode).toBe(200);
+      expect(res.flushed).toBe(true);
+      expect(res.headers).toMatchObject({
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+      });
+      stream.send({ type: 'room', room: room('r1', 1) });
+      jest.advanceTimersByTime(PUSH_HEARTBEAT_SECONDS * 1000);
+      expect(res.chunks.at(-1)).toBe(': heartbeat\n\n');
+      res.emit('close');
+      expect(closed).toBe(1);
+      const written = res.chunks.length;
+      jest.advanceTimersByTime(PUSH_HEARTBEAT_SECONDS * 3000);
+      stream.send({ type: 'room', room: room('r1', 2) });
+      expect(res.chunks).toHaveLength(written);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('drops a client that does not keep up', () => {
+    const { push } = service();
+    const res = new FakeResponse();
+    let closed = 0;
+    const stream = push.open(res as unknown as Response, () => closed++);
+    res.writableLength = 2 * 1024 * 1024;
+    stream.send({ type: 'room', room: room('r1', 1) });
+    expect(res.ended).toBe(true);
+    expect(closed).toBe(1);
+  });
+});

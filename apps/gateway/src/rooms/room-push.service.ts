@@ -1,0 +1,148 @@
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  type EventEnvelope,
+  type EventPayloads,
+  EventTypes,
+  PUSH_HEARTBEAT_SECONDS,
+  type PushMessage,
+} from '@oasis198/contracts';
+import { JetStreamService, LOGGER, type Logger, Metrics } from '@oasis198/service-kit';
+import type { Response } from 'express';
+import { Gauge } from 'prom-client';
+
+type Listener = (message: PushMessage) => void;
+
+/** A client whose unsent output passes this is too slow to follow: its stream is closed (it reconnects). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/**
+ * Live room changes for the browsers connected to this gateway replica. Every replica
+ * subscribes to room.created / room.updated / room.deleted on core NATS (JetStream publishes
+ * reach core subscribers too), so any replica can serve any watcher and no replica keeps state
+ * another one needs.
+ */
+@Injectable()
+export class RoomPushService implements OnModuleInit, OnApplicationShutdown {
+  private readonly all = new Set<Listener>();
+  private readonly byRoom = new Map<string, Set<Listener>>();
+  private readonly streams = new Set<Response>();
+
+  constructor(
+    private readonly jetstream: JetStreamService,
+    @Inject(LOGGER) private readonly logger: Logger,
+    metrics: Metrics,
+  ) {
+    const streams = this.streams;
+    new Gauge({
+      name: 'oasis_push_streams',
+      help: 'Server-Sent Events streams open on this gateway replica.',
+      registers: [metrics.registry],
+      collect() {
+        this.set(streams.size);
+      },
+    });
+  }
+
+  onModuleInit(): void {
+    for (const subject of [EventTypes.roomCreated, EventTypes.roomUpdated, EventTypes.roomDeleted]) {
+      this.jetstream.subscribe(subject, (data) => this.dispatch(data as EventEnvelope));
+    }
+  }
+
+  onApplicationShutdown(): void {
+    for (const res of this.streams) res.end();
+    this.streams.clear();
+  }
+
+  /** Calls the listener with every change of one room; returns the unsubscribe function. */
+  watchRoom(roomId: string, listener: Listener): () => void {
+    let set = this.byRoom.get(roomId);
+    if (!set) this.byRoom.set(roomId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.byRoom.get(roomId) === set) this.byRoom.delete(roomId);
+    };
+  }
+
+  /** Calls the listener with every change of every room; returns the unsubscribe function. */
+  watchAll(listener: Listener): () => void {
+    this.all.add(listener);
+    return () => this.all.delete(listener);
+  }
+
+  /**
+   * Turns an HTTP response into an event stream: headers that keep proxies from buffering or
+   * caching it, a heartbeat comment every PUSH_HEARTBEAT_SECONDS, and clean-up when the client
+   * goes. Returns a writer for push messages and a way to end the stream.
+   */
+  open(res: Response, onClose: () => void): { send: (message: PushMessage) => void; end: () => void } {
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('Connection', 'keep-alive');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    res.socket?.setNoDelay(true);
+    res.write(`retry: 3000\n\n`);
+    this.streams.add(res);
+
+    let ended = false;
+    const heartbeat = setInterval(() => write(': heartbeat\n\n'), PUSH_HEARTBEAT_SECONDS * 1000);
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(heartbeat);
+      this.streams.delete(res);
+      onClose();
+      res.end();
+    };
+    const write = (chunk: string) => {
+      if (ended) return;
+      if (res.writableLength > MAX_BUFFERED_BYTES) {
+        this.logger.warn('closing a push stream whose client does not keep up');
+        end();
+        return;
+      }
+      res.write(chunk);
+    };
+    res.on('close', end);
+    return { send: (message) => write(frame(message)), end };
+  }
+
+  private dispatch(event: EventEnvelope): void {
+    const message = toPush(event);
+    if (!message) return;
+    const roomId = message.type === 'room' ? message.room._id : message.roomId;
+    for (const listener of this.all) listener(message);
+    for (const listener of this.byRoom.get(roomId) ?? []) listener(message);
+  }
+}
+
+export function toPush(event: EventEnvelope): PushMessage | null {
+  switch (event?.type) {
+    case EventTypes.roomCreated:
+    case EventTypes.roomUpdated: {
+      const { room } = event.data as EventPayloads[typeof EventTypes.roomUpdated];
+      return room ? { type: 'room', room } : null;
+    }
+    case EventTypes.roomDeleted: {
+      const { roomId, version, reason } = event.data as EventPayloads[typeof EventTypes.roomDeleted];
+      return { type: 'room-deleted', roomId, version, reason };
+    }
+    default:
+      return null;
+  }
+}
+
+/** One SSE frame: the room version as id, the push type as event, the payload as data. */
+export function frame(message: PushMessage): string {
+  if (message.type === 'room') {
+    return `id: ${message.room.version}\nevent: room\ndata: ${JSON.stringify(message.room)}\n\n`;
+  }
+  const { type, ...gone } = message;
+  return `id: ${message.version}\nevent: ${type}\ndata: ${JSON.stringify(gone)}\n\n`;
+}
+
+export const versionOf = (message: PushMessage): number =>
+  message.type === 'room' ? message.room.version : message.version;

@@ -1,0 +1,157 @@
+import {
+  type EventEnvelope,
+  EventTypes,
+  type GameFinished,
+  type RoomView,
+  Streams,
+} from '@oasis198/contracts';
+import { waitFor } from '@oasis198/testing';
+import { connect, JSONCodec } from 'nats';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type GameStack, type Player, useGameStack } from '../testing/game-stack';
+import { SseClient } from '../testing/sse-client';
+
+const sec = 1000;
+
+/** Every event on one subject stored in the GAMES stream (JetStream de-duplicates by msg-id). */
+async function stored(stack: GameStack, subject: string): Promise<EventEnvelope[]> {
+  const nc = await connect({ servers: stack.infra.natsUrl });
+  try {
+    const consumer = await nc.jetstream().consumers.get(Streams.games.name, { filterSubjects: [subject] });
+    const events: EventEnvelope[] = [];
+    const info = await consumer.info();
+    if (info.num_pending === 0) return events;
+    const batch = await consumer.fetch({ max_messages: 10_000, expires: 2000 });
+    for await (const msg of batch) {
+      events.push(JSONCodec<EventEnvelope>().decode(msg.data));
+      if (msg.info.pending === 0) break;
+    }
+    return events;
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * The clock: real 14-second rooms, so these tests wait for real time. The scenarios run side by
+ * side in one test to keep the suite short (about 35 s):
+ *  - room A times out normally (rewards and the blitz title);
+ *  - room C's game goes on across a restart of the rooms service;
+ *  - room B's timeout falls due while the timer is stopped, and is applied once when it returns.
+ */
+describe('turn timeouts and restarts', () => {
+  const stack = useGameStack({ RPC_TIMEOUT_MS: '1500' });
+
+  it('times out a 14 s turn, survives restarts of rooms and timer, and loses or doubles nothing', async () => {
+    const s = stack();
+    const t0 = Date.now();
+
+    // Room A: alice moves once, then bob lets his 14 s turn run out.
+    const a = await s.startedGame({ duration: 14 });
+    const watcherA = await SseClient.open(`${s.baseUrl}/api/rooms/${a.room._id}/stream`);
+    expect((await s.move(a.alice, a.room._id, 5)).status).toBe(200);
+
+    // Room C (32 s turns): a game that goes on while the rooms service restarts.
+    const c = await s.startedGame();
+    const cPlayers: Record<'player1' | 'player2', Player> = { player1: c.alice, player2: c.bob };
+    const play = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const room = (await s.getRoom(c.room._id)).body;
+        if (room.whosTurn.gameOver) return room;
+        const mover = room.whosTurn.player1.turn ? cPlayers.player1 : cPlayers.player2;
+        const res = await s.move(mover, c.room._id, 9);
+        expect(res.status).toBe(200);
+      }
+      return (await s.getRoom(c.room._id)).body;
+    };
+    const before = await play(5);
+    await s.stopRooms();
+    const down = await s.move(before.whosTurn.player1.turn ? c.alice : c.bob, c.room._id, 9);
+    expect(down.status).toBe(503);
+    await s.startRooms();
+    const afterRestart = await s.getRoom(c.room._id);
+    expect(afterRestart.body.whosTurn.moves).toHaveLength(5);
+    const finalC = await play(40);
+    expect(finalC.whosTurn).toMatchObject({ gameOver: true, endReason: 'reached198' });
+    expect(finalC.whosTurn.moves).toHaveLength(22);
+
+    // Room B starts at t0 + 8 s: its first turn falls due about 27 s in, while the timer is down.
+    await sleep(Math.max(0, t0 + 8 * sec - Date.now()));
+    const b = await s.startedGame({ duration: 14 });
+    const bDue = (b.room.whosTurn.deadline ?? 0) + 1;
+
+    // A's timeout, with the timer running: bob (to move) loses.
+    await watcherA.until(
+      (w) => w.of<RoomView>('room').some((r) => r.whosTurn.gameOver),
+      'room A to time out',
+      30 * sec,
+    );
+    const endedA = watcherA.of<RoomView>('room').find((r) => r.whosTurn.gameOver);
+    expect(endedA?.whosTurn).toMatchObject({
+      endReason: 'timeout',
+      winner: 'player1',
+      player2: { turn: true },
+    });
+    watcherA.close();
+
+    // The timer goes down before B's turn is due and comes back after it.
+    await s.stopTimer();
+    const serverNow = (await s.getRoom(b.room._id)).body.serverNow;
+    expect(serverNow).toBeLessThan(bDue);
+    await sleep((bDue - serverNow) * sec + 2 * sec);
+    const stillRunning = (await s.getRoom(b.room._id)).body;
+    expect(stillRunning.whosTurn.gameOver).toBe(false); // nobody applied it while the timer was away
+    const restarted = Date.now();
+    await s.startTimer();
+    const endedB = await waitFor(
+      async () => {
+        const room = (await s.getRoom(b.room._id)).body;
+        return room.whosTurn.gameOver ? room : undefined;
+      },
+      { timeoutMs: 10 * sec, intervalMs: 50, what: "room B's overdue timeout" },
+    );
+    expect(Date.now() - restarted).toBeLessThan(3 * sec);
+    expect(endedB.whosTurn).toMatchObject({
+      endReason: 'timeout',
+      winner: 'player2',
+      player1: { turn: true },
+    });
+
+    // Rewards: each game paid once; a loser by timeout gets nothing; a 14 s win is a blitz title.
+    const rewardA = await s.rewardOf(a.alice.id, (r) => r.playedGames === 1);
+    expect(rewardA.assets).toEqual({ points: 25, coins: 10 });
+    expect(rewardA.championStatus.blitzWinner).toBe(true);
+    expect((await s.rewardOf(a.bob.id, (r) => r.playedGames === 1)).assets).toEqual({ points: 0, coins: 0 });
+    const rewardB = await s.rewardOf(b.bob.id, (r) => r.playedGames === 1);
+    expect(rewardB).toMatchObject({
+      assets: { points: 25, coins: 10 },
+      championStatus: { blitzWinner: true },
+    });
+    expect((await s.rewardOf(b.alice.id, (r) => r.playedGames === 1)).assets).toEqual({
+      points: 0,
+      coins: 0,
+    });
+    const cWinner = finalC.whosTurn.winner === 'player1' ? c.alice : c.bob;
+    const cReward = await s.rewardOf(cWinner.id, (r) => r.playedGames === 1);
+    expect(cReward).toMatchObject({
+      assets: { points: 25, coins: 10 },
+      championStatus: { blitzWinner: false },
+    });
+
+    // Exactly one game.finished per game, and every move of C once, in the stream.
+    const finished = await stored(s, EventTypes.gameFinished);
+    for (const room of [a.room, b.room, c.room]) {
+      expect(finished.filter((e) => (e.data as GameFinished).roomId === room._id)).toHaveLength(1);
+    }
+    const cMoves = (await stored(s, EventTypes.moveMade)).filter((e) =>
+      JSON.stringify(e.data).includes(c.room._id),
+    );
+    expect(cMoves.map((e) => e.id)).toEqual(
+      Array.from({ length: 22 }, (_, i) => `move.made:${c.room._id}:1:${i}`),
+    );
+    await sleep(1000);
+    for (const player of [a.alice, a.bob, b.alice, b.bob, cWinner]) {
+      expect((await s.rewardOf(player.id)).playedGames).toBe(1);
+    }
+  });
+});

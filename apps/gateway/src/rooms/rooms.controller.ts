@@ -1,0 +1,189 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import {
+  type EditRoomResponse,
+  type MessageResponse,
+  type PushMessage,
+  Requests,
+  type RoomPage,
+  type RoomView,
+  type TokenClaims,
+} from '@oasis198/contracts';
+import { RpcClient } from '@oasis198/service-kit';
+import type { Response } from 'express';
+import { AuthGuard, Caller } from '../auth/auth.guard';
+import { ErrorBodyDto } from '../http/error-body.dto';
+import { MessageDto } from '../users/dto/responses.dto';
+import { EditRoomResponseDto, RoomPageDto, RoomViewDto } from './dto/room-view.dto';
+import { CreateRoomDto, EditRoomDto, ListRoomsQueryDto } from './dto/rooms.dto';
+import { RoomPushService, versionOf } from './room-push.service';
+
+/**
+ * SPEC §7 room calls, forwarded to the rooms service, and the live push streams. Reading and
+ * watching need no login; playing does. Route order matters: /mine and /stream come before /:id.
+ */
+@ApiTags('rooms')
+@ApiServiceUnavailableResponse({
+  type: ErrorBodyDto,
+  description: 'The rooms service did not answer in time.',
+})
+@Controller('api/rooms')
+export class RoomsController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly push: RoomPushService,
+  ) {}
+
+  @Post()
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'Create a room; the creator is its first player.' })
+  @ApiCreatedResponse({ type: RoomViewDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field breaks SPEC §5 (its message).' })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  @ApiForbiddenResponse({ type: ErrorBodyDto, description: "createdBy.id is not the caller's id." })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The caller already plays in another room.' })
+  create(@Body() body: CreateRoomDto, @Caller() caller: TokenClaims): Promise<RoomView> {
+    return this.rpc.request<RoomView>(Requests.rooms.create, { caller, body });
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Rooms, newest first, 8 a page.' })
+  @ApiOkResponse({ type: RoomPageDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto })
+  list(@Query() query: ListRoomsQueryDto): Promise<RoomPage> {
+    return this.rpc.request<RoomPage>(Requests.rooms.list, {
+      page: query.page ?? 1,
+      freeSpot: query.freeSpot ?? false,
+      ...(query.gameType ? { gameType: query.gameType } : {}),
+    });
+  }
+
+  @Get('mine')
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({ summary: "The caller's current room." })
+  @ApiOkResponse({ type: RoomViewDto })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'The caller is in no room.' })
+  mine(@Caller() caller: TokenClaims): Promise<RoomView> {
+    return this.rpc.request<RoomView>(Requests.rooms.mine, { caller });
+  }
+
+  @Get('stream')
+  @ApiOperation({
+    summary:
+      'Server-Sent Events: every room change (event "room", data = the room) and deletion ("room-deleted").',
+  })
+  @ApiProduces('text/event-stream')
+  listStream(@Res() res: Response): void {
+    let unsubscribe = () => undefined as unknown;
+    const stream = this.push.open(res, () => unsubscribe());
+    unsubscribe = this.push.watchAll(stream.send);
+  }
+
+  @Get(':id/stream')
+  @ApiOperation({
+    summary:
+      'Server-Sent Events for one room: the room now, then every change (event "room", id = version) and "room-deleted".',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  async roomStream(@Param('id') roomId: string, @Res() res: Response): Promise<void> {
+    // Listen first, then read the room, so no change falls between the two.
+    const early: PushMessage[] = [];
+    let forward: (message: PushMessage) => void = (message) => early.push(message);
+    const unsubscribe = this.push.watchRoom(roomId, (message) => forward(message));
+    let room: RoomView;
+    try {
+      room = await this.rpc.request<RoomView>(Requests.rooms.get, { roomId });
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    const stream = this.push.open(res, unsubscribe);
+    let last = room.version;
+    forward = (message) => {
+      const version = versionOf(message);
+      if (version <= last) return;
+      last = version;
+      stream.send(message);
+      if (message.type === 'room-deleted') stream.end();
+    };
+    stream.send({ type: 'room', room });
+    for (const message of early) forward(message);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One room.' })
+  @ApiOkResponse({ type: RoomViewDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  get(@Param('id') roomId: string): Promise<RoomView> {
+    return this.rpc.request<RoomView>(Requests.rooms.get, { roomId });
+  }
+
+  @Patch(':id/edit')
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'One intent: join, leave, ready (Play Again) or move. Never a raw whosTurn.' })
+  @ApiOkResponse({ type: EditRoomResponseDto })
+  @ApiBadRequestResponse({
+    type: ErrorBodyDto,
+    description: 'Not exactly one valid intent, or a refused pick or option.',
+  })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  @ApiForbiddenResponse({
+    type: ErrorBodyDto,
+    description: "Wrong passcode ('Oops, try again!'), not a player, or not your seat.",
+  })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description: 'Room full, not your turn, or the room changed at the same moment.',
+  })
+  edit(
+    @Param('id') roomId: string,
+    @Body() body: EditRoomDto,
+    @Caller() caller: TokenClaims,
+  ): Promise<EditRoomResponse> {
+    return this.rpc.request<EditRoomResponse>(Requests.rooms.edit, { caller, roomId, body });
+  }
+
+  @Delete(':id/delete')
+  @HttpCode(200)
+  @UseGuards(AuthGuard)
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'Delete a room (its creator or a player); a running game is lost by the caller.' })
+  @ApiOkResponse({ type: MessageDto })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  @ApiForbiddenResponse({ type: ErrorBodyDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  delete(@Param('id') roomId: string, @Caller() caller: TokenClaims): Promise<MessageResponse> {
+    return this.rpc.request<MessageResponse>(Requests.rooms.delete, { caller, roomId });
+  }
+}

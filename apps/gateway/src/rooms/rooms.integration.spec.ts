@@ -1,0 +1,352 @@
+import { type RoomView, ROOM_MESSAGES } from '@oasis198/contracts';
+import { MESSAGES, offeredOptions, OPTION_LABELS, type OasisOption, verifyGame } from '@oasis198/game-rules';
+import { waitFor } from '@oasis198/testing';
+import { type GameStack, type Player, useGameStack } from '../testing/game-stack';
+import { SseClient } from '../testing/sse-client';
+
+const PICK = 'Pick a whole number from 1 to 9, or "random".';
+
+/** Every key and string value of a JSON text, to look for a secret anywhere in it. */
+function leaks(text: string, secret: string): boolean {
+  let found = false;
+  const walk = (value: unknown): void => {
+    if (found) return;
+    if (typeof value === 'string') found = value === secret;
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'passCode') found = true;
+        walk(inner);
+      }
+    }
+  };
+  try {
+    walk(JSON.parse(text));
+  } catch {
+    found = text.includes('"passCode"') || text.includes(secret);
+  }
+  return found;
+}
+
+/** Plays plain 9s (whoever's turn it is) until the game is over; returns the final room. */
+async function playTo198(stack: GameStack, roomId: string, players: Record<'player1' | 'player2', Player>) {
+  let room = (await stack.getRoom(roomId)).body;
+  while (!room.whosTurn.gameOver) {
+    const mover = room.whosTurn.player1.turn ? players.player1 : players.player2;
+    const res = await stack.move(mover, roomId, 9);
+    expect(res.status).toBe(200);
+    room = res.body.room;
+  }
+  return room;
+}
+
+describe('rooms through the gateway (SPEC §7) with live push', () => {
+  const stack = useGameStack();
+
+  it('plays a full game to 198 with every option at every tier, watched live, and pays both players once', async () => {
+    const s = stack();
+    const [alice, bob, carol] = await Promise.all([s.register('a'), s.register('b'), s.register('c')]);
+    const secret = '9073';
+    const created = await s.createRoom(alice, { passCode: secret, duration: 60 });
+    expect(created.status).toBe(201);
+    const roomId = created.body._id;
+    expect(created.body).toMatchObject({
+      hasPassCode: true,
+      players: [{ id: alice.id }],
+      gameStarted: false,
+    });
+
+    // Visitors watch without logging in: one room, and the whole list.
+    const watcher = await SseClient.open(`${s.baseUrl}/api/rooms/${roomId}/stream`);
+    const lister = await SseClient.open(`${s.baseUrl}/api/rooms/stream`);
+    expect(watcher.status).toBe(200);
+    expect(watcher.headers?.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(watcher.headers?.get('cache-control')).toMatch(/no-cache/);
+    expect(watcher.headers?.get('x-accel-buffering')).toBe('no');
+    await watcher.until((w) => w.of('room').length === 1, 'the current room first');
+
+    // The passcode is checked by the server; a third player is refused.
+    expect(await s.join(bob, roomId, '1111')).toMatchObject({
+      status: 403,
+      body: { message: 'Oops, try again!' },
+    });
+    expect(await s.join(bob, roomId)).toMatchObject({ status: 403, body: { message: 'Oops, try again!' } });
+    const joined = await s.join(bob, roomId, secret);
+    expect(joined.status).toBe(200);
+    expect(joined.body.room.whosTurn).toMatchObject({
+      gameStarted: true,
+      gameNumber: 1,
+      specialRandom: null,
+    });
+    expect((await s.join(bob, roomId, secret)).status).toBe(200); // a member's repeat is harmless
+    expect(await s.join(carol, roomId, secret)).toMatchObject({
+      status: 409,
+      body: { message: ROOM_MESSAGES.full },
+    });
+
+    // Refusals that change nothing.
+    expect(await s.move(bob, roomId, 5)).toMatchObject({
+      status: 409,
+      body: { message: 'It is not your turn.' },
+    });
+    expect(await s.move(carol, roomId, 5)).toMatchObject({
+      status: 403,
+      body: { message: ROOM_MESSAGES.notAPlayer },
+    });
+    for (const pick of [0, 10, 2.5, '5']) {
+      expect(await s.move(alice, roomId, pick)).toMatchObject({ status: 400, body: { message: PICK } });
+    }
+    expect(await s.edit(alice, roomId, { whosTurn: { currentNumber: 197, gameOver: false } })).toMatchObject({
+      status: 400,
+      body: { message: ROOM_MESSAGES.rawWhosTurn },
+    });
+    expect(await s.edit(alice, roomId, { move: { number: 3 }, whosTurn: {} })).toMatchObject({ status: 400 });
+
+    // Play: every option offered at each tier once, after checking the others are refused there.
+    const players = { player1: alice, player2: bob };
+    const usedAt = new Map<number, Set<OasisOption>>();
+    let room: RoomView = joined.body.room;
+    let moves = 0;
+    while (!room.whosTurn.gameOver) {
+      const seat = room.whosTurn.player1.turn ? 'player1' : 'player2';
+      const mover = players[seat];
+      const total = room.whosTurn.currentNumber;
+      const tier = total >= 161 ? 3 : total >= 73 ? 2 : 1;
+      const used = usedAt.get(tier) ?? new Set<OasisOption>();
+      usedAt.set(tier, used);
+      if (used.size === 0) {
+        for (const option of (['double', 'extra', 'added', 'bonus', 'minus'] as const).filter(
+          (o) => !offeredOptions(total).includes(o),
+        )) {
+          expect(await s.move(mover, roomId, 1, option)).toMatchObject({
+            status: 400,
+            body: { message: `${OPTION_LABELS[option]} is not offered at a total of ${total}.` },
+          });
+        }
+      }
+      const option = offeredOptions(total).find((o) => !used.has(o));
+      const number = option === 'minus' || (tier === 3 && option) ? 1 : moves === 3 ? 'random' : 9;
+      const res = await s.move(mover, roomId, number, option ?? 'plain');
+      expect(res.status).toBe(200);
+      if (option) used.add(option);
+      room = res.body.room;
+      moves++;
+    }
+    expect(usedAt).toEqual(
+      new Map([
+        [1, new Set(['double', 'extra', 'bonus'])],
+        [2, new Set(['extra', 'added', 'bonus'])],
+        [3, new Set(['added', 'bonus', 'minus'])],
+      ]),
+    );
+
+    // The result: the player who made the last move wins; the secret is revealed and checks out.
+    const last = room.whosTurn.moves.at(-1);
+    expect(room.whosTurn).toMatchObject({ gameOver: true, endReason: 'reached198', winner: last?.player });
+    expect(room.whosTurn.currentNumber).toBeGreaterThanOrEqual(198);
+    expect(room.whosTurn.specialRandom).toEqual(expect.any(Number));
+    expect(verifyGame(room.whosTurn.specialRandom ?? 0, room.whosTurn.moves)).toEqual({
+      valid: true,
+      problems: [],
+    });
+    const winner = players[last?.player ?? 'player1'];
+    const loser = winner === alice ? bob : alice;
+
+    // The watcher saw every move, in order, each in its own version.
+    await watcher.until((w) => w.of<RoomView>('room').some((r) => r.whosTurn.gameOver), 'the final state');
+    const views = watcher.of<RoomView>('room');
+    const versions = views.map((v) => v.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(watcher.events.filter((e) => e.event === 'room').map((e) => Number(e.id))).toEqual(versions);
+    const moveCounts = views.map((v) => v.whosTurn.moves.length);
+    for (let n = 1; n <= room.whosTurn.moves.length; n++) expect(moveCounts).toContain(n);
+    expect(views.at(-1)?.whosTurn.moves).toEqual(room.whosTurn.moves);
+    await lister.until(
+      (l) => l.of<RoomView>('room').some((r) => r._id === roomId && r.gameOver),
+      'the list stream',
+    );
+
+    // Rewards: 25 points and 10 coins to the winner, 5 and 1 to the loser, once each.
+    const won = await s.rewardOf(winner.id, (r) => r.playedGames === 1);
+    const lost = await s.rewardOf(loser.id, (r) => r.playedGames === 1);
+    expect(won.assets).toEqual({ points: 25, coins: 10 });
+    expect(lost.assets).toEqual({ points: 5, coins: 1 });
+
+    // No answer or pushed frame ever carried the passcode.
+    watcher.close();
+    lister.close();
+    const texts = [...s.seen, ...watcher.events.map((e) => e.data), ...lister.events.map((e) => e.data)];
+    expect(texts.filter((t) => leaks(t, secret))).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await s.rewardOf(winner.id)).playedGames).toBe(1);
+  });
+
+  it('refuses an option with no uses left, then plays it again once matched credit or uses allow', async () => {
+    const s = stack();
+    const { alice, bob, room } = await s.startedGame();
+    let view = room;
+    // Alice doubles 1s (bob plays plain 1s) until her doubles and matched credit are gone.
+    for (let i = 0; i < 40; i++) {
+      const counts = view.whosTurn.helpOasis.oasis1;
+      if (counts.double + counts.matched === 0) break;
+      view = (await s.move(alice, room._id, 1, 'double')).body.room;
+      view = (await s.move(bob, room._id, 1)).body.room;
+    }
+    expect(view.whosTurn.helpOasis.oasis1.double + view.whosTurn.helpOasis.oasis1.matched).toBe(0);
+    expect(await s.move(alice, room._id, 1, 'double')).toMatchObject({
+      status: 400,
+      body: { message: 'You have no Double left.' },
+    });
+    expect(await s.move(alice, room._id, 1, 'triple')).toMatchObject({ status: 400 });
+    expect((await s.move(alice, room._id, 1, 'extra')).status).toBe(200);
+  });
+
+  it('applies one of two simultaneous moves, and gives exactly 2 players to 20 simultaneous joins', async () => {
+    const s = stack();
+    const { alice, room } = await s.startedGame();
+    const both = await Promise.all([s.move(alice, room._id, 4), s.move(alice, room._id, 6)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(both.find((r) => r.status === 409)?.body.message).toBe('It is not your turn.');
+    const after = (await s.getRoom(room._id)).body;
+    expect(after.whosTurn.moves).toHaveLength(1);
+    expect(after.version).toBe(room.version + 1);
+
+    const host = await s.register('h');
+    const open = await s.createRoom(host);
+    const racers = await Promise.all(Array.from({ length: 20 }, () => s.register('j')));
+    const results = await Promise.all(racers.map((r) => s.join(r, open.body._id)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(19);
+    const final = (await s.getRoom(open.body._id)).body;
+    expect(final.players).toHaveLength(2);
+    expect(final.gameStarted).toBe(true);
+  });
+
+  it('starts a new game when both press Play Again, and a player leaving mid-game loses it', async () => {
+    const s = stack();
+    const { alice, bob, room } = await s.startedGame();
+    const watcher = await SseClient.open(`${s.baseUrl}/api/rooms/${room._id}/stream`);
+    const over = await playTo198(s, room._id, { player1: alice, player2: bob });
+    const firstWinner = over.whosTurn.winner === 'player1' ? alice : bob;
+
+    expect(await s.ready(alice, room._id, 'player2')).toMatchObject({
+      status: 403,
+      body: { message: ROOM_MESSAGES.notYourSeat },
+    });
+    const one = await s.ready(alice, room._id, 'player1');
+    expect(one.body.room.whosTurn).toMatchObject({ gameOver: true, player1: { restart: true } });
+    const again = await s.ready(bob, room._id, 'player2');
+    expect(again.body.room.whosTurn).toMatchObject({
+      gameNumber: 2,
+      gameStarted: true,
+      gameOver: false,
+      currentNumber: 0,
+      moves: [],
+      specialRandom: null,
+    });
+    expect(again.body.room.whosTurn.player1.turn).toBe(true);
+
+    // Game 2: alice moves, then leaves: bob wins by 'left', the room is deleted.
+    expect((await s.move(alice, room._id, 7)).status).toBe(200);
+    expect((await s.leave(alice, room._id)).status).toBe(200);
+    expect((await s.getRoom(room._id)).status).toBe(404);
+    await watcher.until((w) => w.of('room-deleted').length === 1, 'room-deleted');
+    expect(watcher.of('room-deleted')[0]).toMatchObject({ roomId: room._id, reason: 'left' });
+    const finalState = watcher.of<RoomView>('room').at(-1);
+    expect(finalState?.whosTurn).toMatchObject({
+      gameNumber: 2,
+      gameOver: true,
+      endReason: 'left',
+      winner: 'player2',
+    });
+    expect(await watcher.ended()).toBe(true);
+
+    // Game 1 paid normally; game 2: 25/10 to bob, nothing to alice for leaving.
+    const bobReward = await s.rewardOf(bob.id, (r) => r.playedGames === 2);
+    const aliceReward = await s.rewardOf(alice.id, (r) => r.playedGames === 2);
+    const game1 = (p: Player) => (p === firstWinner ? { points: 25, coins: 10 } : { points: 5, coins: 1 });
+    expect(bobReward.assets).toEqual({ points: game1(bob).points + 25, coins: game1(bob).coins + 10 });
+    expect(aliceReward.assets).toEqual(game1(alice));
+    // Both can play again elsewhere at once.
+    expect((await s.createRoom(alice)).status).toBe(201);
+  });
+
+  it('serves the other SPEC §7 room calls, checking shape, identity and permissions', async () => {
+    const s = stack();
+    const [dave, erin] = await Promise.all([s.register('d'), s.register('e')]);
+    const body = {
+      gameType: 'quick-battle',
+      createdBy: { id: dave.id, name: dave.name },
+      duration: 32,
+      passCode: '',
+    };
+
+    expect((await s.call('POST', '/api/rooms/', { body })).status).toBe(401);
+    expect(
+      await s.call('POST', '/api/rooms/', { token: dave.token, body: { ...body, duration: 15 } }),
+    ).toMatchObject({ status: 400, body: { message: MESSAGES.duration } });
+    expect(
+      await s.call('POST', '/api/rooms/', { token: dave.token, body: { ...body, passCode: 'ab12' } }),
+    ).toMatchObject({ status: 400, body: { message: MESSAGES.createPasscode } });
+    expect(
+      (await s.call('POST', '/api/rooms/', { token: dave.token, body: { ...body, passCode: { $ne: '' } } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await s.call('POST', '/api/rooms/', { token: dave.token, body: { ...body, admin: true } })).status,
+    ).toBe(400);
+    expect(
+      await s.call('POST', '/api/rooms/', {
+        token: dave.token,
+        body: { ...body, createdBy: { id: erin.id, name: 'x' } },
+      }),
+    ).toMatchObject({ status: 403, body: { message: ROOM_MESSAGES.identityMismatch } });
+
+    expect((await s.call('GET', '/api/rooms/mine', { token: dave.token })).status).toBe(404);
+    const room = (await s.call<RoomView>('POST', '/api/rooms/', { token: dave.token, body })).body;
+    expect((await s.call('POST', '/api/rooms/', { token: dave.token, body })).status).toBe(409);
+    expect((await s.call<RoomView>('GET', '/api/rooms/mine', { token: dave.token })).body._id).toBe(room._id);
+    expect((await s.call('GET', '/api/rooms/mine')).status).toBe(401);
+
+    const page = await s.call<{ rooms: RoomView[]; pageSize: number }>(
+      'GET',
+      '/api/rooms/?page=1&freeSpot=true',
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.pageSize).toBe(8);
+    expect(page.body.rooms[0]?._id).toBe(room._id);
+    expect(page.body.rooms.every((r) => r.players.length === 1)).toBe(true);
+    expect((await s.call('GET', '/api/rooms/?page=0')).status).toBe(400);
+    expect((await s.call('GET', '/api/rooms/?gameType=chess')).status).toBe(400);
+    expect((await s.call('GET', '/api/rooms/000000000000000000000000')).status).toBe(404);
+    expect((await s.call('GET', '/api/rooms/000000000000000000000000/stream')).status).toBe(404);
+
+    const edit = (player: Player, payload: unknown) => s.edit(player, room._id, payload);
+    expect(await edit(erin, { players: { playerId: dave.id, playerName: 'x' } })).toMatchObject({
+      status: 403,
+    });
+    expect(await edit(erin, { players: { playerId: { $gt: '' } } })).toMatchObject({ status: 400 });
+    expect(await edit(erin, {})).toMatchObject({ status: 400, body: { message: ROOM_MESSAGES.oneIntent } });
+    expect(await edit(erin, { move: { number: 1 }, hack: 1 })).toMatchObject({ status: 400 });
+    expect(
+      (await s.call('PATCH', `/api/rooms/${room._id}/edit`, { body: { move: { number: 1 } } })).status,
+    ).toBe(401);
+
+    expect(await s.call('DELETE', `/api/rooms/${room._id}/delete`, { token: erin.token })).toMatchObject({
+      status: 403,
+      body: { message: ROOM_MESSAGES.notCreatorOrPlayer },
+    });
+    expect(await s.call('DELETE', `/api/rooms/${room._id}/delete`, { token: dave.token })).toMatchObject({
+      status: 200,
+      body: { message: ROOM_MESSAGES.deleted },
+    });
+    expect((await s.call('GET', `/api/rooms/${room._id}`)).status).toBe(404);
+    await waitFor(
+      async () => (await s.call('GET', '/api/rooms/mine', { token: dave.token })).status === 404,
+      {
+        what: 'the membership to go',
+      },
+    );
+  });
+});

@@ -1,0 +1,51 @@
+import { AppError, ROOM_MESSAGES } from '@oasis198/contracts';
+import { MESSAGES } from '@oasis198/game-rules';
+import { alice, bob, claims } from '../room.fixtures';
+import { parseCreateRoom } from './create-room.dto';
+
+const me = claims(alice);
+const body = {
+  gameType: 'quick-battle',
+  createdBy: { id: alice.id, name: 'alice' },
+  duration: 14,
+  passCode: '',
+};
+
+function refused(input: unknown): AppError {
+  try {
+    parseCreateRoom(input, me);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('parseCreateRoom', () => {
+  it('accepts SPEC §5 values; an absent passcode means an open room', () => {
+    expect(parseCreateRoom(body, me)).toEqual({ gameType: 'quick-battle', duration: 14, passCode: '' });
+    const { passCode: _omitted, ...withoutPasscode } = body;
+    expect(parseCreateRoom({ ...withoutPasscode, duration: 300 }, me).passCode).toBe('');
+    expect(parseCreateRoom({ ...body, passCode: '0007', gameType: 'tournament' }, me).passCode).toBe('0007');
+  });
+
+  it('refuses a createdBy that is not the caller with 403', () => {
+    const error = refused({ ...body, createdBy: { id: bob.id, name: 'bob' } });
+    expect(error.code).toBe('FORBIDDEN');
+    expect(error.message).toBe(ROOM_MESSAGES.identityMismatch);
+  });
+
+  it('uses the SPEC messages for every bad field at once', () => {
+    const error = refused({ ...body, gameType: 'chess', duration: 15, passCode: '12a' });
+    expect(error.code).toBe('VALIDATION');
+    expect(error.details).toEqual({
+      gameType: MESSAGES.gameType,
+      duration: MESSAGES.duration,
+      passCode: MESSAGES.createPasscode,
+    });
+    expect(refused({ ...body, passCode: '12345' }).message).toBe(MESSAGES.createPasscode);
+    expect(refused({ ...body, duration: '32' }).message).toBe(MESSAGES.duration);
+    expect(refused({ ...body, extra: 1 }).code).toBe('VALIDATION');
+    expect(refused({ ...body, createdBy: undefined }).code).toBe('VALIDATION');
+  });
+});

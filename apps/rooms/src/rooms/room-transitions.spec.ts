@@ -1,0 +1,289 @@
+import { AppError, ROOM_MESSAGES } from '@oasis198/contracts';
+import { applyMove, LATE_TOLERANCE, POST_GAME_EXPIRY, WAITING_ROOM_EXPIRY } from '@oasis198/game-rules';
+import { alice, bob, carol, fixedRandom, T0, waitingRoom } from './room.fixtures';
+import type { RoomRecord } from './room.schema';
+import {
+  isUnchanged,
+  type Plan,
+  planDeadline,
+  planDelete,
+  planJoin,
+  planLeave,
+  planMove,
+  planReady,
+  type Transition,
+} from './room-transitions';
+
+const sec = 1000;
+
+function changed(plan: Plan): Transition {
+  if (isUnchanged(plan)) throw new Error('expected a change');
+  return plan;
+}
+
+function refusal(run: () => unknown): { code: string; message: string } {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** A room whose game has just started (alice player1 to move, bob player2), at T0. */
+function startedRoom(overrides: Partial<RoomRecord> = {}): RoomRecord {
+  return changed(planJoin(waitingRoom(overrides), bob, undefined, T0, fixedRandom())).next;
+}
+
+/** Plays plain 9s alternately, one a second from T0: the 22nd move (player 2) reaches 198. */
+function finishedRoom(): RoomRecord {
+  let room = startedRoom();
+  let now = T0;
+  while (!room.whosTurn.gameOver) {
+    now += sec;
+    const mover = room.whosTurn.player1.turn ? alice : bob;
+    room = changed(planMove(room, mover.id, { number: 9, option: 'plain' }, now, fixedRandom())).next;
+  }
+  return room;
+}
+
+describe('joining', () => {
+  it('starts the game at once when the second player arrives, player 1 to move', () => {
+    const { next } = changed(planJoin(waitingRoom(), bob, undefined, T0, fixedRandom(0)));
+    expect(next.players).toEqual([alice, bob]);
+    expect(next.playerCount).toBe(2);
+    expect(next.version).toBe(2);
+    expect(next.waitingSince).toBeNull();
+    expect(next.gameStarted).toBe(true);
+    expect(next.whosTurn).toMatchObject({
+      gameStarted: true,
+      gameNumber: 1,
+      specialRandom: 100000,
+      currentNumber: 0,
+    });
+    expect(next.whosTurn.player1.turn).toBe(true);
+    expect(next.gameStartedAt).toEqual(new Date(T0));
+  });
+
+  it('is a harmless repeat for a member, and refuses a third player with 409', () => {
+    expect(isUnchanged(planJoin(waitingRoom(), alice, undefined, T0, fixedRandom()))).toBe(true);
+    expect(refusal(() => planJoin(startedRoom(), carol, undefined, T0, fixedRandom()))).toEqual({
+      code: 'CONFLICT',
+      message: ROOM_MESSAGES.full,
+    });
+  });
+
+  it('checks the passcode on the server', () => {
+    const room = waitingRoom({ passCode: '0420' });
+    expect(refusal(() => planJoin(room, bob, '1234', T0, fixedRandom()))).toEqual({
+      code: 'FORBIDDEN',
+      message: 'Oops, try again!',
+    });
+    expect(refusal(() => planJoin(room, bob, undefined, T0, fixedRandom())).code).toBe('FORBIDDEN');
+    expect(changed(planJoin(room, bob, '0420', T0, fixedRandom())).next.players).toHaveLength(2);
+  });
+});
+
+describe('moves', () => {
+  it('applies the engine for the player to move and refuses the others', () => {
+    const room = startedRoom();
+    const { next } = changed(
+      planMove(room, alice.id, { number: 5, option: 'double' }, T0 + sec, fixedRandom()),
+    );
+    expect(next.whosTurn.currentNumber).toBe(10);
+    expect(next.version).toBe(room.version + 1);
+    expect(
+      refusal(() => planMove(next, alice.id, { number: 5, option: 'plain' }, T0 + 2 * sec, fixedRandom())),
+    ).toEqual({
+      code: 'CONFLICT',
+      message: 'It is not your turn.',
+    });
+    expect(
+      refusal(() => planMove(next, carol.id, { number: 5, option: 'plain' }, T0, fixedRandom())),
+    ).toEqual({
+      code: 'FORBIDDEN',
+      message: ROOM_MESSAGES.notAPlayer,
+    });
+  });
+
+  it('refuses an option not offered at the total, and a move after the turn expired, with 400', () => {
+    const room = startedRoom();
+    expect(
+      refusal(() => planMove(room, alice.id, { number: 5, option: 'minus' }, T0, fixedRandom())).code,
+    ).toBe('VALIDATION');
+    const late = T0 + (room.duration + 4 + LATE_TOLERANCE) * sec + 1;
+    expect(
+      refusal(() => planMove(room, alice.id, { number: 5, option: 'plain' }, late, fixedRandom())),
+    ).toEqual({
+      code: 'VALIDATION',
+      message: 'Time is up for this turn.',
+    });
+  });
+
+  it('draws "random" from the given source', () => {
+    const { next } = changed(
+      planMove(startedRoom(), alice.id, { number: 'random', option: 'plain' }, T0, fixedRandom(0.99)),
+    );
+    expect(next.whosTurn.moves[0]?.number).toBe(9);
+  });
+});
+
+describe('leaving and deleting', () => {
+  it('deletes a waiting room its only player leaves, with no final snapshot', () => {
+    const room = waitingRoom();
+    const change = changed(planLeave(room, alice.id, T0));
+    expect(change.deleted).toEqual({ reason: 'empty', version: 2 });
+  });
+
+  it('ends a running game with the leaver as loser, then deletes the room', () => {
+    const room = startedRoom();
+    const change = changed(planLeave(room, bob.id, T0 + sec));
+    expect(change.next.whosTurn).toMatchObject({ gameOver: true, winner: 'player1', endReason: 'left' });
+    expect(change.next.version).toBe(room.version + 1);
+    expect(change.deleted).toEqual({ reason: 'left', version: room.version + 2 });
+  });
+
+  it('counts a leave after the turn ran out as a timeout of the player to move', () => {
+    const room = startedRoom();
+    const late = T0 + (room.duration + 4 + LATE_TOLERANCE) * sec + 1;
+    const change = changed(planLeave(room, bob.id, late));
+    expect(change.next.whosTurn).toMatchObject({ winner: 'player2', endReason: 'timeout' });
+  });
+
+  it('deletes a finished room a player leaves without touching the result', () => {
+    const room = finishedRoom();
+    const change = changed(planLeave(room, bob.id, T0 + 100 * sec));
+    expect(change.next.whosTurn).toBe(room.whosTurn);
+    expect(change.deleted).toEqual({ reason: 'left', version: room.version + 1 });
+  });
+
+  it('lets only the creator or a player delete; a running game is lost by the deleting player', () => {
+    const room = startedRoom();
+    expect(refusal(() => planDelete(room, carol.id, T0))).toEqual({
+      code: 'FORBIDDEN',
+      message: ROOM_MESSAGES.notCreatorOrPlayer,
+    });
+    const change = changed(planDelete(room, alice.id, T0 + sec));
+    expect(change.next.whosTurn).toMatchObject({ winner: 'player2', endReason: 'left' });
+    expect(change.deleted?.reason).toBe('deleted');
+    expect(refusal(() => planLeave(room, carol.id, T0)).code).toBe('FORBIDDEN');
+  });
+});
+
+describe('play again', () => {
+  it('accepts only the caller’s own seat, and starts a new game when both are ready', () => {
+    const room = finishedRoom();
+    const endedMs = T0 + room.whosTurn.moves.length * sec;
+    expect(refusal(() => planReady(room, alice.id, 'player2', endedMs + sec, fixedRandom()))).toEqual({
+      code: 'FORBIDDEN',
+      message: ROOM_MESSAGES.notYourSeat,
+    });
+    const one = changed(planReady(room, alice.id, 'player1', endedMs + sec, fixedRandom())).next;
+    expect(one.whosTurn.player1.restart).toBe(true);
+    expect(isUnchanged(planReady(one, alice.id, 'player1', endedMs + 2 * sec, fixedRandom()))).toBe(true);
+    const both = changed(planReady(one, bob.id, 'player2', endedMs + 3 * sec, fixedRandom())).next;
+    expect(both.whosTurn).toMatchObject({
+      gameNumber: 2,
+      gameStarted: true,
+      gameOver: false,
+      currentNumber: 0,
+    });
+    expect(both.gameStartedAt).toEqual(new Date(endedMs + 3 * sec));
+    expect(refusal(() => planReady(room, bob.id, 'player2', endedMs + 51 * sec, fixedRandom()))).toEqual({
+      code: 'CONFLICT',
+      message: 'The time to play again is over.',
+    });
+  });
+
+  it('refuses Play Again while the game runs (409)', () => {
+    expect(refusal(() => planReady(startedRoom(), alice.id, 'player1', T0, fixedRandom())).code).toBe(
+      'CONFLICT',
+    );
+  });
+});
+
+describe('deadlines from the timer', () => {
+  const turnDue = (room: RoomRecord) => T0 + (room.duration + 4 + LATE_TOLERANCE) * sec + 1;
+
+  it('times out the current turn only once it is due: the player to move loses', () => {
+    const room = startedRoom();
+    const request = {
+      roomId: room._id,
+      kind: 'turn' as const,
+      version: room.version,
+      gameNumber: 1,
+      moveIndex: 0,
+    };
+    expect(planDeadline(room, request, turnDue(room) - 1)).toEqual({ notApplied: 'not-due' });
+    const plan = planDeadline(room, request, turnDue(room));
+    if ('notApplied' in plan) throw new Error('expected the timeout');
+    expect(plan.next.whosTurn).toMatchObject({ gameOver: true, winner: 'player2', endReason: 'timeout' });
+    expect(plan.deleted).toBeUndefined();
+  });
+
+  it('ignores a timeout for a turn that was played meanwhile', () => {
+    const room = startedRoom();
+    const moved = applyMove(
+      room.whosTurn,
+      'player1',
+      { number: 3, option: 'plain' },
+      { duration: 32, nowMs: T0 },
+    );
+    if (!moved.ok) throw new Error(moved.message);
+    const after = { ...room, whosTurn: moved.state, version: room.version + 1 };
+    const request = {
+      roomId: room._id,
+      kind: 'turn' as const,
+      version: room.version,
+      gameNumber: 1,
+      moveIndex: 0,
+    };
+    expect(planDeadline(after, request, turnDue(room) + 100 * sec)).toEqual({ notApplied: 'stale-turn' });
+  });
+
+  it('ends and deletes an abandoned game 60 s past its deadline', () => {
+    const room = startedRoom();
+    const request = { roomId: room._id, kind: 'abandoned' as const, version: 2, gameNumber: 1, moveIndex: 0 };
+    const deadlineMs = T0 + (room.duration + 4) * sec;
+    expect(planDeadline(room, request, deadlineMs + 59 * sec)).toEqual({ notApplied: 'not-due' });
+    const plan = planDeadline(room, request, deadlineMs + 60 * sec);
+    if ('notApplied' in plan) throw new Error('expected the deletion');
+    expect(plan.next.whosTurn).toMatchObject({ endReason: 'timeout', winner: 'player2' });
+    expect(plan.deleted).toEqual({ reason: 'abandoned', version: room.version + 2 });
+  });
+
+  it('deletes a finished room at game over + 64 s, unless a new game started', () => {
+    const room = finishedRoom();
+    const endedMs = T0 + room.whosTurn.moves.length * sec;
+    const request = {
+      roomId: room._id,
+      kind: 'post-game' as const,
+      version: room.version,
+      gameNumber: 1,
+      moveIndex: 0,
+    };
+    expect(planDeadline(room, request, endedMs + POST_GAME_EXPIRY * sec - 1)).toEqual({
+      notApplied: 'not-due',
+    });
+    const plan = planDeadline(room, request, endedMs + POST_GAME_EXPIRY * sec);
+    expect('notApplied' in plan ? plan : plan.deleted).toEqual({
+      reason: 'post-game-expired',
+      version: room.version + 1,
+    });
+    expect(planDeadline(room, { ...request, gameNumber: 2 }, endedMs + 100 * sec)).toEqual({
+      notApplied: 'game-not-over',
+    });
+  });
+
+  it('deletes a room still waiting for an opponent after 10 minutes', () => {
+    const room = waitingRoom();
+    const request = { roomId: room._id, kind: 'waiting' as const, version: 1, gameNumber: 0, moveIndex: 0 };
+    expect(planDeadline(room, request, T0 + WAITING_ROOM_EXPIRY * sec - 1)).toEqual({
+      notApplied: 'not-due',
+    });
+    const plan = planDeadline(room, request, T0 + WAITING_ROOM_EXPIRY * sec);
+    expect('notApplied' in plan ? plan : plan.deleted).toEqual({ reason: 'waiting-expired', version: 2 });
+    expect(planDeadline(startedRoom(), request, T0 + 1000 * sec)).toEqual({ notApplied: 'not-waiting' });
+  });
+});

@@ -1,0 +1,52 @@
+import type { RoomView, WhosTurnView } from '@oasis198/contracts';
+import { toSpecSeconds } from '@oasis198/game-rules';
+import type { RoomRecord } from './room.schema';
+
+/**
+ * What leaves the service. Built field by field, so nothing stored (the passcode, the outbox, a
+ * field added later) can slip out: the passcode becomes `hasPassCode`, and the secret
+ * specialRandom stays null until the game is over.
+ */
+export function toRoomView(room: RoomRecord, nowMs: number): RoomView {
+  const s = room.whosTurn;
+  const whosTurn: WhosTurnView = {
+    gameStarted: s.gameStarted,
+    gameOver: s.gameOver,
+    currentNumber: s.currentNumber,
+    turnStart: s.turnStart,
+    specialRandom: s.gameOver ? s.specialRandom : null,
+    player1: { turn: s.player1.turn, restart: s.player1.restart },
+    player2: { turn: s.player2.turn, restart: s.player2.restart },
+    helpOasis: { oasis1: { ...s.helpOasis.oasis1 }, oasis2: { ...s.helpOasis.oasis2 } },
+    moves: s.moves.map((m) => ({
+      player: m.player,
+      number: m.number,
+      option: m.option,
+      aiNumber: m.aiNumber,
+      total: m.total,
+      at: m.at,
+    })),
+    winner: s.winner,
+    endReason: s.endReason,
+    deadline: s.deadline,
+    endedAt: s.endedAt,
+    gameNumber: s.gameNumber,
+  };
+  return {
+    _id: room._id,
+    name: room.name,
+    roomNumber: room.roomNumber,
+    gameType: room.gameType,
+    createdBy: { id: room.createdBy.id, name: room.createdBy.name },
+    duration: room.duration,
+    hasPassCode: room.passCode !== '',
+    players: room.players.map((p) => ({ id: p.id, name: p.name })),
+    gameStarted: s.gameStarted,
+    gameOver: s.gameOver,
+    whosTurn,
+    version: room.version,
+    createdAt: new Date(room.createdAt).toISOString(),
+    serverNow: toSpecSeconds(nowMs),
+    waitingSince: room.waitingSince ? toSpecSeconds(new Date(room.waitingSince).getTime()) : null,
+  };
+}

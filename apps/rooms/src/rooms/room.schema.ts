@@ -1,0 +1,95 @@
+import type { Person } from '@oasis198/contracts';
+import type { GameState, GameType } from '@oasis198/game-rules';
+import type { OutboxDocument } from '@oasis198/service-kit';
+import { Schema } from 'mongoose';
+
+export const ROOM_MODEL = 'Room';
+export const MEMBERSHIP_MODEL = 'Membership';
+export const COUNTER_MODEL = 'Counter';
+
+/**
+ * A room as stored. `whosTurn` is the engine's full GameState (with the secret specialRandom);
+ * gameStarted and gameOver are mirrored at the top level for queries. Every change bumps
+ * `version` in one guarded update together with its events in the outbox.
+ */
+export interface RoomRecord extends OutboxDocument {
+  _id: string;
+  name: string;
+  roomNumber: number;
+  gameType: GameType;
+  createdBy: Person;
+  /** Seconds per turn. */
+  duration: number;
+  /** '' when the room is open. Never leaves the service. */
+  passCode: string;
+  players: Person[];
+  /** players.length, for the free-spot filter. */
+  playerCount: number;
+  gameStarted: boolean;
+  gameOver: boolean;
+  whosTurn: GameState;
+  version: number;
+  /** When the room last came to have exactly one player; null otherwise. */
+  waitingSince: Date | null;
+  /** When the current (or last) game started. */
+  gameStartedAt: Date | null;
+  createdAt: Date;
+  updatedAt?: Date;
+}
+
+const person = new Schema<Person>({ id: { type: String, required: true }, name: String }, { _id: false });
+
+export const RoomSchema = new Schema<RoomRecord>(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    roomNumber: { type: Number, required: true },
+    gameType: { type: String, required: true },
+    createdBy: { type: person, required: true },
+    duration: { type: Number, required: true },
+    passCode: { type: String, default: '' },
+    players: { type: [person], default: [] },
+    playerCount: { type: Number, required: true },
+    gameStarted: { type: Boolean, default: false },
+    gameOver: { type: Boolean, default: false },
+    whosTurn: { type: Schema.Types.Mixed, required: true },
+    version: { type: Number, required: true },
+    waitingSince: { type: Date, default: null },
+    gameStartedAt: { type: Date, default: null },
+    outbox: { type: Schema.Types.Mixed, default: null },
+    outboxAt: { type: Date, default: null },
+    tombstone: { type: Boolean, default: false },
+  },
+  { collection: 'rooms', timestamps: true, minimize: false, versionKey: false },
+);
+RoomSchema.index({ roomNumber: -1 });
+RoomSchema.index({ outboxAt: 1 });
+
+/** Which room a player is in: one document per player, so the unique _id makes "one room at a time" atomic. */
+export interface MembershipRecord {
+  /** The player's user id. */
+  _id: string;
+  roomId: string;
+  /** When it was taken; a fresh one may belong to a join still in progress. */
+  at: Date;
+}
+
+export const MembershipSchema = new Schema<MembershipRecord>(
+  {
+    _id: { type: String, required: true },
+    roomId: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { collection: 'memberships', versionKey: false },
+);
+
+/** Atomic sequences (room numbers). */
+export interface CounterRecord {
+  _id: string;
+  seq: number;
+}
+
+export const CounterSchema = new Schema<CounterRecord>(
+  { _id: { type: String, required: true }, seq: { type: Number, default: 0 } },
+  { collection: 'counters', versionKey: false },
+);

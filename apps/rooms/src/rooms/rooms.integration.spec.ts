@@ -1,0 +1,277 @@
+import type { INestApplication } from '@nestjs/common';
+import {
+  AppError,
+  type DeadlineDueResponse,
+  type EditRoomResponse,
+  type EventEnvelope,
+  EventTypes,
+  type MessageResponse,
+  Requests,
+  ROOM_MESSAGES,
+  type RoomPage,
+  type RoomView,
+  Streams,
+  type TokenClaims,
+} from '@oasis198/contracts';
+import { createLogger, createService, RpcClient } from '@oasis198/service-kit';
+import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { roomsDefinition } from '../rooms.definition';
+
+// The rooms service on its own, over NATS request/reply, against real NATS and FerretDB.
+describe('rooms service', () => {
+  // Outer scope: the servers outlive the service (inner afterAll runs first).
+  const infra = useTestInfra();
+  describe('over NATS', suite(infra));
+});
+
+function suite(infra: () => TestInfra) {
+  return () => {
+    let app: INestApplication;
+    let rpc: RpcClient;
+    let nc: NatsConnection;
+
+    const user = (name: string): TokenClaims => ({
+      userId: uniqueName(name),
+      name,
+      jti: uniqueName('jti'),
+      exp: Math.floor(Date.now() / 1000) + 3600,
+    });
+    const call = <T>(subject: string, payload: unknown) => rpc.request<T>(subject, payload, 10_000);
+    const create = (caller: TokenClaims, body: Record<string, unknown> = {}) =>
+      call<RoomView>(Requests.rooms.create, {
+        caller,
+        body: {
+          gameType: 'quick-battle',
+          createdBy: { id: caller.userId, name: caller.name },
+          duration: 32,
+          passCode: '',
+          ...body,
+        },
+      });
+    const edit = (caller: TokenClaims, roomId: string, body: unknown) =>
+      call<EditRoomResponse>(Requests.rooms.edit, { caller, roomId, body }).then((r) => r.room);
+    const join = (caller: TokenClaims, roomId: string, passCode?: string) =>
+      edit(caller, roomId, { players: { playerId: caller.userId, playerName: caller.name }, passCode });
+    const move = (caller: TokenClaims, roomId: string, number: unknown, option = 'plain') =>
+      edit(caller, roomId, { move: { number, option } });
+    const failure = async (promise: Promise<unknown>) => {
+      try {
+        await promise;
+      } catch (error) {
+        if (error instanceof AppError) return { code: error.code, message: error.message };
+        throw error;
+      }
+      throw new Error('expected a refusal');
+    };
+
+    /** Every event of a room stored in the GAMES stream, in stream order. */
+    async function storedEvents(roomId: string): Promise<EventEnvelope[]> {
+      const codec = JSONCodec<EventEnvelope>();
+      const consumer = await nc.jetstream().consumers.get(Streams.games.name);
+      const events: EventEnvelope[] = [];
+      const batch = await consumer.fetch({ max_messages: 10_000, expires: 1000 });
+      for await (const msg of batch) {
+        const event = codec.decode(msg.data);
+        if (JSON.stringify(event.data).includes(roomId)) events.push(event);
+        if (msg.info.pending === 0) break;
+      }
+      return events;
+    }
+
+    beforeAll(async () => {
+      const env = {
+        NATS_URL: infra().natsUrl,
+        MONGO_URL: mongoUrlFor(infra(), uniqueName('rooms')),
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
+      };
+      ({ app } = await createService(roomsDefinition, env));
+      rpc = new RpcClient([infra().natsUrl], 'rooms-test', 10_000, createLogger('rooms-test', 'silent'));
+      await rpc.connect();
+      nc = await connect({ servers: infra().natsUrl });
+    });
+
+    afterAll(async () => {
+      await rpc?.close();
+      await nc?.close();
+      await app?.close();
+    });
+
+    it('creates a room with the creator as player 1, never showing its passcode', async () => {
+      const alice = user('alice');
+      const room = await create(alice, { passCode: '0420', duration: 60 });
+      expect(room).toMatchObject({
+        name: `Room ${room.roomNumber}`,
+        createdBy: { id: alice.userId, name: 'alice' },
+        players: [{ id: alice.userId, name: 'alice' }],
+        hasPassCode: true,
+        duration: 60,
+        gameStarted: false,
+        version: 1,
+      });
+      expect(JSON.stringify(room)).not.toContain('0420');
+      expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({ _id: room._id });
+      expect(await call<RoomView>(Requests.rooms.mine, { caller: alice })).toMatchObject({ _id: room._id });
+      expect(await failure(create(alice))).toEqual({
+        code: 'CONFLICT',
+        message: ROOM_MESSAGES.inAnotherRoom,
+      });
+      expect(await failure(create(user('mallory'), { createdBy: { id: alice.userId, name: 'x' } }))).toEqual({
+        code: 'FORBIDDEN',
+        message: ROOM_MESSAGES.identityMismatch,
+      });
+      expect(await failure(call(Requests.rooms.get, { roomId: 'nope' }))).toEqual({
+        code: 'NOT_FOUND',
+        message: ROOM_MESSAGES.notFound,
+      });
+      await call<MessageResponse>(Requests.rooms.delete, { caller: alice, roomId: room._id });
+      expect((await failure(call(Requests.rooms.mine, { caller: alice }))).code).toBe('NOT_FOUND');
+    });
+
+    it('lists newest first, 8 a page, with the free-spot and game-type filters', async () => {
+      const creators = Array.from({ length: 10 }, (_, i) => user(`lister${i}`));
+      const rooms: RoomView[] = [];
+      for (const [i, creator] of creators.entries()) {
+        rooms.push(await create(creator, { gameType: i === 0 ? 'tournament' : 'quick-battle' }));
+      }
+      await join(user('joiner'), rooms[9]?._id ?? '');
+      const first = await call<RoomPage>(Requests.rooms.list, { page: 1, freeSpot: false });
+      expect(first.pageSize).toBe(8);
+      expect(first.rooms).toHaveLength(8);
+      expect(first.rooms[0]?._id).toBe(rooms[9]?._id);
+      const numbers = first.rooms.map((r) => r.roomNumber);
+      expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+      const free = await call<RoomPage>(Requests.rooms.list, { page: 1, freeSpot: true });
+      expect(free.rooms.every((r) => r.players.length === 1)).toBe(true);
+      expect(free.rooms.map((r) => r._id)).not.toContain(rooms[9]?._id);
+      const tournaments = await call<RoomPage>(Requests.rooms.list, {
+        page: 1,
+        freeSpot: false,
+        gameType: 'tournament',
+      });
+      expect(tournaments.rooms.map((r) => r._id)).toEqual([rooms[0]?._id]);
+      expect(JSON.stringify(first)).not.toMatch(/passCode"/);
+    });
+
+    it('checks the passcode, refuses a third player, and starts the game when the second joins', async () => {
+      const [alice, bob, carol] = [user('alice'), user('bob'), user('carol')];
+      const room = await create(alice, { passCode: '77' });
+      expect(await failure(join(bob, room._id, '78'))).toEqual({
+        code: 'FORBIDDEN',
+        message: 'Oops, try again!',
+      });
+      expect(await failure(join(bob, room._id))).toEqual({ code: 'FORBIDDEN', message: 'Oops, try again!' });
+      const started = await join(bob, room._id, '77');
+      expect(started.players.map((p) => p.id)).toEqual([alice.userId, bob.userId]);
+      expect(started.whosTurn).toMatchObject({ gameStarted: true, gameNumber: 1, specialRandom: null });
+      expect(started.whosTurn.player1.turn).toBe(true);
+      expect((await join(bob, room._id, '77')).version).toBe(started.version);
+      expect(await failure(join(carol, room._id, '77'))).toEqual({
+        code: 'CONFLICT',
+        message: ROOM_MESSAGES.full,
+      });
+      // Carol's failed join left her free to play elsewhere.
+      const hers = await create(carol);
+      expect(hers.players[0]?.id).toBe(carol.userId);
+    });
+
+    it('gives exactly 2 players to 20 simultaneous joins; the others get a clear 409', async () => {
+      const room = await create(user('host'));
+      const joiners = Array.from({ length: 20 }, (_, i) => user(`racer${i}`));
+      const results = await Promise.allSettled(joiners.map((j) => join(j, room._id)));
+      const joined = results.filter((r) => r.status === 'fulfilled');
+      const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as AppError] : []));
+      expect(joined).toHaveLength(1);
+      expect(refused.every((e) => e.code === 'CONFLICT')).toBe(true);
+      const after = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
+      expect(after.players).toHaveLength(2);
+      expect(after.version).toBe(2);
+      const started = (await storedEvents(room._id)).filter((e) => e.type === EventTypes.gameStarted);
+      expect(started).toHaveLength(1);
+    });
+
+    it('applies one of two simultaneous moves; the other gets 409', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      await join(bob, room._id);
+      const results = await Promise.allSettled([move(alice, room._id, 3), move(alice, room._id, 4)]);
+      const ok = results.filter((r) => r.status === 'fulfilled');
+      const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as AppError] : []));
+      expect(ok).toHaveLength(1);
+      expect(refused.map((e) => [e.code, e.message])).toEqual([['CONFLICT', 'It is not your turn.']]);
+      const after = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
+      expect(after.whosTurn.moves).toHaveLength(1);
+      expect(after.whosTurn.player2.turn).toBe(true);
+      await waitFor(
+        async () => (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade).length === 1,
+        {
+          what: 'one move.made',
+        },
+      );
+    });
+
+    it('answers the timer: not due yet, stale, and gone', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      const started = await join(bob, room._id);
+      const request = {
+        roomId: room._id,
+        kind: 'turn',
+        version: started.version,
+        gameNumber: 1,
+        moveIndex: 0,
+      };
+      expect(await call<DeadlineDueResponse>(Requests.rooms.deadline, request)).toEqual({
+        applied: false,
+        reason: 'not-due',
+      });
+      await move(alice, room._id, 5);
+      expect(await call<DeadlineDueResponse>(Requests.rooms.deadline, request)).toEqual({
+        applied: false,
+        reason: 'stale-turn',
+      });
+      await edit(bob, room._id, { players: { playerId: bob.userId, removePlayer: true } });
+      expect(await call<DeadlineDueResponse>(Requests.rooms.deadline, request)).toEqual({
+        applied: false,
+        reason: 'gone',
+      });
+    });
+
+    it('ends a game that a player leaves and publishes it once, with the room deletion last', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      await join(bob, room._id);
+      await move(alice, room._id, 9);
+      await edit(bob, room._id, { players: { playerId: bob.userId, removePlayer: true } });
+      expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+      const events = await waitFor(
+        async () => {
+          const all = await storedEvents(room._id);
+          return all.some((e) => e.type === EventTypes.roomDeleted) && all;
+        },
+        { what: 'room.deleted' },
+      );
+      expect(events.map((e) => e.type)).toEqual([
+        EventTypes.roomCreated,
+        EventTypes.gameStarted,
+        EventTypes.roomUpdated,
+        EventTypes.moveMade,
+        EventTypes.roomUpdated,
+        EventTypes.gameFinished,
+        EventTypes.roomUpdated,
+        EventTypes.roomDeleted,
+      ]);
+      expect(events.find((e) => e.type === EventTypes.gameFinished)?.data).toMatchObject({
+        winner: { id: alice.userId, seat: 'player1' },
+        loser: { id: bob.userId, seat: 'player2' },
+        endReason: 'left',
+        duration: 32,
+        moves: 1,
+      });
+      // Both are free again.
+      await create(alice);
+      await create(bob);
+    });
+  };
+}

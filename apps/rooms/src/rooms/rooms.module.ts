@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import {
+  COUNTER_MODEL,
+  CounterSchema,
+  MEMBERSHIP_MODEL,
+  MembershipSchema,
+  ROOM_MODEL,
+  RoomSchema,
+} from './room.schema';
+import { RoomsController } from './rooms.controller';
+import { RoomsRepository } from './rooms.repository';
+import { RoomsService } from './rooms.service';
+
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: ROOM_MODEL, schema: RoomSchema },
+      { name: MEMBERSHIP_MODEL, schema: MembershipSchema },
+      { name: COUNTER_MODEL, schema: CounterSchema },
+    ]),
+  ],
+  controllers: [RoomsController],
+  providers: [RoomsRepository, RoomsService],
+})
+export class RoomsModule {}

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { EventEnvelope } from '@oasis198/contracts';
+import type { GameType } from '@oasis198/game-rules';
+import { outboxFields } from '@oasis198/service-kit';
+import type { Model } from 'mongoose';
+import {
+  COUNTER_MODEL,
+  type CounterRecord,
+  MEMBERSHIP_MODEL,
+  type MembershipRecord,
+  ROOM_MODEL,
+  type RoomRecord,
+} from './room.schema';
+
+/** Fields a change may write; identity fields (_id, roomNumber, createdBy, ...) never change. */
+const MUTABLE: readonly (keyof RoomRecord)[] = [
+  'players',
+  'playerCount',
+  'gameStarted',
+  'gameOver',
+  'whosTurn',
+  'version',
+  'waitingSince',
+  'gameStartedAt',
+];
+
+const isDuplicateKey = (error: unknown): boolean => (error as { code?: number })?.code === 11000;
+
+/** Rooms, room numbers and memberships in MongoDB. Every write that changes a room is one guarded update. */
+@Injectable()
+export class RoomsRepository {
+  constructor(
+    @InjectModel(ROOM_MODEL) readonly rooms: Model<RoomRecord>,
+    @InjectModel(MEMBERSHIP_MODEL) private readonly memberships: Model<MembershipRecord>,
+    @InjectModel(COUNTER_MODEL) private readonly counters: Model<CounterRecord>,
+  ) {}
+
+  /** The next room number, from one atomic counter document. */
+  async nextRoomNumber(): Promise<number> {
+    const counter = await this.counters
+      .findOneAndUpdate({ _id: 'rooms' }, { $inc: { seq: 1 } }, { upsert: true, new: true })
+      .lean<CounterRecord>();
+    return counter.seq;
+  }
+
+  /** The room as stored, tombstones included (callers decide what a tombstone means to them). */
+  async find(roomId: string): Promise<RoomRecord | null> {
+    return this.rooms.findById(roomId).lean<RoomRecord>();
+  }
+
+  async insert(room: RoomRecord, events: readonly EventEnvelope[]): Promise<RoomRecord> {
+    const doc = { ...room, ...outboxDocument(events) };
+    await this.rooms.collection.insertOne(doc as never);
+    return doc;
+  }
+
+  /**
+   * Writes a change if the room is still at `version` and not being deleted: one atomic update
+   * that sets the new state, the new version and the events. Null when someone else changed the
+   * room first (the caller reloads and judges again).
+   */
+  async commit(
+    version: number,
+    next: RoomRecord,
+    events: readonly EventEnvelope[],
+    tombstone: { version: number } | undefined,
+  ): Promise<RoomRecord | null> {
+    const set: Record<string, unknown> = {};
+    for (const field of MUTABLE) set[field] = next[field];
+    if (tombstone) {
+      set['version'] = tombstone.version;
+      set['tombstone'] = true;
+    }
+    Object.assign(set, outboxFields(events));
+    return this.rooms
+      .findOneAndUpdate({ _id: next._id, version, tombstone: { $ne: true } }, { $set: set }, { new: true })
+      .lean<RoomRecord>();
+  }
+
+  async list(filter: { page: number; pageSize: number; freeSpot: boolean; gameType?: GameType }) {
+    const query: Record<string, unknown> = { tombstone: { $ne: true } };
+    if (filter.freeSpot) query['playerCount'] = 1;
+    if (filter.gameType) query['gameType'] = filter.gameType;
+    const [rooms, total] = await Promise.all([
+      this.rooms
+        .find(query)
+        .sort({ roomNumber: -1 })
+        .skip((filter.page - 1) * filter.pageSize)
+        .limit(filter.pageSize)
+        .lean<RoomRecord[]>(),
+      this.rooms.countDocuments(query),
+    ]);
+    return { rooms, total };
+  }
+
+  // ----------------------------------------------------------------------------- memberships
+
+  /** Takes the player's one membership for a room; the existing one when the player already has one. */
+  async claimMembership(
+    playerId: string,
+    roomId: string,
+    at: Date,
+  ): Promise<{ claimed: true } | { claimed: false; existing: MembershipRecord }> {
+    try {
+      await this.memberships.collection.insertOne({ _id: playerId, roomId, at } as never);
+      return { claimed: true };
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      const existing = await this.memberships.findById(playerId).lean<MembershipRecord>();
+      // Released in between: try once more.
+      if (!existing) return this.claimMembership(playerId, roomId, at);
+      return { claimed: false, existing };
+    }
+  }
+
+  async membershipOf(playerId: string): Promise<MembershipRecord | null> {
+    return this.memberships.findById(playerId).lean<MembershipRecord>();
+  }
+
+  /** Releases memberships of these players in this room (a membership of another room stays). */
+  async releaseMemberships(playerIds: readonly string[], roomId: string): Promise<void> {
+    if (playerIds.length === 0) return;
+    await this.memberships.deleteMany({ _id: { $in: [...playerIds] }, roomId });
+  }
+}
+
+function outboxDocument(events: readonly EventEnvelope[]) {
+  const fields = outboxFields(events);
+  const outbox: Record<string, EventEnvelope> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (key.startsWith('outbox.')) outbox[key.slice('outbox.'.length)] = value as EventEnvelope;
+  }
+  return { outbox, outboxAt: fields['outboxAt'] as Date, tombstone: false };
+}

@@ -1,0 +1,312 @@
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  AppError,
+  COMMON_MESSAGES,
+  type DeadlineDueRequest,
+  type DeadlineDueResponse,
+  type EditRoomResponse,
+  type ListRoomsRequest,
+  type MessageResponse,
+  type Person,
+  ROOM_MESSAGES,
+  type RoomPage,
+  type RoomView,
+  Streams,
+  type TokenClaims,
+} from '@oasis198/contracts';
+import { initialGameState, isGameType, MESSAGES, ROOM_PAGE_SIZE } from '@oasis198/game-rules';
+import { CONFIG, JetStreamService, LOGGER, type Logger, Metrics, OutboxRelay } from '@oasis198/service-kit';
+import { Types } from 'mongoose';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RoomsConfig } from '../config';
+import { parseCreateRoom } from './dto/create-room.dto';
+import { parseEditIntent } from './dto/edit-room.dto';
+import { cryptoRandom } from './random';
+import type { RoomRecord } from './room.schema';
+import { eventsFor } from './room-events';
+import {
+  type DeadlinePlan,
+  isUnchanged,
+  type Plan,
+  planDeadline,
+  planDelete,
+  planJoin,
+  planLeave,
+  planMove,
+  planReady,
+  seatOf,
+  type Transition,
+} from './room-transitions';
+import { toRoomView } from './room-view';
+import { RoomsRepository } from './rooms.repository';
+
+/** Attempts of one change when the room keeps changing under it; the loser then gets 409. */
+const MAX_ATTEMPTS = 6;
+/** A membership younger than this may belong to a join or create still in progress; it is never healed. */
+const MEMBERSHIP_SETTLE_MS = 10_000;
+const ROOM_ID = /^[0-9a-f]{24}$/;
+
+const notFound = () => new AppError('NOT_FOUND', ROOM_MESSAGES.notFound);
+
+/**
+ * The behaviour of rooms. Every change: load the room, let the room rules and the game engine
+ * decide (room-transitions.ts), write the result with ONE update guarded by the version the
+ * decision was made on, together with its events in the outbox; on a lost race, reload and
+ * decide again. Then publish the events (the relay's sweep publishes whatever a crash left).
+ */
+@Injectable()
+export class RoomsService implements OnModuleInit, OnApplicationShutdown {
+  private readonly relay: OutboxRelay<RoomRecord>;
+
+  constructor(
+    private readonly repository: RoomsRepository,
+    private readonly jetstream: JetStreamService,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CONFIG) config: RoomsConfig,
+    metrics: Metrics,
+  ) {
+    this.relay = new OutboxRelay<RoomRecord>(repository.rooms, jetstream, logger, {
+      sweepEveryMs: config.OUTBOX_SWEEP_MS,
+      metrics,
+    });
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.jetstream.ensureStreams([Streams.games]);
+    this.relay.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.relay.stop();
+  }
+
+  // ---------------------------------------------------------------------------------- reads
+
+  async list(request: Partial<ListRoomsRequest>): Promise<RoomPage> {
+    const page = request.page ?? 1;
+    if (!Number.isInteger(page) || page < 1)
+      throw new AppError('VALIDATION', 'page must be a whole number from 1.');
+    if (request.gameType !== undefined && !isGameType(request.gameType)) {
+      throw new AppError('VALIDATION', MESSAGES.gameType);
+    }
+    const { rooms, total } = await this.repository.list({
+      page,
+      pageSize: ROOM_PAGE_SIZE,
+      freeSpot: request.freeSpot === true,
+      gameType: request.gameType,
+    });
+    const now = Date.now();
+    return { rooms: rooms.map((room) => toRoomView(room, now)), page, pageSize: ROOM_PAGE_SIZE, total };
+  }
+
+  async get(roomId: unknown): Promise<RoomView> {
+    return toRoomView(await this.load(roomId), Date.now());
+  }
+
+  /** The caller's current room; 404 when they are in none. */
+  async mine(caller: TokenClaims): Promise<RoomView> {
+    const playerId = callerId(caller);
+    const membership = await this.repository.membershipOf(playerId);
+    if (!membership) throw notFound();
+    const room = await this.repository.find(membership.roomId);
+    if (!room || room.tombstone || !seatOf(room, playerId)) {
+      await this.healIfStale(playerId, membership);
+      throw notFound();
+    }
+    return toRoomView(room, Date.now());
+  }
+
+  // -------------------------------------------------------------------------------- changes
+
+  /** Creates a room with the caller as player 1 (so SPEC's later auto-join is a harmless repeat). */
+  async create(caller: TokenClaims, body: unknown): Promise<RoomView> {
+    const playerId = callerId(caller);
+    const input = parseCreateRoom(body, caller);
+    const roomId = new Types.ObjectId().toHexString();
+    const now = Date.now();
+    await this.takeMembership(playerId, roomId, new Date(now));
+    try {
+      const roomNumber = await this.repository.nextRoomNumber();
+      const me: Person = { id: playerId, name: caller.name };
+      const room: RoomRecord = {
+        _id: roomId,
+        name: `Room ${roomNumber}`,
+        roomNumber,
+        gameType: input.gameType,
+        createdBy: me,
+        duration: input.duration,
+        passCode: input.passCode,
+        players: [me],
+        playerCount: 1,
+        gameStarted: false,
+        gameOver: false,
+        whosTurn: initialGameState(),
+        version: 1,
+        waitingSince: new Date(now),
+        gameStartedAt: null,
+        createdAt: new Date(now),
+        updatedAt: new Date(now),
+      };
+      const stored = await this.repository.insert(room, eventsFor(null, { next: room }, now));
+      await this.relay.publishSoon(stored);
+      this.logger.info({ roomId, roomNumber }, 'room created');
+      return toRoomView(stored, now);
+    } catch (error) {
+      await this.repository.releaseMemberships([playerId], roomId);
+      throw error;
+    }
+  }
+
+  /** PATCH /api/rooms/{id}/edit: exactly one intent (join, leave, ready, move), judged here. */
+  async edit(caller: TokenClaims, roomId: unknown, body: unknown): Promise<EditRoomResponse> {
+    const playerId = callerId(caller);
+    const intent = parseEditIntent(body, caller);
+    switch (intent.kind) {
+      case 'join':
+        return { room: await this.join(caller, roomId, intent.passCode) };
+      case 'leave': {
+        const room = await this.change(roomId, (r, now) => planLeave(r, playerId, now));
+        return { room: toRoomView(room, Date.now()) };
+      }
+      case 'ready': {
+        const room = await this.change(roomId, (r, now) =>
+          planReady(r, playerId, intent.seat, now, cryptoRandom),
+        );
+        return { room: toRoomView(room, Date.now()) };
+      }
+      case 'move': {
+        const room = await this.change(roomId, (r, now) =>
+          planMove(r, playerId, intent.move, now, cryptoRandom),
+        );
+        return { room: toRoomView(room, Date.now()) };
+      }
+    }
+  }
+
+  async delete(caller: TokenClaims, roomId: unknown): Promise<MessageResponse> {
+    const playerId = callerId(caller);
+    await this.change(roomId, (room, now) => planDelete(room, playerId, now));
+    return { message: ROOM_MESSAGES.deleted };
+  }
+
+  /** From the game timer: applies a due deadline if it is still current; never twice. */
+  async deadline(request: DeadlineDueRequest): Promise<DeadlineDueResponse> {
+    let outcome: DeadlineDueResponse = { applied: false, reason: 'gone' };
+    try {
+      await this.change(request.roomId, (room, now): Plan => {
+        const plan: DeadlinePlan = planDeadline(room, request, now);
+        if ('notApplied' in plan) {
+          outcome = { applied: false, reason: plan.notApplied };
+          return { unchanged: true };
+        }
+        outcome = { applied: true };
+        return plan;
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return { applied: false, reason: 'gone' };
+      throw error;
+    }
+    if (outcome.applied) this.logger.info({ ...request }, 'deadline applied');
+    return outcome;
+  }
+
+  // ------------------------------------------------------------------------------ internals
+
+  private async join(caller: TokenClaims, roomId: unknown, passCode: unknown): Promise<RoomView> {
+    const playerId = callerId(caller);
+    const room = await this.load(roomId);
+    if (seatOf(room, playerId)) return toRoomView(room, Date.now());
+    const me: Person = { id: playerId, name: caller.name };
+    // Judge once before taking the membership, so a full room or a wrong passcode costs no write.
+    planJoin(room, me, passCode, Date.now(), cryptoRandom);
+    await this.takeMembership(playerId, room._id, new Date());
+    try {
+      return toRoomView(
+        await this.change(room._id, (r, now) => planJoin(r, me, passCode, now, cryptoRandom)),
+        Date.now(),
+      );
+    } catch (error) {
+      // Not in the room after all: the membership taken (or left over) for it goes.
+      await this.repository.releaseMemberships([playerId], room._id);
+      throw error;
+    }
+  }
+
+  /**
+   * The one way a room changes: load, decide, write guarded by the version, retry on a lost
+   * race, then publish. Returns the room as written (or as loaded when nothing changed).
+   */
+  private async change(
+    roomId: unknown,
+    decide: (room: RoomRecord, nowMs: number) => Plan,
+  ): Promise<RoomRecord> {
+    for (let attempt = 1; ; attempt++) {
+      const room = await this.load(roomId);
+      const now = Date.now();
+      const plan = decide(room, now);
+      if (isUnchanged(plan)) return room;
+      const written = await this.write(room, plan, now);
+      if (written) return written;
+      if (attempt >= MAX_ATTEMPTS) throw new AppError('CONFLICT', ROOM_MESSAGES.concurrent);
+      await sleep(2 + Math.floor(Math.random() * 8 * attempt));
+    }
+  }
+
+  private async write(room: RoomRecord, change: Transition, nowMs: number): Promise<RoomRecord | null> {
+    const events = eventsFor(room, change, nowMs);
+    const written = await this.repository.commit(room.version, change.next, events, change.deleted);
+    if (!written) return null;
+    if (change.deleted) {
+      await this.repository.releaseMemberships(
+        room.players.map((p) => p.id),
+        room._id,
+      );
+      this.logger.info({ roomId: room._id, reason: change.deleted.reason }, 'room deleted');
+    } else if (change.next.players.length < room.players.length) {
+      const remaining = new Set(change.next.players.map((p) => p.id));
+      await this.repository.releaseMemberships(
+        room.players.filter((p) => !remaining.has(p.id)).map((p) => p.id),
+        room._id,
+      );
+    }
+    await this.relay.publishSoon(written);
+    return written;
+  }
+
+  private async load(roomId: unknown): Promise<RoomRecord> {
+    if (typeof roomId !== 'string' || !ROOM_ID.test(roomId)) throw notFound();
+    const room = await this.repository.find(roomId);
+    if (!room || room.tombstone) throw notFound();
+    return room;
+  }
+
+  /**
+   * Takes the player's one membership for this room. A membership of another room is healed
+   * when it is stale (that room is gone, or does not hold the player, and the membership is not
+   * fresh); otherwise the player is in another room: 409.
+   */
+  private async takeMembership(playerId: string, roomId: string, at: Date): Promise<void> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const result = await this.repository.claimMembership(playerId, roomId, at);
+      if (result.claimed || result.existing.roomId === roomId) return;
+      if (!(await this.healIfStale(playerId, result.existing))) break;
+    }
+    throw new AppError('CONFLICT', ROOM_MESSAGES.inAnotherRoom);
+  }
+
+  private async healIfStale(playerId: string, membership: { roomId: string; at: Date }): Promise<boolean> {
+    if (Date.now() - new Date(membership.at).getTime() < MEMBERSHIP_SETTLE_MS) return false;
+    const room = await this.repository.find(membership.roomId);
+    if (room && !room.tombstone && seatOf(room, playerId)) return false;
+    await this.repository.releaseMemberships([playerId], membership.roomId);
+    this.logger.warn({ playerId, roomId: membership.roomId }, 'healed a stale membership');
+    return true;
+  }
+}
+
+function callerId(caller: TokenClaims | undefined): string {
+  if (typeof caller?.userId !== 'string' || caller.userId === '') {
+    throw new AppError('UNAUTHORIZED', COMMON_MESSAGES.unauthorized);
+  }
+  return caller.userId;
+}

@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// Game-timer benchmark: how late does the timer send a due deadline, with 1,000 pending?
+//
+// Usage: npm run bench:timer          (builds the game timer first)
+//        node tools/bench/timer-bench.mjs [--rooms 1000] [--spread-ms 5000] [--replicas 1]
+//
+// It starts a throwaway NATS + FerretDB and the BUILT game timer (dist/apps/game-timer, as
+// `npm start` runs it) through tools/scripts/lib/stack.mjs, answers rooms.deadline itself (a
+// stand-in for the rooms service that records the arrival time), publishes one room.created
+// snapshot per room with a running 14 s turn whose timeout falls due inside a window of
+// --spread-ms, and measures lateness = arrival at the rooms stand-in - due time. Every deadline
+// is pending (stored and claimable) before the first one falls due.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { connect, JSONCodec } from 'nats';
+import { startStack } from '../scripts/lib/stack.mjs';
+
+const { values } = parseArgs({
+  options: {
+    rooms: { type: 'string', default: '1000' },
+    'spread-ms': { type: 'string', default: '5000' },
+    replicas: { type: 'string', default: '1' },
+  },
+});
+const ROOMS = Number(values.rooms);
+const SPREAD_MS = Number(values['spread-ms']);
+const REPLICAS = Number(values.replicas);
+
+const TIME_BASE_MS = Date.UTC(2022, 10, 17);
+const spec = (ms) => Math.round(ms - TIME_BASE_MS) / 1000;
+const DURATION = 14;
+/** The engine: deadline = turnStart + duration + 4; the timeout is due 1 ms after deadline + 1. */
+const turnStartFor = (dueMs) => dueMs - (DURATION + 5) * 1000 - 1;
+
+function roomView(roomId, dueMs) {
+  const turnStart = spec(turnStartFor(dueMs));
+  const oasis = { double: 3, extra: 3, minus: 3, added: 3, bonus: 3, matched: 0 };
+  return {
+    _id: roomId,
+    name: `Room ${roomId}`,
+    roomNumber: 1,
+    gameType: 'quick-battle',
+    createdBy: { id: 'a', name: 'a' },
+    duration: DURATION,
+    hasPassCode: false,
+    players: [
+      { id: 'a', name: 'a' },
+      { id: 'b', name: 'b' },
+    ],
+    gameStarted: true,
+    gameOver: false,
+    whosTurn: {
+      gameStarted: true,
+      gameOver: false,
+      currentNumber: 0,
+      turnStart,
+      specialRandom: null,
+      player1: { turn: true, restart: false },
+      player2: { turn: false, restart: false },
+      helpOasis: { oasis1: oasis, oasis2: { ...oasis } },
+      moves: [],
+      winner: null,
+      endReason: null,
+      deadline: Math.round((turnStart + DURATION + 4) * 1000) / 1000,
+      endedAt: null,
+      gameNumber: 1,
+    },
+    version: 2,
+    createdAt: new Date().toISOString(),
+    serverNow: spec(Date.now()),
+    waitingSince: null,
+  };
+}
+
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'oasis-timer-bench-'));
+let stack;
+let nc;
+// The services and servers run detached: stop them on Ctrl-C or a kill too, not only at the end.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`${signal}: stopping the benchmark stack`);
+    void Promise.resolve(stack?.stop())
+      .catch(() => undefined)
+      .finally(() => rm(dir, { recursive: true, force: true }).finally(() => process.exit(130)));
+  });
+}
+try {
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+  console.log(
+    `machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
+      `Node ${process.version}, load average ${load()}`,
+  );
+  stack = await startStack({
+    apps: ['game-timer'],
+    portsMode: 'free',
+    runDir: path.join(dir, 'run'),
+    dataDir: path.join(dir, 'data'),
+    onLine: (app, line) => {
+      if (/"level":"(warn|error|fatal)"/.test(line)) console.log(`  [${app}] ${line}`);
+    },
+  });
+  if (stack.skipped.length)
+    throw new Error('dist/apps/game-timer is missing: run npx nx build game-timer first');
+  // More replicas of the same build, sharing the database, when asked.
+  for (let i = 1; i < REPLICAS; i++) {
+    const extra = await startStack({
+      apps: ['game-timer'],
+      portsMode: 'free',
+      runDir: path.join(dir, 'run'),
+      dataDir: path.join(dir, 'data'),
+    });
+    stack.apps.push(...extra.apps);
+  }
+  nc = await connect({ servers: stack.env['game-timer'].NATS_URL });
+  const codec = JSONCodec();
+
+  const dueAt = new Map();
+  const arrivals = new Map();
+  let duplicates = 0;
+  const sub = nc.subscribe('rooms.deadline', { queue: 'rooms' });
+  void (async () => {
+    for await (const msg of sub) {
+      const at = Date.now();
+      const packet = codec.decode(msg.data);
+      const roomId = packet.data.roomId;
+      if (arrivals.has(roomId)) duplicates++;
+      else arrivals.set(roomId, at);
+      msg.respond(codec.encode({ id: packet.id, response: { applied: true }, isDisposed: true }));
+    }
+  })();
+
+  // Publish the snapshots; every deadline falls due after ingestion is over.
+  const js = nc.jetstream();
+  const jsm = await nc.jetstreamManager();
+  await jsm.streams.add({ name: 'GAMES', subjects: ['room.>', 'game.>', 'move.>'] }).catch(() => undefined);
+  const LEAD_MS = Math.max(10_000, ROOMS * 12);
+  const firstDue = Date.now() + LEAD_MS;
+  const publishStarted = Date.now();
+  await Promise.all(
+    Array.from({ length: ROOMS }, async (_, i) => {
+      const roomId = `bench-${i}`;
+      const due = firstDue + Math.floor((i * SPREAD_MS) / ROOMS);
+      dueAt.set(roomId, due);
+      const event = {
+        id: `room.created:${roomId}`,
+        type: 'room.created',
+        occurredAt: new Date().toISOString(),
+        data: { room: roomView(roomId, due) },
+      };
+      await js.publish('room.created', codec.encode(event), { msgID: event.id });
+    }),
+  );
+  // Wait until the timer has stored every snapshot.
+  for (;;) {
+    const info = await jsm.consumers.info('GAMES', 'game-timer-rooms').catch(() => undefined);
+    if (info && info.num_pending === 0 && info.num_ack_pending === 0 && info.delivered.stream_seq >= ROOMS)
+      break;
+    if (process.env.BENCH_DEBUG)
+      console.log(
+        `  consumer: pending ${info?.num_pending} ack-pending ${info?.num_ack_pending} delivered ${info?.delivered.stream_seq}`,
+      );
+    if (Date.now() > firstDue) throw new Error('the timer did not store the snapshots before they fell due');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const ingested = Date.now();
+  console.log(
+    `stored ${ROOMS} room snapshots in ${ingested - publishStarted} ms; ${ROOMS} deadlines pending, ` +
+      `due from +${firstDue - ingested} ms over ${SPREAD_MS} ms (${REPLICAS} timer replica${REPLICAS > 1 ? 's' : ''})`,
+  );
+
+  const lastDue = firstDue + SPREAD_MS;
+  while (arrivals.size < ROOMS && Date.now() < lastDue + 15_000) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+
+  console.log(`load average after the run: ${load()}`);
+  const lateness = [...arrivals].map(([roomId, at]) => at - dueAt.get(roomId)).sort((a, b) => a - b);
+  const early = lateness.filter((ms) => ms < 0).length;
+  console.log(`fired ${arrivals.size}/${ROOMS}, duplicates ${duplicates}, early ${early}`);
+  if (lateness.length) {
+    console.log(
+      `lateness ms: p50 ${percentile(lateness, 50)}  p95 ${percentile(lateness, 95)}  ` +
+        `p99 ${percentile(lateness, 99)}  max ${lateness[lateness.length - 1]}  min ${lateness[0]}`,
+    );
+  }
+  // The timer's own view: when it sent each deadline (its /metrics histogram), before the NATS hop.
+  const timer = stack.apps.find((a) => a.name === 'game-timer');
+  const metrics = await fetch(`${timer.url}/metrics`).then((r) => r.text());
+  const buckets = metrics
+    .split('\n')
+    .filter(
+      (line) => line.startsWith('oasis_timer_fire_lateness_seconds_bucket') && line.includes('kind="turn"'),
+    )
+    .map((line) => `<=${/le="([^"]+)"/.exec(line)?.[1]}s: ${line.split(' ').pop()}`);
+  console.log(`timer's send lateness (cumulative): ${buckets.join(', ')}`);
+  const p99 = lateness.length ? percentile(lateness, 99) : Infinity;
+  const ok = arrivals.size === ROOMS && duplicates === 0 && early === 0 && p99 <= 250;
+  console.log(ok ? 'PASS: every deadline once, p99 within 250 ms' : 'FAIL: target not met');
+  process.exitCode = ok ? 0 : 1;
+} catch (error) {
+  console.error(`timer benchmark failed: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  await nc?.close().catch(() => undefined);
+  await stack?.stop().catch((error) => console.error(`stopping: ${error.message}`));
+  await rm(dir, { recursive: true, force: true });
+}
