@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -24,6 +25,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dataDir := flag.String("data", "./.data/ferretdb", "directory that holds the SQLite databases")
 	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn or error")
+	writeTimeout := flag.Duration("write-timeout", 30*time.Second, "longest time one write may hold the write lock (0 = no limit)")
 	flag.Parse()
 
 	var level slog.Level
@@ -67,7 +69,7 @@ func main() {
 	done := make(chan error, 1)
 	go func() { done <- f.Run(ctx) }()
 
-	p := &proxy{backendNetwork: "unix", backendAddress: socket, log: logger}
+	p := &proxy{backendNetwork: "unix", backendAddress: socket, writeTimeout: *writeTimeout, log: logger}
 	go func() {
 		<-ctx.Done()
 		public.Close()

@@ -34,8 +34,12 @@ var mutating = map[string]bool{
 
 type proxy struct {
 	backendNetwork, backendAddress string
-	writes                         sync.Mutex
-	log                            *slog.Logger
+	// writeTimeout bounds how long one mutating command may hold the write lock. FerretDB v1 never
+	// answers some commands (an update of 100+ statements); without a bound every later write
+	// would wait forever. On expiry that connection is closed, so its client gets an error.
+	writeTimeout time.Duration
+	writes       sync.Mutex
+	log          *slog.Logger
 }
 
 func (p *proxy) serve(l net.Listener) error {
@@ -90,6 +94,10 @@ func (p *proxy) exchange(client, backend net.Conn) error {
 	if isMutating(req) {
 		p.writes.Lock()
 		defer p.writes.Unlock()
+		if p.writeTimeout > 0 {
+			_ = backend.SetReadDeadline(time.Now().Add(p.writeTimeout))
+			defer func() { _ = backend.SetReadDeadline(time.Time{}) }()
+		}
 	}
 	if _, err := backend.Write(req); err != nil {
 		return err
@@ -100,6 +108,10 @@ func (p *proxy) exchange(client, backend net.Conn) error {
 	for {
 		resp, err := readMessage(backend)
 		if err != nil {
+			var netErr net.Error
+			if errors.As(err, &netErr) && netErr.Timeout() {
+				p.log.Error("FerretDB did not answer a write in time; closing that connection", "timeout", p.writeTimeout.String())
+			}
 			return err
 		}
 		if _, err := client.Write(resp); err != nil {
