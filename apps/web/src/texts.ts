@@ -105,6 +105,8 @@ export const T = {
   playerName: 'Player name',
   playedGames: 'Played games',
   assets: 'Assets',
+  assetsValue: (points: number, coins: number) =>
+    `${points} ${points === 1 ? 'point' : 'points'} · ${coins} ${coins === 1 ? 'coin' : 'coins'}`,
   premiumCategory: 'Premium category',
   championTitles: 'Champion titles',
   noTitles: 'none yet',

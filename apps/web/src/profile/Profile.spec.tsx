@@ -36,6 +36,13 @@ describe('/profile', () => {
     expect(within(panel).getByText('Coins').nextElementSibling).toHaveTextContent('80');
   });
 
+  it('counts one point and one coin in the singular', async () => {
+    fakeApi({ [REWARD]: { body: reward({ assets: { points: 1, coins: 1 } }) } });
+    renderApp('/profile', { user: ALICE });
+    const label = await screen.findByText('Assets');
+    expect(label.closest('li')).toHaveTextContent('1 point · 1 coin');
+  });
+
   it("shows 'none' when no premium category is true", async () => {
     fakeApi({
       [REWARD]: {

@@ -14,7 +14,7 @@ export function ProfileCards({ reward }: { reward: RewardView }) {
     {
       id: 'assets',
       label: T.assets,
-      value: `${reward.assets.points} ${T.points.toLowerCase()} · ${reward.assets.coins} ${T.coins.toLowerCase()}`,
+      value: T.assetsValue(reward.assets.points, reward.assets.coins),
     },
     { id: 'premium', label: T.premiumCategory, value: T.premiumLabels[premium] ?? premium },
     {

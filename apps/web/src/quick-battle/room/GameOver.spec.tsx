@@ -47,6 +47,8 @@ describe('room screen: game over', () => {
     const { user } = renderApp(PATH, { user: BOB });
     expect(await screen.findByRole('heading', { name: 'You lost' })).toBeInTheDocument();
     expect(screen.getByText('Opponent brought the total to 198 or more.')).toBeInTheDocument();
+    // Their own seat first, as in the players header.
+    expect(readyPanel().map((li) => li.textContent)).toEqual(['YouThinking...', 'OpponentThinking...']);
     await user.click(screen.getByRole('button', { name: 'Play Again' }));
     expect(api.callsTo(EDIT)[0]?.body).toEqual({
       whosTurnReadyPlayer: { player2: { turn: false, restart: true } },

@@ -96,7 +96,7 @@ export function GameOver({
       </div>
 
       <ul className={styles.readyPanel} aria-label={T.readyToPlay}>
-        {SEATS.map((seat) => (
+        {(mySeat === 'player2' ? (['player2', 'player1'] as const) : SEATS).map((seat) => (
           <li key={seat} className={w[seat].restart ? styles.isReady : ''}>
             <span className={styles.playerLabel}>{seatName(room, seat, mySeat)}</span>
             <span>{w[seat].restart ? T.readyToPlay : T.thinking}</span>

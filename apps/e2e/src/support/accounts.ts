@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { eventually } from './wait';
+import type { Person } from './browser';
+
+export interface Account {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * A newcomer's details, unique per run: a username of letters and digits (SPEC §5: 4 to 16), an
+ * e-mail of at most 32 characters, and a password of letters and digits that is on no common list.
+ */
+export function newcomer(first: string): Account {
+  const tag = randomBytes(3).toString('hex');
+  return {
+    name: `${first}${tag}`.slice(0, 16),
+    email: `${first.toLowerCase()}.${tag}@oasis.test`,
+    password: `Dune${tag}Palm`,
+  };
+}
+
+/** Fills in /join and submits it; resolves with the success dialog open. */
+export async function register(person: Person, account: Account): Promise<void> {
+  const { page } = person;
+  await page.goto('/join');
+  await page.getByRole('heading', { name: 'Join the caravan' }).waitFor();
+  await page.getByLabel('Username').fill(account.name);
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Confirm password').fill(account.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('dialog', { name: 'Account has been successfully created' }).waitFor();
+}
+
+/** Closes the registration (or login) success dialog with Ok, which leads home. */
+export async function confirmOk(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Ok', exact: true }).click();
+  await page.getByRole('heading', { name: 'Race to 198 across the dunes' }).waitFor();
+}
+
+/** Fills in /login and submits it. */
+export async function submitLogin(page: Page, account: Pick<Account, 'email' | 'password'>): Promise<void> {
+  await page.goto('/login');
+  await page.getByRole('heading', { name: 'Welcome back, traveller' }).waitFor();
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+}
+
+/** The way a player gets to their profile: the game menu's Profile link. */
+export async function openProfile(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Game menu' }).click();
+  await page.getByRole('dialog', { name: 'Game menu' }).getByRole('link', { name: 'Profile' }).click();
+  await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
+}
+
+export interface ProfileCards {
+  playerName: string;
+  playedGames: string;
+  assets: string;
+  premiumCategory: string;
+  championTitles: string;
+  statusAndLevel: string;
+  /** The Coin panel (SPEC §2). */
+  points: string;
+  coins: string;
+}
+
+/** What the profile screen shows, card by card, read by the cards' labels. */
+export async function readProfile(page: Page): Promise<ProfileCards> {
+  const card = (label: string) => page.getByLabel(label, { exact: true }).innerText();
+  await page.getByRole('tab', { name: 'Coins' }).click();
+  const coinPanel = await page.getByRole('tabpanel').innerText();
+  return {
+    playerName: await card('Player name'),
+    playedGames: await card('Played games'),
+    assets: await card('Assets'),
+    premiumCategory: await card('Premium category'),
+    championTitles: await card('Champion titles'),
+    statusAndLevel: await card('Status and level'),
+    points: /Points\s+(\d+)/.exec(coinPanel)?.[1] ?? `(no Points in "${coinPanel}")`,
+    coins: /Coins\s+(\d+)/.exec(coinPanel)?.[1] ?? `(no Coins in "${coinPanel}")`,
+  };
+}
+
+/**
+ * Waits until the profile shows what `check` expects. Rewards are paid from events, a moment after
+ * the game; a player who does not see them yet reloads the page, and so does this.
+ */
+export async function expectProfile(
+  page: Page,
+  name: string,
+  check: (cards: ProfileCards) => void,
+): Promise<void> {
+  let attempt = 0;
+  await eventually(
+    async () => {
+      if (attempt++ > 0) await page.reload();
+      await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
+      check(await readProfile(page));
+    },
+    { timeout: 15_000, interval: 500 },
+  );
+}

@@ -1,0 +1,158 @@
+import type { Locator, Page } from 'playwright-core';
+import type { Person } from './browser';
+
+/** SPEC §2: the short room label is the last 6 characters of the room id, upper-cased. */
+export function roomLabelOf(roomId: string): string {
+  return roomId.slice(-6).toUpperCase();
+}
+
+export interface Room {
+  id: string;
+  label: string;
+}
+
+export type Duration = '14 s' | '32 s' | '60 s' | '5 min';
+
+/** Home → Quick Battle → Create a Room, fills the form and waits for the room screen. */
+export async function createRoom(
+  person: Person,
+  { duration, passcode = '' }: { duration: Duration; passcode?: string },
+): Promise<Room> {
+  const { page } = person;
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Quick Battle' }).click();
+  await page.getByRole('link', { name: 'Create a Room' }).click();
+  await page.getByRole('heading', { name: 'Create a Room' }).waitFor();
+  await page.getByRole('radio', { name: 'Quick Battle' }).check();
+  await page.getByRole('radio', { name: duration, exact: true }).check();
+  if (passcode) await page.getByLabel('Choose a Passcode ( Only numbers, 1 - 4 digits )').fill(passcode);
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  // A redirect screen, then the room (SPEC §4: after 2 s).
+  await page.waitForURL(/\/quick-battle\/rooms\/[^/?#]+$/, { timeout: 15_000 });
+  const id = new URL(page.url()).pathname.split('/').pop() ?? '';
+  return { id, label: roomLabelOf(id) };
+}
+
+/** Home → Quick Battle → Find a Room. */
+export async function openRoomList(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Quick Battle' }).click();
+  await page.getByRole('link', { name: 'Find a Room' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Rooms' }).waitFor();
+}
+
+/** A room's card in the list, named by its title. */
+export function roomCard(page: Page, room: Room): Locator {
+  return page.getByRole('list', { name: 'Rooms' }).getByRole('listitem', { name: `Room ${room.label}` });
+}
+
+// ------------------------------------------------------------------------------------------------
+// The game layer
+
+export const OPTION_LABELS = ['Double', 'Add extra 7', 'Add extra 1', 'Add extra 4', 'Negative 2 X'] as const;
+export type OptionLabel = (typeof OPTION_LABELS)[number];
+
+/** DECISIONS.md: the options offered by the total before the move. */
+export function offeredAt(total: number): OptionLabel[] {
+  if (total >= 198) return [];
+  if (total >= 161) return ['Add extra 4', 'Add extra 1', 'Negative 2 X'];
+  if (total >= 73) return ['Add extra 7', 'Add extra 4', 'Add extra 1'];
+  return ['Double', 'Add extra 7', 'Add extra 1'];
+}
+
+/** DECISIONS.md: what a move does to the total (never below 0). */
+export function totalAfter(total: number, number: number, option: OptionLabel | null): number {
+  switch (option) {
+    case null:
+      return total + number;
+    case 'Double':
+      return total + 2 * number;
+    case 'Add extra 7':
+      return total + number + 7;
+    case 'Add extra 4':
+      return total + number + 4;
+    case 'Add extra 1':
+      return total + number + 1;
+    case 'Negative 2 X':
+      return Math.max(0, total - 2 * number);
+  }
+}
+
+export async function readTotal(page: Page): Promise<number> {
+  return Number(await page.getByRole('status', { name: 'Total' }).innerText());
+}
+
+/** The rounds display's count of moves. */
+export async function readRounds(page: Page): Promise<number> {
+  const heading = await page.getByRole('heading', { name: /^Rounds: \d+$/ }).innerText();
+  return Number(heading.replace(/\D+/g, ''));
+}
+
+export interface MoveLine {
+  who: string;
+  number: number;
+  option: string | null;
+  ai: number;
+  total: number;
+}
+
+/** The newest line of the rounds display: "{who} picked {n} ({option}), AI {ai}, total {total}". */
+export async function readLastMove(page: Page): Promise<MoveLine> {
+  const text = await page
+    .getByRole('region', { name: /^Rounds: / })
+    .getByRole('listitem')
+    .first()
+    .innerText();
+  const match = /^(.+) picked (\d)(?: \((.+)\))?, AI (\d), total (\d+)$/.exec(text.trim());
+  if (!match) throw new Error(`unexpected move line: "${text}"`);
+  const [, who = '', number = '', option, ai = '', total = ''] = match;
+  return { who, number: Number(number), option: option ?? null, ai: Number(ai), total: Number(total) };
+}
+
+export async function isMyTurn(page: Page): Promise<boolean> {
+  return page.getByText('Your turn', { exact: true }).isVisible();
+}
+
+export function dial(page: Page): Locator {
+  return page.getByRole('group', { name: 'Dial' });
+}
+
+export function dialKey(page: Page, key: number | 'Random'): Locator {
+  return dial(page).getByRole('button', { name: String(key), exact: true });
+}
+
+export function oasisPanel(page: Page): Locator {
+  return page.getByRole('region', { name: 'Support Oasis' });
+}
+
+export function oasisOption(page: Page, label: OptionLabel): Locator {
+  return oasisPanel(page).getByRole('button', { name: new RegExp(`^${label}\\b`) });
+}
+
+/** The Support Oasis options on offer, by label. */
+export async function readOfferedOptions(page: Page): Promise<OptionLabel[]> {
+  const texts = await oasisPanel(page).getByRole('button').allInnerTexts();
+  return texts.map((text) => {
+    const label = OPTION_LABELS.find((l) => text.trim().startsWith(l));
+    if (!label) throw new Error(`unknown Support Oasis option "${text}"`);
+    return label;
+  });
+}
+
+export interface MilestoneView {
+  reached: boolean;
+  text: string;
+  green: boolean;
+}
+
+/** A milestone as shown: its text, and whether it is drawn green (SPEC: reached ones are green). */
+export async function readMilestone(page: Page, milestone: 73 | 161 | 198): Promise<MilestoneView> {
+  const item = page
+    .getByRole('region', { name: 'Milestones' })
+    .getByRole('listitem')
+    .filter({ hasText: `Milestone ${milestone}` });
+  const text = (await item.innerText()).replace(/\s+/g, ' ').trim();
+  const color = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const [r = 0, g = 0, b = 0] = (color.match(/\d+/g) ?? []).map(Number);
+  return { reached: text.includes('You nailed this milestone'), text, green: g > r + 10 && g > b + 10 };
+}

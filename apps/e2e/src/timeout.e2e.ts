@@ -1,0 +1,137 @@
+// Scenario 7 of issue 7: a 14 s room where the player to move does nothing. The game timer ends the
+// game by timeout, and the rewards service pays what DECISIONS.md says.
+import type { Browser } from 'playwright-core';
+import {
+  confirmOk,
+  expectProfile,
+  newcomer,
+  openProfile,
+  register,
+  type Account,
+  type ProfileCards,
+} from './support/accounts';
+import { DESKTOP, LAPTOP, launchBrowser, Person } from './support/browser';
+import { createRoom, dial, isMyTurn, openRoomList, readTotal, roomCard } from './support/rooms';
+import { scenario, shot } from './support/scenario';
+import { eventually } from './support/wait';
+
+/** A turn's deadline is turnStart + 14 s + 4 s; the timeout falls 1 s after it (DECISIONS.md). */
+const TIMEOUT_AFTER_START_MS = 19_000;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Player {
+  person: Person;
+  account: Account;
+}
+
+scenario(
+  7,
+  'timeout-in-a-14s-room',
+  'A 14 s room in which the player to move does nothing ends by timeout with the right winner, ' +
+    'and the profiles show the points, coins, played games, level and blitz title',
+  async () => {
+    const dalia: Player = {
+      person: await Person.enter(browser, 'dalia', DESKTOP),
+      account: newcomer('Dalia'),
+    };
+    const emre: Player = { person: await Person.enter(browser, 'emre', LAPTOP), account: newcomer('Emre') };
+    for (const { person, account } of [dalia, emre]) {
+      await register(person, account);
+      await confirmOk(person.page);
+    }
+
+    const room = await createRoom(dalia.person, { duration: '14 s' });
+    await openRoomList(emre.person.page);
+    const card = roomCard(emre.person.page, room);
+    await card.waitFor();
+    expect(await card.innerText()).toContain('14 s turns');
+    await card.getByRole('button', { name: `Enter Room ${room.label}` }).click();
+    // An open room is joined automatically after 1 s.
+    await dial(emre.person.page).waitFor();
+    const started = Date.now();
+    await dial(dalia.person.page).waitFor();
+    expect(await readTotal(dalia.person.page)).toBe(0);
+
+    const idle = await eventually(async () => {
+      const [d, e] = await Promise.all([isMyTurn(dalia.person.page), isMyTurn(emre.person.page)]);
+      if (d === e) throw new Error('expected exactly one player to have the turn');
+      return d ? dalia : emre;
+    });
+    const patient = idle === dalia ? emre : dalia;
+
+    // The turn timer counts down from at most 14 + 4 s on both screens.
+    for (const { person } of [idle, patient]) {
+      await eventually(async () => {
+        const text = await person.page.getByRole('timer', { name: 'Time left' }).innerText();
+        const seconds = Number(/^(-?\d+) s$/.exec(text)?.[1]);
+        expect(seconds).toBeGreaterThan(0);
+        expect(seconds).toBeLessThanOrEqual(18);
+      });
+    }
+    await shot(idle.person, 'my-turn-doing-nothing');
+    await shot(patient.person, 'waiting-for-the-idle-player');
+
+    // Nobody moves. The game ends by timeout: the player who had the turn loses.
+    const i = idle.person.page;
+    const p = patient.person.page;
+    await i.getByRole('heading', { name: 'You lost' }).waitFor({ timeout: TIMEOUT_AFTER_START_MS + 15_000 });
+    await p.getByRole('heading', { name: 'You won!' }).waitFor();
+    const endedAfter = Date.now() - started;
+    // Not before the deadline has passed (the start was seen up to a moment after it happened).
+    expect(endedAfter).toBeGreaterThan(TIMEOUT_AFTER_START_MS - 2_000);
+    await i.getByText('You ran out of time.').waitFor();
+    await p.getByText('Opponent ran out of time.').waitFor();
+    await shot(idle.person, 'lost-by-timeout');
+    await shot(patient.person, 'won-by-timeout');
+
+    // DECISIONS.md: the winner gets 25 points, 10 coins and the blitz title of a 14 s room; a loser
+    // by timeout gets nothing; both have played one game; 25 points are still level 1 (rookie).
+    type Earned = Pick<ProfileCards, 'playedGames' | 'assets' | 'points' | 'coins' | 'championTitles'>;
+    const expected: [Player, Earned][] = [
+      [
+        patient,
+        {
+          playedGames: '1',
+          assets: '25 points · 10 coins',
+          points: '25',
+          coins: '10',
+          championTitles: 'Blitz winner',
+        },
+      ],
+      [
+        idle,
+        {
+          playedGames: '1',
+          assets: '0 points · 0 coins',
+          points: '0',
+          coins: '0',
+          championTitles: 'none yet',
+        },
+      ],
+    ];
+    for (const [player, cards] of expected) {
+      const page = player.person.page;
+      // The room screens have no header (SPEC §2), so back to Quick Battle, then the game menu.
+      await page.getByRole('link', { name: 'Rooms' }).click();
+      await page.getByRole('link', { name: 'Back to Quick Battle' }).click();
+      await openProfile(page, player.account.name);
+      await expectProfile(page, player.account.name, (shown) =>
+        expect(shown).toEqual<ProfileCards>({
+          playerName: player.account.name,
+          premiumCategory: 'none',
+          statusAndLevel: 'Rookie · Level 1',
+          ...cards,
+        }),
+      );
+      await shot(player.person, 'profile');
+    }
+  },
+  { timeout: 90_000 },
+);
