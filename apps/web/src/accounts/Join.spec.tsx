@@ -33,10 +33,11 @@ describe('/join', () => {
     expect(api.calls).toHaveLength(0);
   });
 
-  it('registers, creates the reward record and says so', async () => {
+  it('registers, creates the reward record, says so and goes to the new profile', async () => {
     const api = fakeApi({
       'POST /api/users/': { body: ALICE },
       'POST /api/rewards/': { body: reward() },
+      [`GET /api/rewards/${ALICE._id}`]: { body: reward() },
     });
     const { user, router } = renderApp('/join');
     await screen.findByLabelText('Username');
@@ -54,7 +55,7 @@ describe('/join', () => {
     expect(rewardCall?.headers.Authorization).toBe(`Bearer ${ALICE.token}`);
     expect(getSession()).toEqual(ALICE);
     await user.click(within(dialog).getByRole('button', { name: 'Ok' }));
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.state.location.pathname).toBe('/profile');
   });
 
   it("answers a 409 with 'oops, user already exists'", async () => {

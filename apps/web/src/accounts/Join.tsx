@@ -117,9 +117,9 @@ export function Join() {
       {outcome?.ok ? (
         <Dialog
           title={T.registered}
-          onClose={() => navigate('/')}
+          onClose={() => navigate('/profile')}
           actions={
-            <button type="button" className="btn" onClick={() => navigate('/')}>
+            <button type="button" className="btn" onClick={() => navigate('/profile')}>
               {T.ok}
             </button>
           }

@@ -23,7 +23,7 @@ describe('/profile', () => {
     act(() => answer({ body: reward() }));
 
     await screen.findByText('Player name');
-    const card = (label: string) => screen.getByText(label).closest('li') as HTMLElement;
+    const card = (label: string) => screen.getByText(label).closest('div') as HTMLElement;
     expect(card('Player name')).toHaveTextContent('alice');
     expect(card('Played games')).toHaveTextContent('12');
     expect(card('Assets')).toHaveTextContent('250 points · 80 coins');
@@ -40,7 +40,7 @@ describe('/profile', () => {
     fakeApi({ [REWARD]: { body: reward({ assets: { points: 1, coins: 1 } }) } });
     renderApp('/profile', { user: ALICE });
     const label = await screen.findByText('Assets');
-    expect(label.closest('li')).toHaveTextContent('1 point · 1 coin');
+    expect(label.closest('div')).toHaveTextContent('1 point · 1 coin');
   });
 
   it("shows 'none' when no premium category is true", async () => {
@@ -51,7 +51,7 @@ describe('/profile', () => {
     });
     renderApp('/profile', { user: ALICE });
     const label = await screen.findByText('Premium category');
-    expect(label.closest('li')).toHaveTextContent('none');
+    expect(label.closest('div')).toHaveTextContent('none');
   });
 
   it('says the network failed and retries after 10 s', async () => {

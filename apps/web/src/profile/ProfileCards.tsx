@@ -29,18 +29,14 @@ export function ProfileCards({ reward }: { reward: RewardView }) {
     },
   ];
   return (
-    <ul className={styles.cards}>
+    <dl className={styles.cards}>
       {cards.map((card) => (
-        <li key={card.id} className={styles.statCard}>
-          <span className={styles.statLabel} id={`card-${card.id}`}>
-            {card.label}
-          </span>
-          <span className={styles.statValue} aria-labelledby={`card-${card.id}`}>
-            {card.value}
-          </span>
-        </li>
+        <div key={card.id} className={styles.statCard}>
+          <dt className={styles.statLabel}>{card.label}</dt>
+          <dd className={styles.statValue}>{card.value}</dd>
+        </div>
       ))}
-    </ul>
+    </dl>
   );
 }
 

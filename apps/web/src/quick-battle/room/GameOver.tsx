@@ -50,7 +50,11 @@ export function GameOver({
   const iAmReady = mySeat !== null && w[mySeat].restart;
   const result = resultText(room, mySeat);
   const won = mySeat !== null && w.winner === mySeat;
-  const verified = w.specialRandom !== null ? verifyGame(w.specialRandom, w.moves ?? []).valid : null;
+  // Only a game with moves has AI picks to check.
+  const verified =
+    w.specialRandom !== null && (w.moves?.length ?? 0) > 0
+      ? verifyGame(w.specialRandom, w.moves ?? []).valid
+      : null;
 
   const playAgain = (): void => {
     if (!mySeat) return;
@@ -88,7 +92,7 @@ export function GameOver({
       <div className={styles.explain}>
         {reasonText(room, mySeat) ? <p>{reasonText(room, mySeat)}</p> : null}
         <p>{T.gameOverHelp}</p>
-        {w.specialRandom !== null ? (
+        {w.specialRandom !== null && verified !== null ? (
           <p>
             {T.aiCheck(w.specialRandom)} {verified ? T.aiVerified : T.aiNotVerified}
           </p>
