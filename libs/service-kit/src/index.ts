@@ -12,3 +12,4 @@ export * from './nats/rpc-client';
 export * from './nats/rpc.interceptor';
 export * from './service-kit.module';
 export * from './bootstrap';
+export * from './caller';

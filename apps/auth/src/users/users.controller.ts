@@ -7,8 +7,7 @@ import {
   Requests,
   type TokenClaims,
 } from '@oasis198/contracts';
-import { parseCaller } from './dto/caller.dto';
-import { asObject } from './dto/fields';
+import { asObject, parseCaller } from '@oasis198/service-kit';
 import { SessionsService } from './sessions.service';
 import { UsersService } from './users.service';
 

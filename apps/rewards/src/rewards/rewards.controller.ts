@@ -7,7 +7,8 @@ import {
   type RewardPage,
   type RewardView,
 } from '@oasis198/contracts';
-import { asObject, parseCaller, parsePage } from './dto/requests';
+import { asObject, parseCaller } from '@oasis198/service-kit';
+import { parsePage } from './dto/requests';
 import { RewardsService } from './rewards.service';
 
 /** rewards.* over NATS: a payload in, a service call, its answer out. */

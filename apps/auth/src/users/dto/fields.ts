@@ -1,11 +1,6 @@
 import { AppError } from '@oasis198/contracts';
 
-/** A request body as a plain object (anything else counts as empty). */
-export function asObject(payload: unknown): Record<string, unknown> {
-  return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
-    ? (payload as Record<string, unknown>)
-    : {};
-}
+export { asObject } from '@oasis198/service-kit';
 
 /** Throws VALIDATION with the first field's message and every field's message in details. */
 export function assertNoFieldErrors(errors: Partial<Record<string, string>>): void {

@@ -1,32 +1,6 @@
-import {
-  AppError,
-  COMMON_MESSAGES,
-  REWARD_MESSAGES,
-  REWARDS_MAX_PAGE_SIZE,
-  REWARDS_PAGE_SIZE,
-  type TokenClaims,
-} from '@oasis198/contracts';
+import { AppError, REWARD_MESSAGES, REWARDS_MAX_PAGE_SIZE, REWARDS_PAGE_SIZE } from '@oasis198/contracts';
 import { validateUsername } from '@oasis198/game-rules';
-
-export function asObject(payload: unknown): Record<string, unknown> {
-  return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
-    ? (payload as Record<string, unknown>)
-    : {};
-}
-
-/** The verified caller the gateway forwards; a request without one is refused. */
-export function parseCaller(request: Record<string, unknown>): TokenClaims {
-  const { userId, name, jti, exp } = asObject(request['caller']);
-  if (
-    typeof userId !== 'string' ||
-    typeof name !== 'string' ||
-    typeof jti !== 'string' ||
-    typeof exp !== 'number'
-  ) {
-    throw new AppError('UNAUTHORIZED', COMMON_MESSAGES.unauthorized);
-  }
-  return { userId, name, jti, exp };
-}
+import { asObject } from '@oasis198/service-kit';
 
 /** A path id: a non-empty string (anything else cannot name a record). */
 export function parseId(value: unknown): string {

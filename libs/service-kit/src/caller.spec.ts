@@ -1,0 +1,35 @@
+import { AppError } from '@oasis198/contracts';
+import { asObject, parseCaller } from './caller';
+
+describe('parseCaller', () => {
+  const caller = { userId: 'u1', name: 'alice', jti: 'j1', exp: 1 };
+
+  it('returns exactly the verified claims', () => {
+    expect(parseCaller({ caller: { ...caller, role: 'admin' }, body: {} })).toEqual(caller);
+  });
+
+  it.each([
+    undefined,
+    null,
+    'x',
+    {},
+    { caller: null },
+    { caller: { ...caller, userId: '' } },
+    { caller: { ...caller, exp: '1' } },
+  ])('refuses a request without a proper caller: %p', (request) => {
+    expect(() => parseCaller(request)).toThrow(AppError);
+    try {
+      parseCaller(request);
+    } catch (error) {
+      expect((error as AppError).code).toBe('UNAUTHORIZED');
+    }
+  });
+});
+
+describe('asObject', () => {
+  it('treats anything but a plain object as empty', () => {
+    expect(asObject([1])).toEqual({});
+    expect(asObject(null)).toEqual({});
+    expect(asObject({ a: 1 })).toEqual({ a: 1 });
+  });
+});
