@@ -134,25 +134,33 @@ export class AccountsStack {
 }
 
 /**
- * For Jest suites: real NATS and MongoDB plus the stack, started in beforeAll and stopped in
+ * For Jest suites: real NATS and MongoDB plus a stack, started in beforeAll and stopped in
  * afterAll in the right order (apps first, then the servers they are connected to). The getter
  * works inside tests and later hooks.
  */
-export function useAccountsStack(gatewayEnv: Env = {}): () => AccountsStack {
+export function useStack<T extends { close(): Promise<void> }>(
+  start: (infra: TestInfra) => Promise<T>,
+  what: string,
+): () => T {
   let infra: TestInfra | undefined;
-  let stack: AccountsStack | undefined;
+  let stack: T | undefined;
   beforeAll(async () => {
     infra = await startTestInfra();
-    stack = await AccountsStack.start(infra, gatewayEnv);
+    stack = await start(infra);
   }, 180_000);
   afterAll(async () => {
     await stack?.close();
     await infra?.stop();
   }, 60_000);
   return () => {
-    if (!stack) throw new Error('useAccountsStack(): not started yet');
+    if (!stack) throw new Error(`${what}: not started yet`);
     return stack;
   };
+}
+
+/** The accounts stack (gateway, auth, rewards) for a Jest suite. */
+export function useAccountsStack(gatewayEnv: Env = {}): () => AccountsStack {
+  return useStack((infra) => AccountsStack.start(infra, gatewayEnv), 'useAccountsStack()');
 }
 
 let counter = 0;

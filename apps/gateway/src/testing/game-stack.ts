@@ -1,10 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import type { RewardView, RoomView } from '@oasis198/contracts';
 import { createService } from '@oasis198/service-kit';
-import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
+import { mongoUrlFor, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
 import { gameTimerDefinition } from '../../../game-timer/src/game-timer.definition';
 import { roomsDefinition } from '../../../rooms/src/rooms.definition';
-import { AccountsStack, newAccount } from './accounts-stack';
+import { AccountsStack, newAccount, useStack } from './accounts-stack';
 
 type Env = Record<string, string>;
 
@@ -175,20 +175,7 @@ export class GameStack {
   }
 }
 
-/** For Jest suites: servers and stack in beforeAll, stopped in afterAll in the right order. */
+/** The whole back end for a Jest suite (see useStack). */
 export function useGameStack(gatewayEnv: Env = {}): () => GameStack {
-  let infra: TestInfra | undefined;
-  let stack: GameStack | undefined;
-  beforeAll(async () => {
-    infra = await startTestInfra();
-    stack = await GameStack.start(infra, gatewayEnv);
-  }, 180_000);
-  afterAll(async () => {
-    await stack?.close();
-    await infra?.stop();
-  }, 60_000);
-  return () => {
-    if (!stack) throw new Error('useGameStack(): not started yet');
-    return stack;
-  };
+  return useStack((infra) => GameStack.start(infra, gatewayEnv), 'useGameStack()');
 }
