@@ -1,6 +1,14 @@
 // Scenario 8 of issue 7: a player's account from the inside: rename, log out, log in, delete.
 import type { Browser } from 'playwright-core';
-import { confirmOk, expectProfile, newcomer, openProfile, register, submitLogin } from './support/accounts';
+import {
+  confirmOk,
+  confirmRegistered,
+  expectProfile,
+  newcomer,
+  openProfile,
+  register,
+  submitLogin,
+} from './support/accounts';
 import { launchBrowser, Person } from './support/browser';
 import { scenario, shot } from './support/scenario';
 
@@ -21,8 +29,7 @@ scenario(
     const { page } = layla;
     const account = newcomer('Layla');
     await register(layla, account);
-    await confirmOk(page);
-    await openProfile(page, account.name);
+    await confirmRegistered(page, account.name);
     await expectProfile(page, account.name, (shown) => expect(shown.playerName).toBe(account.name));
 
     // Rename: Edit panel, the Edit Username choice, SPEC's success message.

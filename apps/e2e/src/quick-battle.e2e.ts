@@ -2,10 +2,9 @@
 // whole game to 198 while a visitor watches, ask for a rematch, and a third user finds the room full.
 import type { Browser } from 'playwright-core';
 import {
-  confirmOk,
+  confirmRegistered,
   expectProfile,
   newcomer,
-  openProfile,
   register,
   type Account,
   type ProfileCards,
@@ -71,8 +70,7 @@ scenario(
       players().map(async ({ person, account }) => {
         await register(person, account);
         await shot(person, 'account-created');
-        await confirmOk(person.page);
-        await openProfile(person.page, account.name);
+        await confirmRegistered(person.page, account.name);
         await expectProfile(person.page, account.name, (shown) =>
           expect(shown).toEqual<ProfileCards>({
             playerName: account.name,
@@ -427,7 +425,7 @@ scenario(
     const cyrus = await Person.enter(browser, 'cyrus', DESKTOP);
     const account = newcomer('Cyrus');
     await register(cyrus, account);
-    await confirmOk(cyrus.page);
+    await confirmRegistered(cyrus.page, account.name);
     await openRoomList(cyrus.page);
     const card = roomCard(cyrus.page, room);
     await card.waitFor();

@@ -2,7 +2,7 @@
 // game by timeout, and the rewards service pays what DECISIONS.md says.
 import type { Browser } from 'playwright-core';
 import {
-  confirmOk,
+  confirmRegistered,
   expectProfile,
   newcomer,
   openProfile,
@@ -44,7 +44,7 @@ scenario(
     const emre: Player = { person: await Person.enter(browser, 'emre', LAPTOP), account: newcomer('Emre') };
     for (const { person, account } of [dalia, emre]) {
       await register(person, account);
-      await confirmOk(person.page);
+      await confirmRegistered(person.page, account.name);
     }
 
     const room = await createRoom(dalia.person, { duration: '14 s' });

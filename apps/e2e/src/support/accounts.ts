@@ -35,7 +35,13 @@ export async function register(person: Person, account: Account): Promise<void> 
   await page.getByRole('dialog', { name: 'Account has been successfully created' }).waitFor();
 }
 
-/** Closes the registration (or login) success dialog with Ok, which leads home. */
+/** Closes the registration success dialog with Ok, which opens the newcomer's profile. */
+export async function confirmRegistered(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Ok', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
+}
+
+/** Closes a login, logout or deletion success dialog with Ok, which leads home. */
 export async function confirmOk(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Ok', exact: true }).click();
   await page.getByRole('heading', { name: 'Race to 198 across the dunes' }).waitFor();
@@ -69,9 +75,10 @@ export interface ProfileCards {
   coins: string;
 }
 
-/** What the profile screen shows, card by card, read by the cards' labels. */
+/** What the profile screen shows, card by card: each card is a term and its definition. */
 export async function readProfile(page: Page): Promise<ProfileCards> {
-  const card = (label: string) => page.getByLabel(label, { exact: true }).innerText();
+  const card = (label: string) =>
+    page.locator(`xpath=//dt[normalize-space(.)="${label}"]/following-sibling::dd[1]`).innerText();
   await page.getByRole('tab', { name: 'Coins' }).click();
   const coinPanel = await page.getByRole('tabpanel').innerText();
   return {
