@@ -7,8 +7,20 @@
 // Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--quiet]
 // Node builtins only: this runs before node_modules exists.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { bold, dim, formatDuration, green, red } from './lib/log.mjs';
 import { hasCommand, run, withLock } from './lib/proc.mjs';
@@ -177,21 +189,82 @@ async function natsServer() {
 }
 
 async function ferretdbLauncher() {
-  const files = readdirSync(FERRETDB_SRC)
-    .filter((f) => f.endsWith('.go') || f === 'go.mod' || f === 'go.sum')
+  const files = filesUnder(FERRETDB_SRC)
+    .filter((f) => f.endsWith('.go') || f === 'go.mod' || f === 'go.sum' || f.startsWith('_patches/'))
     .sort();
   const hash = createHash('sha256');
   for (const f of files) hash.update(f + '\0').update(readFileSync(path.join(FERRETDB_SRC, f)));
   const key = 'sources-' + hash.digest('hex').slice(0, 16);
-  return goTool(
-    'ferretdb-launcher',
-    key,
-    FERRETDB_BIN,
-    async () => {
-      await go(['build', '-o', FERRETDB_BIN, '.'], FERRETDB_SRC);
-    },
-    'built from tools/ferretdb',
-  );
+  return goTool('ferretdb-launcher', key, FERRETDB_BIN, buildFerretdbLauncher, 'built from tools/ferretdb');
+}
+
+/** Paths of the files under a directory, relative to it, with '/' separators. */
+function filesUnder(dir, prefix = '') {
+  return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    return entry.isDirectory() ? filesUnder(dir, rel) : [rel];
+  });
+}
+
+/**
+ * Builds the launcher against FerretDB with our patches applied. tools/ferretdb/_patches holds
+ * whole files laid out as in the FerretDB module (for the version in _patches/VERSION; the go
+ * tool ignores directories starting with "_"). The build copies that module out of the module
+ * cache, puts the patched files over it, and points a temporary go.mod (-modfile) at the copy with
+ * a replace directive, so tools/ferretdb/go.mod stays the plain upstream requirement.
+ */
+async function buildFerretdbLauncher() {
+  const MODULE = 'github.com/FerretDB/FerretDB';
+  const patches = path.join(FERRETDB_SRC, '_patches');
+  const wanted = readFileSync(path.join(patches, 'VERSION'), 'utf8').trim();
+  const required = new RegExp(`(?:^|\\s)${MODULE.replace(/[./]/g, '\\$&')} (v\\S+)`, 'm').exec(
+    readFileSync(path.join(FERRETDB_SRC, 'go.mod'), 'utf8'),
+  )?.[1];
+  if (required !== wanted) {
+    throw new StepError(
+      `tools/ferretdb requires ${MODULE} ${required}, but tools/ferretdb/_patches is for ${wanted}: port the patches`,
+    );
+  }
+  const work = mkdtempSync(path.join(os.tmpdir(), 'oasis-ferretdb-build-'));
+  try {
+    await go(['mod', 'download', `${MODULE}@${wanted}`], FERRETDB_SRC);
+    const listed = await run('go', ['list', '-m', '-f', '{{.Dir}}', MODULE], {
+      cwd: FERRETDB_SRC,
+      capture: true,
+    });
+    const source = listed.output.trim().split('\n').pop();
+    if (listed.code !== 0 || !existsSync(path.join(source, 'go.mod'))) {
+      throw new StepError(`cannot find ${MODULE} in the Go module cache`, listed.output);
+    }
+    const copy = path.join(work, 'FerretDB');
+    cpSync(source, copy, { recursive: true });
+    makeWritable(copy); // the module cache is read-only
+    for (const file of filesUnder(patches).filter((f) => f !== 'VERSION' && f !== 'README.md')) {
+      if (!existsSync(path.join(copy, file)))
+        throw new StepError(`_patches/${file} patches no file of ${MODULE}`);
+      copyFileSync(path.join(patches, file), path.join(copy, file));
+    }
+    const modfile = path.join(work, 'go.mod');
+    writeFileSync(
+      modfile,
+      `${readFileSync(path.join(FERRETDB_SRC, 'go.mod'), 'utf8')}\nreplace ${MODULE} => ${copy}\n`,
+    );
+    copyFileSync(path.join(FERRETDB_SRC, 'go.sum'), path.join(work, 'go.sum'));
+    await go(['build', '-modfile', modfile, '-o', FERRETDB_BIN, '.'], FERRETDB_SRC);
+  } finally {
+    makeWritable(work);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function makeWritable(dir) {
+  if (!existsSync(dir)) return;
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) makeWritable(full);
+    else chmodSync(full, 0o644);
+  }
 }
 
 async function helm() {

@@ -36,6 +36,41 @@ describe('MongoDB server from startTestInfra()', () => {
     expect(await User.countDocuments({ email: 'ada@example.test' })).toBe(1);
   });
 
+  it('honours every condition of a filter that names an _id, and finds the _id through its index', async () => {
+    // tools/ferretdb/_patches: FerretDB looks an _id up through the _id index whatever else the
+    // filter holds, and still applies the rest of the filter.
+    const db = connection.db;
+    if (!db) throw new Error('not connected');
+    const collection = db.collection<{ _id: string; version: number }>('guarded');
+    await collection.insertMany([
+      { _id: 'g1', version: 3 },
+      { _id: 'g2', version: 3 },
+    ]);
+
+    expect(
+      (await collection.updateOne({ _id: 'g1', version: 2 }, { $set: { version: 9 } })).matchedCount,
+    ).toBe(0);
+    expect(
+      (await collection.updateOne({ _id: 'g1', version: 3 }, { $set: { version: 4 } })).matchedCount,
+    ).toBe(1);
+    expect(await collection.findOne({ _id: 'g1', version: { $gt: 3 } })).toEqual({ _id: 'g1', version: 4 });
+    expect(await collection.findOne({ _id: 'g2', version: { $gt: 3 } })).toBeNull();
+    expect(await collection.findOneAndUpdate({ _id: 'g2', version: 5 }, { $set: { version: 6 } })).toBeNull();
+    expect((await collection.deleteOne({ _id: 'g2', version: 4 })).deletedCount).toBe(0);
+    expect((await collection.deleteOne({ _id: 'g2', version: 3 })).deletedCount).toBe(1);
+    expect(await collection.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 'g1', version: 4 }]);
+
+    // FerretDB reports whether the filter went to its storage and SQLite's plan; MongoDB has neither.
+    const plan = (await collection.find({ _id: 'g1', version: 4 }).explain()) as {
+      filterPushdown?: boolean;
+      queryPlanner?: unknown;
+    };
+    if (plan.filterPushdown !== undefined) {
+      expect(plan.filterPushdown).toBe(true);
+      expect(JSON.stringify(plan.queryPlanner)).toMatch(/USING INDEX/);
+    }
+  });
+
   it('applies a version-guarded findOneAndUpdate exactly once among 20 concurrent attempts', async () => {
     const Room = connection.model(
       'Room',

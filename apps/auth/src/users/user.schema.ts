@@ -34,8 +34,9 @@ export class User {
   @Prop({ type: String, default: null })
   keptTokenId!: string | null;
 
+  /** Events as their JSON text (service-kit outbox.ts). */
   @Prop({ type: Object, default: () => ({}) })
-  outbox!: Record<string, EventEnvelope>;
+  outbox!: Record<string, string | EventEnvelope>;
 
   @Prop({ type: Date, default: null, index: true })
   outboxAt!: Date | null;

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EventEnvelope } from '@oasis198/contracts';
-import { isDuplicateKeyError, outboxFields, outboxKey } from '@oasis198/service-kit';
+import { isDuplicateKeyError, outboxFields, outboxOf } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import { User, type UserRecord } from './user.schema';
 
@@ -35,7 +35,7 @@ export class UsersRepository implements OnModuleInit {
   }
 
   async create(user: NewUser, events: readonly EventEnvelope[], now = new Date()): Promise<UserRecord> {
-    const outbox = Object.fromEntries(events.map((event) => [outboxKey(event.id), event]));
+    const outbox = outboxOf(events);
     try {
       const created = await this.model.create({
         ...user,

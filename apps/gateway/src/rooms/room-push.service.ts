@@ -135,8 +135,22 @@ export function toPush(event: EventEnvelope): PushMessage | null {
   }
 }
 
-/** One SSE frame: the room version as id, the push type as event, the payload as data. */
+const frames = new WeakMap<PushMessage, string>();
+
+/**
+ * One SSE frame: the room version as id, the push type as event, the payload as data. Built once
+ * per message, however many streams it goes to (the two players and every watcher).
+ */
 export function frame(message: PushMessage): string {
+  let text = frames.get(message);
+  if (text === undefined) {
+    text = buildFrame(message);
+    frames.set(message, text);
+  }
+  return text;
+}
+
+function buildFrame(message: PushMessage): string {
   if (message.type === 'room') {
     return `id: ${message.room.version}\nevent: room\ndata: ${JSON.stringify(message.room)}\n\n`;
   }

@@ -11,6 +11,11 @@ export const COUNTER_MODEL = 'Counter';
  * A room as stored. `whosTurn` is the engine's full GameState (with the secret specialRandom);
  * gameStarted and gameOver are mirrored at the top level for queries. Every change bumps
  * `version` in one guarded update together with its events in the outbox.
+ *
+ * In the collection, whosTurn is the JSON text of the GameState (the repository converts): nothing
+ * queries inside it, every change replaces it whole, and FerretDB's cost for each read and write
+ * of a document grows with the number of values in it, which the move list made the largest part
+ * (docs/benchmarks.md). Rooms stored with whosTurn as a sub-document are still read.
  */
 export interface RoomRecord extends OutboxDocument {
   _id: string;

@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { getModelToken } from '@nestjs/mongoose';
 import {
   AppError,
   type DeadlineDueResponse,
@@ -15,8 +16,11 @@ import {
 } from '@oasis198/contracts';
 import { createLogger, createService, RpcClient } from '@oasis198/service-kit';
 import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import type { Model } from 'mongoose';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
+import { ROOM_MODEL } from './room.schema';
+import { RoomsService } from './rooms.service';
 
 // The rooms service on its own, over NATS request/reply, against real NATS and FerretDB.
 describe('rooms service', () => {
@@ -30,6 +34,7 @@ function suite(infra: () => TestInfra) {
     let app: INestApplication;
     let rpc: RpcClient;
     let nc: NatsConnection;
+    let env: Record<string, string>;
 
     const user = (name: string): TokenClaims => ({
       userId: uniqueName(name),
@@ -80,7 +85,7 @@ function suite(infra: () => TestInfra) {
     }
 
     beforeAll(async () => {
-      const env = {
+      env = {
         NATS_URL: infra().natsUrl,
         MONGO_URL: mongoUrlFor(infra(), uniqueName('rooms')),
         LOG_LEVEL: 'warn',
@@ -209,6 +214,73 @@ function suite(infra: () => TestInfra) {
           what: 'one move.made',
         },
       );
+    });
+
+    it('judges a change again on the stored room when its replica holds an older copy', async () => {
+      // Two replicas over the same database; each decides a change first on the room as it last
+      // wrote it, which another replica may have changed meanwhile.
+      const { app: otherApp } = await createService(roomsDefinition, env);
+      try {
+        const a = app.get(RoomsService);
+        const b = otherApp.get(RoomsService);
+        const [alice, bob] = [user('alice'), user('bob')];
+        const room = await a.create(alice, {
+          gameType: 'quick-battle',
+          createdBy: { id: alice.userId, name: alice.name },
+          duration: 32,
+          passCode: '',
+        });
+        await a.edit(bob, room._id, { players: { playerId: bob.userId, playerName: bob.name } });
+        // a's copy: version 2, alice to move. b plays alice's move: version 3, bob to move.
+        await b.edit(alice, room._id, { move: { number: 3, option: 'plain' } });
+
+        // By a's copy it is still alice's turn: the write it tries is refused by the version
+        // guard, and the stored room says it is not her turn.
+        await expect(a.edit(alice, room._id, { move: { number: 5, option: 'plain' } })).rejects.toMatchObject(
+          {
+            code: 'CONFLICT',
+            message: 'It is not your turn.',
+          },
+        );
+        // By a's copy it is not bob's turn, yet it is: judged again on the stored room, accepted.
+        const { room: after } = await a.edit(bob, room._id, { move: { number: 4, option: 'plain' } });
+        expect(after.version).toBe(4);
+        expect(after.whosTurn.moves.map((m) => [m.player, m.number])).toEqual([
+          ['player1', 3],
+          ['player2', 4],
+        ]);
+        const stored = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
+        expect(stored.version).toBe(4);
+        expect(stored.whosTurn.moves).toHaveLength(2);
+      } finally {
+        await otherApp.close();
+      }
+    });
+
+    it("removes a change's published events with the room's next change, and the last ones by themselves", async () => {
+      const rooms = app.get<
+        Model<{ _id: string; outbox: Record<string, string> | null; outboxAt: Date | null }>
+      >(getModelToken(ROOM_MODEL));
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      await join(bob, room._id);
+      await move(alice, room._id, 3);
+      await move(bob, room._id, 4);
+      // The second move's update removed the first move's events (published by then).
+      const stored = await rooms.findById(room._id).lean();
+      expect(Object.keys(stored?.outbox ?? {}).sort()).toEqual(
+        [`move_made:${room._id}:1:1`, `room_updated:${room._id}:4`].sort(),
+      );
+      // Nothing follows: the relay removes the last ones itself.
+      await waitFor(
+        async () => {
+          const after = await rooms.findById(room._id).lean();
+          return Object.keys(after?.outbox ?? {}).length === 0 && after?.outboxAt === null;
+        },
+        { what: 'the outbox to be emptied' },
+      );
+      const moves = (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade);
+      expect(moves.map((e) => e.id)).toEqual([`move.made:${room._id}:1:0`, `move.made:${room._id}:1:1`]);
     });
 
     it('answers the timer: not due yet, stale, and gone', async () => {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EventEnvelope } from '@oasis198/contracts';
-import type { GameType } from '@oasis198/game-rules';
-import { outboxFields } from '@oasis198/service-kit';
+import type { GameState, GameType } from '@oasis198/game-rules';
+import { outboxFields, outboxOf } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import {
   COUNTER_MODEL,
@@ -46,36 +46,44 @@ export class RoomsRepository {
 
   /** The room as stored, tombstones included (callers decide what a tombstone means to them). */
   async find(roomId: string): Promise<RoomRecord | null> {
-    return this.rooms.findById(roomId).lean<RoomRecord>();
+    return fromStored(await this.rooms.findById(roomId).lean<StoredRoom>());
   }
 
   async insert(room: RoomRecord, events: readonly EventEnvelope[]): Promise<RoomRecord> {
     const doc = { ...room, ...outboxDocument(events) };
-    await this.rooms.collection.insertOne(doc as never);
+    await this.rooms.collection.insertOne({ ...doc, whosTurn: encodeGameState(room.whosTurn) } as never);
     return doc;
   }
 
   /**
    * Writes a change if the room is still at `version` and not being deleted: one atomic update
-   * that sets the new state, the new version and the events. Null when someone else changed the
-   * room first (the caller reloads and judges again).
+   * that sets the new state, the new version and the events, and removes `published` (outbox keys
+   * of events already published, see OutboxRelay.takePublished). Null when someone else changed
+   * the room first (the caller reloads and judges again).
    */
   async commit(
     version: number,
     next: RoomRecord,
     events: readonly EventEnvelope[],
     tombstone: { version: number } | undefined,
+    published: readonly string[] = [],
   ): Promise<RoomRecord | null> {
     const set: Record<string, unknown> = {};
     for (const field of MUTABLE) set[field] = next[field];
+    set['whosTurn'] = encodeGameState(next.whosTurn);
     if (tombstone) {
       set['version'] = tombstone.version;
       set['tombstone'] = true;
     }
     Object.assign(set, outboxFields(events));
-    return this.rooms
-      .findOneAndUpdate({ _id: next._id, version, tombstone: { $ne: true } }, { $set: set }, { new: true })
-      .lean<RoomRecord>();
+    const update: Record<string, unknown> = { $set: set };
+    if (published.length)
+      update['$unset'] = Object.fromEntries(published.map((key) => [`outbox.${key}`, '']));
+    return fromStored(
+      await this.rooms
+        .findOneAndUpdate({ _id: next._id, version, tombstone: { $ne: true } }, update, { new: true })
+        .lean<StoredRoom>(),
+    );
   }
 
   async list(filter: { page: number; pageSize: number; freeSpot: boolean; gameType?: GameType }) {
@@ -88,10 +96,10 @@ export class RoomsRepository {
         .sort({ roomNumber: -1 })
         .skip((filter.page - 1) * filter.pageSize)
         .limit(filter.pageSize)
-        .lean<RoomRecord[]>(),
+        .lean<StoredRoom[]>(),
       this.rooms.countDocuments(query),
     ]);
-    return { rooms, total };
+    return { rooms: rooms.map((room) => fromStored(room) as RoomRecord), total };
   }
 
   // ----------------------------------------------------------------------------- memberships
@@ -125,11 +133,19 @@ export class RoomsRepository {
   }
 }
 
+/** A room as the collection holds it: the game state as its JSON text (see room.schema.ts). */
+type StoredRoom = Omit<RoomRecord, 'whosTurn'> & { whosTurn: string | GameState };
+
+const encodeGameState = (state: GameState): string => JSON.stringify(state);
+
+/** The room with its game state parsed; rooms written before kept it as a sub-document. */
+function fromStored(room: StoredRoom | null): RoomRecord | null {
+  if (!room) return null;
+  return typeof room.whosTurn === 'string'
+    ? { ...room, whosTurn: JSON.parse(room.whosTurn) as GameState }
+    : (room as RoomRecord);
+}
+
 function outboxDocument(events: readonly EventEnvelope[]) {
-  const fields = outboxFields(events);
-  const outbox: Record<string, EventEnvelope> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (key.startsWith('outbox.')) outbox[key.slice('outbox.'.length)] = value as EventEnvelope;
-  }
-  return { outbox, outboxAt: fields['outboxAt'] as Date, tombstone: false };
+  return { outbox: outboxOf(events), outboxAt: new Date(), tombstone: false };
 }

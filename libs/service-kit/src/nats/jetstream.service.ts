@@ -76,6 +76,10 @@ export class JetStreamService {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
       waitOnFirstConnect: true,
+      // Every JetStream publish is a request; with async traces on, nats.js captures a stack
+      // trace (new Error()) for each one up front, which showed in the rooms service's profile
+      // (docs/benchmarks.md). Errors still carry their message and code.
+      noAsyncTraces: true,
       ...extra,
     });
     const connection = this.connection;

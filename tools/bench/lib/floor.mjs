@@ -1,0 +1,107 @@
+// The floor: the same number of moves applied in this one process straight through the engine
+// (libs/game-rules applyMove, the rooms service's own rules) with ONE MongoDB write each (the
+// version-guarded update rooms makes), against the same FerretDB. No HTTP, no NATS, no events,
+// no think time: the cost of the work itself. The game state is stored as its JSON text, as the
+// rooms service stores it.
+import { randomInt } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ROOT } from '../../scripts/lib/workspace.mjs';
+import { chooseMove, rules } from './rules.mjs';
+import { summarize } from './stats.mjs';
+
+const require = createRequire(path.join(ROOT, 'package.json'));
+const DATABASE = 'oasis-bench-floor';
+const DURATION = 32;
+/** The rooms service's random source: the operating system's CSPRNG. */
+const random = () => randomInt(0, 2 ** 47) / 2 ** 47;
+
+/**
+ * Applies `moves` moves over `games` games with `inFlight` writes in flight at most: one per game
+ * (the default; a game's moves are sequential) or 1. Resolves { moves, games, inFlight, seconds,
+ * movesPerSec, latency (ms per move: engine + write), cpuSeconds (this process) }.
+ */
+export async function measureFloor({ mongoUrl, moves, games, inFlight = games }) {
+  const { MongoClient } = require('mongodb');
+  const client = await MongoClient.connect(`${mongoUrl}/${DATABASE}`, { maxPoolSize: 100 });
+  const collection = client.db(DATABASE).collection('games');
+  try {
+    await collection.drop().catch(() => undefined);
+    const nowMs = Date.now();
+    const states = Array.from({ length: games }, () =>
+      rules.startGame(rules.initialGameState(), {
+        duration: DURATION,
+        nowMs,
+        specialRandom: randomInt(100_000, 1_000_000),
+      }),
+    );
+    for (let i = 0; i < games; i += 500) {
+      await collection.insertMany(
+        states
+          .slice(i, i + 500)
+          .map((state, j) => ({ _id: `floor-${i + j}`, version: 1, whosTurn: JSON.stringify(state) })),
+      );
+    }
+    const versions = states.map(() => 1);
+    const latencies = [];
+    let remaining = moves;
+    let refused = 0;
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    // `inFlight` workers share the games: worker w plays games w, w + inFlight, ... in turn.
+    await Promise.all(
+      Array.from({ length: Math.min(inFlight, games) }, async (_, w) => {
+        for (let turn = 0; remaining > 0; turn++) {
+          const g = (w + turn * inFlight) % games;
+          remaining--;
+          const t0 = performance.now();
+          let state = states[g];
+          if (state.gameOver)
+            state = rules.startGame(state, {
+              duration: DURATION,
+              nowMs: Date.now(),
+              specialRandom: randomInt(100_000, 1_000_000),
+            });
+          const seat = rules.seatToMove(state);
+          const result = rules.applyMove(state, seat, chooseMove(state, seat), {
+            duration: DURATION,
+            nowMs: Date.now(),
+            random,
+          });
+          if (!result.ok) {
+            refused++;
+            continue;
+          }
+          const written = await collection.updateOne(
+            { _id: `floor-${g}`, version: versions[g] },
+            { $set: { whosTurn: JSON.stringify(result.state), version: versions[g] + 1 } },
+          );
+          if (written.matchedCount !== 1)
+            throw new Error(`floor write of game ${g} matched ${written.matchedCount}`);
+          versions[g]++;
+          states[g] = result.state;
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    return {
+      moves: latencies.length,
+      games,
+      inFlight: Math.min(inFlight, games),
+      refused,
+      seconds,
+      movesPerSec: latencies.length / seconds,
+      latency: summarize(latencies),
+      cpuSeconds: (used.user + used.system) / 1e6,
+    };
+  } finally {
+    await client
+      .db(DATABASE)
+      .dropDatabase()
+      .catch(() => undefined);
+    await client.close();
+  }
+}

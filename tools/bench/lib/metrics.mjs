@@ -1,0 +1,87 @@
+// The services' own view of where the time goes: their Prometheus /metrics, scraped before and
+// after a window. Histograms give per-subject count, mean and an upper bound of the p99 (its bucket).
+
+const HISTOGRAMS = {
+  oasis_http_request_duration_seconds: (l) =>
+    `HTTP ${l.method} ${l.route}${l.status?.startsWith('2') ? '' : ` ${l.status}`}`,
+  oasis_rpc_duration_seconds: (l) => `RPC ${l.subject}${l.outcome === 'ok' ? '' : ` (${l.outcome})`}`,
+  oasis_event_handle_duration_seconds: (l) =>
+    `event ${l.consumer} ${l.type}${l.outcome === 'ok' ? '' : ` (${l.outcome})`}`,
+};
+const GAUGES = ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_mean_seconds'];
+
+function parseLabels(text) {
+  const labels = {};
+  for (const match of text.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[match[1]] = match[2];
+  return labels;
+}
+
+/** Parses the exposition text into { histograms: { key: { sum, count, buckets: [[le, n]] } }, gauges }. */
+export function parseMetrics(text) {
+  const histograms = {};
+  const gauges = {};
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
+    if (!match) continue;
+    const [, name, labelText = '', valueText] = match;
+    const value = Number(valueText);
+    if (GAUGES.includes(name)) {
+      gauges[name] = value;
+      continue;
+    }
+    const family = Object.keys(HISTOGRAMS).find((f) => name.startsWith(f));
+    if (!family) continue;
+    const labels = parseLabels(labelText);
+    const { le } = labels;
+    delete labels.le;
+    delete labels.service;
+    const key = HISTOGRAMS[family](labels);
+    const h = (histograms[key] ??= { sum: 0, count: 0, buckets: [] });
+    const suffix = name.slice(family.length);
+    if (suffix === '_sum') h.sum += value;
+    else if (suffix === '_count') h.count += value;
+    else if (suffix === '_bucket') {
+      const bound = le === '+Inf' ? Infinity : Number(le);
+      const existing = h.buckets.find((b) => b[0] === bound);
+      if (existing) existing[1] += value;
+      else h.buckets.push([bound, value]);
+    }
+  }
+  for (const h of Object.values(histograms)) h.buckets.sort((a, b) => a[0] - b[0]);
+  return { histograms, gauges };
+}
+
+export async function scrape(url, timeoutMs = 5000) {
+  try {
+    const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(timeoutMs) });
+    return res.ok ? parseMetrics(await res.text()) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What happened between two scrapes of one service: [{ what, count, meanMs, p99LeMs, totalS }],
+ * most total time first, plus its event-loop lag gauges at the end.
+ */
+export function diffMetrics(before, after) {
+  if (!before || !after) return null;
+  const rows = [];
+  for (const [key, h] of Object.entries(after.histograms)) {
+    const b = before.histograms[key] ?? { sum: 0, count: 0, buckets: [] };
+    const count = h.count - b.count;
+    if (count <= 0) continue;
+    const sum = h.sum - b.sum;
+    const deltas = h.buckets.map(([le, n]) => [le, n - (b.buckets.find((x) => x[0] === le)?.[1] ?? 0)]);
+    const target = 0.99 * count;
+    const p99 = deltas.find(([, n]) => n >= target)?.[0] ?? Infinity;
+    rows.push({ what: key, count, meanMs: (1000 * sum) / count, p99LeMs: p99 * 1000, totalS: sum });
+  }
+  rows.sort((a, b) => b.totalS - a.totalS);
+  return {
+    rows,
+    loopLagP99Ms: (after.gauges.nodejs_eventloop_lag_p99_seconds ?? NaN) * 1000,
+    loopLagMeanMs: (after.gauges.nodejs_eventloop_lag_mean_seconds ?? NaN) * 1000,
+  };
+}

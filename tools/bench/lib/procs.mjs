@@ -1,0 +1,176 @@
+// CPU and memory of the stack's processes, from /proc (Linux): utime + stime of /proc/<pid>/stat
+// over a window, VmRSS of /proc/<pid>/status sampled during it.
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/** Kernel clock ticks per second (USER_HZ); 100 on every mainstream Linux. */
+const TICKS = 100;
+
+export function cpuTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+  } catch {
+    return null;
+  }
+}
+
+export function rssBytes(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /VmRSS:\s+(\d+) kB/.exec(status);
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Busy and total jiffies of the whole machine (first line of /proc/stat). */
+export function machineTicks() {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const values = line.trim().split(/\s+/).slice(1).map(Number);
+    const idle = values[3] + (values[4] ?? 0);
+    const total = values.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
+
+/**
+ * Samples a set of processes ({ name: pid }) over a window: start(), then sample() now and then
+ * (for the peak RSS), then stop() -> { name: { cpuPct, rssMb, peakRssMb } } plus `machine` busy %.
+ * cpuPct is of one core (200 % = both cores of this machine).
+ */
+export class ProcessSampler {
+  constructor(pids) {
+    this.pids = pids;
+  }
+
+  start() {
+    this.startedAt = process.hrtime.bigint();
+    this.ticks = {};
+    this.peak = {};
+    for (const [name, pid] of Object.entries(this.pids)) this.ticks[name] = cpuTicks(pid);
+    this.selfCpu = process.cpuUsage();
+    this.machine = machineTicks();
+    this.sample();
+  }
+
+  sample() {
+    for (const [name, pid] of Object.entries(this.pids)) {
+      const rss = name === 'bench' ? process.memoryUsage.rss() : rssBytes(pid);
+      if (rss !== null) this.peak[name] = Math.max(this.peak[name] ?? 0, rss);
+    }
+  }
+
+  stop() {
+    this.sample();
+    const seconds = Number(process.hrtime.bigint() - this.startedAt) / 1e9;
+    const out = {};
+    for (const [name, pid] of Object.entries(this.pids)) {
+      let cpuSeconds;
+      if (name === 'bench') {
+        const used = process.cpuUsage(this.selfCpu);
+        cpuSeconds = (used.user + used.system) / 1e6;
+      } else {
+        const end = cpuTicks(pid);
+        cpuSeconds = end === null || this.ticks[name] === null ? null : (end - this.ticks[name]) / TICKS;
+      }
+      const rss = name === 'bench' ? process.memoryUsage.rss() : rssBytes(pid);
+      out[name] = {
+        cpuSeconds,
+        cpuPct: cpuSeconds === null ? null : (100 * cpuSeconds) / seconds,
+        rssMb: rss === null ? null : rss / 2 ** 20,
+        peakRssMb: this.peak[name] === undefined ? null : this.peak[name] / 2 ** 20,
+      };
+    }
+    const machine = machineTicks();
+    const busyPct =
+      machine && this.machine
+        ? (100 * (machine.busy - this.machine.busy)) / Math.max(1, machine.total - this.machine.total)
+        : null;
+    return { seconds, processes: out, machineBusyPct: busyPct };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding the processes of a stack the bench did not start (--url)
+
+function cmdline(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+function environ(pid) {
+  try {
+    const env = {};
+    for (const entry of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+      const i = entry.indexOf('=');
+      if (i > 0) env[entry.slice(0, i)] = entry.slice(i + 1);
+    }
+    return env;
+  } catch {
+    return {};
+  }
+}
+
+const portOf = (url) => {
+  try {
+    return Number(new URL(url).port);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The processes of a local stack whose gateway listens on `gatewayPort`: the gateway is the node
+ * process running dist/apps/gateway/main.js with that PORT (or HTTP_PORT); the services are the
+ * ones sharing its NATS_URL; NATS and FerretDB are the servers on the ports their URLs name.
+ * Resolves { pids: { name: pid }, ports: { name: httpPort }, natsUrl, mongoUrl } (what was found).
+ */
+export function discoverStack(gatewayPort) {
+  const procs = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => ({ pid: Number(d), argv: cmdline(Number(d)) }))
+    .filter((p) => p.argv.length);
+  const appOf = (argv) => argv.map((a) => /dist\/apps\/([^/]+)\/main\.js$/.exec(a)?.[1]).find(Boolean);
+  const apps = procs
+    .map((p) => ({ ...p, app: appOf(p.argv) }))
+    .filter((p) => p.app)
+    .map((p) => ({ ...p, env: environ(p.pid) }));
+  const gateway = apps.find(
+    (p) => p.app === 'gateway' && Number(p.env.PORT ?? p.env.HTTP_PORT) === Number(gatewayPort),
+  );
+  const found = { pids: {}, ports: {}, natsUrl: undefined, mongoUrl: undefined };
+  if (!gateway) return found;
+  found.natsUrl = gateway.env.NATS_URL;
+  for (const p of apps.filter((a) => a.env.NATS_URL === gateway.env.NATS_URL)) {
+    if (found.pids[p.app]) continue;
+    found.pids[p.app] = p.pid;
+    found.ports[p.app] = Number(p.env.PORT ?? p.env.HTTP_PORT);
+    if (p.env.MONGO_URL && !found.mongoUrl) found.mongoUrl = p.env.MONGO_URL.replace(/\/[^/]*$/, '');
+  }
+  const natsPort = portOf(found.natsUrl);
+  const nats = procs.find((p) => /nats-server$/.test(p.argv[0]) && hasPort(p.argv, natsPort));
+  if (nats) found.pids.nats = nats.pid;
+  const mongoPort = portOf(found.mongoUrl);
+  const ferret = procs.find(
+    (p) => /ferretdb-launcher$/.test(p.argv[0]) && p.argv.some((a) => a.endsWith(`:${mongoPort}`)),
+  );
+  if (ferret) found.pids.ferretdb = ferret.pid;
+  return found;
+}
+
+function hasPort(argv, port) {
+  const i = argv.indexOf('-p');
+  return i >= 0 && Number(argv[i + 1]) === port;
+}

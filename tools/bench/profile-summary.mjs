@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Summarizes V8 .cpuprofile files (from `npm run bench -- --profile`): where the CPU time went, by
+// package and by function (self time), and the heaviest call paths into a package.
+// Usage: node tools/bench/profile-summary.mjs <file.cpuprofile>... [--top 25]
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '25' } },
+});
+const TOP = Number(values.top);
+
+/** node_modules/<package>, the app's own bundle, Node's internals, or V8's pseudo frames. */
+function packageOf(frame) {
+  const url = frame.url || '';
+  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (inModules) return inModules[1];
+  if (/dist\/apps\/[^/]+\/main\.js/.test(url)) return 'app bundle';
+  if (url.startsWith('node:') || /^internal\//.test(url)) return 'node internals';
+  if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
+  return path.basename(url);
+}
+
+for (const file of positionals) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const idle = [...self]
+    .filter(([id]) => nodes.get(id).callFrame.functionName === '(idle)')
+    .reduce((a, [, t]) => a + t, 0);
+  const busy = total - idle;
+
+  const byPackage = new Map();
+  const byFunction = new Map();
+  for (const [id, time] of self) {
+    const frame = nodes.get(id).callFrame;
+    if (frame.functionName === '(idle)') continue;
+    const pkg = packageOf(frame);
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + time);
+    const key = `${frame.functionName || '(anonymous)'}  ${pkg}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + time);
+  }
+  const pct = (t) => `${((100 * t) / busy).toFixed(1).padStart(5)} %`;
+  console.log(
+    `\n${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s (${((100 * busy) / total).toFixed(0)} %)`,
+  );
+  console.log('  by package (self time, % of busy):');
+  for (const [pkg, t] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    console.log(`    ${pct(t)}  ${pkg}`);
+  console.log('  by function (self time):');
+  for (const [fn, t] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    console.log(`    ${pct(t)}  ${fn}`);
+
+  // Inclusive time of the app's own frames: which of its functions the time is spent under.
+  const inclusive = new Map();
+  for (const [id, time] of self) {
+    if (nodes.get(id).callFrame.functionName === '(idle)') continue;
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const frame = nodes.get(at).callFrame;
+      if (packageOf(frame) !== 'app bundle') continue;
+      const key = `${frame.functionName || '(anonymous)'}:${frame.lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + time);
+    }
+  }
+  if (inclusive.size) {
+    console.log('  app bundle functions (inclusive time):');
+    for (const [fn, t] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+      console.log(`    ${pct(t)}  ${fn}`);
+  }
+}

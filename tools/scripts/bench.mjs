@@ -1,0 +1,679 @@
+#!/usr/bin/env node
+// `npm run bench`: how many games one machine holds, and where the time goes (issue 8).
+//
+//   1. Uses the stack at --url, or the one `npm start` runs at http://127.0.0.1:$PORT (8080) if it
+//      answers; otherwise builds and starts the stack as `npm start` does (startStack()), on free
+//      ports with throwaway run and data directories, with the gateway's registration and login
+//      limits raised (REGISTER_MAX_PER_WINDOW, LOGIN_MAX_FAILURES) since every bot registers from
+//      127.0.0.1. --fresh always starts one.
+//   2. Climbs a ladder of concurrent games (100, 250, 500, 1,000, 2,000 by default). Each game is
+//      two bot players: real HTTP clients of the gateway with a live SSE stream of their room,
+//      playing legal moves (plain and Oasis options, per libs/game-rules usableOptions) a think
+//      time after the push says it is their turn, and pressing Play Again when a game ends. Games
+//      stay on from one step to the next; each step adds games, warms up, then measures for
+//      --duration seconds: moves/s; the move round trip (PATCH sent -> the OPPONENT's stream
+//      receives the room version containing it) at p50/p95/p99; errors of every kind; CPU and RSS
+//      of every process; the services' own /metrics. The ladder stops at the first step with
+//      errors or a p99 above --max-p99.
+//   3. The floor: as many moves as the largest step held made, applied in this process straight
+//      through libs/game-rules with one MongoDB write each, against the same FerretDB.
+//   4. Timer lateness with 1,000 pending deadlines (tools/bench/timer-bench.mjs, its own stack).
+// The last line of the output is one JSON object for the largest load held with 0 errors.
+//
+// Usage: npm run bench -- [options]      (all optional)
+//   --steps 100,250,500,1000,2000   games per ladder step
+//   --duration 60                   seconds measured per step
+//   --warmup 15                     seconds between a step's ramp-up and its measurement
+//   --think 1000                    think time in ms (each bot: think * (1 ± jitter))
+//   --jitter 0.2                    think-time spread
+//   --turn 32                       the rooms' turn duration in seconds (14, 32, 60 or 300)
+//   --max-p99 1000                  a step whose p99 round trip exceeds this (ms) is not held
+//   --url http://host:port          use this running stack (nothing is built or started)
+//   --fresh                         start a throwaway stack even if one answers on $PORT/8080
+//   --no-build                      use what is built
+//   --no-floor, --no-timer          skip those parts
+//   --timer-rooms 1000              pending deadlines for the timer part
+//   --profile                       CPU profiles of every service for every step's window
+//                                   (.artifacts/bench/profiles; summarize with
+//                                   node tools/bench/profile-summary.mjs <files>)
+//   --mongo-url mongodb://host:port the FerretDB for the floor when --url's cannot be found
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { Fleet, enlist } from '../bench/lib/bots.mjs';
+import { measureFloor } from '../bench/lib/floor.mjs';
+import { GatewayClient } from '../bench/lib/http.mjs';
+import { diffMetrics, scrape } from '../bench/lib/metrics.mjs';
+import { ProcessSampler, discoverStack, loadAverage, machineTicks } from '../bench/lib/procs.mjs';
+import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
+import { runTimerBench } from '../bench/lib/timer.mjs';
+import { stopInfra } from './lib/infra.mjs';
+import { bold, dim, red, yellow } from './lib/log.mjs';
+import { isRunning, run, stopProcess } from './lib/proc.mjs';
+import { APPS, gatewayPort, startStack } from './lib/stack.mjs';
+import { ROOT } from './lib/workspace.mjs';
+
+const ARTIFACTS = path.join(ROOT, '.artifacts', 'bench');
+const PROFILES = path.join(ARTIFACTS, 'profiles');
+const TEMP_PREFIX = 'oasis-bench-';
+/** Every bot registers and logs in from 127.0.0.1: the limits a bench stack runs with. */
+const BENCH_LIMITS = { REGISTER_MAX_PER_WINDOW: '1000000', LOGIN_MAX_FAILURES: '1000000' };
+const PROCESS_ORDER = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'nats', 'ferretdb', 'bench'];
+
+// ------------------------------------------------------------------------------------------------
+// Options
+
+let opts;
+try {
+  opts = parseArgs({
+    options: {
+      steps: { type: 'string', default: '100,250,500,1000,2000' },
+      duration: { type: 'string', default: '60' },
+      warmup: { type: 'string', default: '15' },
+      think: { type: 'string', default: '1000' },
+      jitter: { type: 'string', default: '0.2' },
+      turn: { type: 'string', default: '32' },
+      'max-p99': { type: 'string', default: '1000' },
+      url: { type: 'string' },
+      fresh: { type: 'boolean', default: false },
+      'no-build': { type: 'boolean', default: false },
+      'no-floor': { type: 'boolean', default: false },
+      'no-timer': { type: 'boolean', default: false },
+      'timer-rooms': { type: 'string', default: '1000' },
+      profile: { type: 'boolean', default: false },
+      'mongo-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
+} catch (error) {
+  console.error(red(error.message));
+  process.exit(1);
+}
+if (opts.help) {
+  const text = readFileSync(new URL(import.meta.url), 'utf8');
+  console.log(
+    text
+      .split('\n')
+      .filter((l) => l.startsWith('//'))
+      .map((l) => l.slice(3))
+      .join('\n'),
+  );
+  process.exit(0);
+}
+const STEPS = opts.steps
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n) => n > 0);
+const DURATION_S = Number(opts.duration);
+const WARMUP_S = Number(opts.warmup);
+const THINK_MS = Number(opts.think);
+const MAX_P99 = Number(opts['max-p99']);
+for (const [name, value] of [
+  ['steps', STEPS.length],
+  ['duration', DURATION_S],
+  ['think', THINK_MS],
+]) {
+  if (!(value > 0)) {
+    console.error(red(`--${name} must be a positive number`));
+    process.exit(1);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Clean-up on every way out
+
+let stack;
+let tempDir;
+let fleet;
+let interrupted = false;
+const abort = new AbortController();
+const log = (line = '') => console.log(line);
+
+function onSignal(signal) {
+  if (interrupted) return;
+  interrupted = true;
+  console.error(yellow(`\n${signal}: stopping the bots and the stack`));
+  abort.abort();
+}
+process.on('SIGINT', () => onSignal('SIGINT'));
+process.on('SIGTERM', () => onSignal('SIGTERM'));
+// A bug in the bench must still stop the stack it started.
+process.on('uncaughtException', (error) => {
+  console.error(red(`bench error: ${error.stack}`));
+  onSignal('uncaught exception');
+});
+
+async function wait(seconds) {
+  await sleep(seconds * 1000, undefined, { signal: abort.signal }).catch(() => undefined);
+  if (interrupted) throw new Error('interrupted');
+}
+
+async function cleanUp() {
+  if (fleet && !fleet.stopping) await fleet.stop().catch(() => undefined);
+  if (stack) {
+    const current = stack;
+    stack = undefined;
+    await current.stop().catch((error) => console.error(red(`stopping the stack: ${error.message}`)));
+  }
+  if (tempDir) {
+    await rm(tempDir, { recursive: true, force: true });
+    tempDir = undefined;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The stack
+
+function machine() {
+  const cpus = os.cpus();
+  const model =
+    /model name\s*:\s*(.*)/.exec(
+      existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '',
+    )?.[1] ??
+    cpus[0]?.model ??
+    'unknown CPU';
+  return {
+    cpu: model.trim(),
+    cores: cpus.length,
+    ramGiB: round(os.totalmem() / 2 ** 30, 1),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+  };
+}
+
+async function answers(url) {
+  try {
+    const res = await fetch(`${url}/api/rooms/`, { signal: AbortSignal.timeout(2000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops stacks of earlier bench runs that died without stopping them (their owner pid is gone). */
+async function reapAbandoned() {
+  const tmp = os.tmpdir();
+  for (const entry of (await readdir(tmp).catch(() => [])).filter((e) => e.startsWith(TEMP_PREFIX))) {
+    const dir = path.join(tmp, entry);
+    let owner;
+    try {
+      owner = JSON.parse(readFileSync(path.join(dir, 'owner.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (isRunning(owner.pid, 'bench.mjs')) continue;
+    for (const app of owner.apps ?? []) {
+      if (isRunning(app.pid, app.main)) await stopProcess(app.pid, { group: true, timeoutMs: 5000 });
+    }
+    await stopInfra({ runDir: path.join(dir, 'run') }).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function startOwnStack() {
+  if (!opts['no-build']) {
+    log(bold('▸ Build'));
+    const setup = await run(process.execPath, [path.join(ROOT, 'tools', 'scripts', 'setup.mjs'), '--quiet']);
+    if (setup.code !== 0) throw new Error('setup failed (see above)');
+    const nx = path.join(ROOT, 'node_modules', '.bin', 'nx');
+    const built = await run(nx, ['run-many', '-t', 'build', '--outputStyle=static'], {
+      env: { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+      capture: true,
+    });
+    if (built.code !== 0) {
+      console.error(built.output);
+      throw new Error('the build failed');
+    }
+  }
+  log(bold('▸ Start the stack (as npm start does; free ports, throwaway data)'));
+  await reapAbandoned();
+  tempDir = await mkdtemp(path.join(os.tmpdir(), TEMP_PREFIX));
+  const ownerFile = path.join(tempDir, 'owner.json');
+  writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, apps: [] }));
+  Object.assign(process.env, BENCH_LIMITS);
+  if (opts.profile) {
+    rmSync(PROFILES, { recursive: true, force: true });
+    mkdirSync(PROFILES, { recursive: true });
+    process.env.OASIS_CPU_PROFILE_DIR = PROFILES;
+    process.env.NODE_OPTIONS =
+      `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(ROOT, 'tools', 'bench', 'profiler.cjs')}`.trim();
+  }
+  const stackLog = createWriteStream(path.join(ARTIFACTS, 'stack.log'));
+  stack = await startStack({
+    portsMode: 'free',
+    signal: abort.signal,
+    runDir: path.join(tempDir, 'run'),
+    dataDir: path.join(tempDir, 'data'),
+    onLine: (app, line) => stackLog.write(`${app.padEnd(10)} | ${line}\n`),
+    onExit: (app, code, signal) => {
+      console.error(
+        red(
+          bold(
+            `\n!!! ${app} ${signal ? `was killed by ${signal}` : `exited with code ${code}`} during the bench !!!`,
+          ),
+        ),
+      );
+      onSignal('service died');
+    },
+  });
+  if (opts.profile) delete process.env.NODE_OPTIONS;
+  const apps = stack.apps.map((a) => ({ pid: a.pid, main: APPS.find((m) => m.name === a.name).main }));
+  writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, apps }));
+  const missing = APPS.map((a) => a.name).filter((name) => !stack.apps.some((a) => a.name === name));
+  if (missing.length) throw new Error(`not built, so not started: ${missing.join(', ')}`);
+  const pids = Object.fromEntries(stack.apps.map((a) => [a.name, a.pid]));
+  pids.nats = stack.infra.nats.pid;
+  pids.ferretdb = stack.infra.mongo.pid;
+  return {
+    url: stack.url,
+    pids,
+    metricsUrls: Object.fromEntries(stack.apps.map((a) => [a.name, a.url])),
+    mongoUrl: `mongodb://127.0.0.1:${stack.infra.mongo.port}`,
+    own: true,
+  };
+}
+
+function useRunningStack(url) {
+  const parsed = new URL(url);
+  const local = ['127.0.0.1', 'localhost', '::1'].includes(parsed.hostname);
+  const found = local ? discoverStack(Number(parsed.port || 80)) : { pids: {}, ports: {} };
+  const metricsUrls = {};
+  for (const [name, port] of Object.entries(found.ports)) metricsUrls[name] = `http://127.0.0.1:${port}`;
+  metricsUrls.gateway ??= url;
+  return { url, pids: found.pids, metricsUrls, mongoUrl: opts['mongo-url'] ?? found.mongoUrl, own: false };
+}
+
+// ------------------------------------------------------------------------------------------------
+// One ladder step
+
+/**
+ * Waits until the machine is nearly idle again (busy below 30 % over 2 s, at most 2 min): what a
+ * step leaves behind (deleted rooms, the timer's and rewards' queues) must not weigh on the next.
+ */
+async function settle() {
+  const started = Date.now();
+  let busy = 100;
+  while (Date.now() - started < 120_000) {
+    const a = machineTicks();
+    await wait(2);
+    const b = machineTicks();
+    busy = a && b ? (100 * (b.busy - a.busy)) / Math.max(1, b.total - a.total) : 0;
+    if (busy < 30) break;
+  }
+  log(
+    dim(`  settled in ${Math.round((Date.now() - started) / 1000)} s (machine busy ${Math.round(busy)} %)`),
+  );
+}
+
+async function runStep(target, ctx) {
+  const { client, recorder } = ctx;
+  recorder.resetErrors();
+  const load = loadAverage();
+  log(bold(`\n▸ ${target} games`) + dim(`  (load average ${load.join(' ')})`));
+  let started = Date.now();
+  const missing = 2 * target - ctx.players.length;
+  if (missing > 0) {
+    const first = ctx.players.length + 1;
+    const more = await enlist(
+      client,
+      Array.from({ length: missing }, (_, i) => first + i),
+      { loginFirst: !ctx.stack.own, concurrency: 8, onError: (kind, detail) => recorder.error(kind, detail) },
+    );
+    ctx.players.push(...more);
+    log(
+      dim(
+        `  ${more.length} more bot players ${ctx.stack.own ? 'registered' : 'logged in or registered'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      ),
+    );
+  }
+  started = Date.now();
+  const pairs = [];
+  for (let i = 0; i < target; i++) pairs.push([ctx.players[2 * i], ctx.players[2 * i + 1]]);
+  fleet = new Fleet(client, recorder, ctx.fleetOptions);
+  const failures = await fleet.add(pairs);
+  log(
+    dim(
+      `  ${pairs.length - failures.length}/${pairs.length} games opened in ${((Date.now() - started) / 1000).toFixed(1)} s; warming up ${WARMUP_S} s`,
+    ),
+  );
+  await wait(WARMUP_S);
+
+  const sampler = new ProcessSampler({ ...ctx.stack.pids, bench: process.pid });
+  const before = Object.fromEntries(
+    await Promise.all(
+      Object.entries(ctx.stack.metricsUrls).map(async ([name, url]) => [name, await scrape(url)]),
+    ),
+  );
+  if (opts.profile && ctx.stack.own) signalProfilers(ctx, `games-${target}`);
+  ctx.loopDelay.reset();
+  sampler.start();
+  recorder.open();
+  const sampling = setInterval(() => sampler.sample(), 2000);
+  const errorsBefore = recorder.errorCount;
+  log(dim(`  measuring ${DURATION_S} s ...`));
+  await wait(DURATION_S);
+  clearInterval(sampling);
+  const window = recorder.close();
+  const usage = sampler.stop();
+  if (opts.profile && ctx.stack.own) signalProfilers(ctx, `games-${target}`);
+  const after = Object.fromEntries(
+    await Promise.all(
+      Object.entries(ctx.stack.metricsUrls).map(async ([name, url]) => [name, await scrape(url)]),
+    ),
+  );
+  // Every step starts from no games: stop the bots and delete their rooms (memberships go with them).
+  await fleet.stop({ deleteRooms: true });
+  await settle();
+  const rtt = summarize(window.rtt);
+  const patch = summarize(window.patch);
+  const errors = Object.fromEntries(recorder.errors);
+  const errorCount = recorder.errorCount;
+  const result = {
+    games: target,
+    gamesOpened: pairs.length - failures.length,
+    loadBefore: load,
+    seconds: round(window.seconds, 1),
+    moves: window.moves,
+    movesPerSec: round(window.moves / window.seconds, 1),
+    optionMoves: window.optionMoves,
+    randomMoves: window.randomMoves,
+    gamesFinished: window.games,
+    roundTrips: rtt.count,
+    p50Ms: round(rtt.p50),
+    p95Ms: round(rtt.p95),
+    p99Ms: round(rtt.p99),
+    maxMs: round(rtt.max),
+    patchP50Ms: round(patch.p50),
+    patchP99Ms: round(patch.p99),
+    errors: errorCount,
+    errorsInWindow: errorCount - errorsBefore,
+    errorKinds: errors,
+    errorExamples: Object.fromEntries(recorder.examples),
+    benchLoopDelayP99Ms: round(ctx.loopDelay.percentile(99) / 1e6),
+    machineBusyPct: round(usage.machineBusyPct),
+    processes: Object.fromEntries(
+      Object.entries(usage.processes).map(([name, u]) => [
+        name,
+        {
+          cpuPct: round(u.cpuPct),
+          rssMb: round(u.rssMb, 0),
+          peakRssMb: round(u.peakRssMb, 0),
+          cpuSeconds: round(u.cpuSeconds, 2),
+        },
+      ]),
+    ),
+    services: Object.fromEntries(
+      Object.keys(ctx.stack.metricsUrls).map((name) => [name, diffMetrics(before[name], after[name])]),
+    ),
+  };
+  const stackCpu = Object.entries(usage.processes)
+    .filter(([name]) => name !== 'bench')
+    .reduce((sum, [, u]) => sum + (u.cpuSeconds ?? 0), 0);
+  result.stackCpuMsPerMove = window.moves ? round((1000 * stackCpu) / window.moves, 2) : null;
+  result.held = errorCount === 0 && rtt.count > 0 && rtt.p99 <= MAX_P99 && failures.length === 0;
+  printStep(result);
+  return result;
+}
+
+function signalProfilers(ctx, label) {
+  writeFileSync(path.join(PROFILES, 'label'), `${label}\n`);
+  for (const name of ['gateway', 'auth', 'rewards', 'rooms', 'game-timer']) {
+    const pid = ctx.stack.pids[name];
+    if (pid) {
+      try {
+        process.kill(pid, 'SIGUSR2');
+      } catch {
+        // gone
+      }
+    }
+  }
+}
+
+function printStep(r) {
+  log(
+    `  ${r.movesPerSec} moves/s (${r.moves} moves, ${r.optionMoves} with an option, ${r.gamesFinished} games finished); ` +
+      `round trip p50 ${r.p50Ms} / p95 ${r.p95Ms} / p99 ${r.p99Ms} / max ${r.maxMs} ms; PATCH p50 ${r.patchP50Ms} / p99 ${r.patchP99Ms} ms`,
+  );
+  log(
+    `  errors: ${r.errors}${r.errors ? ` ${JSON.stringify(r.errorKinds)}` : ''}; machine busy ${r.machineBusyPct} %; ` +
+      `stack CPU ${r.stackCpuMsPerMove} ms per move; bench event-loop delay p99 ${r.benchLoopDelayP99Ms} ms`,
+  );
+  for (const [kind, example] of Object.entries(r.errorExamples)) log(dim(`    e.g. ${kind}: ${example}`));
+  log(
+    '  ' +
+      PROCESS_ORDER.filter((n) => r.processes[n])
+        .map((n) => `${n} ${r.processes[n].cpuPct}% ${r.processes[n].peakRssMb} MB`)
+        .join(' | '),
+  );
+  for (const [name, diff] of Object.entries(r.services)) {
+    if (!diff) continue;
+    const top = diff.rows
+      .slice(0, 4)
+      .map((row) => `${row.what}: ${row.count} x ${round(row.meanMs, 1)} ms (p99 <= ${row.p99LeMs} ms)`)
+      .join('; ');
+    log(dim(`    ${name} (loop lag p99 ${round(diff.loopLagP99Ms, 1)} ms): ${top}`));
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Report
+
+function ladderTable(results) {
+  const head = [
+    'games',
+    'moves/s',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    'max ms',
+    'errors',
+    'busy %',
+    ...PROCESS_ORDER.map((n) => `${n} CPU % / MB`),
+    'held',
+  ];
+  const rows = results.map((r) => [
+    r.games,
+    r.movesPerSec,
+    r.p50Ms,
+    r.p95Ms,
+    r.p99Ms,
+    r.maxMs,
+    r.errors,
+    r.machineBusyPct,
+    ...PROCESS_ORDER.map((n) =>
+      r.processes[n] ? `${r.processes[n].cpuPct} / ${r.processes[n].peakRssMb}` : '-',
+    ),
+    r.held ? 'yes' : 'NO',
+  ]);
+  return [head, head.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
+}
+
+// ------------------------------------------------------------------------------------------------
+
+const results = [];
+let floor;
+let timer;
+let failure;
+const started = Date.now();
+mkdirSync(ARTIFACTS, { recursive: true });
+const info = machine();
+log(bold('Oasis 198 benchmark'));
+log(`machine: ${info.cpu}, ${info.cores} cores, ${info.ramGiB} GiB RAM, Node ${info.node}, ${info.os}`);
+log(
+  `options: steps ${STEPS.join(', ')}; ${DURATION_S} s measured after ${WARMUP_S} s warm-up; think ${THINK_MS} ms ± ${Number(opts.jitter) * 100} %; ` +
+    `turn ${opts.turn} s; held = 0 errors and p99 <= ${MAX_P99} ms; load average ${loadAverage().join(' ')}`,
+);
+try {
+  let ctxStack;
+  let url = opts.url?.replace(/\/+$/, '');
+  if (!url && !opts.fresh) {
+    const local = `http://127.0.0.1:${gatewayPort()}`;
+    if (await answers(local)) {
+      url = local;
+      log(yellow(`a stack answers at ${local}: benchmarking it (--fresh starts a throwaway one instead)`));
+    }
+  }
+  if (url) {
+    if (!(await answers(url))) throw new Error(`nothing answers GET ${url}/api/rooms/`);
+    ctxStack = useRunningStack(url);
+    log(
+      dim(`stack: ${url}; processes found: ${Object.keys(ctxStack.pids).join(', ') || 'none (not local)'}`),
+    );
+  } else {
+    ctxStack = await startOwnStack();
+    log(
+      dim(
+        `  ${ctxStack.url} (logs: ${path.relative(ROOT, ARTIFACTS)}/stack.log; limits: ${Object.entries(
+          BENCH_LIMITS,
+        )
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')})`,
+      ),
+    );
+  }
+
+  const client = new GatewayClient(ctxStack.url, { maxSockets: 256, timeoutMs: 10_000 });
+  const recorder = new Recorder();
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  const ctx = {
+    client,
+    recorder,
+    stack: ctxStack,
+    loopDelay,
+    players: [],
+    fleetOptions: {
+      thinkMs: THINK_MS,
+      jitter: Number(opts.jitter),
+      duration: Number(opts.turn),
+      optionShare: 0.35,
+      randomShare: 0.1,
+    },
+  };
+
+  for (const target of STEPS) {
+    const result = await runStep(target, ctx);
+    results.push(result);
+    if (!result.held) {
+      log(
+        yellow(
+          `  not held (${result.errors ? `${result.errors} errors` : `p99 ${result.p99Ms} ms > ${MAX_P99} ms`}): the ladder stops here`,
+        ),
+      );
+      break;
+    }
+  }
+  client.close();
+
+  const best = [...results].reverse().find((r) => r.held && r.errors === 0);
+  const basis = best ?? results[0];
+  if (!opts['no-floor'] && basis && ctxStack.mongoUrl) {
+    // The moves the step made, or (when it made none) the moves its games were meant to make.
+    const floorMoves = basis.moves || Math.round((basis.games * DURATION_S * 1000) / THINK_MS);
+    log(
+      bold(
+        `\n▸ The floor: ${floorMoves} moves over ${basis.games} games through libs/game-rules, one write each`,
+      ),
+    );
+    const sampler = new ProcessSampler({ ferretdb: ctxStack.pids.ferretdb, bench: process.pid });
+    sampler.start();
+    floor = await measureFloor({ mongoUrl: ctxStack.mongoUrl, moves: floorMoves, games: basis.games });
+    const usage = sampler.stop();
+    floor.ferretdbCpuPct = round(usage.processes.ferretdb?.cpuPct);
+    floor.benchCpuPct = round(usage.processes.bench?.cpuPct);
+    const floorCpu = (usage.processes.ferretdb?.cpuSeconds ?? 0) + (usage.processes.bench?.cpuSeconds ?? 0);
+    floor.cpuMsPerMove = floor.moves ? round((1000 * floorCpu) / floor.moves, 2) : null;
+    floor.basisGames = basis.games;
+    // The same work one move at a time: what a move costs without queueing behind others.
+    floor.single = await measureFloor({
+      mongoUrl: ctxStack.mongoUrl,
+      moves: Math.min(floorMoves, 2000),
+      games: basis.games,
+      inFlight: 1,
+    });
+    log(
+      `  ${floor.moves} moves in ${round(floor.seconds, 1)} s = ${round(floor.movesPerSec, 0)} moves/s with ${floor.games} in flight ` +
+        `(per move p50 ${round(floor.latency.p50, 1)} / p99 ${round(floor.latency.p99, 1)} ms); ` +
+        `CPU ${floor.cpuMsPerMove} ms per move (FerretDB ${floor.ferretdbCpuPct} %, this process ${floor.benchCpuPct} %)`,
+    );
+    log(
+      `  one at a time: ${floor.single.moves} moves = ${round(floor.single.movesPerSec, 0)} moves/s, ` +
+        `per move p50 ${round(floor.single.latency.p50, 2)} / p99 ${round(floor.single.latency.p99, 2)} ms`,
+    );
+  } else if (!opts['no-floor']) {
+    log(yellow('\n▸ The floor: skipped (no step measured, or the FerretDB address is unknown: --mongo-url)'));
+  }
+
+  if (stack) {
+    log(bold('\n▸ Stop the stack'));
+    await cleanUp();
+  }
+
+  if (!opts['no-timer']) {
+    log(
+      bold(`\n▸ Timer lateness with ${opts['timer-rooms']} pending deadlines (tools/bench/timer-bench.mjs)`),
+    );
+    timer = await runTimerBench({
+      rooms: Number(opts['timer-rooms']),
+      onLine: (line) => log(dim(`  ${line}`)),
+    });
+  }
+} catch (error) {
+  failure = error;
+} finally {
+  await cleanUp();
+}
+
+const best = [...results].reverse().find((r) => r.held && r.errors === 0);
+log(bold('\n▸ Ladder'));
+log(
+  dim(
+    `  round trip = PATCH sent -> the opponent's SSE stream receives that room version; CPU % of one core, MB = peak RSS`,
+  ),
+);
+if (results.length) log(ladderTable(results));
+if (floor) {
+  const ref = results.find((r) => r.games === floor.basisGames);
+  log(
+    `\nfloor (one process: libs/game-rules + one guarded write per move, same FerretDB): ${floor.moves} moves over ` +
+      `${floor.games} games in ${round(floor.seconds, 1)} s = ${round(floor.movesPerSec, 0)} moves/s, ` +
+      `${floor.cpuMsPerMove} ms CPU per move; one move at a time p50 ${round(floor.single.latency.p50, 2)} ms / ` +
+      `p99 ${round(floor.single.latency.p99, 2)} ms` +
+      (ref
+        ? `\ndistributed path at ${ref.games} games: ${ref.movesPerSec} moves/s, ${ref.stackCpuMsPerMove} ms CPU per move ` +
+          `(all stack processes, background included), round trip p50 ${ref.p50Ms} ms / p99 ${ref.p99Ms} ms`
+        : ''),
+  );
+}
+if (timer) {
+  log(
+    `timer (${timer.rooms} pending deadlines): fired ${timer.fired}/${timer.rooms}, duplicates ${timer.duplicates}, ` +
+      `lateness p50 ${timer.p50} ms / p95 ${timer.p95} ms / p99 ${timer.p99} ms / max ${timer.max} ms`,
+  );
+}
+log(dim(`took ${Math.round((Date.now() - started) / 1000)} s; load average now ${loadAverage().join(' ')}`));
+writeFileSync(
+  path.join(ARTIFACTS, 'results.json'),
+  JSON.stringify(
+    { machine: info, options: opts, results, floor, timer: timer && { ...timer, output: undefined } },
+    null,
+    2,
+  ),
+);
+if (failure) console.error(red(bold(`\n✗ benchmark failed: ${failure.message}`)));
+const summary = {
+  games: best?.games ?? 0,
+  movesPerSec: best?.movesPerSec ?? 0,
+  p50Ms: best?.p50Ms ?? null,
+  p95Ms: best?.p95Ms ?? null,
+  p99Ms: best?.p99Ms ?? null,
+  errors: best ? best.errors : (results[0]?.errors ?? null),
+  timerLateP50Ms: timer?.p50 ?? null,
+  timerLateP99Ms: timer?.p99 ?? null,
+};
+console.log(JSON.stringify(summary));
+process.exit(failure || !best ? 1 : 0);
