@@ -339,6 +339,7 @@ class Game {
       });
     } catch (error) {
       this.inflight.delete(pending);
+      if (this.halted) return; // the step ended while the move was under way
       this.recorder.error(error.kind === 'timeout' ? 'timeout' : 'network', `move: ${error.message}`);
       this.resync();
       return;
@@ -387,11 +388,14 @@ class Game {
       const answer = await this.call(player, 'PATCH', api.edit(this.roomId), {
         whosTurnReadyPlayer: { [seat]: { turn: false, restart: true } },
       });
+      // The step ended (and its rooms were deleted) while the request was under way: not an error.
+      if (this.halted) return;
       if (answer.status !== 200) {
         this.recorder.error(`http ${answer.status}`, `ready: ${JSON.stringify(answer.body).slice(0, 200)}`);
         this.resync();
       }
     } catch (error) {
+      if (this.halted) return;
       this.recorder.error(error.kind === 'timeout' ? 'timeout' : 'network', `ready: ${error.message}`);
       this.resync();
     }
