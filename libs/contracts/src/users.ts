@@ -63,11 +63,14 @@ export interface DeleteUserRequest {
   caller: TokenClaims;
 }
 
-/** Broadcast when tokens stop being valid, so caches of verified tokens drop them at once. */
+/**
+ * Broadcast when tokens stop being valid, or when what a verification returns changes (a rename),
+ * so caches of verified tokens drop them at once.
+ */
 export interface TokensRevoked {
   /** One token (logout) ... */
   jti?: string;
-  /** ... or every token of a user (deletion, password change). */
+  /** ... or every token of a user (deletion, password change, rename). */
   userId?: string;
   /** A token of that user that stays valid (the one that changed the password). */
   exceptJti?: string;

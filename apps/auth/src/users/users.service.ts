@@ -89,8 +89,9 @@ export class UsersService {
   }
 
   /**
-   * Changes exactly one of name, e-mail or password. A rename is announced (user.renamed); a
-   * password change revokes every other token of the user while the caller's stays valid.
+   * Changes exactly one of name, e-mail or password. A rename is announced (user.renamed) and
+   * drops gateways' cached verifications (they hold the name); a password change revokes every
+   * other token of the user while the caller's stays valid.
    */
   async edit(caller: TokenClaims, payload: unknown): Promise<EditUserResult> {
     const edit = parseEditUser(payload);
@@ -105,7 +106,12 @@ export class UsersService {
           now,
         );
         user = await this.users.update(caller.userId, { name: edit.name }, [event], { now });
-        if (user) await this.events.publishSoon(user);
+        if (user) {
+          // The tokens stay valid, but gateways' cached verifications carry the old name: they
+          // verify again and get the new one.
+          this.revocations.announce({ userId: caller.userId });
+          await this.events.publishSoon(user);
+        }
         break;
       }
       case 'email': {

@@ -272,6 +272,20 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     expect((await s.createRoom(alice)).status).toBe(201);
   });
 
+  it("shows a player's new name in the next room they open, at once after the rename", async () => {
+    const s = stack();
+    const alice = await s.register('a');
+    // An authenticated call first, so that the gateway holds a verification of her token.
+    expect((await s.call('GET', '/api/rooms/mine', { token: alice.token })).status).toBe(404);
+    const renamed = `N${alice.name.slice(-9)}`;
+    const edited = await s.call('PATCH', '/api/users/edit', { token: alice.token, body: { name: renamed } });
+    expect(edited.status).toBe(200);
+    const created = await s.createRoom(alice);
+    expect(created.status).toBe(201);
+    expect(created.body.createdBy).toEqual({ id: alice.id, name: renamed });
+    expect(created.body.players).toEqual([{ id: alice.id, name: renamed }]);
+  });
+
   it('serves the other SPEC §7 room calls, checking shape, identity and permissions', async () => {
     const s = stack();
     const [dave, erin] = await Promise.all([s.register('d'), s.register('e')]);

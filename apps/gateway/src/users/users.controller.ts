@@ -78,6 +78,8 @@ export class UsersController {
   ): Promise<EditUserResponse> {
     const { user } = await this.rpc.request<EditUserResult>(Requests.auth.edit, { caller, body });
     if (body.password !== undefined) this.verifier.evict({ userId: caller.userId, exceptJti: caller.jti });
+    // Cached verifications carry the name; the next request verifies again (auth broadcasts it too).
+    if (body.name !== undefined) this.verifier.evict({ userId: caller.userId });
     return { user: { ...user, token } };
   }
 
