@@ -7,11 +7,13 @@ interface ErrorBody {
   code: string;
 }
 
+const LOGIN_FAILURE_WINDOW_S = 900;
+
 // Low limits on purpose; the other suites run with limits too high to reach.
 describe('accounts: limits of the HTTP edge', () => {
   const stack = useAccountsStack({
     LOGIN_MAX_FAILURES: '3',
-    LOGIN_FAILURE_WINDOW_S: '900',
+    LOGIN_FAILURE_WINDOW_S: String(LOGIN_FAILURE_WINDOW_S),
     REGISTER_MAX_PER_WINDOW: '6',
     RPC_TIMEOUT_MS: '1000',
   });
@@ -46,6 +48,10 @@ describe('accounts: limits of the HTTP edge', () => {
       const res = await login(body);
       expect(res.status).toBe(429);
       expect(res.body).toEqual({ message: COMMON_MESSAGES.rateLimited, code: 'RATE_LIMITED' });
+      // The rest of the window, in whole seconds.
+      const retryAfter = Number(res.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(LOGIN_FAILURE_WINDOW_S);
     }
     // Another e-mail from the same address is not affected.
     expect((await login({ email: `other${account.email}`, password: 'Wrong98765' })).status).toBe(400);

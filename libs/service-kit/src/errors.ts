@@ -22,6 +22,17 @@ const CODE_BY_HTTP_STATUS: Readonly<Record<number, ErrorCode>> = {
   503: 'UNAVAILABLE',
 };
 
+/** An AppError that also tells HTTP clients when to try again: the `Retry-After` header, in seconds. */
+export class RetryLaterError extends AppError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly retryAfterS: number,
+  ) {
+    super(code, message);
+  }
+}
+
 /**
  * Turns anything a handler throws into the `{ code, message }` envelope. Expected failures
  * (AppError, envelopes, Nest HTTP exceptions with a 4xx or 503 status) keep their code and
@@ -81,6 +92,9 @@ export class AllErrorsFilter implements ExceptionFilter {
     ) {
       response.status(503).json(exception.getResponse());
       return;
+    }
+    if (exception instanceof RetryLaterError) {
+      response.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfterS))));
     }
     response.status(HTTP_STATUS_BY_CODE[envelope.code]).json({
       message: envelope.message,

@@ -25,6 +25,19 @@ describe('AttemptCounter', () => {
     expect(counter.count('a')).toBe(0);
   });
 
+  it('says how long a limited key waits: the rest of its window', () => {
+    let now = 0;
+    const counter = new AttemptCounter(1, 60_000, () => now);
+    expect(counter.retryAfterMs('a')).toBe(0);
+    expect(() => counter.assertAllowed('a')).not.toThrow();
+    counter.record('a');
+    now = 15_000;
+    expect(counter.retryAfterMs('a')).toBe(45_000);
+    expect(() => counter.assertAllowed('a')).toThrow(
+      expect.objectContaining({ code: 'RATE_LIMITED', retryAfterS: 45 }),
+    );
+  });
+
   it('keeps at most maxKeys keys, dropping ended windows first, then the oldest', () => {
     let now = 0;
     const counter = new AttemptCounter(5, 100, () => now, 3);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
-import { CONFIG } from '@oasis198/service-kit';
+import { CONFIG, RetryLaterError } from '@oasis198/service-kit';
 import type { GatewayConfig } from '../config';
 
 interface Window {
@@ -38,6 +38,19 @@ export class AttemptCounter {
     return this.count(key) >= this.max;
   }
 
+  /** Milliseconds until the key's window ends (0 without one). */
+  retryAfterMs(key: string): number {
+    const window = this.windows.get(key);
+    return window ? Math.max(0, window.resetsAt - this.now()) : 0;
+  }
+
+  /** Throws 429 with Retry-After if the key has used up its window. */
+  assertAllowed(key: string): void {
+    if (this.isLimited(key)) {
+      throw new RetryLaterError('RATE_LIMITED', COMMON_MESSAGES.rateLimited, this.retryAfterMs(key) / 1000);
+    }
+  }
+
   /** Counts one attempt and returns the key's count. */
   record(key: string): number {
     const count = this.count(key) + 1;
@@ -70,15 +83,14 @@ export class AttemptCounter {
   }
 }
 
-const rateLimited = () => new AppError('RATE_LIMITED', COMMON_MESSAGES.rateLimited);
-
 /** The failures auth answers for wrong credentials (not outages, which are no one's attempt). */
 const isRefusal = (error: unknown) =>
   error instanceof AppError && (error.code === 'VALIDATION' || error.code === 'UNAUTHORIZED');
 
 /**
  * Failed logins per client address and e-mail: after LOGIN_MAX_FAILURES within
- * LOGIN_FAILURE_WINDOW_S the next attempts answer 429 until the window ends; a success resets.
+ * LOGIN_FAILURE_WINDOW_S the next attempts answer 429 (with Retry-After) until the window ends; a
+ * success resets.
  */
 @Injectable()
 export class LoginThrottle {
@@ -90,7 +102,7 @@ export class LoginThrottle {
 
   async attempt<T>(clientAddress: string, email: string, login: () => Promise<T>): Promise<T> {
     const key = `${clientAddress}|${email.trim().toLowerCase()}`;
-    if (this.failures.isLimited(key)) throw rateLimited();
+    this.failures.assertAllowed(key);
     try {
       const result = await login();
       this.failures.reset(key);
@@ -112,7 +124,7 @@ export class RegisterThrottle {
   }
 
   async attempt<T>(clientAddress: string, register: () => Promise<T>): Promise<T> {
-    if (this.attempts.isLimited(clientAddress)) throw rateLimited();
+    this.attempts.assertAllowed(clientAddress);
     this.attempts.record(clientAddress);
     return register();
   }

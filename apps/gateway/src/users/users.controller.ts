@@ -29,6 +29,11 @@ import { LoginDto } from './dto/login.dto';
 import { RegisterDto } from './dto/register.dto';
 import { AuthUserDto, EditUserResponseDto, MessageDto } from './dto/responses.dto';
 
+/** The header of every 429: how long until the limit's window ends. */
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds until another attempt is accepted.', schema: { type: 'integer' } },
+} as const;
+
 /** SPEC §7 users calls (and logout), forwarded to the auth service. */
 @ApiTags('users')
 @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field breaks SPEC §5 (its message).' })
@@ -48,7 +53,11 @@ export class UsersController {
   @Post('login')
   @HttpCode(200)
   @ApiOkResponse({ type: AuthUserDto })
-  @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'Too many failed logins.' })
+  @ApiTooManyRequestsResponse({
+    type: ErrorBodyDto,
+    description: 'Too many failed logins.',
+    headers: RETRY_AFTER,
+  })
   login(@Body() body: LoginDto, @ClientAddress() client: string): Promise<AuthUser> {
     return this.loginThrottle.attempt(client, body.email, () =>
       this.rpc.request<AuthUser>(Requests.auth.login, body),
@@ -58,7 +67,11 @@ export class UsersController {
   @Post()
   @ApiCreatedResponse({ type: AuthUserDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: "'oops, user already exists'" })
-  @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'Too many registrations.' })
+  @ApiTooManyRequestsResponse({
+    type: ErrorBodyDto,
+    description: 'Too many registrations.',
+    headers: RETRY_AFTER,
+  })
   register(@Body() body: RegisterDto, @ClientAddress() client: string): Promise<AuthUser> {
     return this.registerThrottle.attempt(client, () =>
       this.rpc.request<AuthUser>(Requests.auth.register, body),
