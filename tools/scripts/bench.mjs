@@ -38,7 +38,7 @@
 //                                   node tools/bench/profile-summary.mjs <files>)
 //   --mongo-url mongodb://host:port the FerretDB for the floor when --url's cannot be found
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -51,10 +51,10 @@ import { diffMetrics, scrape } from '../bench/lib/metrics.mjs';
 import { ProcessSampler, discoverStack, loadAverage, machineTicks } from '../bench/lib/procs.mjs';
 import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
 import { runTimerBench } from '../bench/lib/timer.mjs';
-import { stopInfra } from './lib/infra.mjs';
 import { bold, dim, red, yellow } from './lib/log.mjs';
-import { isRunning, run, stopProcess } from './lib/proc.mjs';
+import { run } from './lib/proc.mjs';
 import { APPS, gatewayPort, startStack } from './lib/stack.mjs';
+import { makeThrowawayDir } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
 const ARTIFACTS = path.join(ROOT, '.artifacts', 'bench');
@@ -194,26 +194,6 @@ async function answers(url) {
   }
 }
 
-/** Stops stacks of earlier bench runs that died without stopping them (their owner pid is gone). */
-async function reapAbandoned() {
-  const tmp = os.tmpdir();
-  for (const entry of (await readdir(tmp).catch(() => [])).filter((e) => e.startsWith(TEMP_PREFIX))) {
-    const dir = path.join(tmp, entry);
-    let owner;
-    try {
-      owner = JSON.parse(readFileSync(path.join(dir, 'owner.json'), 'utf8'));
-    } catch {
-      continue;
-    }
-    if (isRunning(owner.pid, 'bench.mjs')) continue;
-    for (const app of owner.apps ?? []) {
-      if (isRunning(app.pid, app.main)) await stopProcess(app.pid, { group: true, timeoutMs: 5000 });
-    }
-    await stopInfra({ runDir: path.join(dir, 'run') }).catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 async function startOwnStack() {
   if (!opts['no-build']) {
     log(bold('▸ Build'));
@@ -230,10 +210,8 @@ async function startOwnStack() {
     }
   }
   log(bold('▸ Start the stack (as npm start does; free ports, throwaway data)'));
-  await reapAbandoned();
-  tempDir = await mkdtemp(path.join(os.tmpdir(), TEMP_PREFIX));
-  const ownerFile = path.join(tempDir, 'owner.json');
-  writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, apps: [] }));
+  const throwaway = await makeThrowawayDir(TEMP_PREFIX, 'bench.mjs');
+  tempDir = throwaway.dir;
   Object.assign(process.env, BENCH_LIMITS);
   if (opts.profile) {
     rmSync(PROFILES, { recursive: true, force: true });
@@ -246,8 +224,8 @@ async function startOwnStack() {
   stack = await startStack({
     portsMode: 'free',
     signal: abort.signal,
-    runDir: path.join(tempDir, 'run'),
-    dataDir: path.join(tempDir, 'data'),
+    runDir: throwaway.runDir,
+    dataDir: throwaway.dataDir,
     onLine: (app, line) => stackLog.write(`${app.padEnd(10)} | ${line}\n`),
     onExit: (app, code, signal) => {
       console.error(
@@ -261,8 +239,7 @@ async function startOwnStack() {
     },
   });
   if (opts.profile) delete process.env.NODE_OPTIONS;
-  const apps = stack.apps.map((a) => ({ pid: a.pid, main: APPS.find((m) => m.name === a.name).main }));
-  writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, apps }));
+  throwaway.recordStack(stack);
   const missing = APPS.map((a) => a.name).filter((name) => !stack.apps.some((a) => a.name === name));
   if (missing.length) throw new Error(`not built, so not started: ${missing.join(', ')}`);
   const pids = Object.fromEntries(stack.apps.map((a) => [a.name, a.pid]));

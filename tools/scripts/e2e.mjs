@@ -14,14 +14,13 @@
 //   --url        run against a stack that is already running (nothing is built or started)
 //   anything else goes to Jest, e.g. -t "account flows"
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { bold, dim, formatDuration, green, red, table, yellow } from './lib/log.mjs';
-import { isRunning, run, stopProcess } from './lib/proc.mjs';
-import { APPS, startStack } from './lib/stack.mjs';
-import { stopInfra } from './lib/infra.mjs';
+import { run } from './lib/proc.mjs';
+import { startStack } from './lib/stack.mjs';
+import { makeThrowawayDir } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
 const USAGE = 'Usage: npm run e2e [-- --no-build] [-- --url <http://host:port>] [-- <jest options>]';
@@ -140,32 +139,9 @@ async function build() {
   return `every project is built${cached ? ` (${cached} from the cache)` : ''}`;
 }
 
-/** Stops stacks of earlier runs that died without stopping them (their owner pid is gone). */
-async function reapAbandoned() {
-  const tmp = os.tmpdir();
-  const entries = (await readdir(tmp).catch(() => [])).filter((e) => e.startsWith(TEMP_PREFIX));
-  for (const entry of entries) {
-    const dir = path.join(tmp, entry);
-    let owner;
-    try {
-      owner = JSON.parse(readFileSync(path.join(dir, 'owner.json'), 'utf8'));
-    } catch {
-      continue; // being created right now, or not ours
-    }
-    if (isRunning(owner.pid, 'e2e.mjs')) continue;
-    for (const app of owner.apps ?? []) {
-      if (isRunning(app.pid, app.main)) await stopProcess(app.pid, { group: true, timeoutMs: 5000 });
-    }
-    await stopInfra({ runDir: path.join(dir, 'run') }).catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 async function start() {
-  await reapAbandoned();
-  tempDir = await mkdtemp(path.join(os.tmpdir(), TEMP_PREFIX));
-  const ownerFile = path.join(tempDir, 'owner.json');
-  writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, apps: [] }));
+  const throwaway = await makeThrowawayDir(TEMP_PREFIX, 'e2e.mjs');
+  tempDir = throwaway.dir;
   const log = createWriteStream(path.join(ARTIFACTS, 'stack.log'));
   const onLine = (app, line) => {
     log.write(`${app.padEnd(10)} | ${line}\n`);
@@ -177,8 +153,8 @@ async function start() {
     stack = await startStack({
       portsMode: 'free',
       signal: abort.signal,
-      runDir: path.join(tempDir, 'run'),
-      dataDir: path.join(tempDir, 'data'),
+      runDir: throwaway.runDir,
+      dataDir: throwaway.dataDir,
       onLine,
       onExit: (app, code, signal) => {
         serviceDied = app;
@@ -191,8 +167,7 @@ async function start() {
     const dead = /^(\S+) exited/.exec(error.message)?.[1];
     fail(error.message, dead ? lastLines(dead) : undefined);
   }
-  const apps = stack.apps.map((a) => ({ pid: a.pid, main: APPS.find((m) => m.name === a.name).main }));
-  writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, apps }));
+  throwaway.recordStack(stack);
   const missing = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'].filter(
     (name) => !stack.apps.some((a) => a.name === name),
   );

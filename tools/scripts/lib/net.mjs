@@ -1,12 +1,45 @@
 // Network probes for the local infrastructure (Node builtins only).
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const HOST = '127.0.0.1';
 
-/** A TCP port that is free on 127.0.0.1 right now (the OS picks it). */
-export function freePort() {
+/**
+ * A TCP port that nothing uses right now, picked below the kernel's ephemeral range. A port the OS
+ * picks (listen on 0) comes from that range, which is also where outgoing connections take their
+ * source ports: between this check and a service's own listen, a connection to NATS or FerretDB
+ * could take it (EADDRINUSE at start-up, seen in CI with five services connecting at once).
+ */
+export async function freePort() {
+  const [ephemeralLow] = ephemeralRange();
+  const low = 20_000;
+  const high = Math.min(ephemeralLow, 32_768) - 1;
+  if (high - low >= 1000) {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const port = low + Math.floor(Math.random() * (high - low + 1));
+      if (await canListen(port, '0.0.0.0')) return port;
+    }
+  }
+  return osPickedPort();
+}
+
+/** The kernel's range of source ports for outgoing connections (Linux; a common default elsewhere). */
+function ephemeralRange() {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (low > 0 && high >= low) return [low, high];
+  } catch {
+    // not Linux
+  }
+  return [49_152, 65_535];
+}
+
+function osPickedPort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
@@ -18,14 +51,18 @@ export function freePort() {
   });
 }
 
-/** Whether something already listens on 127.0.0.1:port. */
-export function isPortFree(port) {
+function canListen(port, host) {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
     server.once('error', () => resolve(false));
-    server.listen(port, HOST, () => server.close(() => resolve(true)));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
+}
+
+/** Whether something already listens on 127.0.0.1:port. */
+export function isPortFree(port) {
+  return canListen(port, HOST);
 }
 
 /** Connects, optionally waits for the first bytes (NATS greets with INFO), and closes. */
