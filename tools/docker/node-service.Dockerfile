@@ -1,19 +1,24 @@
 # syntax=docker/dockerfile:1
-# Oasis 198 game-timer: turn deadlines from JetStream.
-# Build from the repository root:
-#   docker build -f apps/game-timer/Dockerfile -t oasis198/game-timer:0.1.0 .
+# Every Oasis 198 Node.js service (gateway, auth, rewards, rooms, game-timer) from one Dockerfile;
+# the service is a build argument. Build from the repository root:
+#   docker build -f tools/docker/node-service.Dockerfile --build-arg APP=auth -t oasis198/auth:0.1.0 .
 #
 # build    the whole workspace installed (npm ci), then only this app built: one webpack bundle
-#          (workspace libraries inlined) plus a package.json and lockfile pruned to the npm
-#          packages the bundle imports (Nx generatePackageJson);
-# deps     npm ci --omit=dev from that pruned lockfile: this app's runtime packages only;
+#          (workspace libraries inlined; tools/webpack/node-service.cjs) plus a package.json and
+#          lockfile pruned to the npm packages the bundle imports (Nx generatePackageJson);
+# deps     npm ci --omit=dev from that pruned lockfile: this app's runtime packages only (auth's
+#          argon2 loads its bundled glibc prebuild: no compiler in the image);
 # runtime  Node.js 24 LTS on Debian slim, the bundle and those packages, as the unprivileged
 #          node user (uid 1000). Nothing is written outside /tmp, so the root filesystem can be
 #          read-only. node is PID 1 and gets SIGTERM itself (exec-form CMD): the service leaves its
 #          NATS queue group, finishes the work in hand, flushes its outbox and drains NATS.
 ARG NODE_IMAGE=node:24-trixie-slim
+# The service to build: gateway, auth, rewards, rooms or game-timer (its Nx project, apps/<APP>).
+ARG APP
 
 FROM ${NODE_IMAGE} AS build
+ARG APP
+RUN test -n "$APP" || { echo 'pass --build-arg APP=<gateway|auth|rewards|rooms|game-timer>' >&2; exit 1; }
 WORKDIR /workspace
 ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false CI=true
 COPY package.json package-lock.json .npmrc ./
@@ -24,21 +29,23 @@ RUN --mount=type=cache,target=/root/.npm \
 COPY nx.json tsconfig.base.json ./
 COPY libs/ libs/
 COPY tools/webpack/ tools/webpack/
-COPY apps/game-timer/ apps/game-timer/
-RUN npx nx run game-timer:build --skip-nx-cache
+COPY apps/${APP}/ apps/${APP}/
+RUN npx nx run "${APP}:build" --skip-nx-cache
 
 FROM ${NODE_IMAGE} AS deps
+ARG APP
 WORKDIR /app
-COPY --from=build /workspace/dist/apps/game-timer/package.json /workspace/dist/apps/game-timer/package-lock.json ./
+COPY --from=build /workspace/dist/apps/${APP}/package.json /workspace/dist/apps/${APP}/package-lock.json ./
 # No install scripts: native modules (argon2) load their prebuilt binaries at run time.
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
+ARG APP
 ENV NODE_ENV=production \
     HTTP_PORT=8080
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY --from=build /workspace/dist/apps/game-timer/main.js /workspace/dist/apps/game-timer/main.js.map /workspace/dist/apps/game-timer/package.json ./
+COPY --from=build /workspace/dist/apps/${APP}/main.js /workspace/dist/apps/${APP}/main.js.map /workspace/dist/apps/${APP}/package.json ./
 USER 1000:1000
 EXPOSE 8080
 # Kubernetes uses its own probes; this serves `docker run` and Compose.
