@@ -1,7 +1,7 @@
 import { validateEmail } from '@oasis198/game-rules';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Dialog } from '../components/Dialog';
+import { NoticeDialog } from '../components/Dialog';
 import { Field } from '../components/Field';
 import { T } from '../texts';
 import styles from './Accounts.module.css';
@@ -43,17 +43,7 @@ export function ForgetPassword() {
           <Link to="/login">{T.login}</Link>
         </p>
       </section>
-      {sent ? (
-        <Dialog
-          title={T.checkEmail}
-          onClose={() => navigate('/login')}
-          actions={
-            <button type="button" className="btn" onClick={() => navigate('/login')}>
-              {T.ok}
-            </button>
-          }
-        />
-      ) : null}
+      {sent ? <NoticeDialog title={T.checkEmail} button={T.ok} onDismiss={() => navigate('/login')} /> : null}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { validateRegistration, type RegistrationInput } from '@oasis198/game-rul
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { errorMessage, getSession, isApiError, useRegister } from '../api';
-import { Dialog } from '../components/Dialog';
+import { NoticeDialog } from '../components/Dialog';
 import { Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
@@ -115,26 +115,14 @@ export function Join() {
       </section>
 
       {outcome?.ok ? (
-        <Dialog
-          title={T.registered}
-          onClose={() => navigate('/profile')}
-          actions={
-            <button type="button" className="btn" onClick={() => navigate('/profile')}>
-              {T.ok}
-            </button>
-          }
-        />
+        <NoticeDialog title={T.registered} button={T.ok} onDismiss={() => navigate('/profile')} />
       ) : null}
       {outcome && !outcome.ok ? (
-        <Dialog
+        <NoticeDialog
           role="alertdialog"
           title={outcome.title}
-          onClose={() => setOutcome(null)}
-          actions={
-            <button type="button" className="btn" onClick={() => setOutcome(null)}>
-              {T.tryAgain}
-            </button>
-          }
+          button={T.tryAgain}
+          onDismiss={() => setOutcome(null)}
         />
       ) : null}
     </div>

@@ -2,7 +2,7 @@ import { validateLogin } from '@oasis198/game-rules';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { errorMessage, getSession, useLogin } from '../api';
-import { Dialog } from '../components/Dialog';
+import { NoticeDialog } from '../components/Dialog';
 import { Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
@@ -77,30 +77,16 @@ export function Login() {
         </p>
       </section>
 
-      {outcome?.ok ? (
-        <Dialog
-          title={T.loggedIn}
-          onClose={() => navigate('/')}
-          actions={
-            <button type="button" className="btn" onClick={() => navigate('/')}>
-              {T.ok}
-            </button>
-          }
-        />
-      ) : null}
+      {outcome?.ok ? <NoticeDialog title={T.loggedIn} button={T.ok} onDismiss={() => navigate('/')} /> : null}
       {outcome && !outcome.ok ? (
-        <Dialog
+        <NoticeDialog
           role="alertdialog"
           title={T.loginFailed}
-          onClose={() => setOutcome(null)}
-          actions={
-            <button type="button" className="btn" onClick={() => setOutcome(null)}>
-              {T.tryAgain}
-            </button>
-          }
+          button={T.tryAgain}
+          onDismiss={() => setOutcome(null)}
         >
           <p>{outcome.message}</p>
-        </Dialog>
+        </NoticeDialog>
       ) : null}
     </div>
   );

@@ -119,3 +119,36 @@ export function Dialog({
     document.body,
   );
 }
+
+/**
+ * A message with one button that dismisses it (Ok, Try Again): the button, Escape and the backdrop
+ * all call `onDismiss`.
+ */
+export function NoticeDialog({
+  title,
+  button,
+  onDismiss,
+  role,
+  children,
+}: {
+  title: string;
+  button: string;
+  onDismiss: () => void;
+  role?: DialogProps['role'];
+  children?: ReactNode;
+}) {
+  return (
+    <Dialog
+      title={title}
+      role={role}
+      onClose={onDismiss}
+      actions={
+        <button type="button" className="btn" onClick={onDismiss}>
+          {button}
+        </button>
+      }
+    >
+      {children}
+    </Dialog>
+  );
+}

@@ -10,7 +10,7 @@ import {
   useSession,
 } from '../api';
 import { useUi, type AvatarTab } from '../app/ui-state';
-import { Dialog } from '../components/Dialog';
+import { Dialog, NoticeDialog } from '../components/Dialog';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import { EditPanel } from './EditPanel';
@@ -226,17 +226,7 @@ export function Profile() {
         </Dialog>
       ) : null}
 
-      {farewell ? (
-        <Dialog
-          title={farewell}
-          onClose={() => navigate('/')}
-          actions={
-            <button type="button" className="btn" onClick={() => navigate('/')}>
-              {T.ok}
-            </button>
-          }
-        />
-      ) : null}
+      {farewell ? <NoticeDialog title={farewell} button={T.ok} onDismiss={() => navigate('/')} /> : null}
     </div>
   );
 }
