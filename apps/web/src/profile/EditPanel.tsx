@@ -13,10 +13,33 @@ import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './Profile.module.css';
 
-const CHOICES: { type: EditType; label: string; success: string }[] = [
-  { type: 'username', label: T.editUsername, success: T.usernameChanged },
-  { type: 'email', label: T.editEmail, success: T.emailChanged },
-  { type: 'password', label: T.editPassword, success: T.passwordChanged },
+interface Choice {
+  type: EditType;
+  label: string;
+  success: string;
+  /** The form's field for the new value. */
+  field: { label: string; type: 'text' | 'email' | 'password'; autoComplete: string; maxLength: number };
+}
+
+const CHOICES: Choice[] = [
+  {
+    type: 'username',
+    label: T.editUsername,
+    success: T.usernameChanged,
+    field: { label: T.newUsername, type: 'text', autoComplete: 'username', maxLength: 32 },
+  },
+  {
+    type: 'email',
+    label: T.editEmail,
+    success: T.emailChanged,
+    field: { label: T.newEmail, type: 'email', autoComplete: 'email', maxLength: 64 },
+  },
+  {
+    type: 'password',
+    label: T.editPassword,
+    success: T.passwordChanged,
+    field: { label: T.newPassword, type: 'password', autoComplete: 'new-password', maxLength: 32 },
+  },
 ];
 
 /** SPEC §2/§4: a radio choice of what to edit, then one form; success or 'Unfortunately, it didn't change'. */
@@ -88,48 +111,23 @@ export function EditPanel({ onDelete }: { onDelete: () => void }) {
 
       {choice && !completed ? (
         <form noValidate onSubmit={onSubmit} aria-label={choice.label}>
-          {choice.type === 'username' ? (
+          <Field
+            key={choice.type}
+            {...choice.field}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            error={errors.value}
+          />
+          {choice.type === 'password' ? (
             <Field
-              label={T.newUsername}
-              autoComplete="username"
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-              error={errors.value}
+              label={T.confirmPassword}
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              error={errors.confirm}
               maxLength={32}
             />
-          ) : null}
-          {choice.type === 'email' ? (
-            <Field
-              label={T.newEmail}
-              type="email"
-              autoComplete="email"
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-              error={errors.value}
-              maxLength={64}
-            />
-          ) : null}
-          {choice.type === 'password' ? (
-            <>
-              <Field
-                label={T.newPassword}
-                type="password"
-                autoComplete="new-password"
-                value={value}
-                onChange={(e) => setValue(e.target.value)}
-                error={errors.value}
-                maxLength={32}
-              />
-              <Field
-                label={T.confirmPassword}
-                type="password"
-                autoComplete="new-password"
-                value={confirm}
-                onChange={(e) => setConfirm(e.target.value)}
-                error={errors.confirm}
-                maxLength={32}
-              />
-            </>
           ) : null}
           <button type="submit" className="btn" disabled={edit.isPending}>
             {edit.isPending ? <Spinner inline label={T.submitting} /> : null}
