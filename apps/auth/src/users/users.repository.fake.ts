@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@oasis198/contracts';
-import { outboxKey } from '@oasis198/service-kit';
+import { encodeOutboxEvent, outboxKey, outboxOf } from '@oasis198/service-kit';
 import type { UserRecord } from './user.schema';
 import { EmailInUseError, type NewUser, type UserChange, type UsersRepository } from './users.repository';
 
@@ -25,7 +25,7 @@ export class InMemoryUsersRepository implements Repository {
       ...user,
       tokenVersion: 0,
       keptTokenId: null,
-      outbox: Object.fromEntries(events.map((e) => [outboxKey(e.id), e])),
+      outbox: outboxOf(events),
       outboxAt: events.length ? now : null,
       tombstone: false,
       createdAt: now,
@@ -56,7 +56,7 @@ export class InMemoryUsersRepository implements Repository {
     if (!user || user.tombstone) return null;
     if (change.emailKey) this.assertEmailFree(change.emailKey, id);
     Object.assign(user, change);
-    for (const event of events) user.outbox[outboxKey(event.id)] = event;
+    for (const event of events) user.outbox[outboxKey(event.id)] = encodeOutboxEvent(event);
     if (events.length) user.outboxAt = options.now ?? new Date();
     if (options.bumpTokenVersion) user.tokenVersion += 1;
     return structuredClone(user);
@@ -71,7 +71,7 @@ export class InMemoryUsersRepository implements Repository {
     if (!user || user.tombstone) return null;
     Object.assign(user, { tombstone: true, emailKey: `deleted:${id}`, keptTokenId: null, outboxAt: now });
     user.tokenVersion += 1;
-    for (const event of events) user.outbox[outboxKey(event.id)] = event;
+    for (const event of events) user.outbox[outboxKey(event.id)] = encodeOutboxEvent(event);
     return structuredClone(user);
   }
 

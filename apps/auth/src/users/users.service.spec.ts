@@ -212,7 +212,7 @@ describe('UsersService', () => {
 
   describe('edit', () => {
     it('renames with a user.renamed event and answers { user } without any token or hash', async () => {
-      const { users, published, callerOf } = setup();
+      const { users, published, callerOf, revocations } = setup();
       const { token } = await users.register(valid);
       const caller = await callerOf(token);
       published.length = 0;
@@ -221,7 +221,9 @@ describe('UsersService', () => {
       expect(pendingEvents(firstOf(published)).map((e) => [e.type, e.data])).toEqual([
         [EventTypes.userRenamed, { userId: caller.userId, name: 'alice2' }],
       ]);
-      // The token keeps working and reports the current name.
+      // Gateways drop their cached verifications (they hold the old name)...
+      expect(revocations.announced).toEqual([{ userId: caller.userId }]);
+      // ...and the token keeps working and reports the current name.
       expect((await callerOf(token)).name).toBe('alice2');
     });
 
