@@ -8,16 +8,10 @@ import {
 import { validateUsername } from '@oasis198/game-rules';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { PageQueryDto } from '../../http/page-query.dto';
 import { SpecRule } from '../../http/spec-rule';
 
-export class ListRewardsQueryDto {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'page must be a whole number of at least 1.' })
-  @Min(1, { message: 'page must be a whole number of at least 1.' })
-  page?: number;
-
+export class ListRewardsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: REWARDS_MAX_PAGE_SIZE, default: REWARDS_PAGE_SIZE })
   @IsOptional()
   @Type(() => Number)

@@ -16,15 +16,14 @@ import {
   Equals,
   IsBoolean,
   IsDefined,
-  IsInt,
   IsObject,
   IsOptional,
   IsString,
   Length,
   MaxLength,
-  Min,
   ValidateNested,
 } from 'class-validator';
+import { PageQueryDto } from '../../http/page-query.dto';
 import { SpecRule } from '../../http/spec-rule';
 
 // Shapes only: the gateway lets through what has the right form (unknown keys and
@@ -33,14 +32,7 @@ import { SpecRule } from '../../http/spec-rule';
 
 const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false };
 
-export class ListRoomsQueryDto implements ListRoomsQuery {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'page must be a whole number of at least 1.' })
-  @Min(1, { message: 'page must be a whole number of at least 1.' })
-  page?: number;
-
+export class ListRoomsQueryDto extends PageQueryDto implements ListRoomsQuery {
   @ApiPropertyOptional({ description: 'Only rooms with exactly one free spot.', default: false })
   @IsOptional()
   @Transform(({ value }: { value: unknown }) =>
