@@ -1,5 +1,4 @@
-import net from 'node:net';
-import { freePort, mongoBaseUrl, mongoUrlWithDb, uniqueName, waitFor } from './helpers';
+import { mongoBaseUrl, mongoUrlWithDb, uniqueName, waitFor } from './helpers';
 
 describe('uniqueName', () => {
   it('starts with the cleaned prefix and differs on every call', () => {
@@ -42,19 +41,6 @@ describe('mongo connection strings', () => {
     expect(() => mongoUrlWithDb('mongodb://h:1', 'a.b')).toThrow(/Bad database name/);
     expect(() => mongoUrlWithDb('mongodb://h:1', '')).toThrow(/Bad database name/);
     expect(() => mongoBaseUrl('http://h:1')).toThrow(/Not a MongoDB connection string/);
-  });
-});
-
-describe('freePort', () => {
-  it('returns a port that can be listened on', async () => {
-    const port = await freePort();
-    expect(port).toBeGreaterThan(0);
-    const server = net.createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', resolve);
-    });
-    await new Promise((resolve) => server.close(resolve));
   });
 });
 

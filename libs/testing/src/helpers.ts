@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
 let counter = 0;
@@ -19,20 +18,6 @@ export function uniqueName(prefix: string): string {
       .slice(0, 24) || 't';
   counter += 1;
   return `${clean}-${Date.now().toString(36)}-${counter.toString(36)}-${randomBytes(3).toString('hex')}`;
-}
-
-/** A TCP port that is free on 127.0.0.1 right now (picked by the OS). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface WaitForOptions {

@@ -1,4 +1,4 @@
 export { mongoUrlFor, startTestInfra, useTestInfra } from './infra';
 export type { TestInfra, TestInfraOptions } from './infra';
-export { freePort, mongoBaseUrl, uniqueName, waitFor } from './helpers';
+export { mongoBaseUrl, uniqueName, waitFor } from './helpers';
 export type { WaitForOptions } from './helpers';
