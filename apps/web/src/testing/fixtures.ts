@@ -1,6 +1,7 @@
 import type { AuthUser, RewardView, RoomView, WhosTurnView } from '@oasis198/contracts';
 import {
   freshOasis,
+  initialGameState,
   roomLabel,
   toSpecSeconds,
   turnDeadline,
@@ -39,23 +40,8 @@ export function reward(overrides: Partial<RewardView> = {}): RewardView {
 export const nowSpec = (): number => toSpecSeconds(Date.now());
 
 export function whosTurn(overrides: Partial<WhosTurnView> = {}): WhosTurnView {
-  return {
-    gameStarted: false,
-    gameOver: false,
-    currentNumber: 0,
-    turnStart: 0,
-    specialRandom: null,
-    player1: { turn: false, restart: false },
-    player2: { turn: false, restart: false },
-    helpOasis: { oasis1: freshOasis(), oasis2: freshOasis() },
-    moves: [],
-    winner: null,
-    endReason: null,
-    deadline: null,
-    endedAt: null,
-    gameNumber: 0,
-    ...overrides,
-  };
+  // As a client sees it: the secret specialRandom is hidden until the game is over.
+  return { ...initialGameState(), specialRandom: null, ...overrides };
 }
 
 export function room(overrides: Partial<RoomView> = {}): RoomView {
