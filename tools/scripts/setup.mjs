@@ -116,7 +116,12 @@ async function ensureNativeModules() {
   const broken = nativeModuleProblems();
   for (const { name } of broken) {
     notice(`${name} does not load: rebuilding it with its install script`);
-    const result = await run('npm', ['rebuild', name, `--allow-scripts=${name}`], { capture: true });
+    // node-gyp builds against the headers of the Node.js that runs it (.tools/node carries them).
+    const nodedir = path.dirname(path.dirname(process.execPath));
+    const env = existsSync(path.join(nodedir, 'include', 'node', 'node.h'))
+      ? { npm_config_nodedir: nodedir }
+      : undefined;
+    const result = await run('npm', ['rebuild', name, `--allow-scripts=${name}`], { capture: true, env });
     if (result.code !== 0) throw new StepError(`npm rebuild ${name} failed`, result.output);
   }
   if (broken.length) verifyNativeModules();
