@@ -15,6 +15,9 @@ module.exports = {
   resolver: '@nx/jest/plugins/resolver',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
+  // ESM-only packages SWC compiles to CommonJS for Jest (Node itself loads them with require(esm)):
+  // jose 6 (auth, gateway) and @noble/hashes (game-rules' SHA-256 and HMAC, so every project using it).
+  transformIgnorePatterns: ['/node_modules/(?!(?:jose|@noble/hashes)/)'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   coverageReporters: ['text-summary', 'html'],
 };

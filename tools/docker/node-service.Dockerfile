@@ -8,13 +8,20 @@
 #          lockfile pruned to the npm packages the bundle imports (Nx generatePackageJson);
 # deps     npm ci --omit=dev from that pruned lockfile: this app's runtime packages only (auth's
 #          argon2 loads its bundled glibc prebuild: no compiler in the image);
-# runtime  Node.js 24 LTS on Debian slim, the bundle and those packages, as the unprivileged
-#          node user (uid 1000). Nothing is written outside /tmp, so the root filesystem can be
-#          read-only. node is PID 1 and gets SIGTERM itself (exec-form CMD): the service leaves its
-#          NATS queue group, finishes the work in hand, flushes its outbox and drains NATS.
+# runtime  Node.js 24 LTS, the bundle and those packages, as an unprivileged user (uid 10001).
+#          Nothing is written outside /tmp, so the root filesystem can be read-only. node is PID 1
+#          and gets SIGTERM itself (exec-form CMD): the service leaves its NATS queue group,
+#          finishes the work in hand, flushes its outbox and drains NATS.
+#
+# ARTIFACTS=context skips build and deps: the same files, made on the build host, are taken from
+# dist/images/<APP>/ in the build context (main.js, main.js.map, package.json, node_modules).
+# That is how `npm run images` builds here, where a container cannot reach the package registry
+# without the host's certificates (docs/deploy.md); NODE_IMAGE then names a base made here.
 ARG NODE_IMAGE=node:24-trixie-slim
 # The service to build: gateway, auth, rewards, rooms or game-timer (its Nx project, apps/<APP>).
 ARG APP
+# build: compile inside the image build; context: take prebuilt artifacts from dist/images/<APP>.
+ARG ARTIFACTS=build
 
 FROM ${NODE_IMAGE} AS build
 ARG APP
@@ -39,14 +46,24 @@ COPY --from=build /workspace/dist/apps/${APP}/package.json /workspace/dist/apps/
 # No install scripts: native modules (argon2) load their prebuilt binaries at run time.
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
+FROM scratch AS from-build
+ARG APP
+COPY --from=deps /app/node_modules /app/node_modules
+COPY --from=build /workspace/dist/apps/${APP}/main.js /workspace/dist/apps/${APP}/main.js.map /workspace/dist/apps/${APP}/package.json /app/
+
+FROM scratch AS from-context
+ARG APP
+COPY dist/images/${APP}/ /app/
+
+FROM from-${ARTIFACTS} AS artifacts
+
 FROM ${NODE_IMAGE} AS runtime
 ARG APP
 ENV NODE_ENV=production \
     HTTP_PORT=8080
 WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
-COPY --from=build /workspace/dist/apps/${APP}/main.js /workspace/dist/apps/${APP}/main.js.map /workspace/dist/apps/${APP}/package.json ./
-USER 1000:1000
+COPY --from=artifacts /app /app
+USER 10001:10001
 EXPOSE 8080
 # Kubernetes uses its own probes; this serves `docker run` and Compose.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \

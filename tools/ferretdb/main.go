@@ -74,7 +74,8 @@ func main() {
 		<-ctx.Done()
 		public.Close()
 	}()
-	logger.Info("FerretDB listening", "address", public.Addr().String(), "data", dir)
+	// Whatever the log level: scripts and container health waits look for this line.
+	fmt.Fprintf(os.Stderr, "ferretdb-launcher: listening on %s, data in %s\n", public.Addr().String(), dir)
 	if err := p.serve(public); err != nil {
 		fail("proxy stopped: %v", err)
 	}

@@ -3,9 +3,9 @@
 //
 //   1. Uses the stack at --url, or the one `npm start` runs at http://127.0.0.1:$PORT (8080) if it
 //      answers; otherwise builds and starts the stack as `npm start` does (startStack()), on free
-//      ports with throwaway run and data directories, with the gateway's registration and login
-//      limits raised (REGISTER_MAX_PER_WINDOW, LOGIN_MAX_FAILURES) since every bot registers from
-//      127.0.0.1. --fresh always starts one.
+//      ports with throwaway run and data directories, with the gateway's limits raised
+//      (SHARED_ADDRESS_LIMITS: logins, registrations, per-user writes, streams per address) since
+//      every bot plays from 127.0.0.1. --fresh always starts one.
 //   2. Climbs a ladder of concurrent games (100, 250, 500, 1,000, 2,000 by default). Each game is
 //      two bot players: real HTTP clients of the gateway with a live SSE stream of their room,
 //      playing legal moves (plain and Oasis options, per libs/game-rules usableOptions) a think
@@ -53,15 +53,15 @@ import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
 import { runTimerBench } from '../bench/lib/timer.mjs';
 import { bold, dim, red, yellow } from './lib/log.mjs';
 import { run } from './lib/proc.mjs';
-import { APPS, gatewayPort, startStack } from './lib/stack.mjs';
+import { APPS, gatewayPort, SHARED_ADDRESS_LIMITS, startStack } from './lib/stack.mjs';
 import { makeThrowawayDir } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
 const ARTIFACTS = path.join(ROOT, '.artifacts', 'bench');
 const PROFILES = path.join(ARTIFACTS, 'profiles');
 const TEMP_PREFIX = 'oasis-bench-';
-/** Every bot registers and logs in from 127.0.0.1: the limits a bench stack runs with. */
-const BENCH_LIMITS = { REGISTER_MAX_PER_WINDOW: '1000000', LOGIN_MAX_FAILURES: '1000000' };
+/** Every bot registers, logs in and plays from 127.0.0.1: the gateway limits a bench stack runs with. */
+const BENCH_LIMITS = SHARED_ADDRESS_LIMITS;
 const PROCESS_ORDER = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'nats', 'ferretdb', 'bench'];
 
 // ------------------------------------------------------------------------------------------------
@@ -212,7 +212,6 @@ async function startOwnStack() {
   log(bold('▸ Start the stack (as npm start does; free ports, throwaway data)'));
   const throwaway = await makeThrowawayDir(TEMP_PREFIX, 'bench.mjs');
   tempDir = throwaway.dir;
-  Object.assign(process.env, BENCH_LIMITS);
   if (opts.profile) {
     rmSync(PROFILES, { recursive: true, force: true });
     mkdirSync(PROFILES, { recursive: true });

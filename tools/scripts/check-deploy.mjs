@@ -1,26 +1,41 @@
 #!/usr/bin/env node
 // Deployment checks, run by `npm test` (and on their own: node tools/scripts/check-deploy.mjs).
 //   1. generated files are up to date: each service chart's values.schema.json (a copy of
-//      helm/oasis-common/schemas/service-values.schema.json) and the kustomize files rendered
-//      from the umbrella chart (GENERATED below);
+//      helm/oasis-common/schemas/service-values.schema.json), the NATS users' permissions of
+//      libs/contracts as helm/oasis198/files/nats-permissions.json, and the kustomize files
+//      rendered from the umbrella chart (GENERATED below);
 //   2. `helm dependency build` of every chart (file:// dependencies, offline), then
 //      `helm lint --strict` of every chart with its default values and with each ci/*.yaml;
 //   3. `helm template` of every application chart with its default values and each ci/*.yaml;
-//   4. `kubectl kustomize` of every overlay under k8s/overlays;
+//   4. `kubectl kustomize` of every overlay under k8s/overlays (in a copy, after the overlay's
+//      generate-secrets.sh, if any, has made its secrets);
 //   5. every rendered object validated against the Kubernetes API schemas, offline (kubeconform,
 //      strict: no field the API does not know);
-//   6. the chart unit tests (Nx project deploy-tests: probes, security context, resources, PDB,
+//   6. the security scan: checkov's Kubernetes checks on the umbrella chart rendered with its
+//      default values and each ci/*.yaml, and on the overlays; any failed check fails (a check the
+//      charts skip carries its reason in a checkov.io/skip annotation);
+//   7. the chart unit tests (Nx project deploy-tests: probes, security context, resources, PDB,
 //      HPA, NetworkPolicy rules of every service).
-// helm, kubeconform and the schemas come from `node tools/scripts/setup.mjs --helm` (run here when
-// missing). Usage: node tools/scripts/check-deploy.mjs [--write] [--no-tests]
+// helm, kubeconform, the schemas and checkov come from `node tools/scripts/setup.mjs --helm` (run
+// here when missing). Usage: node tools/scripts/check-deploy.mjs [--write] [--no-tests]
 //   --write     rewrite the generated files (and a stale Chart.lock) instead of failing
-//   --no-tests  skip the chart unit tests (step 6)
+//   --no-tests  skip the chart unit tests (step 7)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { bold, dim, formatDuration, green, red } from './lib/log.mjs';
-import { HELM_BIN, ROOT, TOOLS_BIN } from './lib/workspace.mjs';
+import { CHECKOV_BIN, CHECKOV_VERSION, HELM_BIN, ROOT, TOOLS_BIN } from './lib/workspace.mjs';
 
 const USAGE = 'Usage: node tools/scripts/check-deploy.mjs [--write] [--no-tests]';
 const flags = new Set(process.argv.slice(2));
@@ -38,6 +53,7 @@ const OVERLAYS_DIR = path.join(ROOT, 'k8s', 'overlays');
 const KUBECONFORM_BIN = path.join(TOOLS_BIN, 'kubeconform');
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 const SCHEMA_SOURCE = 'helm/oasis-common/schemas/service-values.schema.json';
+const NATS_PERMISSIONS = 'helm/oasis198/files/nats-permissions.json';
 const RELEASE = ['oasis198', '--namespace', 'oasis198'];
 
 /**
@@ -48,7 +64,8 @@ const GENERATED = [
   {
     file: 'k8s/base/oasis198.yaml',
     args: ['-f', 'k8s/base/helm-values.yaml'],
-    about: 'Every Oasis 198 service, its Ingress and its NetworkPolicies (no namespace: overlays set it).',
+    about:
+      'Every Oasis 198 service, its Ingress and its NetworkPolicies (namespace oasis198: overlays set theirs).',
   },
   {
     file: 'k8s/overlays/dev/dependencies.yaml',
@@ -84,10 +101,13 @@ const kubeVersion = tools.kubernetesVersion.replace(/^v/, '');
 const charts = listCharts();
 const applicationCharts = charts.filter((c) => !c.library);
 const rendered = [];
+/** What the security scan reads: the umbrella chart's renders (default values, each ci/*.yaml) and the overlays. */
+const toScan = [];
 
 await step('generated files', async () => {
   const notes = [];
   notes.push(await syncServiceSchemas());
+  notes.push(await syncNatsPermissions());
   // The generated manifests are rendered from the charts, whose dependencies must be packaged.
   await buildDependencies();
   notes.push(await syncGenerated());
@@ -121,6 +141,7 @@ await step('helm template', async () => {
       const file = path.join(work, `helm--${chart.name}--${path.basename(scenario ?? 'default.yaml')}`);
       writeFileSync(file, result.stdout);
       rendered.push(file);
+      if (chart.name === 'oasis198') toScan.push(file);
     }),
   );
   await pool(jobs, 3);
@@ -132,8 +153,19 @@ await step('kustomize', async () => {
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort();
+  // A copy of k8s/, in which an overlay's generate-secrets.sh makes its secrets as an operator
+  // would (the checkout's own secrets/, if any, stay out of it).
+  const copy = path.join(work, 'k8s');
+  cpSync(path.join(ROOT, 'k8s'), copy, { recursive: true, filter: (f) => path.basename(f) !== 'secrets' });
   for (const overlay of overlays) {
-    const result = await exec(KUBECTL, ['kustomize', path.join(OVERLAYS_DIR, overlay)], {
+    const dir = path.join(copy, 'overlays', overlay);
+    const generate = path.join(dir, 'generate-secrets.sh');
+    if (existsSync(generate)) {
+      const made = await exec('sh', [generate]);
+      if (made.code !== 0)
+        throw new CheckError(`k8s/overlays/${overlay}/generate-secrets.sh failed`, made.output);
+    }
+    const result = await exec(KUBECTL, ['kustomize', dir], {
       keepStderr: false,
     });
     if (result.code !== 0)
@@ -141,6 +173,7 @@ await step('kustomize', async () => {
     const file = path.join(work, `kustomize--${overlay}.yaml`);
     writeFileSync(file, result.stdout);
     rendered.push(file);
+    toScan.push(file);
   }
   return `overlays ${overlays.join(', ')}`;
 });
@@ -166,6 +199,62 @@ await step('Kubernetes schemas', async () => {
   return `${valid[1]} objects in ${rendered.length} renders valid for Kubernetes ${kubeVersion}`;
 });
 
+await step('security scan', async () => {
+  const files = [...toScan].sort();
+  if (!files.some((f) => path.basename(f).startsWith('helm--oasis198--')))
+    throw new CheckError('no render of helm/oasis198 to scan');
+  // One run over every render, a file each (in one multi-document file, objects of the same name
+  // in two renders would count once). --skip-download: offline, no guidelines fetched; --quiet
+  // --compact: the report lists failed checks only, without code.
+  const result = await exec(
+    CHECKOV_BIN,
+    [
+      '--framework',
+      'kubernetes',
+      '--output',
+      'json',
+      '--skip-download',
+      '--quiet',
+      '--compact',
+      '--file',
+      ...files,
+    ],
+    { env: { LOG_LEVEL: 'WARNING' }, keepStderr: false },
+  );
+  let reports;
+  try {
+    const parsed = JSON.parse(result.stdout);
+    reports = Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    throw new CheckError(
+      `checkov ${CHECKOV_VERSION} gave no JSON report (exit code ${result.code})`,
+      result.output,
+    );
+  }
+  const summary = { passed: 0, failed: 0, skipped: 0, parsing_errors: 0, resource_count: 0 };
+  const failed = [];
+  for (const report of reports) {
+    for (const key of Object.keys(summary)) summary[key] += report.summary?.[key] ?? 0;
+    failed.push(...(report.results?.failed_checks ?? []));
+  }
+  const counts = `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`;
+  const what = `${files.length} renders of helm/oasis198 and k8s/overlays`;
+  const scanned = `checkov ${CHECKOV_VERSION}: ${counts} on ${summary.resource_count} objects of ${what}`;
+  if (summary.failed || failed.length || summary.parsing_errors) {
+    const lines = failed.map(
+      (check) =>
+        `  ${check.check_id} ${check.check_name}: ${check.resource} (${renderName(check.file_path)})`,
+    );
+    if (summary.parsing_errors) lines.push(`  ${summary.parsing_errors} render(s) checkov could not parse`);
+    throw new CheckError(
+      `${scanned}\nFix each, or skip it in the chart with a checkov.io/skip<n> annotation and a reason`,
+      lines.join('\n'),
+    );
+  }
+  if (!summary.passed) throw new CheckError(`${scanned}: nothing was checked`);
+  return `${counts} (checkov ${CHECKOV_VERSION}, ${what})`;
+});
+
 if (!flags.has('--no-tests')) {
   await step('chart unit tests', async () => {
     const nx = path.join(ROOT, 'node_modules', '.bin', 'nx');
@@ -186,7 +275,7 @@ console.log(green(bold(`\nDeployment checks passed in ${formatDuration(Date.now(
 // ---------------------------------------------------------------------------------------------
 // Steps
 
-/** helm, kubeconform and the Kubernetes schemas, installed by setup.mjs when missing. */
+/** helm, kubeconform, the Kubernetes schemas and checkov, installed by setup.mjs when missing. */
 async function ensureTools() {
   const read = () => {
     try {
@@ -202,9 +291,13 @@ async function ensureTools() {
     versions['kubernetes-schemas'] &&
     existsSync(
       path.join(ROOT, '.tools', 'k8s-schemas', `${versions['kubernetes-schemas']}-standalone-strict`),
-    );
+    ) &&
+    versions['checkov'] === CHECKOV_VERSION &&
+    existsSync(CHECKOV_BIN);
   if (!ready()) {
-    console.log(dim('  … installing helm, kubeconform and the Kubernetes schemas (setup.mjs --helm)'));
+    console.log(
+      dim('  … installing helm, kubeconform, the Kubernetes schemas and checkov (setup.mjs --helm)'),
+    );
     const result = await exec(process.execPath, [
       path.join(ROOT, 'tools', 'scripts', 'setup.mjs'),
       '--helm',
@@ -212,7 +305,8 @@ async function ensureTools() {
     ]);
     if (result.code !== 0) fail(`setup.mjs --helm failed:\n${result.output}`);
     versions = read();
-    if (!ready()) fail('setup.mjs --helm did not install helm, kubeconform and the Kubernetes schemas');
+    if (!ready())
+      fail('setup.mjs --helm did not install helm, kubeconform, the Kubernetes schemas and checkov');
   }
   return { kubernetesVersion: versions['kubernetes-schemas'] };
 }
@@ -237,6 +331,37 @@ async function syncServiceSchemas() {
     );
   }
   return `${services.length} service schemas`;
+}
+
+/**
+ * The umbrella's NATS configuration takes each user's permissions from a JSON file: the
+ * natsPermissions of libs/contracts (TypeScript, loaded through @swc-node/register), so the
+ * subjects are defined once.
+ */
+async function syncNatsPermissions() {
+  const require = createRequire(path.join(ROOT, 'package.json'));
+  require('@swc-node/register');
+  const { natsPermissions } = require(path.join(ROOT, 'libs', 'contracts', 'src', 'permissions.ts'));
+  const prettier = await import('prettier');
+  const file = path.join(ROOT, NATS_PERMISSIONS);
+  const content = {
+    $comment:
+      'GENERATED by `node tools/scripts/check-deploy.mjs --write` from libs/contracts/src/permissions.ts; do not edit.',
+    users: natsPermissions,
+  };
+  const options = { ...(await prettier.resolveConfig(file)), filepath: file };
+  const text = await prettier.format(JSON.stringify(content), options);
+  if (readIfExists(file) !== text) {
+    if (!write) {
+      throw new CheckError(
+        `stale (libs/contracts/src/permissions.ts changed since it was written): ${NATS_PERMISSIONS}\n` +
+          'Run node tools/scripts/check-deploy.mjs --write',
+      );
+    }
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  return `${Object.keys(natsPermissions).length} NATS users`;
 }
 
 /**
@@ -380,6 +505,14 @@ async function pool(jobs, limit) {
     while (queue.length) await queue.shift()();
   });
   await Promise.all(workers);
+}
+
+/** What a render of the work folder is: "helm/oasis198 -f ci/x.yaml", "k8s/overlays/dev". */
+function renderName(file = '') {
+  const name = path.basename(file, '.yaml');
+  const [kind, chart, values] = name.split('--');
+  if (kind === 'kustomize') return `k8s/overlays/${chart}`;
+  return `helm/${chart}` + (values === 'default' ? '' : ` -f ci/${values}.yaml`);
 }
 
 function label(chart, scenario) {

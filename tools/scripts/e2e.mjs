@@ -3,7 +3,8 @@
 //   1. setup (packages, local servers, Debian's chromium) and build every project;
 //   2. startStack() on free ports with throwaway run and data directories, so it never meets a
 //      developer's running stack or data: NATS, FerretDB, the gateway serving the built web app,
-//      auth, rewards, rooms and game-timer;
+//      auth, rewards, rooms and game-timer; the gateway's limits raised (every browser of the
+//      scenarios comes from 127.0.0.1);
 //   3. the scenarios of apps/e2e (Jest, one browser per file, one browser context per person);
 //   4. stops everything again, also on failure, Ctrl-C or SIGTERM.
 // Screenshots go to .artifacts/e2e/<scenario>/, the services' output to .artifacts/e2e/stack.log; a
@@ -19,7 +20,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { bold, dim, formatDuration, green, red, table, yellow } from './lib/log.mjs';
 import { run } from './lib/proc.mjs';
-import { startStack } from './lib/stack.mjs';
+import { SHARED_ADDRESS_LIMITS, startStack } from './lib/stack.mjs';
 import { makeThrowawayDir } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
@@ -155,6 +156,7 @@ async function start() {
       signal: abort.signal,
       runDir: throwaway.runDir,
       dataDir: throwaway.dataDir,
+      extraEnv: { gateway: SHARED_ADDRESS_LIMITS },
       onLine,
       onExit: (app, code, signal) => {
         serviceDied = app;

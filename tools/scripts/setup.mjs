@@ -2,9 +2,9 @@
 // Installs what the workspace needs, skipping every step that is already satisfied:
 //   npm packages (npm ci, keyed by a hash of package-lock.json),
 //   nats-server and the FerretDB launcher into .tools/bin (keyed by version / source hash),
-//   helm, kubeconform and the Kubernetes API schemas (--helm, for the chart checks) and Debian's
-//   chromium (--chromium).
-// Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--quiet]
+//   helm, kubeconform, the Kubernetes API schemas and checkov (--helm, for the chart checks), Debian's
+//   chromium (--chromium), and podman with its API service and the test images (--containers).
+// Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--containers] [--quiet]
 // Node builtins only: this runs before node_modules exists.
 import { createHash } from 'node:crypto';
 import {
@@ -25,6 +25,9 @@ import path from 'node:path';
 import { bold, dim, formatDuration, green, red } from './lib/log.mjs';
 import { hasCommand, run, withLock } from './lib/proc.mjs';
 import {
+  CHECKOV_BIN,
+  CHECKOV_VENV,
+  CHECKOV_VERSION,
   FERRETDB_BIN,
   HELM_BIN,
   HELM_VERSION,
@@ -34,10 +37,10 @@ import {
   TOOLS_BIN,
 } from './lib/workspace.mjs';
 
-const USAGE = 'Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--quiet]';
+const USAGE = 'Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--containers] [--quiet]';
 const flags = new Set(process.argv.slice(2));
 for (const flag of flags) {
-  if (!['--helm', '--chromium', '--quiet', '--help', '-h'].includes(flag))
+  if (!['--helm', '--chromium', '--containers', '--quiet', '--help', '-h'].includes(flag))
     fail(`unknown option ${flag}\n${USAGE}`);
 }
 if (flags.has('--help') || flags.has('-h')) {
@@ -188,7 +191,7 @@ function installedMatchesLock(lockFile) {
 }
 
 async function natsServer() {
-  return goTool('nats-server', NATS_SERVER_VERSION, NATS_SERVER_BIN, async () => {
+  return goTool('nats-server', `${NATS_SERVER_VERSION}+static`, NATS_SERVER_BIN, async () => {
     await go(['install', `github.com/nats-io/nats-server/v2@${NATS_SERVER_VERSION}`], ROOT);
   });
 }
@@ -199,7 +202,7 @@ async function ferretdbLauncher() {
     .sort();
   const hash = createHash('sha256');
   for (const f of files) hash.update(f + '\0').update(readFileSync(path.join(FERRETDB_SRC, f)));
-  const key = 'sources-' + hash.digest('hex').slice(0, 16);
+  const key = 'static-sources-' + hash.digest('hex').slice(0, 16);
   return goTool('ferretdb-launcher', key, FERRETDB_BIN, buildFerretdbLauncher, 'built from tools/ferretdb');
 }
 
@@ -391,37 +394,104 @@ async function goTool(name, version, binary, install, did = `installed ${version
 async function go(args, cwd) {
   // GOBIN makes `go install` put the binary into .tools/bin; the module and build caches
   // (go env GOMODCACHE GOCACHE) are the user's own and are reused.
-  const result = await run('go', args, { cwd, capture: true, env: { GOBIN: TOOLS_BIN } });
+  // CGO off: static binaries, which the container images (FROM scratch) take as they are.
+  const result = await run('go', args, { cwd, capture: true, env: { GOBIN: TOOLS_BIN, CGO_ENABLED: '0' } });
   if (result.code !== 0) throw new StepError(`go ${args.join(' ')} failed`, result.output);
+}
+
+/**
+ * checkov (PyPI), the security scanner check-deploy runs on the rendered charts, pinned, in a
+ * virtualenv of its own (.tools/checkov-venv): python3 -m venv, then pip install (about a minute
+ * the first time). A venv that already holds the pinned version is adopted as it is.
+ */
+async function checkov() {
+  const versions = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
+  if (versions.checkov === CHECKOV_VERSION && existsSync(CHECKOV_BIN)) return undefined;
+  const installed = async () =>
+    existsSync(CHECKOV_BIN) && (await run(CHECKOV_BIN, ['--version'], { capture: true })).output.trim();
+  let did = 'adopted the installed one';
+  if ((await installed()) !== CHECKOV_VERSION) {
+    if (!hasCommand('python3')) {
+      throw new StepError('checkov needs Python 3.9+ (python3, with its venv module) on the PATH');
+    }
+    notice(`checkov ${CHECKOV_VERSION}: python3 -m venv .tools/checkov-venv, pip install (about a minute)`);
+    const venv = await run('python3', ['-m', 'venv', CHECKOV_VENV], { capture: true });
+    if (venv.code !== 0) {
+      throw new StepError('python3 -m venv failed (Debian: apt-get install python3-venv)', venv.output);
+    }
+    const pip = await run(
+      path.join(CHECKOV_VENV, 'bin', 'python'),
+      ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `checkov==${CHECKOV_VERSION}`],
+      { capture: true },
+    );
+    if (pip.code !== 0) throw new StepError(`pip install checkov==${CHECKOV_VERSION} failed`, pip.output);
+    const now = await installed();
+    if (now !== CHECKOV_VERSION) {
+      throw new StepError(`checkov --version says ${now || 'nothing'}, not ${CHECKOV_VERSION}`);
+    }
+    did = `installed ${CHECKOV_VERSION}`;
+  }
+  // Re-read: another step may have recorded its version meanwhile.
+  const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
+  mkdirSync(TOOLS_BIN, { recursive: true });
+  writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, checkov: CHECKOV_VERSION }, null, 2) + '\n');
+  return did;
 }
 
 async function chromium() {
   if (existsSync('/usr/bin/chromium')) return undefined;
-  if (!hasCommand('apt-get')) {
-    throw new StepError('browser tests need chromium at /usr/bin/chromium; this system has no apt-get');
+  await aptInstall(['chromium'], 'browser tests need chromium at /usr/bin/chromium');
+  return 'apt-get install chromium';
+}
+
+/**
+ * Podman (with runc, which this machine's cgroups need, and debootstrap for the base images), its
+ * Docker-compatible API service for Testcontainers on .run/podman.sock, and the NATS and FerretDB
+ * images the integration suites start (the other images are built by npm run images).
+ */
+async function containers() {
+  const did = [];
+  const missing = ['podman', 'runc', 'debootstrap'].filter((name) => !hasCommand(name));
+  if (missing.length) {
+    await aptInstall(missing, 'the container stack and the Testcontainers suites need podman');
+    did.push(`apt-get install ${missing.join(' ')}`);
   }
+  const tool = (script, ...args) =>
+    run(process.execPath, [path.join(ROOT, 'tools', 'containers', 'src', script), ...args], {
+      capture: true,
+    });
+  const service = await tool('podman-service.ts', 'ensure');
+  if (service.code !== 0) throw new StepError('podman API service', service.output);
+  if (service.output.startsWith('started')) did.push('podman API service on .run/podman.sock');
+  const images = await tool('images.ts', '--only', 'nats,ferretdb');
+  if (images.code !== 0) throw new StepError('NATS and FerretDB images', images.output);
+  if (!/nats:local.*up to date[\s\S]*ferretdb:local.*up to date/.test(images.output))
+    did.push('NATS and FerretDB images');
+  return did.length ? did.join(', ') : undefined;
+}
+
+/** apt-get install, as root or through sudo (which may ask for a password on the terminal). */
+async function aptInstall(packages, why) {
+  if (!hasCommand('apt-get'))
+    throw new StepError(`${why}; this system has no apt-get: install ${packages.join(', ')}`);
   const sudo = process.getuid?.() !== 0;
   if (sudo && !hasCommand('sudo')) {
-    throw new StepError(
-      'installing chromium needs root: run as root, install sudo, or apt-get install chromium',
-    );
+    throw new StepError(`${why}: run as root, install sudo, or apt-get install ${packages.join(' ')}`);
   }
-  notice('chromium: apt-get update && apt-get install -y chromium');
+  notice(`apt-get update && apt-get install -y ${packages.join(' ')}`);
   const options = {
     env: { DEBIAN_FRONTEND: 'noninteractive' },
     capture: true,
     stdin: sudo ? 'inherit' : 'ignore',
   };
-  // sudo may ask for a password, so it keeps the terminal's stdin.
   const aptGet = (args) =>
     sudo
       ? run('sudo', ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], options)
       : run('apt-get', args, options);
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {
+  for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...packages]]) {
     const result = await aptGet(args);
     if (result.code !== 0) throw new StepError(`apt-get ${args.join(' ')} failed`, result.output);
   }
-  return 'apt-get install chromium';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -456,9 +526,11 @@ const steps = [
         [`helm ${HELM_VERSION}`, helm],
         [`kubeconform ${KUBECONFORM_VERSION}`, kubeconform],
         [`Kubernetes ${KUBERNETES_VERSION} schemas`, kubernetesSchemas],
+        [`checkov ${CHECKOV_VERSION}`, checkov],
       ]
     : []),
   ...(flags.has('--chromium') ? [['chromium', chromium]] : []),
+  ...(flags.has('--containers') ? [['podman and images', containers]] : []),
 ];
 
 const width = Math.max(...steps.map(([name]) => name.length));

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: the whole check suite, in order, stopping at the first failure:
-//   setup (with helm and chromium), formatting, lint of these scripts, lint + typecheck + unit tests
-//   + build of every project, integration tests (real NATS and MongoDB), then the deployment checks
-//   and the end-to-end tests once their scripts exist.
+//   setup (with helm, chromium and podman), formatting, lint of these scripts, lint + typecheck +
+//   unit tests + build of every project, integration tests (real NATS and MongoDB, in containers
+//   where podman runs), the deployment checks, the end-to-end tests, and the container stage (the
+//   replicated container stack, the end-to-end scenarios against it, the fault test).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bold, dim, formatDuration, green, red, table, yellow } from './lib/log.mjs';
@@ -15,7 +16,7 @@ const script = (name) => path.join(ROOT, 'tools', 'scripts', name);
 const env = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 
 const stages = [
-  { name: 'setup', command: [process.execPath, script('setup.mjs'), '--helm', '--chromium'] },
+  { name: 'setup', command: [process.execPath, script('setup.mjs'), '--helm', '--chromium', '--containers'] },
   { name: 'format', command: [bin('prettier'), '--check', '.'] },
   {
     name: 'lint, typecheck, test, build',
@@ -30,6 +31,12 @@ const stages = [
   { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1'] },
   { name: 'deployment checks', command: [process.execPath, script('check-deploy.mjs')], optional: true },
   { name: 'end-to-end', command: [process.execPath, script('e2e.mjs')], optional: true },
+  // The replicated container stack: images, the end-to-end scenarios against it, the fault test.
+  {
+    name: 'containers',
+    command: [process.execPath, path.join(ROOT, 'tools', 'containers', 'src', 'ci.ts')],
+    optional: true,
+  },
 ];
 
 let interrupted = false;

@@ -12,7 +12,9 @@ const LOGIN_FAILURE_WINDOW_S = 900;
 // Low limits on purpose; the other suites run with limits too high to reach.
 describe('accounts: limits of the HTTP edge', () => {
   const stack = useAccountsStack({
-    LOGIN_MAX_FAILURES: '3',
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+    // The address limit has its own suite (login-limits.integration.spec.ts).
+    LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
     LOGIN_FAILURE_WINDOW_S: String(LOGIN_FAILURE_WINDOW_S),
     REGISTER_MAX_PER_WINDOW: '6',
     RPC_TIMEOUT_MS: '1000',
@@ -29,7 +31,7 @@ describe('accounts: limits of the HTTP edge', () => {
     expect(res.body).toEqual({ message: COMMON_MESSAGES.tooLarge, code: 'PAYLOAD_TOO_LARGE' });
   });
 
-  it('answers 429 after repeated failed logins for one address and e-mail; a success resets', async () => {
+  it('answers 429 after repeated failed logins for one account; a success resets its count', async () => {
     const account = newAccount();
     expect((await stack().call('POST', '/api/users/', { body: account })).status).toBe(201);
     const wrong = { email: account.email, password: 'Wrong98765' };

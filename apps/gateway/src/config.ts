@@ -1,4 +1,5 @@
 import { baseEnv } from '@oasis198/service-kit';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const list = z
@@ -11,6 +12,9 @@ const list = z
       .filter(Boolean),
   );
 
+/** A limit's number: a whole number from 1. */
+const limit = (byDefault: number) => z.coerce.number().int().positive().default(byDefault);
+
 export const gatewayEnv = baseEnv.extend({
   /** Public HTTP port (the local stack sets PORT; HTTP_PORT also works). */
   HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
@@ -20,19 +24,66 @@ export const gatewayEnv = baseEnv.extend({
   CORS_ORIGINS: list,
   /** Folder of the built web app to serve on the same origin (local stack); unset in Kubernetes. */
   WEB_DIST_DIR: z.string().optional(),
-  /** Express "trust proxy" setting, so rate limits see the client address behind an ingress. */
-  TRUST_PROXY: z.string().default('loopback'),
-  /** Failed logins per client address and e-mail before 429, within LOGIN_FAILURE_WINDOW_S. */
-  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
-  LOGIN_FAILURE_WINDOW_S: z.coerce.number().int().positive().default(900),
+  /**
+   * Whose X-Forwarded-For the rate limits believe (Express "trust proxy"): a hop count ("1", the
+   * charts' default: the ingress controller in front of the gateway), or the proxies' addresses,
+   * CIDRs and the names loopback, linklocal, uniquelocal, comma-separated. Never "true": every
+   * client could then choose its own address. Default loopback: the local stack has no proxy.
+   */
+  TRUST_PROXY: z.string().default('loopback').transform(parseTrustProxy),
+  // Limits (DECISIONS "Fair play"). The counting ones hold across all gateway replicas together
+  // (a NATS KV bucket); test and benchmark stacks raise them, since all their players share one address.
+  /** Failed logins per account (e-mail) within LOGIN_FAILURE_WINDOW_S; then 429 until the window ends. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: limit(10),
+  /** Failed logins per client address within LOGIN_FAILURE_WINDOW_S; then 429 until the window ends. */
+  LOGIN_MAX_FAILURES_PER_ADDRESS: limit(10),
+  LOGIN_FAILURE_WINDOW_S: limit(900),
   /** Registrations per client address within REGISTER_WINDOW_S before 429. */
-  REGISTER_MAX_PER_WINDOW: z.coerce.number().int().positive().default(20),
-  REGISTER_WINDOW_S: z.coerce.number().int().positive().default(3600),
+  REGISTER_MAX_PER_WINDOW: limit(20),
+  REGISTER_WINDOW_S: limit(3600),
+  /** Per user: rooms created a minute. */
+  ROOM_CREATES_PER_MINUTE: limit(10),
+  /** Per user: leaves (PATCH edit with players.removePlayer) and deletes a minute, together. */
+  ROOM_LEAVES_PER_MINUTE: limit(20),
+  /** Per user: room edits (join, ready, move) a second. */
+  ROOM_EDITS_PER_SECOND: limit(10),
+  /** Per user: reward writes (POST, PATCH, DELETE /api/rewards/...) a minute. */
+  REWARD_WRITES_PER_MINUTE: limit(10),
+  /** Live push streams (room and room-list SSE) one client address may hold open on this replica. */
+  PUSH_STREAMS_PER_ADDRESS: limit(20),
   /** How long a verified token is trusted without asking auth again (revocations evict at once). */
   TOKEN_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
+
+const TRUST_PROXY_MESSAGE =
+  "must be a hop count (1: the ingress controller in front of the gateway) or the proxies' addresses or CIDRs, comma-separated; never true";
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY as Express takes it: a hop count, or the trusted addresses, CIDRs and named ranges. */
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): number | string[] {
+  const trimmed = value.trim();
+  if (/^\d{1,2}$/.test(trimmed)) return Number(trimmed);
+  const entries = trimmed
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (!entries.length || !entries.every(isProxyAddress)) {
+    ctx.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
+    return z.NEVER;
+  }
+  return entries;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
 
 /** The local stack and the issue call the public port PORT; services call it HTTP_PORT. */
 export function gatewayEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {

@@ -1,10 +1,21 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, LOGGER, type Logger, natsServers, RpcClient } from '@oasis198/service-kit';
+import {
+  CONFIG,
+  JetStreamService,
+  LOGGER,
+  type Logger,
+  natsEndpoint,
+  RpcClient,
+} from '@oasis198/service-kit';
 import { AuthGuard } from './auth/auth.guard';
 import { TokenVerifier } from './auth/token-verifier';
 import type { GatewayConfig } from './config';
+import { GatewayLimits } from './http/rate-limit';
 
-/** The gateway's connection to the services (request/reply over NATS) and its token check. */
+/**
+ * The gateway's connection to the services (request/reply over NATS), its token check, and its
+ * counting limits (in a NATS KV bucket that every replica shares).
+ */
 @Global()
 @Module({
   providers: [
@@ -12,15 +23,21 @@ import type { GatewayConfig } from './config';
       provide: RpcClient,
       inject: [CONFIG, LOGGER],
       useFactory: async (config: GatewayConfig, logger: Logger) => {
-        const client = new RpcClient(natsServers(config.NATS_URL), 'gateway', config.RPC_TIMEOUT_MS, logger);
+        const client = new RpcClient(natsEndpoint(config), 'gateway', config.RPC_TIMEOUT_MS, logger);
         await client.connect();
         return client;
       },
     },
+    {
+      provide: GatewayLimits,
+      inject: [CONFIG, JetStreamService, LOGGER],
+      useFactory: (config: GatewayConfig, jetstream: JetStreamService, logger: Logger) =>
+        GatewayLimits.open(jetstream.nc, config, { logger }),
+    },
     TokenVerifier,
     AuthGuard,
   ],
-  exports: [RpcClient, TokenVerifier, AuthGuard],
+  exports: [RpcClient, TokenVerifier, AuthGuard, GatewayLimits],
 })
 export class GatewayCoreModule implements OnApplicationShutdown {
   constructor(@Inject(RpcClient) private readonly rpc: RpcClient) {}

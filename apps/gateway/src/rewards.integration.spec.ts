@@ -3,11 +3,11 @@ import {
   EventIds,
   EventTypes,
   type GameFinished,
+  type GameWon,
   REWARD_MESSAGES,
-  type RewardPage,
   type RewardView,
 } from '@oasis198/contracts';
-import { type EndReason, MESSAGES } from '@oasis198/game-rules';
+import { MESSAGES } from '@oasis198/game-rules';
 import { makeEvent } from '@oasis198/service-kit';
 import { waitFor } from '@oasis198/testing';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +16,10 @@ import { newAccount, useAccountsStack } from './testing/accounts-stack';
 interface ErrorBody {
   message: string;
   code: string;
+}
+interface OpenApiResponse {
+  content?: Record<string, { schema?: { type?: string; items?: { $ref?: string } } }>;
+  headers?: Record<string, { schema?: { type?: string } }>;
 }
 type Player = { id: string; name: string; token: string; email: string; password: string };
 
@@ -47,7 +51,7 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
   function game(
     winner: { id: string; name: string },
     loser: { id: string; name: string },
-    options: { endReason?: EndReason; duration?: number; gameId?: string } = {},
+    options: { endReason?: GameWon['endReason']; duration?: number; gameId?: string } = {},
   ): GameFinished {
     gameCounter += 1;
     const roomId = randomUUID();
@@ -55,11 +59,16 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
       gameId: options.gameId ?? `${roomId}:${gameCounter}`,
       roomId,
       gameNumber: gameCounter,
+      draw: false,
       winner: { ...winner, seat: 'player1' },
       loser: { ...loser, seat: 'player2' },
       endReason: options.endReason ?? 'reached198',
+      player1: { id: winner.id, name: winner.name },
+      player2: { id: loser.id, name: loser.name },
       duration: options.duration ?? 32,
       playedSeconds: 120,
+      aiSeed: 'a5'.repeat(32),
+      aiCommit: '5a'.repeat(32),
       specialRandom: 123456,
       moves: 30,
       finishedAt: new Date().toISOString(),
@@ -235,30 +244,73 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
       for (let i = 0; i < 16; i++) await publishGame(game(alpha, loser));
       await rewardOf(alpha.id, (r) => r.playedGames === 16);
 
-      const first = await stack().call<RewardPage>('GET', '/api/rewards/?page=1&pageSize=2');
+      // SPEC §7: the answer is a list (of reward views); the total is a header.
+      const first = await stack().call<RewardView[]>('GET', '/api/rewards/?page=1&pageSize=2');
       expect(first.status).toBe(200);
-      expect(first.body.rewards.map((r) => r.playerName)).toEqual(['lbCharlie', 'lbAlpha']);
-      expect(first.body).toMatchObject({ page: 1, pageSize: 2 });
-      const second = await stack().call<RewardPage>('GET', '/api/rewards/?page=2&pageSize=2');
-      expect(second.body.rewards[0]?.playerName).toBe('lbBravo');
-      expect(second.body.total).toBe(first.body.total);
-      expect(first.body.rewards[0]?.levelStatus).toMatchObject({ level: 6, challenger: true });
+      expect(Array.isArray(first.body)).toBe(true);
+      expect(first.body.map((r) => r.playerName)).toEqual(['lbCharlie', 'lbAlpha']);
+      const total = Number(first.headers.get('x-total-count'));
+      expect(total).toBeGreaterThanOrEqual(4);
+      const second = await stack().call<RewardView[]>('GET', '/api/rewards/?page=2&pageSize=2');
+      expect(second.body[0]?.playerName).toBe('lbBravo');
+      expect(Number(second.headers.get('x-total-count'))).toBe(total);
+      expect(first.body[0]).toMatchObject({ playerId: charlie.id, assets: { points: 500, coins: 200 } });
+      expect(first.body[0]?.levelStatus).toMatchObject({ level: 6, challenger: true });
 
-      const all = await stack().call<RewardPage>('GET', '/api/rewards/');
-      expect(all.body.pageSize).toBe(20);
-      const points = all.body.rewards.map((r) => r.assets.points);
+      const all = await stack().call<RewardView[]>('GET', '/api/rewards/');
+      expect(all.body).toHaveLength(Math.min(total, 20));
+      const points = all.body.map((r) => r.assets.points);
       expect(points).toEqual([...points].sort((x, y) => y - x));
+
+      // Past the last page: an empty list, the same total.
+      const beyond = await stack().call<RewardView[]>('GET', `/api/rewards/?page=${total + 1}&pageSize=1`);
+      expect(beyond.status).toBe(200);
+      expect(beyond.body).toEqual([]);
+      expect(Number(beyond.headers.get('x-total-count'))).toBe(total);
     });
 
+    const pageMessage = 'page must be a whole number of at least 1.';
+    const pageSizeMessage = 'pageSize must be a whole number from 1 to 100.';
     it.each([
-      ['page=0', 'page must be a whole number of at least 1.'],
-      ['pageSize=101', 'pageSize must be a whole number from 1 to 100.'],
-      ['pageSize=abc', 'pageSize must be a whole number from 1 to 100.'],
+      ['page=0', pageMessage],
+      ['page=-1', pageMessage],
+      ['page=1.5', pageMessage],
+      ['page=abc', pageMessage],
+      ['page=', pageMessage],
+      ['page=1e400', pageMessage],
+      ['page=1&page=2', pageMessage],
+      ['pageSize=0', pageSizeMessage],
+      ['pageSize=101', pageSizeMessage],
+      ['pageSize=2.5', pageSizeMessage],
+      ['pageSize=abc', pageSizeMessage],
+      ['pageSize=1e3', pageSizeMessage],
+      ['pageSize=99999999999999999999', pageSizeMessage],
       ['sort=points', 'property sort should not exist'],
-    ])('refuses ?%s with 400', async (query, message) => {
+    ])('refuses ?%s with a clear 400', async (query, message) => {
       const res = await stack().call<ErrorBody>('GET', `/api/rewards/?${query}`);
       expect(res.status).toBe(400);
-      expect(res.body.message).toBe(message);
+      expect(res.body).toMatchObject({ message, code: 'VALIDATION' });
+    });
+
+    it.each(['1000001', '9007199254740993', '99999999999999999999', '1e300'])(
+      'answers a page far past the end (?page=%s) with an empty list, never an error',
+      async (page) => {
+        const res = await stack().call<RewardView[]>('GET', `/api/rewards/?page=${page}&pageSize=100`);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual([]);
+        expect(Number(res.headers.get('x-total-count'))).toBeGreaterThan(0);
+      },
+    );
+
+    it('documents the list and its X-Total-Count header in the OpenAPI document', async () => {
+      const doc = await stack().call<{
+        paths: Record<string, Record<string, { responses: Record<string, OpenApiResponse> }>>;
+      }>('GET', '/api/docs/openapi.json');
+      const ok = doc.body.paths['/api/rewards']?.['get']?.responses['200'];
+      const schema = ok?.content?.['application/json']?.schema;
+      expect(schema?.type).toBe('array');
+      expect(schema?.items?.$ref).toMatch(/RewardViewDto$/);
+      expect(ok?.headers?.['X-Total-Count']?.schema?.type).toBe('integer');
     });
   });
 

@@ -8,19 +8,29 @@ import {
   type GameFinished,
   Requests,
   type RewardView,
+  Streams,
 } from '@oasis198/contracts';
 import {
   createLogger,
   createService,
+  DEAD_LETTERS_COLLECTION,
+  type DeadLetterRecord,
   JetStreamService,
   makeEvent,
   natsServers,
+  type OutboxDocument,
+  OutboxRelay,
+  outboxOf,
+  replayDeadLetters,
   RpcClient,
 } from '@oasis198/service-kit';
 import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
-import type { Model } from 'mongoose';
+import mongoose, { type Model, Schema } from 'mongoose';
+import { nanos } from 'nats';
 import { randomUUID } from 'node:crypto';
-import { Reward } from './rewards/reward.schema';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PlayerEventsService } from './player-events/player-events.service';
+import { PaidGame, Reward } from './rewards/reward.schema';
 import { rewardsDefinition } from './rewards.definition';
 
 describe('rewards service: events applied once, whatever the order or the copies', () => {
@@ -84,15 +94,33 @@ describe('rewards service: events applied once, whatever the order or the copies
     gameId,
     roomId: gameId.slice(0, gameId.lastIndexOf(':')),
     gameNumber: n,
+    draw: false,
     winner: { id: winner, name: `w${winner.slice(0, 6)}`, seat: 'player1' },
     loser: { id: loser, name: `l${loser.slice(0, 6)}`, seat: 'player2' },
     endReason: 'reached198',
+    player1: { id: winner, name: `w${winner.slice(0, 6)}` },
+    player2: { id: loser, name: `l${loser.slice(0, 6)}` },
     duration: 32,
     playedSeconds: 60,
+    aiSeed: 'a5'.repeat(32),
+    aiCommit: '5a'.repeat(32),
     specialRandom: 654321,
     moves: 25,
     finishedAt: new Date().toISOString(),
   });
+  /** A draw (the move limit) between two players, in a 14-second room. */
+  const drawn = (player1: string, player2: string): GameFinished => {
+    const won = finished(player1, player2);
+    return {
+      ...won,
+      draw: true,
+      winner: null,
+      loser: null,
+      endReason: 'moveLimit',
+      duration: 14,
+      moves: 250,
+    };
+  };
   const gameEvent = (game: GameFinished, id = EventIds.gameFinished(game.gameId)) =>
     makeEvent(EventTypes.gameFinished, id, game);
 
@@ -158,6 +186,122 @@ describe('rewards service: events applied once, whatever the order or the copies
     expect(await get(b)).toMatchObject({ playedGames: 15, assets: { points: 75, coins: 15 } });
     const stored = await rewards().findById(a).lean();
     expect(stored?.recentGames).toEqual(games.slice(-10).map((g) => g.gameId));
+  });
+
+  it('pays each player of a draw one played game, no points, no coins and no title, once', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await publish(registeredEvent(a, 'Drawa1'));
+    const game = drawn(a, b);
+    await publish(gameEvent(game));
+    await publish(gameEvent(game, `${EventIds.gameFinished(game.gameId)}:copy`));
+    await until(b, (r) => r.playedGames === 1, 'the draw');
+    await drain();
+    for (const id of [a, b]) {
+      const reward = await get(id);
+      expect(reward).toMatchObject({ playedGames: 1, assets: { points: 0, coins: 0 } });
+      expect(reward.championStatus.blitzWinner).toBe(false);
+    }
+    expect((await get(a)).playerName).toBe('Drawa1');
+  });
+
+  it('pays a game once even when it is redelivered after the player played 250 more', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const games = Array.from({ length: 250 }, () => finished(a, b));
+    // Paid as the consumer pays them (the suite remembers only the last 10 game ids per player).
+    const service = replicas[0]?.get(PlayerEventsService);
+    for (const game of games) await service?.onGameEvent(gameEvent(game));
+    const before = await get(a);
+    expect(before).toMatchObject({ playedGames: 250, assets: { points: 6250, coins: 2500 } });
+    // The first game comes again through the stream (a consumer replayed from the start).
+    const first = games[0] as GameFinished;
+    await publish(gameEvent(first, `${EventIds.gameFinished(first.gameId)}:replayed`));
+    await drain();
+    expect(await get(a)).toEqual(before);
+    expect(await get(b)).toMatchObject({ playedGames: 250, assets: { points: 1250, coins: 250 } });
+  }, 120_000);
+
+  it('pays once when the process died between paying a game and recording it in the ledger', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const game = finished(a, b);
+    const service = replicas[0]?.get(PlayerEventsService);
+    await service?.onGameEvent(gameEvent(game));
+    // As if the process had died right after the guarded credit: the game id is in recentGames,
+    // its ledger records are not written.
+    await replicas[0]?.get<Model<PaidGame>>(getModelToken(PaidGame.name)).deleteMany({ gameId: game.gameId });
+    // Later games push it out of recentGames before JetStream redelivers the unacked event
+    // (the suite remembers 10 game ids per player); the redelivery must still not pay.
+    for (let i = 0; i < 12; i++) await service?.onGameEvent(gameEvent(finished(a, b)));
+    await service?.onGameEvent(gameEvent(game));
+    await service?.onGameEvent(gameEvent(game));
+    expect(await get(a)).toMatchObject({ playedGames: 13, assets: { points: 325, coins: 130 } });
+    expect(await get(b)).toMatchObject({ playedGames: 13, assets: { points: 65, coins: 13 } });
+  }, 60_000);
+
+  it('pays a dead-lettered game.finished once when it is replayed, however often and after a delivery', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const game = finished(a, b);
+    const event = gameEvent(game);
+    const jsm = await events.nc.jetstreamManager();
+    const { config } = await jsm.streams.info(Streams.games.name);
+    // The publisher's database, with the game's events in a room's outbox.
+    const publisher = await mongoose
+      .createConnection(mongoUrlFor(infra, uniqueName('publisher')), { serverSelectionTimeoutMS: 10_000 })
+      .asPromise();
+    try {
+      const rooms = publisher.model<OutboxDocument>(
+        'Room',
+        new Schema({ _id: String, outbox: Schema.Types.Mixed, outboxAt: Date }, { collection: 'rooms' }),
+      );
+      await rooms.collection.insertOne({
+        _id: game.roomId,
+        outbox: outboxOf([event]),
+        outboxAt: new Date(Date.now() - 10_000),
+      } as never);
+      const relay = new OutboxRelay(rooms, events, createLogger('publisher', 'silent'), {
+        service: 'rooms',
+        minAgeMs: 0,
+        deadLetterAttempts: 2,
+        deadLetterAfterMs: 0,
+      });
+      // JetStream refuses it (here: too large for the stream) until it is a dead letter.
+      await jsm.streams.update(Streams.games.name, { ...config, max_msg_size: 64 });
+      await relay.sweep();
+      await relay.sweep();
+      await jsm.streams.update(Streams.games.name, config);
+      const deadLetters = publisher.collection<DeadLetterRecord>(DEAD_LETTERS_COLLECTION);
+      const letter = await deadLetters.findOne({ _id: event.id });
+      expect(letter).toMatchObject({ type: EventTypes.gameFinished, attempts: 2 });
+      expect((await rooms.collection.findOne({ _id: game.roomId } as never))?.['outbox']).toEqual({});
+      await drain();
+      expect(await rewards().exists({ _id: a })).toBeNull(); // not paid: the event never went out
+
+      // Replayed: paid once.
+      expect(await replayDeadLetters(deadLetters, events, () => undefined)).toEqual({
+        replayed: 1,
+        failed: 0,
+      });
+      await until(a, (r) => r.playedGames === 1, 'the replayed game');
+      // Replayed again (set aside twice): JetStream drops the repeated msg-id.
+      await deadLetters.insertOne(letter as DeadLetterRecord);
+      expect((await replayDeadLetters(deadLetters, events, () => undefined)).replayed).toBe(1);
+      // Replayed once more after the stream's duplicate window: stored again and delivered again.
+      await jsm.streams.update(Streams.games.name, { ...config, duplicate_window: nanos(100) });
+      await sleep(300);
+      await deadLetters.insertOne(letter as DeadLetterRecord);
+      const before = (await jsm.consumers.info(Consumers.rewardsGames.stream, Consumers.rewardsGames.durable))
+        .delivered.stream_seq;
+      expect((await replayDeadLetters(deadLetters, events, () => undefined)).replayed).toBe(1);
+      await drain();
+      const after = (await jsm.consumers.info(Consumers.rewardsGames.stream, Consumers.rewardsGames.durable))
+        .delivered.stream_seq;
+      expect(after).toBeGreaterThan(before);
+      expect(await get(a)).toMatchObject({ playedGames: 1, assets: { points: 25, coins: 10 } });
+      expect(await get(b)).toMatchObject({ playedGames: 1, assets: { points: 5, coins: 1 } });
+    } finally {
+      await jsm.streams.update(Streams.games.name, config);
+      await publisher.dropDatabase();
+      await publisher.close();
+    }
   });
 
   it('never brings a deleted player back, whatever comes after the deletion', async () => {

@@ -1,4 +1,5 @@
-import { baseEnv, mongoEnv } from '@oasis198/service-kit';
+import { Streams } from '@oasis198/contracts';
+import { baseEnv, mongoEnv, publisherEnv } from '@oasis198/service-kit';
 import { z } from 'zod';
 
 export const roomsEnv = baseEnv.merge(mongoEnv).extend({
@@ -12,6 +13,27 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
    * quick play; docs/benchmarks.md). 0 removes them at once. Keep it below the sweep's 3 s.
    */
   OUTBOX_CLEAR_AFTER_MS: z.coerce.number().int().min(0).max(2500).default(1500),
+  /**
+   * Wrong passcodes one player may try on one room within PASSCODE_FAILURE_WINDOW_S (DECISIONS
+   * "Fair play"); then every join of theirs on that room answers 429 until the window ends.
+   * Counted in a NATS KV bucket that every rooms replica shares.
+   */
+  PASSCODE_MAX_FAILURES: z.coerce.number().int().positive().default(5),
+  PASSCODE_FAILURE_WINDOW_S: z.coerce.number().int().positive().default(600),
+  /** Dead letters of refused events, and the watch on the GAMES stream's room (service-kit outbox.ts). */
+  ...publisherEnv,
+  /**
+   * Bytes the GAMES stream may hold (rooms keeps the stream's limits up to date at start-up).
+   * When it is full, changes answer 503 until messages age out (14 days) or this is raised.
+   */
+  GAMES_STREAM_MAX_BYTES: z.coerce.number().int().positive().default(Streams.games.maxBytes),
+  /** The largest event the GAMES stream accepts (NATS's max_payload, 1 MiB, is the ceiling). */
+  GAMES_STREAM_MAX_MSG_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(Streams.games.maxMsgSize),
 });
 
 export type RoomsConfig = z.infer<typeof roomsEnv>;

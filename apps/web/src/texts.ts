@@ -250,6 +250,8 @@ export const T = {
   youWon: 'You won!',
   youLost: 'You lost',
   playerWon: (name: string) => `${name} won`,
+  // DECISIONS.md "Fair play": the result of a draw, for players and spectators alike.
+  draw: 'Draw: the move limit was reached.',
   playAgain: 'Play Again',
   exitGame: 'Exit Game',
   readyToPlay: 'Ready To Play',
@@ -263,9 +265,14 @@ export const T = {
   },
   gameOverHelp:
     'Press Play Again to ask for a rematch. When both players are ready a new game starts at once; if not, the room closes a little after the countdown.',
-  aiCheck: (special: number) => `The AI's numbers came from the secret number ${special}.`,
+  // DECISIONS.md "Fair play": the game-over screen checks the revealed seed and every AI number.
   aiVerified: 'Every AI number of this game checks out.',
-  aiNotVerified: 'Some AI numbers of this game do not check out.',
+  aiNotVerified: 'These AI numbers do not match the commitment.',
+  aiCheckYourself: 'Check it yourself',
+  aiCommitLabel: 'Commitment, shown from the start (SHA-256 of the seed)',
+  aiSeedLabel: 'Seed, revealed now',
+  aiCheckHow:
+    'AI number of move i (counting from 0) = 1 + (first 4 bytes of HMAC-SHA-256 with the seed bytes as key and i as text, big-endian) mod 9.',
 
   // Leaving the room screen (SPEC §4 "Room fetch error")
   roomGone: {
@@ -315,7 +322,7 @@ export const HELP = {
     {
       title: 'The AI number',
       lines: [
-        'Every move has an AI shadow: at the same moment you pick, the AI picks its own number from 1 to 9, drawn from a secret number that is revealed when the game ends so anyone can check it.',
+        'Every move has an AI shadow: at the same moment you pick, the AI picks its own number from 1 to 9, drawn from a secret seed. Its fingerprint (commitment) is shown from the start, and the seed itself is revealed when the game ends, so anyone can check every AI number.',
         'Both numbers are shown for a moment after each move. When yours matches the AI number, your Matched credit grows by 1.',
       ],
     },
@@ -337,6 +344,7 @@ export const HELP = {
     {
       title: 'After the game',
       lines: [
+        'A game that reaches 250 moves without anyone bringing the total to 198 is a draw: each player gets a played game, no points and no coins.',
         'Both players have 50 seconds to press Play Again. When both are ready a new game starts at once; otherwise the room closes.',
         'A win earns 25 points and 10 coins, a loss 5 points and 1 coin (nothing when you ran out of time or left). Every 100 points is a new level.',
       ],

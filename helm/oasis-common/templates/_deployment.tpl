@@ -10,12 +10,19 @@ terminationGracePeriodSeconds.
 {{- define "oasis-common.deployment" -}}
 {{- $fullname := include "oasis-common.fullname" . -}}
 {{- $probes := .Values.probes -}}
+{{- $secretFiles := include "oasis-common.secretFiles" . | fromJsonArray -}}
+{{- $secretsDir := include "oasis-common.secretsDir" . -}}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: {{ $fullname }}
+  namespace: {{ .Release.Namespace }}
   labels:
     {{- include "oasis-common.labels" . | nindent 4 }}
+  {{- with include "oasis-common.digestSkip" (dict "digest" .Values.image.digest "value" "image.digest") }}
+  annotations:
+    {{- . | nindent 4 }}
+  {{- end }}
 spec:
   {{- if not .Values.autoscaling.enabled }}
   replicas: {{ .Values.replicaCount }}
@@ -109,28 +116,11 @@ spec:
             - configMapRef:
                 name: {{ $fullname }}
           {{- end }}
-          {{- $natsSecret := dig "nats" "existingSecret" "" .Values.global }}
-          {{- $env := or (and .Values.nats.enabled $natsSecret) .Values.mongodb.enabled .Values.jwt.enabled .Values.extraEnv }}
-          {{- if $env }}
+          {{- if or $secretFiles .Values.extraEnv }}
           env:
-            {{- if and .Values.nats.enabled $natsSecret }}
-            - name: NATS_URL
-              valueFrom:
-                secretKeyRef:
-                  name: {{ tpl $natsSecret . }}
-                  key: {{ dig "nats" "existingSecretKey" "NATS_URL" .Values.global }}
-            {{- end }}
-            {{- if .Values.mongodb.enabled }}
-            - name: MONGO_URL
-              valueFrom:
-                secretKeyRef:
-                  {{- include "oasis-common.mongodb.secretRef" . | nindent 18 }}
-            {{- end }}
-            {{- if .Values.jwt.enabled }}
-            - name: JWT_SECRET
-              valueFrom:
-                secretKeyRef:
-                  {{- include "oasis-common.jwt.secretRef" . | nindent 18 }}
+            {{- range $secretFiles }}
+            - name: {{ .variable }}_FILE
+              value: {{ printf "%s/%s" $secretsDir .variable | quote }}
             {{- end }}
             {{- with .Values.extraEnv }}
             {{- toYaml . | nindent 12 }}
@@ -171,6 +161,11 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- if $secretFiles }}
+            - name: secrets
+              mountPath: {{ $secretsDir }}
+              readOnly: true
+            {{- end }}
             {{- range .Values.fileMounts }}
             - name: config-files
               mountPath: {{ .mountPath }}
@@ -184,6 +179,20 @@ spec:
         - name: tmp
           emptyDir:
             sizeLimit: {{ .Values.tmpSizeLimit }}
+        {{- if $secretFiles }}
+        # The service's secrets, one file per variable, readable by the pod's group (fsGroup) only.
+        - name: secrets
+          projected:
+            defaultMode: 288 # 0440
+            sources:
+              {{- range $secretFiles }}
+              - secret:
+                  name: {{ .name }}
+                  items:
+                    - key: {{ .key | quote }}
+                      path: {{ .variable }}
+              {{- end }}
+        {{- end }}
         {{- if .Values.fileMounts }}
         - name: config-files
           configMap:

@@ -18,6 +18,7 @@ apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata:
   name: {{ include "oasis-common.fullname" . }}
+  namespace: {{ .Release.Namespace }}
   labels:
     {{- include "oasis-common.labels" . | nindent 4 }}
 spec:

@@ -8,6 +8,7 @@ apiVersion: policy/v1
 kind: PodDisruptionBudget
 metadata:
   name: {{ include "oasis-common.fullname" . }}
+  namespace: {{ .Release.Namespace }}
   labels:
     {{- include "oasis-common.labels" . | nindent 4 }}
 spec:

@@ -4,6 +4,7 @@ apiVersion: v1
 kind: Service
 metadata:
   name: {{ include "oasis-common.fullname" . }}
+  namespace: {{ .Release.Namespace }}
   labels:
     {{- include "oasis-common.labels" . | nindent 4 }}
   {{- with .Values.service.annotations }}

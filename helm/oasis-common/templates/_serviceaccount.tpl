@@ -5,6 +5,7 @@ apiVersion: v1
 kind: ServiceAccount
 metadata:
   name: {{ include "oasis-common.serviceAccountName" . }}
+  namespace: {{ .Release.Namespace }}
   labels:
     {{- include "oasis-common.labels" . | nindent 4 }}
   {{- with .Values.serviceAccount.annotations }}

@@ -41,6 +41,15 @@ app.kubernetes.io/part-of: oasis198
 app.kubernetes.io/managed-by: {{ .top.Release.Service }}
 {{- end -}}
 
+{{/* Image of an in-cluster dependency: repository@digest when image.digest is set, else :tag. */}}
+{{- define "oasis198.image" -}}
+{{- if .digest -}}
+{{- printf "%s@%s" .repository .digest -}}
+{{- else -}}
+{{- printf "%s:%s" .repository (toString .tag) -}}
+{{- end -}}
+{{- end -}}
+
 {{/* The restricted container securityContext of the in-cluster dependencies. */}}
 {{- define "oasis198.containerSecurityContext" -}}
 runAsNonRoot: true
@@ -63,4 +72,32 @@ fsGroup: {{ .uid }}
 fsGroupChangePolicy: OnRootMismatch
 seccompProfile:
   type: RuntimeDefault
+{{- end -}}
+
+{{/*
+The NATS users of the in-cluster NATS, as a JSON list: one per enabled service when
+global.nats.auth.enabled, each with the environment variable its password travels in
+(NATS_PASSWORD_<USER>) and the Secret and key the service itself reads NATS_PASSWORD from (the
+same rule as oasis-common.nats.secretRef, seen from the umbrella).
+*/}}
+{{- define "oasis198.natsUsers" -}}
+{{- $users := list -}}
+{{- if dig "nats" "auth" "enabled" true .Values.global -}}
+{{- range $chart := list "gateway" "auth" "rewards" "rooms" "game-timer" -}}
+{{- $values := index $.Values $chart | default dict -}}
+{{- if $values.enabled -}}
+{{- $nats := $values.nats | default dict -}}
+{{- $fullname := include "oasis198.serviceName" (dict "top" $ "chart" $chart) -}}
+{{- $secret := dict "name" (printf "%s-nats" $fullname) "key" ($nats.existingSecretKey | default "NATS_PASSWORD") -}}
+{{- if $nats.existingSecret -}}
+{{- $secret = dict "name" (tpl $nats.existingSecret $) "key" ($nats.existingSecretKey | default "NATS_PASSWORD") -}}
+{{- else if $nats.password -}}
+{{- $secret = dict "name" $fullname "key" "NATS_PASSWORD" -}}
+{{- end -}}
+{{- $variable := printf "NATS_PASSWORD_%s" ($chart | upper | replace "-" "_") -}}
+{{- $users = append $users (dict "name" $chart "variable" $variable "secret" $secret) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $users -}}
 {{- end -}}

@@ -20,6 +20,11 @@ export interface ErrorEnvelope {
   message: string;
   /** Field name -> message, for validation errors that concern several fields. */
   details?: Record<string, string>;
+  /**
+   * Seconds until another attempt is accepted (a 429 of a limit kept by a service behind the
+   * gateway); the gateway sends it as the Retry-After header.
+   */
+  retryAfterS?: number;
 }
 
 export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {

@@ -62,23 +62,49 @@ export interface MoveMade {
   version: number;
 }
 
-export interface GameFinished {
+interface GameFinishedBase {
   /** `${roomId}:${gameNumber}`: the key rewards are paid under, once per player. */
   gameId: string;
   roomId: string;
   gameNumber: number;
-  winner: Person & { seat: Seat };
-  loser: Person & { seat: Seat };
-  endReason: EndReason;
+  /** Both players, by seat, whatever the result. */
+  player1: Person;
+  player2: Person;
   /** The room's turn duration in seconds (14, 32, 60 or 300). */
   duration: number;
   /** How long the game ran, in seconds. */
   playedSeconds: number;
-  /** Revealed after the game so anyone can verify the AI picks. */
+  /**
+   * The game's AI seed, revealed now, and the commitment published when it started (64 lowercase
+   * hex characters each), so anyone can check every AI number later (docs/fair-play.md). Null
+   * only for a game started before fair play, which had no seed.
+   */
+  aiSeed: string | null;
+  aiCommit: string | null;
+  /** SPEC's 6-digit specialRandom, revealed with the game's end. It keys nothing. */
   specialRandom: number;
+  /** How many moves the game had. */
   moves: number;
   finishedAt: string;
 }
+
+/** A game with a result: 198 reached, a timeout or a player leaving. */
+export interface GameWon extends GameFinishedBase {
+  draw: false;
+  winner: Person & { seat: Seat };
+  loser: Person & { seat: Seat };
+  endReason: Exclude<EndReason, 'moveLimit'>;
+}
+
+/** A draw: MOVE_LIMIT moves without reaching 198. Nobody wins; each player gets a played game. */
+export interface GameDrawn extends GameFinishedBase {
+  draw: true;
+  winner: null;
+  loser: null;
+  endReason: 'moveLimit';
+}
+
+export type GameFinished = GameWon | GameDrawn;
 
 export interface EventPayloads {
   [EventTypes.userRegistered]: UserRegistered;

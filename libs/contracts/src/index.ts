@@ -1,5 +1,7 @@
 export * from './errors';
 export * from './subjects';
+export * from './permissions';
+export * from './content-security-policy';
 export * from './events';
 export * from './users';
 export * from './rewards';

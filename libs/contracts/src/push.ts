@@ -2,13 +2,56 @@ import type { RoomView } from './rooms';
 
 /**
  * Server-Sent Events the gateway pushes. The SSE `event:` field is the `type` below; `data:` is
- * the JSON of the RoomView itself for `room`, and of `{ roomId, version, reason }` for
- * `room-deleted`. The SSE `id:` is the room version, so a client can ignore anything older than
- * what it has.
+ * the JSON of the room itself for `room` (on a room's stream the whole RoomView, on the room-list
+ * stream its RoomSummary), and of `{ roomId, version, reason }` for `room-deleted`. The SSE `id:`
+ * is the room version, so a client can ignore anything older than what it has.
  */
 export interface RoomPush {
   type: 'room';
   room: RoomView;
+}
+
+/**
+ * What the room list shows of a room: no game state (whosTurn and its move list stay on the
+ * room's own stream), so the list stream costs the same on the 1st move as on the 200th.
+ */
+export type RoomSummary = Pick<
+  RoomView,
+  | '_id'
+  | 'name'
+  | 'roomNumber'
+  | 'gameType'
+  | 'createdBy'
+  | 'duration'
+  | 'hasPassCode'
+  | 'players'
+  | 'gameStarted'
+  | 'gameOver'
+  | 'version'
+  | 'createdAt'
+>;
+
+export function toRoomSummary(room: RoomView): RoomSummary {
+  return {
+    _id: room._id,
+    name: room.name,
+    roomNumber: room.roomNumber,
+    gameType: room.gameType,
+    createdBy: room.createdBy,
+    duration: room.duration,
+    hasPassCode: room.hasPassCode,
+    players: room.players,
+    gameStarted: room.gameStarted,
+    gameOver: room.gameOver,
+    version: room.version,
+    createdAt: room.createdAt,
+  };
+}
+
+/** A room change on the room-list stream. */
+export interface RoomSummaryPush {
+  type: 'room';
+  room: RoomSummary;
 }
 
 export interface RoomGonePush {
@@ -18,7 +61,21 @@ export interface RoomGonePush {
   reason: string;
 }
 
+/** What a room's stream sends. */
 export type PushMessage = RoomPush | RoomGonePush;
+/** What the room-list stream sends. */
+export type ListPushMessage = RoomSummaryPush | RoomGonePush;
 
 /** Seconds between SSE comments that keep idle connections open through proxies. */
 export const PUSH_HEARTBEAT_SECONDS = 15;
+
+/**
+ * The Retry-After of a stream refused because its client address already holds
+ * PUSH_STREAMS_PER_ADDRESS streams on that gateway replica (429): a place frees when one closes.
+ */
+export const PUSH_RETRY_AFTER_SECONDS = 5;
+
+export const PUSH_MESSAGES = {
+  tooManyStreams:
+    'Too many live streams are open from your address. Close another tab or window and try again.',
+} as const;

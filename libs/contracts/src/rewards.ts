@@ -12,12 +12,19 @@ export interface RewardView {
   levelStatus: Record<LevelStatusName, boolean> & { level: number };
 }
 
+/**
+ * A page of the leaderboard as rewards.list answers it over NATS. Over HTTP, GET /api/rewards/
+ * answers SPEC §7's list (`rewards`) with the total in the X-Total-Count header.
+ */
 export interface RewardPage {
   rewards: RewardView[];
   page: number;
   pageSize: number;
   total: number;
 }
+
+/** The response header of a paged list that carries the number of items in all pages. */
+export const TOTAL_COUNT_HEADER = 'X-Total-Count';
 
 export interface CreateRewardBody {
   playerId: string;

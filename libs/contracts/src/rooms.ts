@@ -3,8 +3,8 @@ import type { Person } from './events';
 import type { TokenClaims } from './users';
 
 /**
- * A room as every client sees it. It never carries the passcode (only whether there is one), and
- * whosTurn.specialRandom is null until the game is over.
+ * A room as every client sees it. It never carries the passcode (only whether there is one);
+ * specialRandom and the AI seed are null until the game is over (DECISIONS.md "Fair play").
  */
 export interface RoomView {
   _id: string;
@@ -18,6 +18,17 @@ export interface RoomView {
   players: Person[];
   gameStarted: boolean;
   gameOver: boolean;
+  /**
+   * SHA-256 of the current (or last) game's secret AI seed, 64 lowercase hex characters, from the
+   * game's start; null before the first game. Mirrored in whosTurn, like gameStarted and gameOver.
+   */
+  aiCommit: string | null;
+  /**
+   * The AI seed itself (32 bytes as 64 lowercase hex characters) once the game is over, so anyone
+   * can check aiCommit and every AI number (docs/fair-play.md); null while a game runs and before
+   * the first one. Mirrored in whosTurn.
+   */
+  aiSeed: string | null;
   whosTurn: WhosTurnView;
   /** Bumped by every change; a client keeps the highest version it has seen. */
   version: number;
@@ -31,6 +42,7 @@ export interface RoomView {
   waitingSince?: number | null;
 }
 
+/** The game state as clients see it: the secrets (specialRandom, aiSeed) are null while it runs. */
 export type WhosTurnView = Omit<GameState, 'specialRandom'> & { specialRandom: number | null };
 
 export interface RoomPage {

@@ -45,10 +45,34 @@ export const EventTypes = {
 } as const;
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];
 
-/** JetStream streams. Services create them at start-up when missing (same config everywhere). */
+const MiB = 1024 * 1024;
+
+/**
+ * JetStream streams. Services create them at start-up when missing; the one service that
+ * publishes to a stream (auth: USERS, rooms: GAMES) also keeps its limits up to date, from its
+ * environment (USERS_STREAM_* / GAMES_STREAM_*; these are the defaults).
+ *
+ * Streams are bounded and discard NEW: a full stream refuses the next event (its publisher then
+ * answers 503 to changes) and never drops a stored one that a consumer may not have read yet.
+ * Together the defaults fit a 1 GiB JetStream file store (the chart's in-cluster NATS), as NATS
+ * reserves each stream's max_bytes up front. Per-subject limits do not fit: subjects are event
+ * types, not rooms or users, so a cap per subject would cap all rooms together.
+ */
 export const Streams = {
-  users: { name: 'USERS', subjects: ['user.>'] },
-  games: { name: 'GAMES', subjects: ['room.>', 'game.>', 'move.>'] },
+  users: {
+    name: 'USERS',
+    subjects: ['user.>'],
+    maxBytes: 128 * MiB,
+    /** User events carry an id and a name. */
+    maxMsgSize: 16 * 1024,
+  },
+  games: {
+    name: 'GAMES',
+    subjects: ['room.>', 'game.>', 'move.>'],
+    maxBytes: 768 * MiB,
+    /** room.updated carries the whole room with its moves (about 25 KiB at the 250-move limit). */
+    maxMsgSize: 256 * 1024,
+  },
 } as const;
 
 /** Durable JetStream consumers: one per service and purpose, shared by that service's replicas. */
@@ -64,6 +88,14 @@ export const Consumers = {
     durable: 'game-timer-rooms',
     filterSubjects: [EventTypes.roomCreated, EventTypes.roomUpdated, EventTypes.roomDeleted],
   },
+} as const;
+
+/**
+ * JetStream key-value buckets (stream KV_<bucket>, subjects $KV.<bucket>.>). `limits` holds the
+ * counting limits that every gateway replica and rooms share (logins, passcodes, per-user writes).
+ */
+export const KvBuckets = {
+  limits: 'oasis-limits',
 } as const;
 
 /** Core NATS broadcasts that every replica of a consumer receives (no queue group). */

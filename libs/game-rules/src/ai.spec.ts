@@ -1,19 +1,67 @@
 import fc from 'fast-check';
-import { createHmac } from 'node:crypto';
-import { aiNumber, drawPick, drawSpecialRandom, isSpecialRandom } from './ai';
+import { createHash, createHmac } from 'node:crypto';
+import { aiCommitOf, aiNumber, drawPick, drawSpecialRandom, isAiSeed, isSpecialRandom } from './ai';
 
-/** DECISIONS.md's rule, computed independently with node:crypto. */
-const referenceAi = (specialRandom: number, moveIndex: number): number =>
-  1 + (createHmac('sha256', String(specialRandom)).update(String(moveIndex)).digest().readUInt32BE(0) % 9);
+/** DECISIONS.md "Fair play", computed independently with node:crypto. */
+const referenceAi = (seedHex: string, moveIndex: number): number =>
+  1 +
+  (createHmac('sha256', Buffer.from(seedHex, 'hex')).update(String(moveIndex)).digest().readUInt32BE(0) % 9);
+const referenceCommit = (seedHex: string): string =>
+  createHash('sha256').update(Buffer.from(seedHex, 'hex')).digest('hex');
 
-const specialRandoms = fc.integer({ min: 100_000, max: 999_999 });
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+const seeds = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(hex);
 const moveIndexes = fc.integer({ min: 0, max: 500 });
 
+const ZEROS = '00'.repeat(32);
+const COUNTING = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
+
 describe('aiNumber', () => {
+  it('matches vectors computed with node:crypto', () => {
+    // node -e: 1 + createHmac('sha256', Buffer.from(seed, 'hex')).update(String(i)).digest().readUInt32BE(0) % 9
+    const vectors: [string, [number, number][]][] = [
+      [
+        ZEROS,
+        [
+          [0, 2],
+          [1, 2],
+          [2, 3],
+          [3, 9],
+          [4, 1],
+          [5, 6],
+          [9, 8],
+          [10, 1],
+          [99, 6],
+          [249, 4],
+          [250, 9],
+        ],
+      ],
+      [
+        COUNTING,
+        [
+          [0, 7],
+          [1, 1],
+          [2, 6],
+          [3, 9],
+          [4, 7],
+          [5, 7],
+          [9, 6],
+          [10, 1],
+          [99, 9],
+          [249, 2],
+          [250, 5],
+        ],
+      ],
+    ];
+    for (const [seed, pairs] of vectors) {
+      for (const [moveIndex, expected] of pairs) expect(aiNumber(seed, moveIndex)).toBe(expected);
+    }
+  });
+
   it('is always a whole number from 1 to 9', () => {
     fc.assert(
-      fc.property(specialRandoms, moveIndexes, (specialRandom, moveIndex) => {
-        const n = aiNumber(specialRandom, moveIndex);
+      fc.property(seeds, moveIndexes, (seed, moveIndex) => {
+        const n = aiNumber(seed, moveIndex);
         expect(Number.isInteger(n)).toBe(true);
         expect(n).toBeGreaterThanOrEqual(1);
         expect(n).toBeLessThanOrEqual(9);
@@ -22,42 +70,59 @@ describe('aiNumber', () => {
     );
   });
 
-  it('is 1 + (first 4 bytes of HMAC-SHA-256(key = specialRandom, message = move index)) mod 9', () => {
+  it('is 1 + (first 4 bytes of HMAC-SHA-256(key = the 32 seed bytes, message = move index)) mod 9', () => {
     fc.assert(
-      fc.property(specialRandoms, moveIndexes, (specialRandom, moveIndex) => {
-        expect(aiNumber(specialRandom, moveIndex)).toBe(referenceAi(specialRandom, moveIndex));
+      fc.property(seeds, moveIndexes, (seed, moveIndex) => {
+        expect(aiNumber(seed, moveIndex)).toBe(referenceAi(seed, moveIndex));
       }),
       { numRuns: 1000 },
     );
-    expect(aiNumber(100_000, 0)).toBe(referenceAi(100_000, 0));
-    expect(aiNumber(999_999, 0)).toBe(referenceAi(999_999, 0));
   });
 
-  it('is deterministic', () => {
-    fc.assert(
-      fc.property(specialRandoms, moveIndexes, (specialRandom, moveIndex) => {
-        expect(aiNumber(specialRandom, moveIndex)).toBe(aiNumber(specialRandom, moveIndex));
-      }),
-    );
-  });
-
-  it('takes every value 1..9 over a game and depends on both the secret and the move index', () => {
-    const picks = Array.from({ length: 200 }, (_, k) => aiNumber(123_456, k));
+  it('takes every value 1..9 over a game and depends on both the seed and the move index', () => {
+    const picks = Array.from({ length: 200 }, (_, k) => aiNumber(COUNTING, k));
     expect(new Set(picks)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]));
-    const other = Array.from({ length: 200 }, (_, k) => aiNumber(654_321, k));
+    const other = Array.from({ length: 200 }, (_, k) => aiNumber(ZEROS, k));
     expect(other).not.toEqual(picks);
   });
 
   it('is close to uniform', () => {
     const counts = new Array<number>(10).fill(0);
     for (let k = 0; k < 4_500; k++) {
-      const n = aiNumber(314_159, k);
+      const n = aiNumber(COUNTING, k);
       counts[n] = (counts[n] ?? 0) + 1;
     }
     for (let n = 1; n <= 9; n++) {
       expect(counts[n]).toBeGreaterThan(420);
       expect(counts[n]).toBeLessThan(580);
     }
+  });
+
+  it('refuses a seed that is not 64 lowercase hex characters, or a move index that is not whole', () => {
+    for (const bad of ['', '00'.repeat(31), '00'.repeat(33), 'AA'.repeat(32), 'zz'.repeat(32), 123456]) {
+      expect(() => aiNumber(bad as string, 0)).toThrow(RangeError);
+    }
+    for (const bad of [-1, 1.5, Number.NaN]) expect(() => aiNumber(ZEROS, bad)).toThrow(RangeError);
+  });
+});
+
+describe('aiCommitOf and isAiSeed', () => {
+  it('commits to a seed with the SHA-256 of its 32 bytes, as 64 lowercase hex characters', () => {
+    expect(aiCommitOf(ZEROS)).toBe('66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925');
+    expect(aiCommitOf(COUNTING)).toBe('630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd');
+    fc.assert(
+      fc.property(seeds, (seed) => {
+        expect(aiCommitOf(seed)).toBe(referenceCommit(seed));
+      }),
+    );
+  });
+
+  it('accepts exactly 64 lowercase hex characters as a seed', () => {
+    expect(isAiSeed(ZEROS) && isAiSeed(COUNTING) && isAiSeed('f'.repeat(64))).toBe(true);
+    for (const bad of ['', 'F'.repeat(64), 'f'.repeat(63), 'f'.repeat(65), 'g'.repeat(64), null, 7]) {
+      expect(isAiSeed(bad)).toBe(false);
+    }
+    expect(() => aiCommitOf('abc')).toThrow(RangeError);
   });
 });
 

@@ -9,6 +9,8 @@ describe('SPEC §9 and DECISIONS.md constants', () => {
     expect(C.OASIS_TIER_CUTOFFS).toEqual([73, 161]);
     expect(C.OASIS_START_USES).toBe(3);
     expect([C.SPECIAL_RANDOM_MIN, C.SPECIAL_RANDOM_MAX]).toEqual([100_000, 999_999]);
+    expect(C.MOVE_LIMIT).toBe(250);
+    expect(C.AI_SEED_BYTES).toBe(32);
   });
 
   it('time', () => {

@@ -11,6 +11,11 @@ export const MAX_PLAYERS = 2;
 export const OASIS_TIER_CUTOFFS = [73, 161] as const;
 export const OASIS_START_USES = 3;
 
+/** A game nobody has won ends as a draw after this many moves (DECISIONS.md "Fair play"). */
+export const MOVE_LIMIT = 250;
+/** Every game's AI numbers derive from a fresh secret seed of this many bytes. */
+export const AI_SEED_BYTES = 32;
+
 export const SPECIAL_RANDOM_MIN = 100_000;
 export const SPECIAL_RANDOM_MAX = 999_999;
 

@@ -2,12 +2,13 @@
  * Property-based tests: random sequences of intents (valid and invalid, from both seats and from
  * strangers, at random clock readings, exact deadline edges included) are driven through
  * applyMove / applyTimeout / applyLeave / markReady and checked against an independent model of
- * DECISIONS.md "Game rules" and "Time" (integer milliseconds, node:crypto for the AI number), plus
- * invariants on the engine's own state.
+ * DECISIONS.md "Game rules", "Fair play" and "Time" (integer milliseconds, node:crypto for the AI
+ * number and its commitment), plus invariants on the engine's own state.
  */
 import fc from 'fast-check';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { aiNumber, type RandomSource } from './ai';
+import { MOVE_LIMIT } from './constants';
 import {
   applyLeave,
   applyMove,
@@ -40,18 +41,23 @@ interface Model {
   moveIndex: number;
   gameNumber: number;
   specialRandom: number;
+  aiSeed: string;
   /** Integer Unix milliseconds. */
   turnStartMs: number;
   endedAtMs: number | null;
   restart: Record<Seat, boolean>;
   winner: Seat | null;
-  endReason: 'reached198' | 'timeout' | 'left' | null;
+  endReason: 'reached198' | 'timeout' | 'left' | 'moveLimit' | null;
 }
 
 const fresh = (): Counts => ({ double: 3, extra: 3, minus: 3, added: 3, bonus: 3, matched: 0 });
 const other = (seat: Seat): Seat => (seat === 'player1' ? 'player2' : 'player1');
-const referenceAi = (specialRandom: number, index: number): number =>
-  1 + (createHmac('sha256', `${specialRandom}`).update(`${index}`).digest().readUInt32BE(0) % 9);
+const referenceAi = (seedHex: string, index: number): number =>
+  1 + (createHmac('sha256', Buffer.from(seedHex, 'hex')).update(`${index}`).digest().readUInt32BE(0) % 9);
+const referenceCommit = (seedHex: string): string =>
+  createHash('sha256').update(Buffer.from(seedHex, 'hex')).digest('hex');
+/** 32-byte seeds as 64 lowercase hex characters. */
+const seedArb = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
 
 function offeredAt(total: number): Option[] {
   if (total <= 72) return ['double', 'extra', 'bonus'];
@@ -69,7 +75,7 @@ const EFFECT: Record<Option | 'plain', (n: number) => number> = {
   minus: (n) => -2 * n,
 };
 
-const newGame = (gameNumber: number, specialRandom: number, nowMs: number): Model => ({
+const newGame = (gameNumber: number, specialRandom: number, aiSeed: string, nowMs: number): Model => ({
   over: false,
   total: 0,
   toMove: 'player1',
@@ -77,6 +83,7 @@ const newGame = (gameNumber: number, specialRandom: number, nowMs: number): Mode
   moveIndex: 0,
   gameNumber,
   specialRandom,
+  aiSeed,
   turnStartMs: nowMs,
   endedAtMs: null,
   restart: { player1: false, player2: false },
@@ -88,7 +95,7 @@ type Outcome = { refused: string } | { next: Model; move?: { number: number; aiN
 
 const isSeat = (value: string): value is Seat => value === 'player1' || value === 'player2';
 
-function endModel(m: Model, winner: Seat, reason: Model['endReason'], nowMs: number): Model {
+function endModel(m: Model, winner: Seat | null, reason: Model['endReason'], nowMs: number): Model {
   return {
     ...m,
     over: true,
@@ -130,7 +137,7 @@ function modelMove(m: Model, seat: string, cmd: MoveCmd, nowMs: number, duration
   }
   if (number === 'random' && !cmd.withRandom) return { refused: 'random-unavailable' };
   const pick = number === 'random' ? 1 + Math.floor(mulberry32(cmd.seed)() * 9) : (number as number);
-  const ai = referenceAi(m.specialRandom, m.moveIndex);
+  const ai = referenceAi(m.aiSeed, m.moveIndex);
   const total = Math.max(0, m.total + EFFECT[option as Option | 'plain'](pick));
   let nextCounts: Counts = counts;
   if (pick === ai) nextCounts = { ...counts, matched: counts.matched + 1 };
@@ -145,8 +152,13 @@ function modelMove(m: Model, seat: string, cmd: MoveCmd, nowMs: number, duration
     restart: { player1: false, player2: false },
     turnStartMs: nowMs,
   };
+  // 198 wins; otherwise the 250th move is a draw (DECISIONS.md "Fair play").
   const next =
-    total >= 198 ? { ...endModel(moved, seat, 'reached198', nowMs), turnStartMs: m.turnStartMs } : moved;
+    total >= 198
+      ? { ...endModel(moved, seat, 'reached198', nowMs), turnStartMs: m.turnStartMs }
+      : moved.moveIndex >= 250
+        ? { ...endModel(moved, null, 'moveLimit', nowMs), turnStartMs: m.turnStartMs }
+        : moved;
   return { next, move: { number: pick, aiNumber: ai } };
 }
 
@@ -164,14 +176,20 @@ function modelLeave(m: Model, seat: string, nowMs: number, duration: number): Ou
   return { next: endModel(m, other(seat), 'left', nowMs) };
 }
 
-function modelReady(m: Model, seat: string, nowMs: number, nextSpecialRandom: number): Outcome {
+function modelReady(
+  m: Model,
+  seat: string,
+  nowMs: number,
+  nextSpecialRandom: number,
+  nextAiSeed: string,
+): Outcome {
   if (!isSeat(seat)) return { refused: 'not-a-player' };
   if (!m.over) return { refused: 'game-not-over' };
   if (nowMs > (m.endedAtMs as number) + 50_000) return { refused: 'ready-window-closed' };
   if (m.restart[seat]) return { next: m };
   const marked = { ...m, restart: { ...m.restart, [seat]: true } };
   if (!marked.restart[other(seat)]) return { next: marked };
-  return { next: newGame(m.gameNumber + 1, nextSpecialRandom, nowMs) };
+  return { next: newGame(m.gameNumber + 1, nextSpecialRandom, nextAiSeed, nowMs) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,7 +210,7 @@ type Cmd =
   | MoveCmd
   | { kind: 'timeout'; ref: 'current' | 'previous-move' | 'next-move' | 'previous-game'; when: When }
   | { kind: 'leave'; who: Who; when: When }
-  | { kind: 'ready'; who: Who; when: When; nextSpecialRandom: number };
+  | { kind: 'ready'; who: Who; when: When; nextSpecialRandom: number; nextAiSeed: string };
 
 const whoArb: fc.Arbitrary<Who> = fc.oneof(
   { weight: 12, arbitrary: fc.constant<Who>('toMove') },
@@ -259,6 +277,7 @@ function commandsArb(disruption: number): fc.Arbitrary<Cmd[]> {
         who: whoArb,
         when: whenArb,
         nextSpecialRandom: fc.integer({ min: 100_000, max: 999_999 }),
+        nextAiSeed: seedArb,
       }),
     },
   );
@@ -324,6 +343,12 @@ function check(condition: boolean, what: string, state: GameState): void {
   if (!condition) throw new Error(`invariant broken: ${what}\n${JSON.stringify(state)}`);
 }
 
+/** SPEC: after a win the loser holds the turn; after a draw nobody does. */
+function holdsTurn(m: Model, seat: Seat): boolean {
+  if (!m.over) return m.toMove === seat;
+  return m.winner !== null && m.winner !== seat;
+}
+
 /** The engine state must say exactly what the model says. */
 function expectMatchesModel(state: GameState, m: Model, duration: number): void {
   same(
@@ -337,6 +362,8 @@ function expectMatchesModel(state: GameState, m: Model, duration: number): void 
       moves: state.moves.length,
       gameNumber: state.gameNumber,
       specialRandom: state.specialRandom,
+      aiSeed: state.aiSeed,
+      aiCommit: state.aiCommit,
       winner: state.winner,
       endReason: state.endReason,
       deadline: state.deadline,
@@ -347,12 +374,14 @@ function expectMatchesModel(state: GameState, m: Model, duration: number): void 
       gameStarted: true,
       gameOver: m.over,
       currentNumber: m.total,
-      player1: { turn: m.over ? m.winner !== 'player1' : m.toMove === 'player1', restart: m.restart.player1 },
-      player2: { turn: m.over ? m.winner !== 'player2' : m.toMove === 'player2', restart: m.restart.player2 },
+      player1: { turn: holdsTurn(m, 'player1'), restart: m.restart.player1 },
+      player2: { turn: holdsTurn(m, 'player2'), restart: m.restart.player2 },
       helpOasis: { oasis1: m.oasis.player1, oasis2: m.oasis.player2 },
       moves: m.moveIndex,
       gameNumber: m.gameNumber,
       specialRandom: m.specialRandom,
+      aiSeed: m.aiSeed,
+      aiCommit: referenceCommit(m.aiSeed),
       winner: m.winner,
       endReason: m.endReason,
       deadline: m.over ? null : toSpecSeconds(m.turnStartMs + (duration + 4) * 1000),
@@ -382,10 +411,16 @@ function expectInvariants(state: GameState): void {
     c((state.moves[i - 1]?.total ?? 0) < 198, 'no move after the total reached 198');
   }
   c(state.gameOver === (state.endReason !== null), 'an ended game has an end reason');
-  c(state.gameOver === (state.winner !== null), 'an ended game has a winner');
+  c(state.moves.length <= MOVE_LIMIT, 'no game is longer than 250 moves');
+  const drawn = state.endReason === 'moveLimit';
+  c(state.gameOver === (state.winner !== null || drawn), 'an ended game has a winner, unless drawn');
+  c(!drawn || state.winner === null, 'a draw has no winner');
   c(state.gameOver === (state.deadline === null), 'only a running game has a deadline');
   c(state.gameOver === (state.endedAt !== null), 'only an ended game has endedAt');
-  if (state.gameOver) {
+  if (drawn) {
+    c(state.moves.length === MOVE_LIMIT && state.currentNumber < 198, 'a draw is 250 moves below 198');
+    c(!state.player1.turn && !state.player2.turn, 'nobody holds the turn after a draw');
+  } else if (state.gameOver) {
     // SPEC: the winner is the player who did not have the turn when the game ended.
     const winner = state.winner as Seat;
     c(!state[winner].turn && state[other(winner)].turn, 'the loser holds the turn');
@@ -409,13 +444,14 @@ describe('game engine properties', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 100_000, max: 999_999 }),
+        seedArb,
         fc.constantFrom(14, 32, 60, 300),
         fc.integer({ min: 0, max: 2e11 }),
         fc.integer({ min: 0, max: 20 }).chain(commandsArb),
-        (specialRandom, duration, offsetMs, cmds) => {
+        (specialRandom, aiSeed, duration, offsetMs, cmds) => {
           let nowMs = T0 + offsetMs;
-          let state = deepFreeze(startGame(initialGameState(), { nowMs, duration, specialRandom }));
-          let model = newGame(1, specialRandom, nowMs);
+          let state = deepFreeze(startGame(initialGameState(), { nowMs, duration, specialRandom, aiSeed }));
+          let model = newGame(1, specialRandom, aiSeed, nowMs);
           expectMatchesModel(state, model, duration);
 
           for (const cmd of cmds) {
@@ -448,9 +484,14 @@ describe('game engine properties', () => {
               expected = modelLeave(model, seat, nowMs, duration);
             } else {
               const seat = resolveWho(cmd.who, model);
-              const settings = deepFreeze({ nowMs, duration, nextSpecialRandom: cmd.nextSpecialRandom });
+              const settings = deepFreeze({
+                nowMs,
+                duration,
+                nextSpecialRandom: cmd.nextSpecialRandom,
+                nextAiSeed: cmd.nextAiSeed,
+              });
               result = markReady(state, seat as Seat, settings);
-              expected = modelReady(model, seat, nowMs, cmd.nextSpecialRandom);
+              expected = modelReady(model, seat, nowMs, cmd.nextSpecialRandom, cmd.nextAiSeed);
               if (result.ok && 'next' in expected) {
                 same(
                   (result as { restarted?: boolean }).restarted,
@@ -487,7 +528,7 @@ describe('game engine properties', () => {
                 total: expected.next.total,
                 at: toSpecSeconds(nowMs),
               });
-              same(last?.aiNumber, aiNumber(model.specialRandom, model.moveIndex));
+              same(last?.aiNumber, aiNumber(model.aiSeed, model.moveIndex));
             }
             const ended = next.gameOver && !state.gameOver;
             const restarted = next.gameNumber !== state.gameNumber;
@@ -497,11 +538,17 @@ describe('game engine properties', () => {
             expectInvariants(state);
             if (ended) {
               seen.add(`end:${state.endReason}`);
-              expect(verifyGame(state.specialRandom, state.moves)).toEqual({ valid: true, problems: [] });
+              expect(verifyGame(model.aiSeed, referenceCommit(model.aiSeed), state.moves)).toEqual({
+                valid: true,
+                problems: [],
+              });
             }
             if (restarted) seen.add('restart');
           }
-          expect(verifyGame(state.specialRandom, state.moves)).toEqual({ valid: true, problems: [] });
+          expect(verifyGame(model.aiSeed, referenceCommit(model.aiSeed), state.moves)).toEqual({
+            valid: true,
+            problems: [],
+          });
         },
       ),
       { numRuns: 300 },
@@ -537,12 +584,13 @@ describe('game engine properties', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 100_000, max: 999_999 }),
+        seedArb,
         fc.array(fc.record({ n: fc.integer({ min: 1, max: 9 }), choice: fc.integer({ min: 0, max: 5 }) }), {
           minLength: 150,
           maxLength: 150,
         }),
-        (specialRandom, picks) => {
-          let state = startGame(initialGameState(), { nowMs: T0, duration: 14, specialRandom });
+        (specialRandom, aiSeed, picks) => {
+          let state = startGame(initialGameState(), { nowMs: T0, duration: 14, specialRandom, aiSeed });
           let reached = false;
           for (const { n, choice } of picks) {
             const seat = state.player1.turn ? 'player1' : 'player2';
@@ -564,10 +612,88 @@ describe('game engine properties', () => {
             if (reached)
               check(state.winner === seat && state.endReason === 'reached198', 'the mover won', state);
           }
-          expect(verifyGame(specialRandom, state.moves).valid).toBe(true);
+          expect(verifyGame(aiSeed, referenceCommit(aiSeed), state.moves).valid).toBe(true);
         },
       ),
       { numRuns: 100 },
     );
+  });
+  it('no sequence of legal moves makes a game longer than 250 moves; 250 moves below 198 is a draw', () => {
+    // Players who know every AI number (the attack the seed prevents) can play a minus that
+    // matches for free from 161 on, so some sequences would keep the total below 198 forever; the
+    // 'low' steps do exactly that, the others pick any legal intent.
+    let draws = 0;
+    fc.assert(
+      fc.property(
+        seedArb,
+        fc.array(
+          fc.record({
+            low: fc.boolean(),
+            n: fc.integer({ min: 1, max: 9 }),
+            choice: fc.integer({ min: 0, max: 5 }),
+          }),
+          { minLength: 260, maxLength: 320 },
+        ),
+        fc.integer({ min: 0, max: 15 }),
+        (aiSeed, steps, lowBias) => {
+          let state = startGame(initialGameState(), {
+            nowMs: T0,
+            duration: 14,
+            specialRandom: 123_456,
+            aiSeed,
+          });
+          for (const [i, step] of steps.entries()) {
+            const seat = state.player1.turn ? 'player1' : 'player2';
+            const nowMs = fromSpecSeconds(state.turnStart) + 1000;
+            const counts = state.helpOasis[seat === 'player1' ? 'oasis1' : 'oasis2'];
+            const usable = usableOptions(state.currentNumber, counts);
+            let intent: MoveIntent;
+            if (step.low || i % 16 < lowBias) {
+              intent = usable.includes('minus')
+                ? { number: referenceAi(aiSeed, state.moves.length), option: 'minus' }
+                : { number: 1, option: 'plain' };
+            } else {
+              intent = { number: step.n, option: usable[step.choice] ?? 'plain' };
+            }
+            const result = applyMove(state, seat, intent, { nowMs, duration: 14 });
+            if (state.gameOver) {
+              check(!result.ok && result.rule === 'game-over', 'no move after game over', state);
+              continue;
+            }
+            if (!result.ok) throw new Error(`legal move refused: ${result.rule}`);
+            state = result.state;
+            check(state.moves.length <= MOVE_LIMIT, 'no game is longer than 250 moves', state);
+            if (state.moves.length === MOVE_LIMIT && state.currentNumber < 198) {
+              check(
+                state.gameOver &&
+                  state.endReason === 'moveLimit' &&
+                  state.winner === null &&
+                  !state.player1.turn &&
+                  !state.player2.turn &&
+                  state.deadline === null,
+                'a game that reaches 250 moves below 198 is a draw',
+                state,
+              );
+            } else {
+              check(
+                state.gameOver === state.currentNumber >= 198,
+                'only 198 or the move limit ends it',
+                state,
+              );
+            }
+          }
+          // The steps outnumber the limit, so every game ended.
+          check(state.gameOver, 'the game ended', state);
+          if (state.endReason === 'moveLimit') draws++;
+          expect(verifyGame(aiSeed, referenceCommit(aiSeed), state.moves)).toEqual({
+            valid: true,
+            problems: [],
+          });
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // The generator really reaches the limit, not only 198.
+    expect(draws).toBeGreaterThan(5);
   });
 });

@@ -1,4 +1,5 @@
-import { aiNumber, drawPick, type RandomSource } from './ai';
+import { aiCommitOf, aiNumber, drawPick, type RandomSource } from './ai';
+import { MOVE_LIMIT } from './constants';
 import { OASIS_OPTIONS, freshOasis, type MoveOption, type OasisCounts, type OasisOption } from './oasis';
 import {
   abandonedAt,
@@ -35,16 +36,19 @@ const T0 = Date.UTC(2025, 4, 1, 12, 0, 0, 250);
 const DURATION = 32;
 const SR = 123_456;
 const NEXT_SR = 654_321;
+/** 32-byte AI seeds, as the rooms service draws them from a CSPRNG (hex). */
+const SEED = '9f'.repeat(16) + '3c'.repeat(16);
+const NEXT_SEED = '00112233445566778899aabbccddeeff'.repeat(2);
 
-const start = (nowMs = T0, duration = DURATION, specialRandom = SR): GameState =>
-  startGame(initialGameState(), { nowMs, duration, specialRandom });
+const start = (nowMs = T0, duration = DURATION, specialRandom = SR, aiSeed = SEED): GameState =>
+  startGame(initialGameState(), { nowMs, duration, specialRandom, aiSeed });
 
 /** Milliseconds since the current turn started. */
 const at = (state: GameState, seconds: number): number => fromSpecSeconds(state.turnStart) + seconds * 1000;
 
 /** A pick that equals (or, with match false, differs from) the AI's number for the next move. */
 function pickFor(state: GameState, match: boolean): number {
-  const ai = aiNumber(state.specialRandom, state.moves.length);
+  const ai = aiNumber(state.aiSeed as string, state.moves.length);
   return match ? ai : (ai % 9) + 1;
 }
 
@@ -119,7 +123,7 @@ describe('seats', () => {
     expect(oasisKeyOf('player2')).toBe('oasis2');
     expect(isSeat('player1') && isSeat('player2')).toBe(true);
     expect(isSeat('player3') || isSeat('') || isSeat(undefined) || isSeat(1)).toBe(false);
-    expect(END_REASONS).toEqual(['reached198', 'timeout', 'left']);
+    expect(END_REASONS).toEqual(['reached198', 'timeout', 'left', 'moveLimit']);
   });
 });
 
@@ -131,6 +135,8 @@ describe('initialGameState', () => {
       gameOver: false,
       currentNumber: 0,
       specialRandom: 0,
+      aiSeed: null,
+      aiCommit: null,
       moves: [],
       winner: null,
       endReason: null,
@@ -150,7 +156,10 @@ describe('initialGameState', () => {
     expectRefused(applyMove(state, 'player1', { number: 5, option: 'plain' }, clock), 'game-not-started');
     expectRefused(applyTimeout(state, { gameNumber: 0, moveIndex: 0 }, clock), 'game-not-started');
     expectRefused(applyLeave(state, 'player1', clock), 'game-not-started');
-    expectRefused(markReady(state, 'player1', { ...clock, nextSpecialRandom: SR }), 'game-not-over');
+    expectRefused(
+      markReady(state, 'player1', { ...clock, nextSpecialRandom: SR, nextAiSeed: SEED }),
+      'game-not-over',
+    );
   });
 });
 
@@ -171,6 +180,8 @@ describe('startGame', () => {
     expect(state.endReason).toBeNull();
     expect(state.endedAt).toBeNull();
     expect(state.specialRandom).toBe(SR);
+    expect(state.aiSeed).toBe(SEED);
+    expect(state.aiCommit).toBe(aiCommitOf(SEED));
   });
 
   it('sets turnStart to now and the deadline to turnStart + duration + 4', () => {
@@ -186,10 +197,16 @@ describe('startGame', () => {
   it('counts games: the first is game 1 and every start adds 1', () => {
     const first = start();
     expect(first.gameNumber).toBe(1);
-    const second = startGame(first, { nowMs: T0 + 5000, duration: DURATION, specialRandom: NEXT_SR });
+    const second = startGame(first, {
+      nowMs: T0 + 5000,
+      duration: DURATION,
+      specialRandom: NEXT_SR,
+      aiSeed: NEXT_SEED,
+    });
     expect(second.gameNumber).toBe(2);
     expect(
-      startGame({ ...second, gameNumber: 41 }, { nowMs: T0, duration: 14, specialRandom: SR }).gameNumber,
+      startGame({ ...second, gameNumber: 41 }, { nowMs: T0, duration: 14, specialRandom: SR, aiSeed: SEED })
+        .gameNumber,
     ).toBe(42);
   });
 
@@ -202,11 +219,26 @@ describe('startGame', () => {
     }
   });
 
+  it('keeps the secret AI seed it is given and commits to it with its SHA-256', () => {
+    const state = start(T0, DURATION, SR, NEXT_SEED);
+    expect(state.aiSeed).toBe(NEXT_SEED);
+    expect(state.aiCommit).toBe(aiCommitOf(NEXT_SEED));
+    expect(state.aiCommit).toMatch(/^[0-9a-f]{64}$/);
+    for (const bad of ['', 'ab', SEED.toUpperCase(), `${SEED}00`, SEED.slice(2), 'x'.repeat(64)]) {
+      expect(() => start(T0, DURATION, SR, bad)).toThrow(RangeError);
+    }
+  });
+
   it('resets a finished game completely', () => {
     const over = playToEnd(start());
-    const next = startGame(over, { nowMs: T0 + 600_000, duration: 14, specialRandom: NEXT_SR });
+    const next = startGame(over, {
+      nowMs: T0 + 600_000,
+      duration: 14,
+      specialRandom: NEXT_SR,
+      aiSeed: NEXT_SEED,
+    });
     expect(next).toEqual({
-      ...start(T0 + 600_000, 14, NEXT_SR),
+      ...start(T0 + 600_000, 14, NEXT_SR, NEXT_SEED),
       gameNumber: over.gameNumber + 1,
     });
   });
@@ -215,19 +247,21 @@ describe('startGame', () => {
     const state = deepFreeze(initialGameState());
     const before = JSON.stringify(state);
     start();
-    startGame(state, { nowMs: T0, duration: DURATION, specialRandom: SR });
+    startGame(state, { nowMs: T0, duration: DURATION, specialRandom: SR, aiSeed: SEED });
     expect(JSON.stringify(state)).toBe(before);
   });
 
   it('refuses a clock or duration that is not a finite number', () => {
     const state = initialGameState();
-    expect(() => startGame(state, { nowMs: Number.NaN, duration: 32, specialRandom: SR })).toThrow(
+    expect(() =>
+      startGame(state, { nowMs: Number.NaN, duration: 32, specialRandom: SR, aiSeed: SEED }),
+    ).toThrow(RangeError);
+    expect(() =>
+      startGame(state, { nowMs: T0, duration: Number.NaN, specialRandom: SR, aiSeed: SEED }),
+    ).toThrow(RangeError);
+    expect(() => startGame(state, { nowMs: T0, duration: -1, specialRandom: SR, aiSeed: SEED })).toThrow(
       RangeError,
     );
-    expect(() => startGame(state, { nowMs: T0, duration: Number.NaN, specialRandom: SR })).toThrow(
-      RangeError,
-    );
-    expect(() => startGame(state, { nowMs: T0, duration: -1, specialRandom: SR })).toThrow(RangeError);
   });
 });
 
@@ -282,14 +316,14 @@ describe('applyMove: effects', () => {
       player: 'player1',
       number: 6,
       option: 'double',
-      aiNumber: aiNumber(SR, 0),
+      aiNumber: aiNumber(SEED, 0),
       total: 12,
       at: toSpecSeconds(nowMs),
     });
     const second = ok(
       applyMove(result.state, 'player2', { number: 1, option: 'plain' }, { nowMs, duration: 32 }),
     );
-    expect(second.move.aiNumber).toBe(aiNumber(SR, 1));
+    expect(second.move.aiNumber).toBe(aiNumber(SEED, 1));
   });
 
   it('starts the next turn: turnStart = now, deadline = now + duration + 4', () => {
@@ -809,10 +843,20 @@ describe('time', () => {
     const over = playToEnd(start());
     const endedMs = fromSpecSeconds(over.endedAt as number);
     const p1 = ok(
-      markReady(over, 'player1', { nowMs: endedMs + 1000, duration: 32, nextSpecialRandom: NEXT_SR }),
+      markReady(over, 'player1', {
+        nowMs: endedMs + 1000,
+        duration: 32,
+        nextSpecialRandom: NEXT_SR,
+        nextAiSeed: NEXT_SEED,
+      }),
     ).state;
     const next = ok(
-      markReady(p1, 'player2', { nowMs: endedMs + 2000, duration: 32, nextSpecialRandom: NEXT_SR }),
+      markReady(p1, 'player2', {
+        nowMs: endedMs + 2000,
+        duration: 32,
+        nextSpecialRandom: NEXT_SR,
+        nextAiSeed: NEXT_SEED,
+      }),
     ).state;
     expect(next.gameNumber).toBe(2);
     expectRefused(
@@ -888,13 +932,23 @@ describe('markReady (Play Again)', () => {
   const over = deepFreeze(playToEnd(start()));
   const endedMs = fromSpecSeconds(over.endedAt as number);
   const ready = (state: GameState, seat: Seat, offsetMs: number, nextSpecialRandom = NEXT_SR) =>
-    markReady(state, seat, { nowMs: endedMs + offsetMs, duration: 14, nextSpecialRandom });
+    markReady(state, seat, {
+      nowMs: endedMs + offsetMs,
+      duration: 14,
+      nextSpecialRandom,
+      nextAiSeed: NEXT_SEED,
+    });
 
   it('is refused while the game runs (game-not-over)', () => {
     const running = deepFreeze(start());
     for (const seat of SEATS) {
       expectRefused(
-        markReady(running, seat, { nowMs: T0, duration: 32, nextSpecialRandom: NEXT_SR }),
+        markReady(running, seat, {
+          nowMs: T0,
+          duration: 32,
+          nextSpecialRandom: NEXT_SR,
+          nextAiSeed: NEXT_SEED,
+        }),
         'game-not-over',
       );
     }
@@ -926,7 +980,12 @@ describe('markReady (Play Again)', () => {
     const one = ok(ready(over, 'player2', 1000)).state;
     const nowMs = endedMs + 49_000;
     const result = ok(
-      markReady(deepFreeze(one), 'player1', { nowMs, duration: 14, nextSpecialRandom: NEXT_SR }),
+      markReady(deepFreeze(one), 'player1', {
+        nowMs,
+        duration: 14,
+        nextSpecialRandom: NEXT_SR,
+        nextAiSeed: NEXT_SEED,
+      }),
     );
     expect(result.restarted).toBe(true);
     expect(result.state).toEqual({
@@ -935,6 +994,8 @@ describe('markReady (Play Again)', () => {
       currentNumber: 0,
       turnStart: toSpecSeconds(nowMs),
       specialRandom: NEXT_SR,
+      aiSeed: NEXT_SEED,
+      aiCommit: aiCommitOf(NEXT_SEED),
       player1: { turn: true, restart: false },
       player2: { turn: false, restart: false },
       helpOasis: { oasis1: freshOasis(), oasis2: freshOasis() },
@@ -958,12 +1019,40 @@ describe('markReady (Play Again)', () => {
     for (const end of ends) {
       const endMs = fromSpecSeconds(end.endedAt as number);
       const a = ok(
-        markReady(end, 'player1', { nowMs: endMs + 10, duration: 32, nextSpecialRandom: NEXT_SR }),
+        markReady(end, 'player1', {
+          nowMs: endMs + 10,
+          duration: 32,
+          nextSpecialRandom: NEXT_SR,
+          nextAiSeed: NEXT_SEED,
+        }),
       ).state;
-      const b = ok(markReady(a, 'player2', { nowMs: endMs + 20, duration: 32, nextSpecialRandom: NEXT_SR }));
+      const b = ok(
+        markReady(a, 'player2', {
+          nowMs: endMs + 20,
+          duration: 32,
+          nextSpecialRandom: NEXT_SR,
+          nextAiSeed: NEXT_SEED,
+        }),
+      );
       expect(b.restarted).toBe(true);
       expect(b.state.gameNumber).toBe(end.gameNumber + 1);
     }
+  });
+
+  it('starts the new game with the next AI seed, never the old one', () => {
+    const one = ok(ready(over, 'player1', 1000)).state;
+    const next = ok(ready(one, 'player2', 2000)).state;
+    expect(over.aiSeed).toBe(SEED);
+    expect(next.aiSeed).toBe(NEXT_SEED);
+    expect(next.aiCommit).toBe(aiCommitOf(NEXT_SEED));
+    expect(() =>
+      markReady(one, 'player2', {
+        nowMs: endedMs + 2000,
+        duration: 14,
+        nextSpecialRandom: NEXT_SR,
+        nextAiSeed: 'ab',
+      }),
+    ).toThrow(RangeError);
   });
 
   it('needs a valid next specialRandom to start the new game', () => {
@@ -973,5 +1062,101 @@ describe('markReady (Play Again)', () => {
 
   it('refuses a seat that is not a player', () => {
     expectRefused(ready(over, 'player0' as Seat, 0), 'not-a-player');
+  });
+});
+
+describe('the move limit (DECISIONS.md "Fair play": a draw after 250 moves)', () => {
+  /**
+   * Plays `count` legal moves that keep the total below 198: a plain 1 below 161, and from 161 on
+   * a minus with the AI's own number, which matches and so costs nothing.
+   */
+  function playLow(state: GameState, count: number): GameState {
+    let s = state;
+    for (let i = 0; i < count; i++) {
+      const ai = aiNumber(s.aiSeed as string, s.moves.length);
+      const intent: MoveIntent = s.currentNumber >= 161 ? { number: ai, option: 'minus' } : plain1;
+      s = move(s, seatToMove(s) as Seat, intent);
+    }
+    return s;
+  }
+  const plain1: MoveIntent = { number: 1, option: 'plain' };
+  const at249 = deepFreeze(playLow(start(), MOVE_LIMIT - 1));
+
+  it('is 250 moves', () => {
+    expect(MOVE_LIMIT).toBe(250);
+  });
+
+  it('lets the game run after its 249th move', () => {
+    expect(at249.moves).toHaveLength(249);
+    expect(at249.currentNumber).toBeLessThan(198);
+    expect(at249).toMatchObject({ gameOver: false, winner: null, endReason: null, endedAt: null });
+    expect(at249.deadline).not.toBeNull();
+    // Move index 249 is odd: player 2 makes the 250th move.
+    expect(seatToMove(at249)).toBe('player2');
+  });
+
+  it('ends the game as a draw with its 250th move below 198: no winner, nobody holds the turn', () => {
+    const nowMs = at(at249, 2);
+    const result = ok(applyMove(at249, 'player2', plain1, { nowMs, duration: DURATION }));
+    expect(result.state.moves).toHaveLength(250);
+    expect(result.state.currentNumber).toBeLessThan(198);
+    expect(result.state).toMatchObject({
+      gameStarted: true,
+      gameOver: true,
+      winner: null,
+      endReason: 'moveLimit',
+      deadline: null,
+      endedAt: toSpecSeconds(nowMs),
+      player1: { turn: false, restart: false },
+      player2: { turn: false, restart: false },
+    });
+    expect(seatToMove(result.state)).toBeNull();
+    expect(timeoutAt(result.state)).toBeNull();
+    expect(abandonedAt(result.state)).toBeNull();
+    expect(postGameExpiry(result.state)).toBe(toSpecSeconds(nowMs + 64_000));
+    // Nothing more can happen to the game but Play Again.
+    const over = deepFreeze(result.state);
+    for (const seat of SEATS) {
+      expectRefused(applyMove(over, seat, plain1, { nowMs, duration: DURATION }), 'game-over');
+      expectRefused(applyLeave(over, seat, { nowMs }), 'game-over');
+    }
+    expectRefused(applyTimeout(over, currentTurn(over), { nowMs: nowMs + 600_000 }), 'game-over');
+  });
+
+  it('lets a 250th move that reaches 198 win as usual', () => {
+    const near = deepFreeze({ ...at249, currentNumber: 190 });
+    const result = ok(
+      applyMove(near, 'player2', { number: 9, option: 'plain' }, { nowMs: at(near, 1), duration: 32 }),
+    );
+    expect(result.state.moves).toHaveLength(250);
+    expect(result.state).toMatchObject({ gameOver: true, winner: 'player2', endReason: 'reached198' });
+    expect(result.state.player1.turn).toBe(true);
+    expect(result.state.player2.turn).toBe(false);
+  });
+
+  it('is followed by Play Again like any game over', () => {
+    const drawn = ok(applyMove(at249, 'player2', plain1, { nowMs: at(at249, 1), duration: DURATION })).state;
+    const endedMs = fromSpecSeconds(drawn.endedAt as number);
+    const settings = { duration: DURATION, nextSpecialRandom: NEXT_SR, nextAiSeed: NEXT_SEED };
+    const one = ok(markReady(drawn, 'player2', { ...settings, nowMs: endedMs + 1000 }));
+    expect(one.restarted).toBe(false);
+    const both = ok(markReady(one.state, 'player1', { ...settings, nowMs: endedMs + 2000 }));
+    expect(both.restarted).toBe(true);
+    expect(both.state).toMatchObject({ gameOver: false, moves: [], gameNumber: drawn.gameNumber + 1 });
+    expect(seatToMove(both.state)).toBe('player1');
+  });
+});
+
+describe('a running game stored without an AI seed (before fair play)', () => {
+  it('takes no more moves, but still ends by leaving or timeout', () => {
+    const { aiSeed: _seed, aiCommit: _commit, ...rest } = start();
+    const legacy = deepFreeze(rest as GameState);
+    expectRefused(
+      applyMove(legacy, 'player1', { number: 5, option: 'plain' }, { nowMs: at(legacy, 1), duration: 32 }),
+      'no-ai-seed',
+    );
+    expect(ok(applyLeave(legacy, 'player1', { nowMs: at(legacy, 1) })).state.endReason).toBe('left');
+    const late = fromSpecSeconds(timeoutAt(legacy) as number) + 1;
+    expect(ok(applyTimeout(legacy, currentTurn(legacy), { nowMs: late })).state.endReason).toBe('timeout');
   });
 });

@@ -1,7 +1,8 @@
-import { aiNumber, drawPick, isSpecialRandom, type RandomSource } from './ai';
+import { aiCommitOf, aiNumber, drawPick, isAiSeed, isSpecialRandom, type RandomSource } from './ai';
 import {
   ABANDONED_AFTER,
   LATE_TOLERANCE,
+  MOVE_LIMIT,
   PICK_MAX,
   PICK_MIN,
   POST_GAME_EXPIRY,
@@ -26,7 +27,8 @@ import { addSpecSeconds, toSpecSeconds } from './time';
 export const SEATS = ['player1', 'player2'] as const;
 export type Seat = (typeof SEATS)[number];
 export type OasisKey = 'oasis1' | 'oasis2';
-export const END_REASONS = ['reached198', 'timeout', 'left'] as const;
+/** How a game ended; 'moveLimit' is the draw after MOVE_LIMIT moves, the only end without a winner. */
+export const END_REASONS = ['reached198', 'timeout', 'left', 'moveLimit'] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
 export interface PlayerTurn {
@@ -56,12 +58,23 @@ export interface GameState {
   /** The running total. */
   currentNumber: number;
   turnStart: number;
-  /** The secret 6-digit number the AI's picks derive from; 0 before the first game. */
+  /**
+   * SPEC's 6-digit number, drawn at each start and secret until the game is over; 0 before the
+   * first game. It keys nothing (the AI numbers come from aiSeed).
+   */
   specialRandom: number;
+  /**
+   * The game's secret AI seed (32 bytes as 64 lowercase hex characters), from which every AI number
+   * derives; null before the first game. Server-side only until the game is over.
+   */
+  aiSeed: string | null;
+  /** SHA-256 of the seed bytes (64 lowercase hex characters), public from the game's start; null before. */
+  aiCommit: string | null;
   player1: PlayerTurn;
   player2: PlayerTurn;
   helpOasis: { oasis1: OasisCounts; oasis2: OasisCounts };
   moves: MoveRecord[];
+  /** Null while the game runs, and after a draw (endReason 'moveLimit'). */
   winner: Seat | null;
   endReason: EndReason | null;
   /** turnStart + duration + 4 while a turn runs, else null. */
@@ -92,6 +105,14 @@ export interface Clock {
 export interface TurnSettings extends Clock {
   /** Seconds per turn: the room's duration. */
   duration: number;
+}
+
+/** The fresh secrets of a new game, drawn by whoever starts it (the server, from a CSPRNG). */
+export interface GameSecrets {
+  /** 100000..999999. */
+  specialRandom: number;
+  /** 32 bytes as 64 lowercase hex characters. */
+  aiSeed: string;
 }
 
 export type Transition<Extra = object> = ({ readonly ok: true; state: GameState } & Extra) | Refusal;
@@ -142,6 +163,8 @@ export function initialGameState(): GameState {
     currentNumber: 0,
     turnStart: 0,
     specialRandom: 0,
+    aiSeed: null,
+    aiCommit: null,
     player1: { turn: false, restart: false },
     player2: { turn: false, restart: false },
     helpOasis: { oasis1: freshOasis(), oasis2: freshOasis() },
@@ -155,13 +178,16 @@ export function initialGameState(): GameState {
 }
 
 /**
- * Starts a game: total 0, player 1 to move, every option at 3 uses, matched 0, and a fresh secret
- * specialRandom. Used for the first game when the second player arrives and for every new game
- * after both players pressed Play Again.
+ * Starts a game: total 0, player 1 to move, every option at 3 uses, matched 0, a fresh secret
+ * specialRandom and a fresh secret AI seed with its public commitment. Used for the first game
+ * when the second player arrives and for every new game after both players pressed Play Again.
  */
-export function startGame(state: GameState, settings: TurnSettings & { specialRandom: number }): GameState {
+export function startGame(state: GameState, settings: TurnSettings & GameSecrets): GameState {
   if (!isSpecialRandom(settings.specialRandom)) {
     throw new RangeError(`specialRandom must be an integer in 100000..999999, got ${settings.specialRandom}`);
+  }
+  if (!isAiSeed(settings.aiSeed)) {
+    throw new RangeError('aiSeed must be 32 bytes as 64 lowercase hex characters');
   }
   checkDuration(settings.duration);
   const now = specNow(settings.nowMs);
@@ -171,6 +197,8 @@ export function startGame(state: GameState, settings: TurnSettings & { specialRa
     currentNumber: 0,
     turnStart: now,
     specialRandom: settings.specialRandom,
+    aiSeed: settings.aiSeed,
+    aiCommit: aiCommitOf(settings.aiSeed),
     player1: { turn: true, restart: false },
     player2: { turn: false, restart: false },
     helpOasis: { oasis1: freshOasis(), oasis2: freshOasis() },
@@ -208,7 +236,8 @@ export function isTurnExpired(state: GameState, nowMs: number): boolean {
 /**
  * Applies a move for a seat. Refuses, without touching the state, a move when the game is not
  * running, out of turn, after the deadline, with a pick outside 1..9, or with an option that is
- * not offered at the current total or has no uses left.
+ * not offered at the current total or has no uses left. The move that reaches 198 wins; otherwise
+ * the MOVE_LIMIT-th move ends the game as a draw.
  */
 export function applyMove(
   state: GameState,
@@ -222,6 +251,14 @@ export function applyMove(
   if (state.gameOver) return refuse('game-over', 'The game is over.');
   if (seatToMove(state) !== seat) return refuse('not-your-turn', 'It is not your turn.');
   if (isTurnExpired(state, settings.nowMs)) return refuse('turn-expired', 'Time is up for this turn.');
+  // A game stored before fair play has no seed, so its AI numbers cannot be drawn (docs/decisions.md).
+  const aiSeed = state.aiSeed;
+  if (!isAiSeed(aiSeed)) {
+    return refuse(
+      'no-ai-seed',
+      'This game was started before fair play and cannot go on. Leave the room to start a new one.',
+    );
+  }
 
   const parsed = parseMoveIntent(intent);
   if (!parsed.ok) return parsed;
@@ -249,22 +286,28 @@ export function applyMove(
   }
 
   const now = specNow(settings.nowMs);
-  const ai = aiNumber(state.specialRandom, state.moves.length);
+  const ai = aiNumber(aiSeed, state.moves.length);
   const total = Math.max(0, state.currentNumber + optionEffect(option, pick));
   const move: MoveRecord = { player: seat, number: pick, option, aiNumber: ai, total, at: now };
   const other = otherSeat(seat);
+  const moves = [...state.moves, move];
   const won = total >= WINNING_TOTAL;
+  // DECISIONS.md "Fair play": the 250th move ends a game nobody won as a draw, so no game (and no
+  // room snapshot carrying its move list) grows without bound.
+  const drawn = !won && moves.length >= MOVE_LIMIT;
 
   const next: GameState = {
     ...state,
     currentNumber: total,
     helpOasis: { ...state.helpOasis, [key]: bookkeep(counts, option, pick === ai) },
-    moves: [...state.moves, move],
+    moves,
     [seat]: { turn: false, restart: false },
-    [other]: { turn: true, restart: false },
+    [other]: { turn: !drawn, restart: false },
     ...(won
       ? { gameOver: true, winner: seat, endReason: 'reached198' as const, deadline: null, endedAt: now }
-      : { turnStart: now, deadline: turnDeadline(now, settings.duration) }),
+      : drawn
+        ? { gameOver: true, winner: null, endReason: 'moveLimit' as const, deadline: null, endedAt: now }
+        : { turnStart: now, deadline: turnDeadline(now, settings.duration) }),
   };
   return { ok: true, state: next, move };
 }
@@ -303,7 +346,13 @@ export function applyLeave(state: GameState, leaver: Seat, clock: Clock): Transi
   return { ok: true, state: endGame(state, otherSeat(leaver), 'left', clock) };
 }
 
-function endGame(state: GameState, winner: Seat, endReason: EndReason, clock: Clock): GameState {
+/** Ends a game with a winner; the loser holds the turn (SPEC: the winner is the one who did not). */
+function endGame(
+  state: GameState,
+  winner: Seat,
+  endReason: Exclude<EndReason, 'moveLimit'>,
+  clock: Clock,
+): GameState {
   return {
     ...state,
     gameOver: true,
@@ -324,7 +373,7 @@ function endGame(state: GameState, winner: Seat, endReason: EndReason, clock: Cl
 export function markReady(
   state: GameState,
   seat: Seat,
-  settings: TurnSettings & { nextSpecialRandom: number },
+  settings: TurnSettings & { nextSpecialRandom: number; nextAiSeed: string },
 ): Transition<{ restarted: boolean }> {
   if (!isSeat(seat)) return NOT_A_PLAYER();
   if (!state.gameOver || state.endedAt === null) {
@@ -338,7 +387,11 @@ export function markReady(
   if (!marked[otherSeat(seat)].restart) return { ok: true, state: marked, restarted: false };
   return {
     ok: true,
-    state: startGame(marked, { ...settings, specialRandom: settings.nextSpecialRandom }),
+    state: startGame(marked, {
+      ...settings,
+      specialRandom: settings.nextSpecialRandom,
+      aiSeed: settings.nextAiSeed,
+    }),
     restarted: true,
   };
 }

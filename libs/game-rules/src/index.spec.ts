@@ -34,12 +34,12 @@ describe('public API', () => {
       'rewardFor',
       'levelStatusFor',
       'premiumCategoryOf',
-      'sha256',
-      'hmacSha256',
-      'toHex',
-      'utf8',
+      'aiCommitOf',
+      'isAiSeed',
+      'verifyAiNumbers',
     ];
     for (const name of names) expect(typeof (api as Record<string, unknown>)[name]).toBe('function');
     expect(api.WINNING_TOTAL).toBe(198);
+    expect(api.MOVE_LIMIT).toBe(250);
   });
 });

@@ -8,4 +8,3 @@ export * from './verify';
 export * from './display';
 export * from './validation';
 export * from './rewards';
-export { sha256, hmacSha256, toHex, utf8 } from './sha256';

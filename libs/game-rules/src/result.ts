@@ -13,7 +13,8 @@ export type RefusalRule =
   | 'turn-expired'
   | 'timeout-not-due'
   | 'stale-turn'
-  | 'ready-window-closed';
+  | 'ready-window-closed'
+  | 'no-ai-seed';
 
 export interface Refusal {
   readonly ok: false;

@@ -29,6 +29,10 @@ describe('rewardFor', () => {
     expect(rewardFor('loss', 'left')).toEqual({ points: 0, coins: 0 });
   });
 
+  it('gives each player of a draw (move limit) nothing', () => {
+    expect(rewardFor('draw', 'moveLimit')).toEqual({ points: 0, coins: 0 });
+  });
+
   it('returns a fresh object the caller may change', () => {
     const reward = rewardFor('win', 'reached198');
     reward.points += 100;

@@ -21,12 +21,16 @@ export type ChampionTitle = (typeof CHAMPION_TITLES)[number];
 /** The turn duration whose first win earns the blitz title. */
 export const BLITZ_DURATION = 14;
 
-export type Outcome = 'win' | 'loss';
+export type Outcome = 'win' | 'loss' | 'draw';
 
-/** Points and coins for one player's result. A loser by timeout or by leaving gets nothing. */
+/**
+ * Points and coins for one player's result. A loser by timeout or by leaving gets nothing, and so
+ * does each player of a draw (the move limit).
+ */
 export function rewardFor(outcome: Outcome, endReason: EndReason): { points: number; coins: number } {
   // A fresh object each time, so a caller that adds to it cannot change the constants.
   if (outcome === 'win') return { ...WIN_REWARD };
+  if (outcome === 'draw') return { ...NO_REWARD };
   return endReason === 'reached198' ? { ...LOSS_REWARD } : { ...NO_REWARD };
 }
 

@@ -1,5 +1,5 @@
-import { aiNumber } from './ai';
-import { WINNING_TOTAL } from './constants';
+import { aiCommitOf, aiNumber, isAiSeed } from './ai';
+import { MOVE_LIMIT, WINNING_TOTAL } from './constants';
 import { isPick, isSeat, oasisKeyOf, type MoveRecord } from './game';
 import {
   bookkeep,
@@ -20,21 +20,50 @@ export interface VerifyReport {
 const isMoveOption = (value: unknown): value is MoveOption =>
   (MOVE_OPTIONS as readonly unknown[]).includes(value);
 
+const SEED_PROBLEM = 'the seed is not 64 lowercase hex characters';
+const COMMIT_PROBLEM = 'the seed does not match the commitment';
+
 /**
- * Replays a finished game from its revealed specialRandom and its moves, and checks every AI
- * pick, every pick range, the turn order (player 1 first, then alternating), every option (offered
- * at the total before the move, with a use or matched credit left, counted by the match rule) and
- * every running total. Anyone can run it once a game is over.
+ * Checks a finished game's AI numbers (DECISIONS.md "Fair play"): the revealed seed must hash to
+ * the commitment published when the game started, and every move's AI number must be the one
+ * the seed gives for its index. This is what the game-over screen checks in the browser.
  */
-export function verifyGame(specialRandom: number, moves: readonly MoveRecord[]): VerifyReport {
+export function verifyAiNumbers(
+  aiSeed: string,
+  aiCommit: string,
+  moves: readonly MoveRecord[],
+): VerifyReport {
+  if (!isAiSeed(aiSeed)) return { valid: false, problems: [SEED_PROBLEM] };
+  const problems: string[] = [];
+  if (aiCommitOf(aiSeed) !== aiCommit) problems.push(COMMIT_PROBLEM);
+  moves.forEach((move, index) => {
+    const expected = aiNumber(aiSeed, index);
+    if (move.aiNumber !== expected)
+      problems.push(`move ${index}: AI number ${move.aiNumber}, expected ${expected}`);
+  });
+  return { valid: problems.length === 0, problems };
+}
+
+/**
+ * Replays a finished game from its revealed seed, its commitment and its moves, and checks the
+ * commitment and every AI number (verifyAiNumbers), every pick range, the turn order (player 1
+ * first, then alternating), every option (offered at the total before the move, with a use or
+ * matched credit left, counted by the match rule), every running total, and that no move follows
+ * a win or the move limit. Anyone can run it once a game is over.
+ */
+export function verifyGame(aiSeed: string, aiCommit: string, moves: readonly MoveRecord[]): VerifyReport {
+  const ai = verifyAiNumbers(aiSeed, aiCommit, moves);
+  // Without a well-formed seed no match, and so no option count, can be replayed.
+  if (!isAiSeed(aiSeed)) return ai;
+  const problems = [...ai.problems, ...ruleProblems(aiSeed, moves)];
+  return { valid: problems.length === 0, problems };
+}
+
+function ruleProblems(aiSeed: string, moves: readonly MoveRecord[]): string[] {
   const problems: string[] = [];
   let total = 0;
   const oasis = { oasis1: freshOasis(), oasis2: freshOasis() };
   moves.forEach((move, index) => {
-    const expectedAi = aiNumber(specialRandom, index);
-    if (move.aiNumber !== expectedAi) {
-      problems.push(`move ${index}: AI number ${move.aiNumber}, expected ${expectedAi}`);
-    }
     if (!isPick(move.number)) problems.push(`move ${index}: pick ${move.number} is not 1..9`);
     if (!isSeat(move.player)) {
       problems.push(`move ${index}: ${String(move.player)} is not a seat`);
@@ -45,6 +74,7 @@ export function verifyGame(specialRandom: number, moves: readonly MoveRecord[]):
       problems.push(`move ${index}: ${move.player} moved twice in a row`);
     }
     if (index > 0 && total >= WINNING_TOTAL) problems.push(`move ${index}: made after the game was won`);
+    else if (index >= MOVE_LIMIT) problems.push(`move ${index}: made after the move limit of ${MOVE_LIMIT}`);
     if (!isMoveOption(move.option)) {
       problems.push(`move ${index}: option ${String(move.option)} is unknown`);
       total = move.total;
@@ -59,10 +89,11 @@ export function verifyGame(specialRandom: number, moves: readonly MoveRecord[]):
           problems.push(`move ${index}: ${move.player} has no ${move.option} left`);
         }
       }
-      oasis[key] = bookkeep(oasis[key], move.option, move.number === expectedAi);
+      // The match rule counts the AI number the seed gives, whatever the record claims.
+      oasis[key] = bookkeep(oasis[key], move.option, move.number === aiNumber(aiSeed, index));
     }
     total = Math.max(0, total + optionEffect(move.option, move.number));
     if (move.total !== total) problems.push(`move ${index}: total ${move.total}, expected ${total}`);
   });
-  return { valid: problems.length === 0, problems };
+  return problems;
 }

@@ -3,7 +3,7 @@ import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NatsOptions, Transport } from '@nestjs/microservices';
 import type { z } from 'zod';
-import { type BaseConfig, ConfigError, loadConfig, natsServers } from './config';
+import { type BaseConfig, ConfigError, loadConfig, natsEndpoint } from './config';
 import { createLogger, LOGGER, type Logger, NestJsonLogger } from './logger';
 
 export interface ServiceDefinition<C extends BaseConfig> {
@@ -38,7 +38,7 @@ export async function createService<C extends BaseConfig>(
       {
         transport: Transport.NATS,
         options: {
-          servers: natsServers(config.NATS_URL),
+          ...natsEndpoint(config),
           queue: definition.queue,
           name: `${definition.name}-rpc`,
           maxReconnectAttempts: -1,

@@ -5,7 +5,7 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
-import { toEnvelope } from './errors';
+import { AllErrorsFilter, RetryLaterError, toEnvelope } from './errors';
 
 describe('toEnvelope', () => {
   it('keeps the code, message and details of an AppError', () => {
@@ -43,5 +43,59 @@ describe('toEnvelope', () => {
     const envelope = toEnvelope(new TypeError('secret stack detail'), { error } as never);
     expect(envelope).toEqual({ code: 'INTERNAL', message: COMMON_MESSAGES.internal });
     expect(error).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('database outages', () => {
+  it('answers 503, not 500, when the database cannot be reached (a restart, a lost connection)', () => {
+    for (const name of ['MongoNetworkError', 'MongoServerSelectionError', 'MongoPoolClearedError']) {
+      const error = Object.assign(new Error('connection 5 to 10.89.0.17:27017 closed'), { name });
+      expect(toEnvelope(error)).toEqual({ code: 'UNAVAILABLE', message: COMMON_MESSAGES.unavailable });
+    }
+  });
+});
+
+describe('Retry-After across NATS', () => {
+  it('puts retryAfterS (whole seconds) into the envelope of a RetryLaterError, and keeps it when the envelope is passed on', () => {
+    const envelope = toEnvelope(new RetryLaterError('RATE_LIMITED', COMMON_MESSAGES.rateLimited, 12.2));
+    expect(envelope).toEqual({ code: 'RATE_LIMITED', message: COMMON_MESSAGES.rateLimited, retryAfterS: 13 });
+    // The envelope as it arrives over the bus (plain JSON), passed on by the gateway.
+    expect(toEnvelope(JSON.parse(JSON.stringify(envelope)))).toEqual(envelope);
+    expect(toEnvelope({ code: 'RATE_LIMITED', message: 'x', retryAfterS: 'soon' })).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'x',
+    });
+  });
+
+  it('turns an envelope with retryAfterS back into a RetryLaterError, and others into plain AppErrors', () => {
+    const again = RetryLaterError.fromEnvelope({ code: 'RATE_LIMITED', message: 'wait', retryAfterS: 30 });
+    expect(again).toBeInstanceOf(RetryLaterError);
+    expect(again).toMatchObject({ code: 'RATE_LIMITED', message: 'wait', retryAfterS: 30 });
+    const plain = RetryLaterError.fromEnvelope({ code: 'FORBIDDEN', message: 'no' });
+    expect(plain).toBeInstanceOf(AppError);
+    expect(plain).not.toBeInstanceOf(RetryLaterError);
+  });
+
+  it('answers HTTP with the Retry-After header of the envelope', () => {
+    const headers: Record<string, string> = {};
+    let status = 0;
+    let body: unknown;
+    const response = {
+      headersSent: false,
+      setHeader: (name: string, value: string) => (headers[name] = value),
+      status(code: number) {
+        status = code;
+        return this;
+      },
+      json: (value: unknown) => (body = value),
+    };
+    const host = { getType: () => 'http', switchToHttp: () => ({ getResponse: () => response }) };
+    new AllErrorsFilter({ error: jest.fn() } as never).catch(
+      RetryLaterError.fromEnvelope({ code: 'RATE_LIMITED', message: 'wait', retryAfterS: 599 }),
+      host as never,
+    );
+    expect(status).toBe(429);
+    expect(headers).toEqual({ 'Retry-After': '599' });
+    expect(body).toEqual({ message: 'wait', code: 'RATE_LIMITED' });
   });
 });

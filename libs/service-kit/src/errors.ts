@@ -22,16 +22,32 @@ const CODE_BY_HTTP_STATUS: Readonly<Record<number, ErrorCode>> = {
   503: 'UNAVAILABLE',
 };
 
-/** An AppError that also tells HTTP clients when to try again: the `Retry-After` header, in seconds. */
+/**
+ * An AppError that also tells clients when to try again: `retryAfterS` in its envelope (so it
+ * crosses NATS), the `Retry-After` header over HTTP, in whole seconds.
+ */
 export class RetryLaterError extends AppError {
-  constructor(
-    code: ErrorCode,
-    message: string,
-    readonly retryAfterS: number,
-  ) {
+  readonly retryAfterS: number;
+
+  constructor(code: ErrorCode, message: string, retryAfterS: number) {
     super(code, message);
+    this.retryAfterS = Math.max(1, Math.ceil(retryAfterS));
+  }
+
+  override toEnvelope(): ErrorEnvelope {
+    return { ...super.toEnvelope(), retryAfterS: this.retryAfterS };
+  }
+
+  /** The error an envelope stands for: a RetryLaterError when it says when to retry. */
+  static fromEnvelope(envelope: ErrorEnvelope): AppError {
+    return validRetryAfter(envelope.retryAfterS) !== undefined
+      ? new RetryLaterError(envelope.code, envelope.message, envelope.retryAfterS as number)
+      : AppError.from(envelope);
   }
 }
+
+const validRetryAfter = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 
 /**
  * Turns anything a handler throws into the `{ code, message }` envelope. Expected failures
@@ -41,7 +57,13 @@ export class RetryLaterError extends AppError {
 export function toEnvelope(error: unknown, logger?: Logger): ErrorEnvelope {
   if (error instanceof AppError) return error.toEnvelope();
   if (isErrorEnvelope(error)) {
-    return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+    const retryAfterS = validRetryAfter(error.retryAfterS);
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+      ...(retryAfterS !== undefined ? { retryAfterS: Math.ceil(retryAfterS) } : {}),
+    };
   }
   if (error instanceof HttpException) {
     const code =
@@ -53,8 +75,27 @@ export function toEnvelope(error: unknown, logger?: Logger): ErrorEnvelope {
       ? { code: 'PAYLOAD_TOO_LARGE', message: COMMON_MESSAGES.tooLarge }
       : { code: 'VALIDATION', message: 'The request body is not valid JSON.' };
   }
+  if (isDatabaseOutage(error)) {
+    logger?.warn({ err: error }, 'the database is not reachable');
+    return { code: 'UNAVAILABLE', message: COMMON_MESSAGES.unavailable };
+  }
   logger?.error({ err: error }, 'unexpected error');
   return { code: 'INTERNAL', message: COMMON_MESSAGES.internal };
+}
+
+/** The MongoDB driver's errors for a server it cannot reach (restarting, network gone): an outage. */
+const DATABASE_OUTAGES = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoPoolClearedError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+]);
+
+export function isDatabaseOutage(error: unknown): boolean {
+  return error instanceof Error && DATABASE_OUTAGES.has(error.name);
 }
 
 function httpExceptionMessage(error: HttpException): string {
@@ -93,8 +134,8 @@ export class AllErrorsFilter implements ExceptionFilter {
       response.status(503).json(exception.getResponse());
       return;
     }
-    if (exception instanceof RetryLaterError) {
-      response.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfterS))));
+    if (envelope.retryAfterS !== undefined) {
+      response.setHeader('Retry-After', String(Math.max(1, Math.ceil(envelope.retryAfterS))));
     }
     response.status(HTTP_STATUS_BY_CODE[envelope.code]).json({
       message: envelope.message,

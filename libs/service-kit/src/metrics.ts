@@ -43,6 +43,47 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly streamBytesRatio = new Gauge({
+    name: 'oasis_stream_bytes_ratio',
+    help: "How full a JetStream stream is: its bytes / its max_bytes (discard new: at 1 it refuses new events). Refreshed every STREAM_CHECK_MS by the stream's publisher.",
+    labelNames: ['stream'] as const,
+    registers: [this.registry],
+  });
+
+  readonly streamBytes = new Gauge({
+    name: 'oasis_stream_bytes',
+    help: 'Bytes stored in a JetStream stream.',
+    labelNames: ['stream'] as const,
+    registers: [this.registry],
+  });
+
+  readonly streamMessages = new Gauge({
+    name: 'oasis_stream_messages',
+    help: 'Messages stored in a JetStream stream.',
+    labelNames: ['stream'] as const,
+    registers: [this.registry],
+  });
+
+  readonly streamFull = new Gauge({
+    name: 'oasis_stream_full',
+    help: '1 while the service counts a stream as full and refuses changes that would publish to it (503).',
+    labelNames: ['stream'] as const,
+    registers: [this.registry],
+  });
+
+  readonly deadLetters = new Counter({
+    name: 'oasis_outbox_dead_letters_total',
+    help: 'Outbox events moved to the dead letters after JetStream kept refusing them, by event type.',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
+
+  readonly deadLettersWaiting = new Gauge({
+    name: 'oasis_outbox_dead_letters_waiting',
+    help: "Dead letters in the service's database waiting to be replayed (replay-dead-letters), as last counted.",
+    registers: [this.registry],
+  });
+
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });

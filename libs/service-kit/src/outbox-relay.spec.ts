@@ -101,3 +101,91 @@ describe('OutboxRelay', () => {
     );
   });
 });
+
+describe('OutboxRelay sweep', () => {
+  /** A JetStream answer refusing an event (e.g. the stream is full), as nats.js reports it. */
+  const refusal = () =>
+    Object.assign(new Error('maximum bytes exceeded'), {
+      code: '503',
+      api_error: { code: 503, err_code: 10077, description: 'maximum bytes exceeded' },
+    });
+  const timeout = () => Object.assign(new Error('TIMEOUT'), { code: 'TIMEOUT' });
+
+  function sweepWith(docs: OutboxDocument[], fail: (e: EventEnvelope) => Error | undefined) {
+    const published: string[] = [];
+    const attempts: string[] = [];
+    const written: unknown[][] = [];
+    const write = jest.fn(async (...args: unknown[]) => {
+      written.push(args);
+      return { matchedCount: 1 };
+    });
+    const model = {
+      find: () => ({ limit: () => ({ lean: async () => docs }) }),
+      updateOne: write,
+      deleteOne: jest.fn(async () => ({ deletedCount: 1 })),
+      collection: { updateOne: write },
+      db: { collection: () => ({ insertOne: write, countDocuments: async () => 0 }) },
+    } as unknown as Model<OutboxDocument>;
+    const jetstream = {
+      publish: jest.fn(async (e: EventEnvelope) => {
+        attempts.push(e.id);
+        const error = fail(e);
+        if (error) throw error;
+        published.push(e.id);
+        return { duplicate: false };
+      }),
+    } as unknown as JetStreamService;
+    const logger = { warn: jest.fn(), info: jest.fn(), error: jest.fn() } as unknown as Logger;
+    return {
+      relay: new OutboxRelay(model, jetstream, logger, { service: 'rooms' }),
+      published,
+      attempts,
+      written,
+    };
+  }
+  const docOf = (id: string, events: string[]): OutboxDocument => ({
+    _id: id,
+    outbox: outboxOf(events.map(event)),
+    outboxAt: new Date('2026-01-01T00:00:00Z'),
+  });
+
+  it('goes on with the other documents when the events of one are refused', async () => {
+    const docs = [
+      docOf('r1', ['room.updated:r1:2']),
+      docOf('r2', ['room.updated:r2:7']),
+      docOf('r3', ['room.updated:r3:1']),
+    ];
+    const { relay, published } = sweepWith(docs, (e) =>
+      e.id === 'room.updated:r1:2' ? refusal() : undefined,
+    );
+    await relay.sweep();
+    expect(published).toEqual(['room.updated:r2:7', 'room.updated:r3:1']);
+  });
+
+  it('counts each refusal of an event in its document, so a restart does not start counting again', async () => {
+    const stored = docOf('r1', ['room.updated:r1:2']);
+    const { relay, written } = sweepWith([stored], () => refusal());
+    await relay.sweep();
+    expect(written).toEqual([
+      [
+        { _id: 'r1', 'outbox.room_updated:r1:2': { $exists: true } },
+        {
+          $set: {
+            'outboxFailures.room_updated:r1:2': expect.objectContaining({
+              attempts: 1,
+              error: 'maximum bytes exceeded',
+            }),
+          },
+        },
+      ],
+    ]);
+  });
+
+  it('counts nothing while NATS cannot be reached, and stops the sweep (every document would wait the same)', async () => {
+    const docs = [docOf('r1', ['room.updated:r1:2']), docOf('r2', ['room.updated:r2:7'])];
+    const { relay, attempts, written } = sweepWith(docs, () => timeout());
+    await relay.sweep();
+    expect(attempts).toEqual(['room.updated:r1:2']);
+    expect(written).toEqual([]);
+  });
+});

@@ -1,7 +1,10 @@
 import type { EventEnvelope } from '@oasis198/contracts';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
-import type { JetStreamService } from './nats/jetstream.service';
+import { z } from 'zod';
+import { DEAD_LETTERS_COLLECTION, type DeadLetterRecord } from './dead-letters/dead-letters';
+import { isDuplicateKeyError } from './mongo';
+import { isConnectionTrouble, isPublishRefusal, type JetStreamService } from './nats/jetstream.service';
 import type { Metrics } from './metrics';
 
 /**
@@ -17,7 +20,14 @@ import type { Metrics } from './metrics';
  *
  * Documents that use it carry `outbox` (a map from key to event; keys are event ids with the
  * characters MongoDB forbids in field names replaced), `outboxAt` (Date | null: set whenever
- * events are added) and, when being deleted, `tombstone`.
+ * events are added), when being deleted, `tombstone`, and for events JetStream refused,
+ * `outboxFailures` (by the same keys).
+ *
+ * An event JetStream keeps refusing (a full stream, a message too large, no stream for its
+ * subject) must not hold up the others: after OUTBOX_DEAD_LETTER_ATTEMPTS refusals spread over at
+ * least OUTBOX_DEAD_LETTER_AFTER_MS it moves to the service's `dead_letters` collection, to be
+ * replayed (replay-dead-letters) once the cause is fixed. Timeouts and lost connections are not
+ * refusals: while NATS is away, events wait in their outboxes however long it takes.
  *
  * Each event is stored as its JSON text, not as a sub-document: nothing queries inside an event,
  * and FerretDB's cost for every read and write of a document grows with the number of values in
@@ -29,7 +39,44 @@ export interface OutboxDocument {
   outbox?: Record<string, string | EventEnvelope> | null;
   outboxAt?: Date | null;
   tombstone?: boolean;
+  /** Refusals so far of events still in the outbox, by outbox key (written only on a refusal). */
+  outboxFailures?: Record<string, OutboxFailure> | null;
 }
+
+/** How often and since when JetStream has refused one outbox event. */
+export interface OutboxFailure {
+  attempts: number;
+  firstAt: Date;
+  lastAt: Date;
+  /** The last refusal's reason. */
+  error: string;
+}
+
+const DEAD_LETTER_ATTEMPTS = 10;
+const DEAD_LETTER_AFTER_MS = 60_000;
+/** How often the sweep recounts the dead letters waiting (a replay runs in another process). */
+const DEAD_LETTERS_COUNT_EVERY_MS = 60_000;
+
+/** A refusal's reason as JetStream gave it. */
+function describeError(error: unknown): string {
+  const e = error as { api_error?: { description?: string }; message?: string } | null;
+  return e?.api_error?.description ?? e?.message ?? String(error);
+}
+
+/**
+ * Variables of services that publish events through an outbox (rooms, auth): when a refused event
+ * becomes a dead letter, and how the publisher watches its stream's room (JetStreamService).
+ */
+export const publisherEnv = {
+  /** Refusals by JetStream of one event before it becomes a dead letter... */
+  OUTBOX_DEAD_LETTER_ATTEMPTS: z.coerce.number().int().min(1).default(DEAD_LETTER_ATTEMPTS),
+  /** ...spread over at least this long (a full stream may be made room for meanwhile). */
+  OUTBOX_DEAD_LETTER_AFTER_MS: z.coerce.number().int().min(0).default(DEAD_LETTER_AFTER_MS),
+  /** How often the publisher reads its stream's info (how full it is, for the 503 check and the gauges). */
+  STREAM_CHECK_MS: z.coerce.number().int().positive().default(5000),
+  /** From this share of its max_bytes on, a stream counts as full and changes are refused with 503. */
+  STREAM_FULL_RATIO: z.coerce.number().gt(0).max(1).default(0.95),
+};
 
 export const outboxKey = (eventId: string): string => eventId.replace(/[.$]/g, '_');
 
@@ -73,6 +120,14 @@ export interface OutboxRelayOptions {
    * JetStream drops a repeated msg-id). 0 (the default) removes them at once.
    */
   clearAfterMs?: number;
+  /** The service's name, written into its dead letters. */
+  service?: string;
+  /** The stream the events go to: assertCanPublish() refuses changes while it is full. */
+  stream?: string;
+  /** Refusals of one event before it becomes a dead letter (default 10)... */
+  deadLetterAttempts?: number;
+  /** ...spread over at least this long (default 60 s). */
+  deadLetterAfterMs?: number;
 }
 
 interface PendingClear {
@@ -89,6 +144,7 @@ export class OutboxRelay<T extends OutboxDocument = OutboxDocument> {
   /** Published events not yet removed from their documents (clearAfterMs), by document id. */
   private readonly clears = new Map<string, PendingClear>();
   private readonly clearing = new Set<Promise<void>>();
+  private deadLettersCountedAt = 0;
 
   constructor(
     private readonly model: Model<T>,
@@ -104,8 +160,19 @@ export class OutboxRelay<T extends OutboxDocument = OutboxDocument> {
    * unless a change of the document takes it over first (takePublished).
    */
   async publish(doc: OutboxDocument): Promise<void> {
-    const events = pendingEvents(doc);
-    for (const event of events) await this.jetstream.publish(event);
+    const events: EventEnvelope[] = [];
+    for (const event of pendingEvents(doc)) {
+      try {
+        await this.jetstream.publish(event);
+      } catch (error) {
+        // In order: a later event of the document waits for this one, unless this one is now a
+        // dead letter (then it is out of the outbox, and the next may go).
+        if (await this.refused(doc, event, error)) continue;
+        throw error;
+      }
+      events.push(event);
+      if (doc.outboxFailures?.[outboxKey(event.id)]) await this.forgetFailure(doc, event);
+    }
     if (doc.tombstone) {
       this.takePublished(doc._id);
       await this.model.deleteOne({ _id: doc._id, outboxAt: doc.outboxAt ?? null });
@@ -198,6 +265,113 @@ export class OutboxRelay<T extends OutboxDocument = OutboxDocument> {
     }
   }
 
+  /**
+   * Refuses a change (503 UNAVAILABLE) while the stream its events go to is full, so that no
+   * change is stored whose events cannot be published. Call it before the write.
+   */
+  assertCanPublish(): void {
+    if (this.options.stream) this.jetstream.assertCanPublish(this.options.stream);
+  }
+
+  /**
+   * Counts a refusal of the event by JetStream in its document (so a restart goes on counting),
+   * and moves the event to the dead letters once it was refused often enough over long enough.
+   * True when it did. Anything else (a timeout, a lost connection) counts nothing.
+   */
+  private async refused(doc: OutboxDocument, event: EventEnvelope, error: unknown): Promise<boolean> {
+    if (!isPublishRefusal(error)) return false;
+    const key = outboxKey(event.id);
+    const now = new Date();
+    const before = doc.outboxFailures?.[key];
+    const failure: OutboxFailure = {
+      attempts: (before?.attempts ?? 0) + 1,
+      firstAt: before?.firstAt ? new Date(before.firstAt) : now,
+      lastAt: now,
+      error: describeError(error),
+    };
+    const attempts = this.options.deadLetterAttempts ?? DEAD_LETTER_ATTEMPTS;
+    const afterMs = this.options.deadLetterAfterMs ?? DEAD_LETTER_AFTER_MS;
+    if (failure.attempts >= attempts && now.getTime() - failure.firstAt.getTime() >= afterMs) {
+      await this.deadLetter(doc, event, failure);
+      return true;
+    }
+    // Straight to the collection: the models' schemas do not declare outboxFailures.
+    await this.model.collection.updateOne({ _id: doc._id, [`outbox.${key}`]: { $exists: true } } as never, {
+      $set: { [`outboxFailures.${key}`]: failure },
+    });
+    doc.outboxFailures = { ...doc.outboxFailures, [key]: failure };
+    return false;
+  }
+
+  /** The event was published after earlier refusals: its count goes (a rare extra write). */
+  private async forgetFailure(doc: OutboxDocument, event: EventEnvelope): Promise<void> {
+    const key = outboxKey(event.id);
+    await this.model.collection.updateOne({ _id: doc._id } as never, {
+      $unset: { [`outboxFailures.${key}`]: '' },
+    });
+    if (doc.outboxFailures) delete doc.outboxFailures[key];
+  }
+
+  /**
+   * Stores the event as a dead letter (its id is the record's, so a repeat after a crash stores
+   * it once), then removes it from the document's outbox: a crash in between leaves it in both,
+   * and the next sweep finishes the move.
+   */
+  private async deadLetter(doc: OutboxDocument, event: EventEnvelope, failure: OutboxFailure): Promise<void> {
+    const key = outboxKey(event.id);
+    const record: DeadLetterRecord = {
+      _id: event.id,
+      service: this.options.service ?? 'unknown',
+      type: event.type,
+      event: encodeOutboxEvent(event),
+      source: { collection: this.model.collection.collectionName, id: String(doc._id) },
+      error: failure.error,
+      attempts: failure.attempts,
+      firstFailedAt: failure.firstAt,
+      lastFailedAt: failure.lastAt,
+      deadAt: new Date(),
+    };
+    try {
+      await this.deadLetters().insertOne(record as never);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    await this.model.collection.updateOne({ _id: doc._id } as never, {
+      $unset: { [`outbox.${key}`]: '', [`outboxFailures.${key}`]: '' },
+    });
+    if (doc.outbox) delete doc.outbox[key];
+    this.options.metrics?.deadLetters.inc({ type: event.type });
+    this.logger.error(
+      {
+        eventId: event.id,
+        type: event.type,
+        service: record.service,
+        source: record.source,
+        attempts: failure.attempts,
+        firstFailedAt: failure.firstAt,
+        error: failure.error,
+      },
+      `outbox event ${event.id} moved to the dead letters after ${failure.attempts} refusals by JetStream; replay it with replay-dead-letters once the cause is fixed`,
+    );
+    await this.countDeadLetters();
+  }
+
+  private deadLetters() {
+    return this.model.db.collection<DeadLetterRecord>(DEAD_LETTERS_COLLECTION);
+  }
+
+  /** Sets the gauge of dead letters waiting for a replay. */
+  private async countDeadLetters(): Promise<void> {
+    const gauge = this.options.metrics?.deadLettersWaiting;
+    if (!gauge) return;
+    this.deadLettersCountedAt = Date.now();
+    try {
+      gauge.set(await this.deadLetters().countDocuments({}));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not count dead letters');
+    }
+  }
+
   /** Starts the periodic sweep for events left behind (a crash, NATS briefly away). */
   start(): void {
     this.stopped = false;
@@ -228,7 +402,12 @@ export class OutboxRelay<T extends OutboxDocument = OutboxDocument> {
     await this.sweep(0).catch((error) => this.logger.warn({ err: error }, 'final outbox sweep failed'));
   }
 
-  /** Publishes what is still in outboxes written at least minAgeMs ago. */
+  /**
+   * Publishes what is still in outboxes written at least minAgeMs ago. A document whose events
+   * fail is left for the next sweep (its refusals counted) and the sweep goes on with the others;
+   * only when NATS cannot be reached at all does it stop early, as every document would wait the
+   * same timeout.
+   */
   async sweep(minAgeMs = this.options.minAgeMs ?? 3000): Promise<void> {
     const cutoff = new Date(Date.now() - minAgeMs);
     const docs = (await this.model
@@ -236,13 +415,30 @@ export class OutboxRelay<T extends OutboxDocument = OutboxDocument> {
       .limit(500)
       .lean()) as OutboxDocument[];
     let pending = 0;
+    let failed = 0;
+    let lastError: unknown;
     for (const doc of docs) {
-      const count = pendingEvents(doc).length;
-      pending += count;
-      await this.publish(doc);
+      let count = 0;
+      try {
+        count = pendingEvents(doc).length;
+        pending += count;
+        await this.publish(doc);
+      } catch (error) {
+        failed += 1;
+        lastError = error;
+        if (isConnectionTrouble(error)) break;
+        continue;
+      }
       if (count)
         this.logger.info({ id: String(doc._id), events: count }, 'outbox relay published left-over events');
     }
     this.options.metrics?.outboxPending.set(pending);
+    if (failed) {
+      this.logger.warn(
+        { err: lastError, failedDocuments: failed, documents: docs.length },
+        'outbox sweep could not publish the events of some documents; will retry',
+      );
+    }
+    if (Date.now() - this.deadLettersCountedAt >= DEAD_LETTERS_COUNT_EVERY_MS) await this.countDeadLetters();
   }
 }

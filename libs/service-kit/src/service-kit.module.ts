@@ -11,7 +11,7 @@ import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
 import { TerminusModule } from '@nestjs/terminus';
 import type { Logger } from 'pino';
-import { type BaseConfig, natsServers } from './config';
+import { type BaseConfig, natsEndpoint } from './config';
 import { AllErrorsFilter } from './errors';
 import { HealthController } from './health';
 import { Lifecycle } from './lifecycle';
@@ -53,11 +53,7 @@ export class ServiceKitModule implements BeforeApplicationShutdown, OnApplicatio
       {
         provide: JetStreamService,
         useFactory: async () => {
-          const service = new JetStreamService(
-            { servers: natsServers(config.NATS_URL), name },
-            logger,
-            metrics,
-          );
+          const service = new JetStreamService({ ...natsEndpoint(config), name }, logger, metrics);
           await service.connect();
           return service;
         },

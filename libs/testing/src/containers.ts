@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { StartedTestContainer } from 'testcontainers';
+import { workspaceRoot } from './helpers';
 
 export interface ContainerInfra {
   natsUrl?: string;
@@ -6,8 +10,35 @@ export interface ContainerInfra {
   stop(): Promise<void>;
 }
 
-export const NATS_IMAGE = 'nats:2.14-alpine';
-export const MONGO_IMAGE = 'mongo:7';
+/**
+ * The images, in order of preference: the ones `npm run images` (or setup) builds here from
+ * tools/docker (NATS, and the FerretDB launcher the local stack runs), else the official ones,
+ * which an engine with registry access pulls. OASIS_TEST_NATS_IMAGE / OASIS_TEST_MONGO_IMAGE
+ * choose others.
+ */
+export const NATS_IMAGES = ['localhost/oasis198/nats:local', 'nats:2.14-alpine'];
+export const MONGO_IMAGES = ['localhost/oasis198/ferretdb:local', 'mongo:7'];
+
+/** Containers of a test run carry the pid of the process that started them, to reap leftovers. */
+const OWNER_LABEL = 'org.oasis198.test-owner';
+
+/** Podman's API service that setup starts in the workspace (tools/containers/src/podman-service.ts). */
+export const workspacePodmanSocket = (): string => path.join(workspaceRoot(), '.run', 'podman.sock');
+
+/**
+ * Points Testcontainers at a Docker API: DOCKER_HOST when set, else the workspace's podman socket
+ * when it exists (Testcontainers' own lookup covers /var/run/docker.sock and the rest). Ryuk, its
+ * clean-up container, cannot be pulled where no image can be: containers are then removed by
+ * stop(), by an exit hook, and by the next run for an owner that died.
+ */
+function configureEnvironment(): void {
+  if (!process.env['DOCKER_HOST'] && existsSync(workspacePodmanSocket())) {
+    process.env['DOCKER_HOST'] = `unix://${workspacePodmanSocket()}`;
+  }
+  if (process.env['DOCKER_HOST']?.includes('podman')) {
+    process.env['TESTCONTAINERS_RYUK_DISABLED'] ??= 'true';
+  }
+}
 
 /**
  * Whether a container engine answers within `timeoutMs`. Testcontainers tries its strategies
@@ -15,6 +46,7 @@ export const MONGO_IMAGE = 'mongo:7';
  * none; the timeout covers a socket whose daemon hangs.
  */
 export async function containerRuntimeAvailable(timeoutMs = 5_000): Promise<boolean> {
+  configureEnvironment();
   let timer: NodeJS.Timeout | undefined;
   try {
     const { getContainerRuntimeClient } = await import('testcontainers');
@@ -29,23 +61,76 @@ export async function containerRuntimeAvailable(timeoutMs = 5_000): Promise<bool
   }
 }
 
-/** Starts the official NATS (with JetStream) and MongoDB images. */
+/** The first image of the list the engine has, else the last one (pulled on start). */
+async function chooseImage(candidates: readonly string[], override: string | undefined): Promise<string> {
+  if (override) return override;
+  const { getContainerRuntimeClient, ImageName } = await import('testcontainers');
+  const client = await getContainerRuntimeClient();
+  for (const image of candidates) {
+    if (await client.image.exists(ImageName.fromString(image))) return image;
+  }
+  return candidates[candidates.length - 1] as string;
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Removes containers left by test runs whose process is gone (killed before stop()). */
+async function reapAbandoned(): Promise<void> {
+  const { getContainerRuntimeClient } = await import('testcontainers');
+  const client = await getContainerRuntimeClient();
+  const leftovers = await client.container.list();
+  for (const info of leftovers) {
+    const owner = Number(info.Labels?.[OWNER_LABEL] ?? 0);
+    if (owner && !isAlive(owner)) {
+      await client.container
+        .getById(info.Id)
+        .remove({ force: true, v: true })
+        .catch(() => undefined);
+    }
+  }
+}
+
+/** Starts NATS (with JetStream) and a MongoDB-compatible server as containers. */
 export async function startContainerInfra(services: {
   nats: boolean;
   mongo: boolean;
 }): Promise<ContainerInfra> {
+  configureEnvironment();
   const { GenericContainer, Wait } = await import('testcontainers');
-  const startNats = async () =>
-    new GenericContainer(NATS_IMAGE)
-      .withCommand(['-js'])
-      .withExposedPorts(4222)
-      .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
-      .start();
-  const startMongo = async () =>
-    new GenericContainer(MONGO_IMAGE)
+  await reapAbandoned();
+  const labels = { [OWNER_LABEL]: String(process.pid) };
+  const startNats = async () => {
+    const image = await chooseImage(NATS_IMAGES, process.env['OASIS_TEST_NATS_IMAGE']);
+    return (
+      new GenericContainer(image)
+        .withLabels(labels)
+        .withCommand(['--jetstream', '--store_dir=/data', '--http_port=8222'])
+        // Every port the image exposes gets a host port: podman reports an exposed but unbound
+        // port (our image's 8222) as unbound, and Testcontainers would wait for it forever.
+        .withExposedPorts(4222, 8222)
+        .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
+        .start()
+    );
+  };
+  const startMongo = async () => {
+    const image = await chooseImage(MONGO_IMAGES, process.env['OASIS_TEST_MONGO_IMAGE']);
+    return new GenericContainer(image)
+      .withLabels(labels)
       .withExposedPorts(27017)
-      .withWaitStrategy(Wait.forLogMessage(/Waiting for connections/))
+      .withTmpFs({ '/tmp': 'rw,mode=1777' })
+      .withWaitStrategy(
+        // The launcher's image is FROM scratch: no shell for a port probe inside it.
+        Wait.forLogMessage(image.includes('oasis198') ? /listening on/ : /Waiting for connections/),
+      )
       .start();
+  };
 
   const [nats, mongo] = await Promise.allSettled([
     services.nats ? startNats() : Promise.resolve(undefined),
@@ -54,9 +139,24 @@ export async function startContainerInfra(services: {
   const started = [nats, mongo]
     .map((r) => (r.status === 'fulfilled' ? r.value : undefined))
     .filter((c): c is StartedTestContainer => !!c);
+  let stopped = false;
   const stop = async () => {
-    await Promise.all(started.map((c) => c.stop()));
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('exit', onExit);
+    await Promise.all(started.map((c) => c.stop({ remove: true, removeVolumes: true })));
   };
+  // Last resort when stop() is never called: no container outlives the test process.
+  const onExit = () => {
+    for (const container of started) {
+      try {
+        execFileSync('podman', ['rm', '--force', '--volumes', container.getId()], { stdio: 'ignore' });
+      } catch {
+        // not podman, or already gone; the next run reaps it by its owner label
+      }
+    }
+  };
+  process.once('exit', onExit);
   const failed = [nats, mongo].find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
     await stop();

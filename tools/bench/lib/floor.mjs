@@ -3,7 +3,7 @@
 // version-guarded update rooms makes), against the same FerretDB. No HTTP, no NATS, no events,
 // no think time: the cost of the work itself. The game state is stored as its JSON text, as the
 // rooms service stores it.
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -34,6 +34,7 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
         duration: DURATION,
         nowMs,
         specialRandom: randomInt(100_000, 1_000_000),
+        aiSeed: randomBytes(32).toString('hex'),
       }),
     );
     for (let i = 0; i < games; i += 500) {
@@ -62,6 +63,7 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
               duration: DURATION,
               nowMs: Date.now(),
               specialRandom: randomInt(100_000, 1_000_000),
+              aiSeed: randomBytes(32).toString('hex'),
             });
           const seat = rules.seatToMove(state);
           const result = rules.applyMove(state, seat, chooseMove(state, seat), {

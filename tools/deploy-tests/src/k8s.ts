@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -29,6 +29,7 @@ export interface Probe {
 export interface SecurityContext {
   runAsNonRoot?: boolean;
   runAsUser?: number;
+  runAsGroup?: number;
   readOnlyRootFilesystem?: boolean;
   allowPrivilegeEscalation?: boolean;
   privileged?: boolean;
@@ -43,6 +44,8 @@ export interface EnvVar {
 export interface Container {
   name: string;
   image: string;
+  imagePullPolicy?: string;
+  command?: string[];
   ports?: { name?: string; containerPort: number }[];
   env?: EnvVar[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
@@ -55,7 +58,19 @@ export interface Container {
     limits?: Record<string, string | number>;
   };
   securityContext?: SecurityContext;
-  volumeMounts?: { name: string; mountPath: string; subPath?: string }[];
+  volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
+}
+/** Files of Secrets in a volume: a secret volume, or the secret sources of a projected one. */
+export interface SecretProjection {
+  name: string;
+  items?: { key: string; path: string }[];
+}
+export interface Volume {
+  name: string;
+  emptyDir?: { medium?: string };
+  configMap?: { name: string };
+  secret?: { secretName: string; items?: { key: string; path: string }[] };
+  projected?: { sources: { secret?: SecretProjection }[]; defaultMode?: number };
 }
 export interface PodSpec {
   serviceAccountName?: string;
@@ -65,7 +80,8 @@ export interface PodSpec {
   securityContext?: SecurityContext & { fsGroup?: number };
   terminationGracePeriodSeconds?: number;
   containers: Container[];
-  volumes?: { name: string; emptyDir?: object; configMap?: { name: string } }[];
+  initContainers?: Container[];
+  volumes?: Volume[];
 }
 export interface PodTemplate {
   metadata: { labels: Labels; annotations?: Record<string, string> };
@@ -151,6 +167,8 @@ export interface RenderOptions {
   /** Value files, relative to the chart (e.g. ci/hpa-off.yaml) or the workspace root. */
   values?: string[];
   set?: string[];
+  /** The release's namespace (default oasis198). */
+  namespace?: string;
 }
 
 const cache = new Map<string, K8sObject[]>();
@@ -206,19 +224,35 @@ export function helmNotes(options: RenderOptions = {}): string {
   }
 }
 
-/** `kubectl kustomize k8s/overlays/<overlay>`, parsed. */
+/**
+ * `kubectl kustomize k8s/overlays/<overlay>`, parsed, from a fresh copy of k8s/ in which the
+ * overlay's generate-secrets.sh (when it has one) has made its secrets, as an operator would.
+ */
 export function kustomize(overlay: string): K8sObject[] {
-  const output = execFileSync(process.env['KUBECTL'] ?? 'kubectl', ['kustomize', `k8s/overlays/${overlay}`], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: 'pipe',
-  });
-  return parse(output);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'oasis-kustomize-'));
+  try {
+    const k8s = path.join(dir, 'k8s');
+    // Without any secrets/ folder of the checkout: the copy makes its own.
+    cpSync(path.join(ROOT, 'k8s'), k8s, {
+      recursive: true,
+      filter: (source) => path.basename(source) !== 'secrets',
+    });
+    const overlayDir = path.join(k8s, 'overlays', overlay);
+    const generate = path.join(overlayDir, 'generate-secrets.sh');
+    if (existsSync(generate)) execFileSync('sh', [generate], { stdio: 'pipe' });
+    const output = execFileSync(process.env['KUBECTL'] ?? 'kubectl', ['kustomize', overlayDir], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+    return parse(output);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-function helmArgs(chart: string, { values = [], set = [] }: RenderOptions): string[] {
+function helmArgs(chart: string, { values = [], set = [], namespace = 'oasis198' }: RenderOptions): string[] {
   const chartDir = path.join('helm', chart);
-  const args = ['template', 'oasis198', chartDir, '--namespace', 'oasis198', '--kube-version', KUBE_VERSION];
+  const args = ['template', 'oasis198', chartDir, '--namespace', namespace, '--kube-version', KUBE_VERSION];
   for (const file of values) args.push('-f', file.startsWith('ci/') ? path.join(chartDir, file) : file);
   for (const value of set) args.push('--set', value);
   return args;
@@ -287,4 +321,51 @@ export function mainContainer(workload: Workload): Container {
 /** The "name/kind" list of an object set, for readable failures. */
 export function inventory(objects: K8sObject[]): string[] {
   return objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+}
+
+/** Where a file of a container comes from: a Secret's key. */
+export interface SecretFile {
+  secret: string;
+  key: string;
+  /** Whether the container mounts it read-only. */
+  readOnly: boolean;
+}
+
+/** Every file a container sees from a Secret, by its path in the container. */
+export function secretFiles(pod: PodSpec, container: Container): Map<string, SecretFile> {
+  const files = new Map<string, SecretFile>();
+  for (const mount of container.volumeMounts ?? []) {
+    const volume = pod.volumes?.find((v) => v.name === mount.name);
+    const sources: SecretProjection[] = volume?.secret
+      ? [{ name: volume.secret.secretName, items: volume.secret.items }]
+      : (volume?.projected?.sources ?? []).flatMap((source) => (source.secret ? [source.secret] : []));
+    for (const source of sources) {
+      // Every source names its keys: a Secret's other keys never show up in the container.
+      for (const item of must(source.items, `the items of Secret ${source.name} in ${volume?.name}`)) {
+        // A subPath mount shows one file of the volume, at the mount path.
+        if (mount.subPath && item.path !== mount.subPath) continue;
+        const file = mount.subPath ? mount.mountPath : path.posix.join(mount.mountPath, item.path);
+        files.set(file, { secret: source.name, key: item.key, readOnly: mount.readOnly === true });
+      }
+    }
+  }
+  return files;
+}
+
+/**
+ * The secrets a service reads as files, by variable: each `<NAME>_FILE` environment variable and
+ * the Secret's key mounted at the path it names (undefined when nothing is mounted there).
+ */
+export function secretVariables(pod: PodSpec, container: Container): Record<string, SecretFile | undefined> {
+  const files = secretFiles(pod, container);
+  return Object.fromEntries(
+    (container.env ?? [])
+      .filter((e) => e.name.endsWith('_FILE'))
+      .map((e) => [e.name.slice(0, -'_FILE'.length), files.get(e.value ?? '')]),
+  );
+}
+
+/** Every container of a pod, init containers first. */
+export function podContainers(pod: PodSpec): Container[] {
+  return [...(pod.initContainers ?? []), ...pod.containers];
 }

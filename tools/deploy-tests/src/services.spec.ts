@@ -1,3 +1,4 @@
+import { contentSecurityPolicy } from '@oasis198/contracts';
 import {
   all,
   DATABASE_SERVICES,
@@ -6,13 +7,16 @@ import {
   type Hpa,
   type K8sObject,
   mainContainer,
+  must,
   type NetworkPolicy,
   type Pdb,
   type PeerSelector,
   type PodSpec,
   one,
+  podContainers,
   type Probe,
   quantity,
+  secretVariables,
   type Service,
   SERVICES,
   type ServiceName,
@@ -21,12 +25,40 @@ import {
 } from './k8s';
 
 /** Each service chart on its own, default values, release oasis198. */
-function render(service: ServiceName, values: string[] = []) {
-  const objects = helmTemplate(service, { values });
+function render(service: ServiceName, values: string[] = [], set: string[] = []) {
+  const objects = helmTemplate(service, { values, set });
   const deployment = one<Workload>(objects, 'Deployment');
   const pod: PodSpec = deployment.spec.template.spec;
   const container = mainContainer(deployment);
-  return { objects, deployment, pod, container, podLabels: deployment.spec.template.metadata.labels };
+  const secrets = secretVariables(pod, container);
+  return {
+    objects,
+    deployment,
+    pod,
+    container,
+    secrets,
+    podLabels: deployment.spec.template.metadata.labels,
+  };
+}
+
+/** The user the service's image runs as (tools/docker/node-service.Dockerfile, apps/web/Dockerfile). */
+const IMAGE_UID: Record<ServiceName, number> = {
+  gateway: 10001,
+  auth: 10001,
+  rewards: 10001,
+  rooms: 10001,
+  'game-timer': 10001,
+  web: 10101,
+};
+
+const DIGEST = `sha256:${'0123456789abcdef'.repeat(4)}`;
+
+/** Environment variables read straight from a Secret (valueFrom.secretKeyRef, envFrom secretRef). */
+function secretEnv(pod: PodSpec): string[] {
+  return podContainers(pod).flatMap((c) => [
+    ...(c.env ?? []).filter((e) => e.valueFrom?.secretKeyRef).map((e) => `${c.name}: ${e.name}`),
+    ...(c.envFrom ?? []).filter((e) => e.secretRef).map((e) => `${c.name}: envFrom ${e.secretRef?.name}`),
+  ]);
 }
 
 const HEALTH: Record<ServiceName, { startup: string; readiness: string; liveness: string }> = {
@@ -73,7 +105,7 @@ const PORTS: Record<string, (string | number)[]> = {
 };
 
 describe.each(SERVICES)('the %s chart', (service) => {
-  const { objects, deployment, pod, container, podLabels } = render(service);
+  const { objects, deployment, pod, container, secrets, podLabels } = render(service);
 
   it('probes the health endpoints: startup, readiness and liveness', () => {
     const expected = HEALTH[service];
@@ -219,31 +251,110 @@ describe.each(SERVICES)('the %s chart', (service) => {
     expect(allowed.sort()).toEqual([...NEEDS[service].egress].sort());
   });
 
-  it('reads its secrets from Secrets, never from its ConfigMap', () => {
+  it('reads its secrets as read-only files from Secrets, never from its ConfigMap or the environment', () => {
     const config = one(objects, 'ConfigMap').data ?? {};
-    const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e]));
     expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['MONGO_URL']));
     expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['JWT_SECRET']));
+    const names = (container.env ?? []).map((e) => e.name);
+    for (const name of ['MONGO_URL', 'JWT_SECRET', 'NATS_PASSWORD', 'NATS_URL'])
+      expect(names).not.toContain(name);
+    // No variable takes its value from a Secret: `kubectl describe`, `ps e` and crash dumps show none.
+    expect(secretEnv(pod)).toEqual([]);
     const ownsDatabase = (DATABASE_SERVICES as readonly string[]).includes(service);
-    if (ownsDatabase) {
-      expect(env['MONGO_URL']?.valueFrom?.secretKeyRef).toEqual({
-        name: `oasis198-${service}-mongodb`,
-        key: 'MONGO_URL',
-      });
-    } else {
-      expect(env['MONGO_URL']).toBeUndefined();
-    }
-    if (service === 'auth') {
-      expect(env['JWT_SECRET']?.valueFrom?.secretKeyRef).toEqual({
-        name: 'oasis198-auth-jwt',
-        key: 'JWT_SECRET',
-      });
-    } else {
-      expect(env['JWT_SECRET']).toBeUndefined();
-    }
+    const file = (secret: string, key: string) => ({ secret, key, readOnly: true });
+    expect(secrets).toEqual({
+      ...(ownsDatabase && { MONGO_URL: file(`oasis198-${service}-mongodb`, 'MONGO_URL') }),
+      ...(service === 'auth' && { JWT_SECRET: file('oasis198-auth-jwt', 'JWT_SECRET') }),
+      ...(service !== 'web' && { NATS_PASSWORD: file(`oasis198-${service}-nats`, 'NATS_PASSWORD') }),
+    });
     // With existing Secrets (the default) the chart writes none.
     expect(all(objects, 'Secret')).toEqual([]);
   });
+
+  it('puts every object in the release namespace', () => {
+    const objects = helmTemplate(service, { namespace: 'games', values: ['ci/hpa-off.yaml'] });
+    expect(objects.length).toBeGreaterThan(0);
+    for (const object of [...objects, ...helmTemplate(service, { namespace: 'games' })]) {
+      expect([object.kind, object.metadata.name, object.metadata.namespace]).toEqual([
+        object.kind,
+        object.metadata.name,
+        'games',
+      ]);
+    }
+  });
+
+  it("runs as its image's user, a UID of 10000 or more that no host account has", () => {
+    const uid = IMAGE_UID[service];
+    expect(uid).toBeGreaterThanOrEqual(10000);
+    expect(pod.securityContext).toMatchObject({ runAsUser: uid, runAsGroup: uid, fsGroup: uid });
+    for (const c of podContainers(pod)) {
+      expect([c.name, c.securityContext?.runAsUser, c.securityContext?.runAsGroup]).toEqual([
+        c.name,
+        uid,
+        uid,
+      ]);
+    }
+  });
+
+  it('pulls its image on every start by default (a tag can move), as configured otherwise', () => {
+    expect(container.imagePullPolicy).toBe('Always');
+    const global = render(service, [], ['global.image.pullPolicy=IfNotPresent']).container;
+    expect(global.imagePullPolicy).toBe('IfNotPresent');
+    const own = render(
+      service,
+      [],
+      ['global.image.pullPolicy=IfNotPresent', 'image.pullPolicy=Never'],
+    ).container;
+    expect(own.imagePullPolicy).toBe('Never');
+  });
+
+  it('pins its image by image.digest, which wins over the tag', () => {
+    expect(container.image).toBe(`oasis198/${service}:0.1.0`);
+    const pinned = render(
+      service,
+      [],
+      ['global.image.registry=registry.example.com', 'image.tag=9.9.9', `image.digest=${DIGEST}`],
+    );
+    expect(pinned.container.image).toBe(`registry.example.com/oasis198/${service}@${DIGEST}`);
+    // Pinned, the scanner's digest check has nothing to skip.
+    expect(Object.values(pinned.deployment.metadata.annotations ?? {}).join()).not.toMatch(/CKV_K8S_43/);
+  });
+
+  it('says why the digest check is skipped while no digest is set (checkov annotation)', () => {
+    const skips = Object.entries(deployment.metadata.annotations ?? {}).filter(([k]) =>
+      k.startsWith('checkov.io/skip'),
+    );
+    expect(skips).toEqual([
+      [expect.any(String), expect.stringMatching(/^CKV_K8S_43=[^=]*image\.digest[^=]*$/)],
+    ]);
+  });
+
+  if (service !== 'web') {
+    it('connects to NATS as its own user, the password a file from its Secret', () => {
+      const config = one(objects, 'ConfigMap').data ?? {};
+      expect(config['NATS_USER']).toBe(service);
+      expect(config['NATS_PASSWORD']).toBeUndefined();
+      expect(secrets['NATS_PASSWORD']).toEqual({
+        secret: `oasis198-${service}-nats`,
+        key: 'NATS_PASSWORD',
+        readOnly: true,
+      });
+    });
+
+    it('connects without credentials when global.nats.auth is off', () => {
+      const off = render(service, [], ['global.nats.auth.enabled=false']);
+      expect(one(off.objects, 'ConfigMap').data?.['NATS_USER']).toBeUndefined();
+      expect(Object.keys(off.secrets)).not.toContain('NATS_PASSWORD');
+      expect((off.container.env ?? []).map((e) => e.name)).not.toContain('NATS_PASSWORD');
+    });
+  } else {
+    it('has no NATS credentials (it does not talk to NATS)', () => {
+      expect(one(objects, 'ConfigMap').data?.['NATS_USER']).toBeUndefined();
+      expect((container.env ?? []).map((e) => e.name)).not.toContain('NATS_PASSWORD');
+      expect(secrets).toEqual({});
+      expect(pod.volumes?.some((v) => v.secret || v.projected)).toBe(false);
+    });
+  }
 
   if (service !== 'web') {
     it('gets HTTP_PORT and NATS_URL from its ConfigMap and exposes /metrics to Prometheus', () => {
@@ -263,28 +374,34 @@ describe.each(SERVICES)('the %s chart', (service) => {
 
 describe.each(DATABASE_SERVICES)('the %s chart with secrets', (service) => {
   it('writes its own Secret from values and rolls the pods when it changes (ci/secrets-from-values.yaml)', () => {
-    const { objects, container, deployment } = render(service, ['ci/secrets-from-values.yaml']);
+    const { objects, secrets, deployment, pod } = render(service, ['ci/secrets-from-values.yaml']);
     const secret = one(objects, 'Secret');
     const data = secret.data ?? {};
     const mongoUrl = Buffer.from(data['MONGO_URL'] ?? '', 'base64').toString();
     expect(mongoUrl).toBe(
       `mongodb://oasis:change-me@mongodb-0.mongodb.databases.svc:27017/oasis-${service}?authSource=admin`,
     );
-    const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef]));
-    expect(env['MONGO_URL']).toEqual({ name: secret.metadata.name, key: 'MONGO_URL' });
-    if (service === 'auth')
-      expect(env['JWT_SECRET']).toEqual({ name: secret.metadata.name, key: 'JWT_SECRET' });
+    const own = (key: string) => ({ secret: secret.metadata.name, key, readOnly: true });
+    expect(secrets['MONGO_URL']).toEqual(own('MONGO_URL'));
+    if (service === 'auth') expect(secrets['JWT_SECRET']).toEqual(own('JWT_SECRET'));
+    expect(secrets['NATS_PASSWORD']).toEqual(own('NATS_PASSWORD'));
+    expect(secretEnv(pod)).toEqual([]);
+    expect(Buffer.from(data['NATS_PASSWORD'] ?? '', 'base64').toString()).toBe(
+      `ci-only-nats-${service}-0123456789abcdef`,
+    );
     expect(deployment.spec.template.metadata.annotations?.['checksum/secret']).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('reads named existing Secrets and keys (ci/existing-secrets.yaml)', () => {
-    const { objects, container } = render(service, ['ci/existing-secrets.yaml']);
+    const { objects, secrets, pod } = render(service, ['ci/existing-secrets.yaml']);
     expect(all(objects, 'Secret')).toEqual([]);
-    const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef]));
-    expect(env['MONGO_URL']).toEqual({ name: 'oasis198-db', key: 'connection-string' });
-    expect(env['NATS_URL']).toEqual({ name: 'oasis198-nats', key: 'url' });
+    const file = (secret: string, key: string) => ({ secret, key, readOnly: true });
+    expect(secrets['MONGO_URL']).toEqual(file('oasis198-db', 'connection-string'));
+    expect(secrets['NATS_URL']).toEqual(file('oasis198-nats', 'url'));
     expect(one(objects, 'ConfigMap').data?.['NATS_URL']).toBeUndefined();
-    if (service === 'auth') expect(env['JWT_SECRET']).toEqual({ name: 'oasis198-jwt', key: 'signing-key' });
+    expect(secrets['NATS_PASSWORD']).toEqual(file(`oasis198-nats-${service}`, 'password'));
+    if (service === 'auth') expect(secrets['JWT_SECRET']).toEqual(file('oasis198-jwt', 'signing-key'));
+    expect(secretEnv(pod)).toEqual([]);
   });
 
   it('builds each database URL from a shared global URL (ci/global-mongodb-url.yaml)', () => {
@@ -306,7 +423,68 @@ describe('values the charts refuse', () => {
     ['gateway', ['global.nats.url=http://nats:4222'], /global\/nats\/url/],
     ['rewards', ['config.MONGO_URL=mongodb://x/y'], /config.MONGO_URL is managed by the chart/],
     ['web', ['autoscaling.minReplicas=5', 'autoscaling.maxReplicas=2'], /minReplicas must not be greater/],
+    ['rooms', ['config.NATS_PASSWORD=x'], /config.NATS_PASSWORD is managed by the chart/],
+    ['rooms', ['config.NATS_USER=gateway'], /config.NATS_USER is managed by the chart/],
+    ['web', ["contentSecurityPolicy.imgSrc[0]='unsafe-inline'"], /contentSecurityPolicy\/imgSrc\/0/],
+    ['web', ['contentSecurityPolicy.connectSrc[0]=https://a.example; script-src *'], /connectSrc\/0/],
+    ['gateway', ['config.TRUST_PROXY=true'], /TRUST_PROXY must be a hop count/],
+    ['rooms', ['image.digest=sha256:0123'], /image\/digest/],
+    ['web', ['image.digest=latest'], /image\/digest/],
+    ['auth', ['config.JWT_SECRET_FILE=/tmp/x'], /config.JWT_SECRET_FILE is managed by the chart/],
+    ['rooms', ['config.MONGO_URL_FILE=/tmp/x'], /config.MONGO_URL_FILE is managed by the chart/],
+    // The Secret files are readable by the pod's group only.
+    ['auth', ['podSecurityContext.fsGroup=null'], /fsGroup/],
   ])('%s with %s', (chart, set, message) => {
     expect(helmTemplateError(chart, { set })).toMatch(message);
   });
 });
+
+describe('the gateway chart behind the ingress', () => {
+  it('trusts X-Forwarded-For from the ingress hop only, not from every private address', () => {
+    const config = one(helmTemplate('gateway'), 'ConfigMap').data ?? {};
+    expect(config['TRUST_PROXY']).toBe('1');
+  });
+
+  it("takes the ingress controller's addresses instead", () => {
+    const objects = helmTemplate('gateway', { set: ['config.TRUST_PROXY=10.42.0.0/16'] });
+    expect(one(objects, 'ConfigMap').data?.['TRUST_PROXY']).toBe('10.42.0.0/16');
+  });
+});
+
+describe('the web chart: Content-Security-Policy', () => {
+  const cspOf = (objects: K8sObject[]) => {
+    const { container, pod } = renderParts(objects);
+    const mount = container.volumeMounts?.find((m) => m.mountPath === '/etc/nginx/oasis-csp.conf');
+    const volume = pod.volumes?.find((v) => v.name === mount?.name);
+    const config = one(objects, 'ConfigMap');
+    expect(volume?.configMap?.name).toBe(config.metadata.name);
+    const snippet = must(config.data?.[must(mount?.subPath, 'the CSP mount')], 'the CSP snippet');
+    const match = /^add_header Content-Security-Policy "([^"]+)" always;$/m.exec(snippet);
+    return must(match?.[1], `a Content-Security-Policy header in ${snippet}`);
+  };
+
+  it("serves the site's own policy by default: nothing from elsewhere", () => {
+    expect(cspOf(helmTemplate('web'))).toBe(contentSecurityPolicy());
+  });
+
+  it("adds the GIF service's origins to img-src and connect-src only", () => {
+    const objects = helmTemplate('web', {
+      set: [
+        'contentSecurityPolicy.connectSrc[0]=https://api.gifs.example',
+        'contentSecurityPolicy.imgSrc[0]=https://media.gifs.example',
+        'contentSecurityPolicy.imgSrc[1]=https://*.cdn.gifs.example',
+      ],
+    });
+    expect(cspOf(objects)).toBe(
+      contentSecurityPolicy({
+        connectSrc: ['https://api.gifs.example'],
+        imgSrc: ['https://media.gifs.example', 'https://*.cdn.gifs.example'],
+      }),
+    );
+  });
+});
+
+function renderParts(objects: K8sObject[]) {
+  const deployment = one<Workload>(objects, 'Deployment');
+  return { deployment, pod: deployment.spec.template.spec, container: mainContainer(deployment) };
+}

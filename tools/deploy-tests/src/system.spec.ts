@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import {
@@ -15,11 +15,17 @@ import {
   NEST_SERVICES,
   type NetworkPolicy,
   one,
+  podContainers,
   ROOT,
+  secretFiles,
+  secretVariables,
   SERVICES,
   selects,
+  type Container,
+  type PodSpec,
   type Workload,
 } from './k8s';
+import { isKnownSecret } from '@oasis198/service-kit';
 
 /** Whether some rule of a policy lets `labels` pods through on `port` (egress: to; ingress: from). */
 function allows(
@@ -45,6 +51,22 @@ function allows(
 const podLabels = (objects: K8sObject[], kind: string, name: string) =>
   one<Workload>(objects, kind, name).spec.template.metadata.labels;
 
+/** The umbrella's value sets that npm test renders: its defaults and each ci/*.yaml. */
+const UMBRELLA_SCENARIOS: string[][] = [
+  [],
+  ...readdirSync(path.join(ROOT, 'helm', 'oasis198', 'ci'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => [`ci/${f}`]),
+];
+
+const workloads = (objects: K8sObject[]) => [
+  ...all<Workload>(objects, 'Deployment'),
+  ...all<Workload>(objects, 'StatefulSet'),
+];
+
+const DIGEST = `sha256:${'fedcba9876543210'.repeat(4)}`;
+
 describe('the oasis198 umbrella chart', () => {
   const objects = helmTemplate('oasis198');
 
@@ -65,6 +87,68 @@ describe('the oasis198 umbrella chart', () => {
       expect(all(objects, kind)).toHaveLength(SERVICES.length);
     }
   });
+
+  it.each(UMBRELLA_SCENARIOS.map((values) => [values.join() || 'default values', values]))(
+    'puts every object in the release namespace (%s)',
+    (_, values) => {
+      const rendered = helmTemplate('oasis198', { values, namespace: 'games' });
+      expect(rendered.length).toBeGreaterThan(0);
+      for (const object of rendered) {
+        expect([object.kind, object.metadata.name, object.metadata.namespace]).toEqual([
+          object.kind,
+          object.metadata.name,
+          'games',
+        ]);
+      }
+    },
+  );
+
+  it.each(UMBRELLA_SCENARIOS.map((values) => [values.join() || 'default values', values]))(
+    'passes every secret as a read-only file, none as an environment variable (%s)',
+    (_, values) => {
+      const rendered = helmTemplate('oasis198', { values });
+      for (const workload of workloads(rendered)) {
+        const pod = workload.spec.template.spec;
+        for (const container of podContainers(pod)) {
+          const where = `${workload.metadata.name}/${container.name}`;
+          const fromSecrets = (container.env ?? [])
+            .filter((e) => e.valueFrom?.secretKeyRef)
+            .map((e) => e.name);
+          expect([where, fromSecrets, (container.envFrom ?? []).filter((e) => e.secretRef)]).toEqual([
+            where,
+            [],
+            [],
+          ]);
+          for (const name of ['JWT_SECRET', 'MONGO_URL', 'NATS_PASSWORD']) {
+            expect([where, (container.env ?? []).some((e) => e.name === name)]).toEqual([where, false]);
+          }
+          for (const [file, source] of secretFiles(pod, container)) {
+            expect([where, file, source.readOnly]).toEqual([where, file, true]);
+          }
+        }
+      }
+    },
+  );
+
+  it.each(UMBRELLA_SCENARIOS.map((values) => [values.join() || 'default values', values]))(
+    'runs every container, init containers included, as a UID and GID of 10000 or more, pulling its image on every start (%s)',
+    (_, values) => {
+      for (const workload of workloads(helmTemplate('oasis198', { values }))) {
+        const pod = workload.spec.template.spec;
+        const name = workload.metadata.name;
+        // The volumes' group (Secret files are readable by it only) is the pods' own group.
+        expect([name, pod.securityContext?.fsGroup]).toEqual([name, pod.securityContext?.runAsGroup]);
+        for (const container of podContainers(pod)) {
+          const context = { ...pod.securityContext, ...container.securityContext };
+          const where = `${name}/${container.name}`;
+          const ids = [context.runAsUser, context.runAsGroup, pod.securityContext?.fsGroup];
+          const high = ids.every((id) => typeof id === 'number' && id >= 10000);
+          expect([where, ids, high]).toEqual([where, ids, true]);
+          expect([where, container.imagePullPolicy]).toEqual([where, 'Always']);
+        }
+      }
+    },
+  );
 
   it('routes /api to the gateway and everything else to web, and never exposes /health or /metrics', () => {
     const ingress = one<Ingress>(objects, 'Ingress');
@@ -136,6 +220,59 @@ describe('the oasis198 umbrella chart', () => {
       );
     });
 
+    it('gives every service its own NATS user, the passwords staying in the Secrets', () => {
+      const conf = one(deps, 'ConfigMap', 'oasis198-nats').data?.['nats.conf'] ?? '';
+      const users = [...conf.matchAll(/^\s*user: "([\w-]+)"$/gm)].map((m) => m[1]);
+      expect(users.sort()).toEqual([...NEST_SERVICES].sort());
+      expect(conf).toContain('include "../auth/passwords.conf"');
+      expect(conf).not.toMatch(/ci-only/);
+      const nats = one<Workload>(deps, 'StatefulSet', 'oasis198-nats').spec.template.spec as PodSpec & {
+        initContainers?: Container[];
+      };
+      const init = must(nats.initContainers?.[0], 'the passwords init container');
+      const initFiles = [...secretFiles(nats, init)];
+      expect(initFiles).toHaveLength(NEST_SERVICES.length);
+      for (const service of NEST_SERVICES) {
+        const deployment = one<Workload>(deps, 'Deployment', `oasis198-${service}`);
+        const own = secretVariables(deployment.spec.template.spec, mainContainer(deployment))[
+          'NATS_PASSWORD'
+        ];
+        const variable = `NATS_PASSWORD_${service.toUpperCase().replace('-', '_')}`;
+        // NATS reads the very Secret and key the service reads, as a read-only file too.
+        const file = initFiles.find(([f]) => path.posix.basename(f) === variable)?.[1];
+        expect([variable, file]).toEqual([variable, must(own, `${service}'s NATS_PASSWORD`)]);
+      }
+      expect(init.env ?? []).toEqual([]);
+      // The passwords live in memory only.
+      expect(nats.volumes?.find((v) => v.name === 'auth')).toMatchObject({ emptyDir: { medium: 'Memory' } });
+    });
+
+    it('pins the NATS and MongoDB images by digest when given one, else by tag and says why', () => {
+      for (const [name, image] of [
+        ['nats', 'nats:2.14.9-alpine'],
+        ['mongodb', 'mongo:8.0'],
+      ] as const) {
+        const set = one<Workload>(deps, 'StatefulSet', `oasis198-${name}`);
+        for (const c of podContainers(set.spec.template.spec)) expect(c.image).toBe(image);
+        const skip = Object.entries(set.metadata.annotations ?? {}).find(([k]) =>
+          k.startsWith('checkov.io/skip'),
+        );
+        expect(skip?.[1]).toMatch(new RegExp(`^CKV_K8S_43=[^=]*${name}\\.image\\.digest[^=]*$`));
+        const pinned = one<Workload>(
+          helmTemplate('oasis198', {
+            values: ['ci/in-cluster-deps.yaml'],
+            set: [`${name}.image.digest=${DIGEST}`],
+          }),
+          'StatefulSet',
+          `oasis198-${name}`,
+        );
+        for (const c of podContainers(pinned.spec.template.spec)) {
+          expect(c.image).toBe(`${image.split(':')[0]}@${DIGEST}`);
+        }
+        expect(JSON.stringify(pinned.metadata.annotations ?? {})).not.toMatch(/CKV_K8S_43/);
+      }
+    });
+
     it('points every service at them', () => {
       for (const service of NEST_SERVICES) {
         expect(one(deps, 'ConfigMap', `oasis198-${service}`).data?.['NATS_URL']).toBe(
@@ -184,6 +321,12 @@ describe('the oasis198 umbrella chart', () => {
     for (const service of DATABASE_SERVICES) {
       expect(notes).toContain(`create secret generic oasis198-${service}-mongodb --from-literal=MONGO_URL=`);
     }
+    for (const service of NEST_SERVICES) {
+      expect(notes).toContain(
+        `create secret generic oasis198-${service}-nats --from-literal=NATS_PASSWORD="$(openssl rand -hex 32)"`,
+      );
+    }
+    expect(notes).toContain('helm/oasis198/files/nats-permissions.json');
     expect(notes).toContain('port-forward svc/oasis198-web 8080:8080');
     // With everything in values or in the cluster there is nothing to create.
     const trying = helmNotes({ values: ['ci/in-cluster-deps.yaml'] });
@@ -201,7 +344,49 @@ describe('the oasis198 umbrella chart', () => {
   });
 });
 
+/**
+ * Every secret value a workload reads from a Secret of the rendered objects, as a file named after
+ * its variable (undefined when the Secret or its key is missing).
+ */
+function secretsRead(objects: K8sObject[]): { workload: string; variable: string; value?: string }[] {
+  const secrets = new Map(all(objects, 'Secret').map((s) => [s.metadata.name, s]));
+  return workloads(objects).flatMap((workload) => {
+    const pod: PodSpec = workload.spec.template.spec;
+    return podContainers(pod).flatMap((container: Container) =>
+      [...secretFiles(pod, container)].map(([file, { secret, key }]) => {
+        const data = secrets.get(secret)?.data?.[key];
+        const value = data === undefined ? undefined : Buffer.from(data, 'base64').toString();
+        return { workload: workload.metadata.name, variable: path.posix.basename(file), value };
+      }),
+    );
+  });
+}
+
 describe('the kustomize overlays', () => {
+  it('dev ships no signing key or password: it makes random ones, and every pod runs in production', () => {
+    const objects = kustomize('dev');
+    const read = secretsRead(objects);
+    const sensitive = read.filter((r) => /JWT_SECRET|NATS_PASSWORD/.test(r.variable));
+    expect(sensitive.map((r) => r.variable)).toEqual(
+      expect.arrayContaining(['JWT_SECRET', 'NATS_PASSWORD', 'NATS_PASSWORD_GAME_TIMER']),
+    );
+    for (const { workload, variable, value = '' } of sensitive) {
+      expect([workload, variable, value.length >= 32, isKnownSecret(value)]).toEqual([
+        workload,
+        variable,
+        true,
+        false,
+      ]);
+    }
+    // The same in a second copy: each copy makes its own.
+    const again = secretsRead(kustomize('dev')).find((r) => r.variable === 'JWT_SECRET')?.value;
+    expect(again).not.toBe(sensitive.find((r) => r.variable === 'JWT_SECRET')?.value);
+    // Nothing switches the services out of production mode (where known secrets are refused).
+    for (const config of all(objects, 'ConfigMap')) expect(config.data?.['NODE_ENV']).toBeUndefined();
+    const committed = readFileSync(path.join(ROOT, 'k8s', 'overlays', 'dev', 'kustomization.yaml'), 'utf8');
+    expect(committed).not.toMatch(/JWT_SECRET=|NATS_PASSWORD=/);
+  });
+
   it('dev runs the whole game: services, NATS, MongoDB and every Secret they read', () => {
     const objects = kustomize('dev');
     expect(inventory(all(objects, 'StatefulSet'))).toEqual([
@@ -215,14 +400,21 @@ describe('the kustomize overlays', () => {
     for (const object of objects) {
       if (object.kind !== 'Namespace') expect(object.metadata.namespace).toBe(namespace.metadata.name);
     }
-    const secrets = new Map(all(objects, 'Secret').map((s) => [s.metadata.name, s]));
+    const read = secretsRead(objects);
+    expect(read.map((r) => r.variable)).toEqual(
+      expect.arrayContaining(['MONGO_URL', 'JWT_SECRET', 'NATS_PASSWORD']),
+    );
+    for (const { workload, variable, value } of read) {
+      expect([workload, variable, value]).toEqual([workload, variable, expect.any(String)]);
+    }
+    // Each service finds its files where its <NAME>_FILE variables say.
     for (const deployment of all<Workload>(objects, 'Deployment')) {
-      for (const env of mainContainer(deployment).env ?? []) {
-        const ref = env.valueFrom?.secretKeyRef;
-        if (!ref) continue;
-        expect([deployment.metadata.name, secrets.get(ref.name)?.data?.[ref.key]]).toEqual([
+      const variables = secretVariables(deployment.spec.template.spec, mainContainer(deployment));
+      for (const [variable, file] of Object.entries(variables)) {
+        expect([deployment.metadata.name, variable, file]).toEqual([
           deployment.metadata.name,
-          expect.any(String),
+          variable,
+          expect.anything(),
         ]);
       }
     }

@@ -65,6 +65,22 @@ export const APPS = [
 /** Variables every service gets (NATS_URL is added from the infrastructure). */
 export const SHARED_ENV = { LOG_LEVEL: 'info', NODE_ENV: 'production' };
 
+/**
+ * The gateway's limits for stacks whose clients all come from one address (end-to-end tests, the
+ * benchmark's bots): out of reach, as DECISIONS allows. `npm start` keeps the defaults; a stack
+ * started with extraEnv: { gateway: SHARED_ADDRESS_LIMITS } takes these.
+ */
+export const SHARED_ADDRESS_LIMITS = {
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000000',
+  LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
+  REGISTER_MAX_PER_WINDOW: '1000000',
+  ROOM_CREATES_PER_MINUTE: '1000000',
+  ROOM_LEAVES_PER_MINUTE: '1000000',
+  ROOM_EDITS_PER_SECOND: '1000000',
+  REWARD_WRITES_PER_MINUTE: '1000000',
+  PUSH_STREAMS_PER_ADDRESS: '1000000',
+};
+
 /** Readiness: every service answers GET /health with 200 on its port. */
 export const HEALTH_PATH = '/health';
 
@@ -89,12 +105,17 @@ export function localSecrets(dataDir = DATA_DIR) {
 /**
  * The environment of every service, by name, for the given infrastructure ports.
  * appPorts overrides the HTTP port of a service ({ gateway: 18080 }); secrets defaults to
- * localSecrets().
+ * localSecrets(); extraEnv adds variables per service ({ gateway: SHARED_ADDRESS_LIMITS }).
  */
-export function appEnvs({ natsPort, mongoPort, appPorts = {}, secrets = localSecrets() }) {
+export function appEnvs({ natsPort, mongoPort, appPorts = {}, secrets = localSecrets(), extraEnv = {} }) {
   const envs = {};
   for (const app of APPS) {
-    const env = { ...SHARED_ENV, NATS_URL: `nats://${HOST}:${natsPort}`, ...app.env };
+    const env = {
+      ...SHARED_ENV,
+      NATS_URL: `nats://${HOST}:${natsPort}`,
+      ...app.env,
+      ...extraEnv[app.name],
+    };
     env[app.port.env] = String(appPorts[app.name] ?? app.port.default);
     if (app.database) env.MONGO_URL = `mongodb://${HOST}:${mongoPort}/${app.database}`;
     for (const name of app.secrets) {
@@ -123,7 +144,8 @@ export function appEnvs({ natsPort, mongoPort, appPorts = {}, secrets = localSec
  *   readyTimeoutMs              how long to wait for health checks (default 60 s);
  *   signal        an AbortSignal that cancels the start (what was started is stopped again);
  *   runDir, dataDir             infrastructure state and data (default .run and .data; e.g. a
- *                               temporary directory for a throwaway stack).
+ *                               temporary directory for a throwaway stack);
+ *   extraEnv      further variables per service, e.g. { gateway: SHARED_ADDRESS_LIMITS } (default none).
  *
  * Resolves a stack: { url, infra, apps: [{ name, pid, port, url }], skipped, notes, env, stop() }.
  * stop() (= stopStack(stack)) stops the services, then the servers this call started.
@@ -138,6 +160,7 @@ export async function startStack({
   signal,
   runDir = RUN_DIR,
   dataDir = DATA_DIR,
+  extraEnv = {},
 } = {}) {
   const infra = await startInfra({ portsMode, runDir, dataDir });
   const stack = {
@@ -163,7 +186,13 @@ export async function startStack({
       appPorts[app.name] = await choosePort(app.name, wanted, portsMode, stack.notes);
     }
     const secrets = localSecrets(dataDir);
-    stack.env = appEnvs({ natsPort: infra.nats.port, mongoPort: infra.mongo.port, appPorts, secrets });
+    stack.env = appEnvs({
+      natsPort: infra.nats.port,
+      mongoPort: infra.mongo.port,
+      appPorts,
+      secrets,
+      extraEnv,
+    });
 
     for (const app of built) {
       if (signal?.aborted) throw new Error('interrupted');

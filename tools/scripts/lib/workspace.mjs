@@ -15,6 +15,10 @@ export const RUN_DIR = path.join(ROOT, '.run');
 /** Pinned tool versions. Bumping one makes the next `npm run setup` reinstall it. */
 export const NATS_SERVER_VERSION = 'v2.14.9';
 export const HELM_VERSION = 'v3.22.0';
+/** The chart scanner of the deployment checks (PyPI), in a virtualenv of its own. */
+export const CHECKOV_VERSION = '3.3.30';
+export const CHECKOV_VENV = path.join(ROOT, '.tools', 'checkov-venv');
+export const CHECKOV_BIN = path.join(CHECKOV_VENV, 'bin', 'checkov');
 
 export const binaryPath = (name) => path.join(TOOLS_BIN, name);
 export const NATS_SERVER_BIN = binaryPath('nats-server');

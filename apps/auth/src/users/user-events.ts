@@ -18,10 +18,21 @@ export const userEventsProvider = {
     logger: Logger,
     metrics: Metrics,
     config: AuthConfig,
-  ) => new OutboxRelay(model, jetstream, logger, { metrics, sweepEveryMs: config.OUTBOX_SWEEP_MS }),
+  ) =>
+    new OutboxRelay(model, jetstream, logger, {
+      metrics,
+      sweepEveryMs: config.OUTBOX_SWEEP_MS,
+      service: 'auth',
+      stream: Streams.users.name,
+      deadLetterAttempts: config.OUTBOX_DEAD_LETTER_ATTEMPTS,
+      deadLetterAfterMs: config.OUTBOX_DEAD_LETTER_AFTER_MS,
+    }),
 };
 
-/** Creates the USERS stream when missing and runs the relay's sweep while the service runs. */
+/**
+ * Keeps the USERS stream (auth publishes to it) with its configured limits, watches how full it
+ * is, and runs the relay's sweep while the service runs.
+ */
 @Injectable()
 export class UserEventsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   private started = false;
@@ -29,12 +40,22 @@ export class UserEventsLifecycle implements OnApplicationBootstrap, OnModuleDest
   constructor(
     @Inject(USER_EVENTS) private readonly relay: OutboxRelay<User>,
     private readonly jetstream: JetStreamService,
+    @Inject(CONFIG) private readonly config: AuthConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.jetstream.ensureStreams([Streams.users]);
+    const users = {
+      ...Streams.users,
+      maxBytes: this.config.USERS_STREAM_MAX_BYTES,
+      maxMsgSize: this.config.USERS_STREAM_MAX_MSG_SIZE,
+    };
+    await this.jetstream.ensureStreams([users], { updateLimits: true });
+    await this.jetstream.watchCapacity([users], {
+      everyMs: this.config.STREAM_CHECK_MS,
+      fullRatio: this.config.STREAM_FULL_RATIO,
+    });
     this.relay.start();
   }
 

@@ -66,8 +66,13 @@ function setup() {
   const revocations = new FakeRevocations();
   const hasher = new FakeHasher();
   const published: OutboxDocument[] = [];
-  // Like OutboxRelay: records what it publishes, empties the outbox, removes a tombstone.
+  // Like OutboxRelay: records what it publishes, empties the outbox, removes a tombstone; refuses
+  // with 503 while the stream counts as full.
+  const stream = { full: false };
   const relay = {
+    assertCanPublish: () => {
+      if (stream.full) throw new AppError('UNAVAILABLE', 'event storage is full');
+    },
     publishSoon: async (doc: OutboxDocument) => {
       published.push(doc);
       const id = String(doc._id);
@@ -90,7 +95,7 @@ function setup() {
     repo as unknown as UsersRepository,
   );
   const callerOf = (token: string) => sessions.verify(token);
-  return { repo, tokens, revocations, hasher, published, users, sessions, callerOf };
+  return { repo, tokens, revocations, hasher, published, users, sessions, callerOf, stream };
 }
 
 function firstOf<T>(list: readonly T[]): T {
@@ -300,6 +305,26 @@ describe('UsersService', () => {
       );
       await expectError(users.delete(caller), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
       expect((await users.register(valid))._id).not.toBe(_id);
+    });
+
+    it('refuses registrations, renames and deletions with 503 while the USERS stream is full, storing nothing', async () => {
+      const { repo, users, callerOf, published, stream } = setup();
+      const { token, _id } = await users.register(valid);
+      const caller = await callerOf(token);
+      published.length = 0;
+      stream.full = true;
+      const other = { ...valid, name: 'bobby1', email: 'bob@example.com' };
+      await expectError(users.register(other), 'UNAVAILABLE', 'event storage is full');
+      await expectError(users.edit(caller, { name: 'alice2' }), 'UNAVAILABLE', 'event storage is full');
+      await expectError(users.delete(caller), 'UNAVAILABLE', 'event storage is full');
+      expect([...repo.users.values()].map((u) => [u._id, u.name, !!u.tombstone])).toEqual([
+        [_id, 'alice1', false],
+      ]);
+      expect(published).toEqual([]);
+      // A password change announces nothing: it goes through.
+      await users.edit(caller, { password: 'Zebra3Lamp', confirmedPassword: 'Zebra3Lamp' });
+      stream.full = false;
+      expect((await users.register(other)).name).toBe('bobby1');
     });
 
     it('logs out one token only', async () => {

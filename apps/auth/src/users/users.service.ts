@@ -35,7 +35,7 @@ export class UsersService {
     private readonly revocations: RevocationsService,
     private readonly hasher: PasswordHasher,
     private readonly policy: PasswordPolicy,
-    @Inject(USER_EVENTS) private readonly events: Pick<OutboxRelay, 'publishSoon'>,
+    @Inject(USER_EVENTS) private readonly events: Pick<OutboxRelay, 'publishSoon' | 'assertCanPublish'>,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -44,6 +44,7 @@ export class UsersService {
     const input = parseRegister(payload);
     this.policy.assertAcceptable(input.password);
     const emailKey = normalizeEmail(input.email);
+    this.events.assertCanPublish(); // 503 while USERS is full: no account whose event cannot go out
     // Saves hashing for the common case; the unique index decides races.
     if (await this.users.findActiveByEmailKey(emailKey)) throw alreadyExists();
     const id = new Types.ObjectId().toHexString();
@@ -98,6 +99,7 @@ export class UsersService {
     let user: UserRecord | null;
     switch (edit.field) {
       case 'name': {
+        this.events.assertCanPublish(); // a rename is announced (user.renamed)
         const now = new Date();
         const event = makeEvent(
           EventTypes.userRenamed,
@@ -143,6 +145,7 @@ export class UsersService {
 
   /** Deletes the account: every token stops working at once; user.deleted goes out, then the record. */
   async delete(caller: TokenClaims): Promise<MessageResponse> {
+    this.events.assertCanPublish(); // user.deleted must go out before the record goes
     const event = makeEvent(EventTypes.userDeleted, EventIds.userDeleted(caller.userId), {
       userId: caller.userId,
     });

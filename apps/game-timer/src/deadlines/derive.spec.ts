@@ -4,10 +4,12 @@ import {
   applyTimeout,
   fromSpecSeconds,
   initialGameState,
+  MOVE_LIMIT,
   startGame,
   TIME_BASE_MS,
   toSpecSeconds,
   type GameState,
+  type MoveRecord,
 } from '@oasis198/game-rules';
 import { deriveDeadlines } from './derive';
 
@@ -29,7 +31,9 @@ function view(state: GameState, overrides: Partial<RoomView> = {}): RoomView {
     ],
     gameStarted: state.gameStarted,
     gameOver: state.gameOver,
-    whosTurn: { ...state, specialRandom: null },
+    aiCommit: state.aiCommit,
+    aiSeed: state.gameOver ? state.aiSeed : null,
+    whosTurn: { ...state, specialRandom: null, aiSeed: state.gameOver ? state.aiSeed : null },
     version: 3,
     createdAt: new Date(T0).toISOString(),
     serverNow: toSpecSeconds(T0),
@@ -38,7 +42,8 @@ function view(state: GameState, overrides: Partial<RoomView> = {}): RoomView {
   };
 }
 
-const started = () => startGame(initialGameState(), { duration: 14, nowMs: T0, specialRandom: 123456 });
+const started = () =>
+  startGame(initialGameState(), { duration: 14, nowMs: T0, specialRandom: 123456, aiSeed: 'a1'.repeat(32) });
 
 describe('deriveDeadlines', () => {
   it('gives a running turn its timeout (1 ms after deadline + 1 s) and its abandonment (deadline + 60 s)', () => {
@@ -67,6 +72,36 @@ describe('deriveDeadlines', () => {
     if (!ended.ok) throw new Error(ended.message);
     expect(deriveDeadlines(view(ended.state))).toEqual([
       { kind: 'post-game', dueAt: new Date(T0 + 84 * sec), gameNumber: 1, moveIndex: 0 },
+    ]);
+  });
+
+  it('gives a draw (the move limit: no winner, nobody holds the turn) its post-game expiry too', () => {
+    const state = started();
+    // The 250th move (player 2's) of a game nobody won: a draw.
+    const earlier = (i: number): MoveRecord => ({
+      player: i % 2 === 0 ? 'player1' : 'player2',
+      number: 1,
+      option: 'plain',
+      aiNumber: 1,
+      total: 0,
+      at: state.turnStart,
+    });
+    const at249: GameState = {
+      ...state,
+      player1: { turn: false, restart: false },
+      player2: { turn: true, restart: false },
+      moves: Array.from({ length: MOVE_LIMIT - 1 }, (_, i) => earlier(i)),
+    };
+    const drawn = applyMove(
+      at249,
+      'player2',
+      { number: 1, option: 'plain' },
+      { duration: 14, nowMs: T0 + sec },
+    );
+    if (!drawn.ok) throw new Error(drawn.message);
+    expect(drawn.state).toMatchObject({ gameOver: true, winner: null, endReason: 'moveLimit' });
+    expect(deriveDeadlines(view(drawn.state))).toEqual([
+      { kind: 'post-game', dueAt: new Date(T0 + 65 * sec), gameNumber: 1, moveIndex: MOVE_LIMIT },
     ]);
   });
 

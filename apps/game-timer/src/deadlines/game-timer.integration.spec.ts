@@ -47,7 +47,12 @@ function suite(infra: () => TestInfra) {
 
     /** A room whose game started `ago` ms ago with the given turn duration: its turn falls due at start + duration + 5 s. */
     function runningRoom(roomId: string, version: number, startMs: number, duration = 14): RoomView {
-      const state = startGame(initialGameState(), { duration, nowMs: startMs, specialRandom: 111111 });
+      const state = startGame(initialGameState(), {
+        duration,
+        nowMs: startMs,
+        specialRandom: 111111,
+        aiSeed: 'a1'.repeat(32),
+      });
       return {
         _id: roomId,
         name: 'Room',
@@ -62,7 +67,9 @@ function suite(infra: () => TestInfra) {
         ],
         gameStarted: true,
         gameOver: false,
-        whosTurn: { ...state, specialRandom: null },
+        whosTurn: { ...state, specialRandom: null, aiSeed: null },
+        aiCommit: state.aiCommit,
+        aiSeed: null,
         version,
         createdAt: new Date(startMs).toISOString(),
         serverNow: toSpecSeconds(startMs),
@@ -201,6 +208,29 @@ function suite(infra: () => TestInfra) {
       await waitFor(async () => callsFor(roomId).length >= 2, { timeoutMs: 8 * sec, what: 'a retry' });
       await sleep(1500);
       expect(callsFor(roomId)).toHaveLength(2);
+      await stopTimer(timer);
+    });
+
+    it("keeps asking while the rooms service's clock, 4 s behind, says the turn is not due yet", async () => {
+      const timer = await startTimer();
+      const roomId = uniqueName('room');
+      const due = Date.now() + 500;
+      const skewMs = 4 * sec;
+      answer = (request) => {
+        if (request.roomId !== roomId) return { applied: true };
+        return Date.now() - skewMs <= due ? { applied: false, reason: 'not-due' } : { applied: true };
+      };
+      await snapshot(runningRoom(roomId, 2, startFor(due)));
+      await waitFor(async () => callsFor(roomId).some((c) => c.at - skewMs > due), {
+        timeoutMs: 12 * sec,
+        what: 'the timeout to be applied by the rooms clock',
+      });
+      const calls = callsFor(roomId);
+      expect(calls.length).toBeGreaterThan(5);
+      // Once due by the rooms service's clock, within the capped backoff (1 s).
+      expect((calls.at(-1)?.at ?? 0) - skewMs - due).toBeLessThan(1100);
+      await sleep(1500);
+      expect(callsFor(roomId)).toHaveLength(calls.length);
       await stopTimer(timer);
     });
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Requests, type DeadlineDueResponse } from '@oasis198/contracts';
-import { CONFIG, LOGGER, type Logger, Metrics, natsServers, RpcClient } from '@oasis198/service-kit';
+import { CONFIG, LOGGER, type Logger, Metrics, natsEndpoint, RpcClient } from '@oasis198/service-kit';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Counter, Gauge, Histogram } from 'prom-client';
@@ -25,12 +25,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
   ) {
-    this.rooms = new RpcClient(
-      natsServers(config.NATS_URL),
-      'game-timer',
-      config.ROOMS_RPC_TIMEOUT_MS,
-      logger,
-    );
+    this.rooms = new RpcClient(natsEndpoint(config), 'game-timer', config.ROOMS_RPC_TIMEOUT_MS, logger);
     const lateness = new Histogram({
       name: 'oasis_timer_fire_lateness_seconds',
       help: 'How long after its due time a deadline was sent to the rooms service.',

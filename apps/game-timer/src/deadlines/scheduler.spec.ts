@@ -226,6 +226,63 @@ describe('DeadlineScheduler', () => {
     expect(store.rooms.get('r1')?.deadlines).toEqual([]);
   });
 
+  it('never gives up on a deadline the rooms service keeps calling "not due yet" (clocks apart)', async () => {
+    const store = new MemoryStore();
+    // The rooms service's clock is far behind ours: 25 answers of 'not-due', then it applies.
+    let early = 25;
+    const rooms = roomsService(() =>
+      early-- > 0 ? { applied: false, reason: 'not-due' } : { applied: true },
+    );
+    const fired: string[] = [];
+    await store.applySnapshot('r1', 1, [entry('turn', 0)]);
+    await start(
+      store,
+      rooms.apply,
+      options('a', {
+        notDueRetryMs: 5,
+        notDueMaxRetryMs: 20,
+        onFired: (_entry, _lateness, outcome) => fired.push(outcome),
+      }),
+    );
+    await waitFor(async () => store.rooms.get('r1')?.deadlines.length === 0, {
+      timeoutMs: 5000,
+      intervalMs: 10,
+    }).catch(() => undefined);
+    expect(rooms.calls).toHaveLength(26);
+    expect(fired).toEqual(['applied']);
+    expect(store.rooms.get('r1')?.deadlines).toEqual([]);
+    // The waits between the 'not-due' answers grow, up to the cap.
+    const gaps = rooms.calls.slice(1).map((c, i) => c.at - (rooms.calls[i]?.at ?? 0));
+    expect(Math.max(...gaps)).toBeLessThan(200);
+    expect(gaps.slice(-5).every((gap) => gap >= 15)).toBe(true);
+  });
+
+  it('stops asking about a "not due yet" deadline once a newer snapshot replaces it', async () => {
+    const store = new MemoryStore();
+    const rooms = roomsService(async (request) => {
+      if (request.version !== 1) return { applied: true };
+      await sleep(30); // the newer snapshot may come while this answer is on its way
+      return { applied: false, reason: 'not-due' };
+    });
+    await store.applySnapshot('r1', 1, [entry('turn', 0)]);
+    const scheduler = await start(
+      store,
+      rooms.apply,
+      options('a', { notDueRetryMs: 5, notDueMaxRetryMs: 20 }),
+    );
+    await until(() => rooms.calls.length >= 5);
+    // The move was played after all: the room's next snapshot has the next turn's deadline.
+    await store.applySnapshot('r1', 2, [entry('turn', 100, 1)]);
+    scheduler.poke();
+    await until(() => rooms.calls.some((c) => c.request.version === 2));
+    await sleep(100);
+    const last = rooms.calls.at(-1);
+    expect(last?.request).toMatchObject({ version: 2, moveIndex: 1 });
+    expect(rooms.calls.filter((c) => c.request.version === 2)).toHaveLength(1);
+    const afterNewer = rooms.calls.findIndex((c) => c.request.version === 2);
+    expect(rooms.calls.slice(afterNewer).every((c) => c.request.version === 2)).toBe(true);
+  });
+
   it('follows a newer snapshot that arrives while the old deadline is with the rooms service', async () => {
     const store = new MemoryStore();
     const rooms = roomsService(async (request) => {

@@ -29,11 +29,18 @@ export interface SchedulerOptions {
   writeBackAfterMs?: number;
   /** Called for each deadline sent to the rooms service, with how late it was sent (ms). */
   onFired?: (entry: DeadlineEntry, latenessMs: number, outcome: FireOutcome) => void;
+  /** First delay before asking again about a deadline the rooms service calls 'not due yet' (100 ms). */
+  notDueRetryMs?: number;
+  /** The longest such delay: the waits double up to it (1 s), so a timeout is at most this late by rooms' clock. */
+  notDueMaxRetryMs?: number;
 }
 
-/** Delay before asking again when the rooms service's clock says a deadline is not due yet. */
+/** Delays before asking again when the rooms service's clock says a deadline is not due yet. */
 const NOT_DUE_RETRY_MS = 100;
-const MAX_NOT_DUE_RETRIES = 20;
+const NOT_DUE_MAX_RETRY_MS = 1000;
+/** A deadline still 'not due' after this many answers is logged (clocks apart), then every NOT_DUE_LOG_EVERY. */
+const NOT_DUE_LOG_AFTER = 20;
+const NOT_DUE_LOG_EVERY = 60;
 /** How long a written-back deadline is still remembered, in case a poll read the record before. */
 const FORGET_AFTER_MS = 5000;
 /** Every this often (and after a poke or a change of shards) a poll reads every due record, not only new ones. */
@@ -300,10 +307,28 @@ export class DeadlineScheduler {
         this.retryLater({ ...record, deadlines: remaining }, attempts + 1, retryIn);
         return;
       }
-      if (answer.reason === 'not-due' && notDueRetries < MAX_NOT_DUE_RETRIES) {
-        // The rooms service's clock is a little behind ours: ask again shortly.
+      if (answer.reason === 'not-due') {
+        // The rooms service's clock is behind ours. The deadline stays ours for as long as it is
+        // current (no newer snapshot, shard still held): ask again, a little later each time, up
+        // to notDueMaxRetryMs. Giving up would lose the timeout for good.
+        const retries = notDueRetries + 1;
+        if (
+          retries === NOT_DUE_LOG_AFTER ||
+          (retries > NOT_DUE_LOG_AFTER && retries % NOT_DUE_LOG_EVERY === 0)
+        ) {
+          this.logger.warn(
+            {
+              roomId: record._id,
+              kind: entry.kind,
+              dueAt: entry.dueAt,
+              notDueAnswers: retries,
+              lateByOurClockMs: lateness,
+            },
+            'rooms keeps saying a deadline is not due yet (are the clocks apart?); still asking',
+          );
+        }
         this.remember(record, done);
-        this.retryLater({ ...record, deadlines: remaining }, attempts, NOT_DUE_RETRY_MS, notDueRetries + 1);
+        this.retryLater({ ...record, deadlines: remaining }, attempts, this.notDueDelay(retries), retries);
         return;
       }
       this.options.onFired?.(entry, lateness, answer.applied ? 'applied' : 'stale');
@@ -327,13 +352,26 @@ export class DeadlineScheduler {
     }
   }
 
-  /** Keeps the room armed (so polls leave it alone) and hands it back to handle() after a delay. */
+  /** 100 ms, 200 ms, 400 ms ... up to the cap (1 s). */
+  private notDueDelay(retries: number): number {
+    const first = this.options.notDueRetryMs ?? NOT_DUE_RETRY_MS;
+    const cap = this.options.notDueMaxRetryMs ?? NOT_DUE_MAX_RETRY_MS;
+    return Math.min(cap, first * 2 ** Math.min(20, retries - 1));
+  }
+
+  /**
+   * Keeps the room armed (so polls leave it alone) and hands it back to handle() after a delay,
+   * unless a newer snapshot of the room was armed meanwhile: that one carries the room's current
+   * deadlines, and this record's are no longer current.
+   */
   private retryLater(
     record: RoomDeadlinesRecord,
     attempts: number,
     delayMs: number,
     notDueRetries = 0,
   ): void {
+    const armed = this.armed.get(record._id);
+    if (armed && armed.version > record.version) return;
     const timer = setTimeout(() => {
       const run = this.handle(record, attempts, notDueRetries).catch((error) =>
         this.logger.error({ err: error, roomId: record._id }, 'deadline handling failed'),

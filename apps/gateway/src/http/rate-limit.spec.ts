@@ -1,101 +1,197 @@
+import type { CallHandler, ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
-import type { GatewayConfig } from '../config';
-import { AttemptCounter, LoginThrottle, RegisterThrottle } from './rate-limit';
+import { loadConfig, MemoryStore } from '@oasis198/service-kit';
+import { of } from 'rxjs';
+import { type GatewayConfig, gatewayEnv } from '../config';
+import {
+  gatewayLimitRules,
+  GatewayLimits,
+  LimitPerUser,
+  LoginThrottle,
+  PerUserLimitInterceptor,
+  type PerUserLimitName,
+  RegisterThrottle,
+} from './rate-limit';
 
 const config = {
-  LOGIN_MAX_FAILURES: 3,
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: 3,
+  LOGIN_MAX_FAILURES_PER_ADDRESS: 5,
   LOGIN_FAILURE_WINDOW_S: 60,
   REGISTER_MAX_PER_WINDOW: 2,
   REGISTER_WINDOW_S: 60,
+  ROOM_CREATES_PER_MINUTE: 2,
+  ROOM_LEAVES_PER_MINUTE: 2,
+  ROOM_EDITS_PER_SECOND: 2,
+  REWARD_WRITES_PER_MINUTE: 2,
 } as GatewayConfig;
 
-describe('AttemptCounter', () => {
-  it('limits a key after max attempts within the window, and forgets them when it ends', () => {
-    let now = 0;
-    const counter = new AttemptCounter(2, 1000, () => now);
-    counter.record('a');
-    expect(counter.isLimited('a')).toBe(false);
-    counter.record('a');
-    expect(counter.isLimited('a')).toBe(true);
-    expect(counter.isLimited('b')).toBe(false);
-    now = 999;
-    expect(counter.isLimited('a')).toBe(true);
-    now = 1000;
-    expect(counter.isLimited('a')).toBe(false);
-    expect(counter.count('a')).toBe(0);
-  });
+let now = 0;
+/** Two gateway replicas: their own limit objects (and remembered revisions), one shared store. */
+function replicas() {
+  const store = new MemoryStore();
+  return [0, 1].map(() => GatewayLimits.on(store, config, { now: () => now }));
+}
 
-  it('says how long a limited key waits: the rest of its window', () => {
-    let now = 0;
-    const counter = new AttemptCounter(1, 60_000, () => now);
-    expect(counter.retryAfterMs('a')).toBe(0);
-    expect(() => counter.assertAllowed('a')).not.toThrow();
-    counter.record('a');
-    now = 15_000;
-    expect(counter.retryAfterMs('a')).toBe(45_000);
-    expect(() => counter.assertAllowed('a')).toThrow(
-      expect.objectContaining({ code: 'RATE_LIMITED', retryAfterS: 45 }),
-    );
-  });
+const refused = () => Promise.reject(new AppError('VALIDATION', 'Invalid e-mail or password.'));
+const down = () => Promise.reject(new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable));
+const ok = async () => 'token';
 
-  it('keeps at most maxKeys keys, dropping ended windows first, then the oldest', () => {
-    let now = 0;
-    const counter = new AttemptCounter(5, 100, () => now, 3);
-    counter.record('old');
-    now = 50;
-    counter.record('k1');
-    counter.record('k2');
-    now = 120; // 'old' has ended, k1 and k2 have not
-    counter.record('k3');
-    expect(counter.size).toBe(3);
-    expect(counter.count('k1')).toBe(1);
-    counter.record('k4');
-    expect(counter.size).toBe(3);
-    expect(counter.count('k1')).toBe(0);
+beforeEach(() => {
+  now = 1_000_000;
+});
+
+describe('gateway limits', () => {
+  it('default to the numbers of DECISIONS "Fair play"', () => {
+    const rules = gatewayLimitRules(loadConfig(gatewayEnv, { NATS_URL: 'nats://127.0.0.1:4222' }));
+    expect(rules).toEqual({
+      loginAccount: { max: 10, windowMs: 15 * 60_000 },
+      loginAddress: { max: 10, windowMs: 15 * 60_000 },
+      register: { max: 20, windowMs: 3_600_000 },
+      roomCreates: { max: 10, windowMs: 60_000 },
+      roomLeaves: { max: 20, windowMs: 60_000 },
+      roomEdits: { max: 10, windowMs: 1000 },
+      rewardWrites: { max: 10, windowMs: 60_000 },
+    });
+    expect(loadConfig(gatewayEnv, { NATS_URL: 'nats://127.0.0.1:4222' }).PUSH_STREAMS_PER_ADDRESS).toBe(20);
+    expect(() =>
+      loadConfig(gatewayEnv, { NATS_URL: 'nats://127.0.0.1:4222', ROOM_EDITS_PER_SECOND: '0' }),
+    ).toThrow(/ROOM_EDITS_PER_SECOND/);
   });
 });
 
 describe('LoginThrottle', () => {
-  const refused = () => Promise.reject(new AppError('VALIDATION', 'Invalid e-mail or password.'));
-
-  it('answers 429 after LOGIN_MAX_FAILURES refusals for one address and e-mail, without asking auth', async () => {
-    const throttle = new LoginThrottle(config);
-    for (let i = 0; i < 3; i++)
-      await expect(throttle.attempt('1.2.3.4', 'A@x.com', refused)).rejects.toMatchObject({
-        code: 'VALIDATION',
-      });
-    const login = jest.fn(async () => 'token');
-    await expect(throttle.attempt('1.2.3.4', 'a@X.com', login)).rejects.toMatchObject({
-      code: 'RATE_LIMITED',
-      message: COMMON_MESSAGES.rateLimited,
-    });
-    expect(login).not.toHaveBeenCalled();
-    // Other e-mails and other addresses are not affected.
-    await expect(throttle.attempt('1.2.3.4', 'b@x.com', login)).resolves.toBe('token');
-    await expect(throttle.attempt('5.6.7.8', 'a@x.com', login)).resolves.toBe('token');
+  it('reserves before judging: of 40 parallel guesses on two replicas, auth judges only the limit', async () => {
+    const [a, b] = replicas().map((limits) => new LoginThrottle(limits));
+    const login = jest.fn(refused);
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b)?.attempt(`10.0.0.${i}`, 'victim@x.com', login)),
+    );
+    expect(login).toHaveBeenCalledTimes(3);
+    const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as AppError).code : 'ok'));
+    expect(codes.filter((c) => c === 'VALIDATION')).toHaveLength(3);
+    expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(37);
   });
 
-  it('resets on success and does not count outages', async () => {
-    const throttle = new LoginThrottle(config);
+  it('answers 429 with the rest of the window to every login of a limited account, without asking auth', async () => {
+    const [limits] = replicas();
+    const throttle = new LoginThrottle(limits as GatewayLimits);
+    for (let i = 0; i < 3; i++)
+      await expect(throttle.attempt(`ip${i}`, ' A@x.com', refused)).rejects.toThrow();
+    now += 20_000;
+    const login = jest.fn(ok);
+    await expect(throttle.attempt('ip9', 'a@X.com ', login)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: COMMON_MESSAGES.rateLimited,
+      retryAfterS: 40,
+    });
+    expect(login).not.toHaveBeenCalled();
+    await expect(throttle.attempt('ip9', 'b@x.com', login)).resolves.toBe('token');
+    now += 40_000;
+    await expect(throttle.attempt('ip9', 'a@x.com', login)).resolves.toBe('token');
+  });
+
+  it('limits an address across accounts, and answers the longer wait when both are limited', async () => {
+    const [limits] = replicas();
+    const throttle = new LoginThrottle(limits as GatewayLimits);
+    for (let i = 0; i < 3; i++) await throttle.attempt('ip', 'a@x.com', refused).catch(() => undefined);
+    now += 10_000;
+    for (let i = 0; i < 2; i++) await throttle.attempt('ip', `${i}@x.com`, refused).catch(() => undefined);
+    // The address (window from 0 s, 50 s left) and the account (from 0 s) are both full.
+    await expect(throttle.attempt('ip', 'c@x.com', ok)).rejects.toMatchObject({ retryAfterS: 50 });
+    await expect(throttle.attempt('other', 'c@x.com', ok)).resolves.toBe('token');
+  });
+
+  it("clears the account's count on success and gives back that attempt on the address only", async () => {
+    const [limits] = replicas();
+    const throttle = new LoginThrottle(limits as GatewayLimits);
     for (let i = 0; i < 2; i++) await throttle.attempt('ip', 'a@x.com', refused).catch(() => undefined);
-    await throttle.attempt('ip', 'a@x.com', async () => 'ok');
-    for (let i = 0; i < 2; i++) await throttle.attempt('ip', 'a@x.com', refused).catch(() => undefined);
-    const down = () => Promise.reject(new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable));
-    for (let i = 0; i < 5; i++) await throttle.attempt('ip', 'a@x.com', down).catch(() => undefined);
-    await expect(throttle.attempt('ip', 'a@x.com', async () => 'ok')).resolves.toBe('ok');
+    await throttle.attempt('ip', 'a@x.com', ok);
+    expect((await limits?.get('loginAddress').reserve('ip'))?.count).toBe(3); // 2 failures + this probe
+    expect((await limits?.get('loginAccount').reserve('a@x.com'))?.count).toBe(1);
+  });
+
+  it('gives both attempts back when auth does not answer', async () => {
+    const [limits] = replicas();
+    const throttle = new LoginThrottle(limits as GatewayLimits);
+    for (let i = 0; i < 10; i++) {
+      await expect(throttle.attempt('ip', 'a@x.com', down)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    }
+    await expect(throttle.attempt('ip', 'a@x.com', ok)).resolves.toBe('token');
+    expect((await limits?.get('loginAddress').reserve('ip'))?.count).toBe(1);
   });
 });
 
 describe('RegisterThrottle', () => {
-  it('allows REGISTER_MAX_PER_WINDOW attempts per address, successful or not', async () => {
-    const throttle = new RegisterThrottle(config);
-    await throttle.attempt('ip', async () => 'created');
-    await throttle
-      .attempt('ip', () => Promise.reject(new AppError('CONFLICT', 'taken')))
-      .catch(() => undefined);
-    await expect(throttle.attempt('ip', async () => 'created')).rejects.toMatchObject({
-      code: 'RATE_LIMITED',
-    });
-    await expect(throttle.attempt('other', async () => 'created')).resolves.toBe('created');
+  it('counts every registration per address across replicas, successful or not', async () => {
+    const [a, b] = replicas().map((limits) => new RegisterThrottle(limits));
+    await a?.attempt('ip', async () => 'created');
+    await b?.attempt('ip', () => Promise.reject(new AppError('CONFLICT', 'taken'))).catch(() => undefined);
+    await expect(a?.attempt('ip', async () => 'created')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(b?.attempt('other', async () => 'created')).resolves.toBe('created');
+  });
+});
+
+describe('LimitPerUser', () => {
+  class Routes {
+    @LimitPerUser(
+      (request) => ((request.body as { leave?: boolean }).leave ? 'roomLeaves' : 'roomEdits'),
+      'x',
+    )
+    edit(): string {
+      return 'edited';
+    }
+
+    @LimitPerUser('rewardWrites', 'x')
+    write(): string {
+      return 'written';
+    }
+  }
+
+  function call(
+    limits: GatewayLimits,
+    handler: keyof Routes,
+    caller: string | undefined,
+    body: unknown = {},
+  ) {
+    const interceptor = new PerUserLimitInterceptor(new Reflector(), limits);
+    const request = { body, caller: caller ? { userId: caller } : undefined };
+    const context = {
+      getHandler: () => Routes.prototype[handler],
+      switchToHttp: () => ({ getRequest: () => request }),
+    } as unknown as ExecutionContext;
+    const next: CallHandler = { handle: jest.fn(() => of('forwarded')) };
+    return { result: interceptor.intercept(context, next), next };
+  }
+
+  it('counts calls per user against the limit the route names, before forwarding', async () => {
+    const [a, b] = replicas() as [GatewayLimits, GatewayLimits];
+    for (const limits of [a, b]) await call(limits, 'write', 'u1').result;
+    const over = call(a, 'write', 'u1');
+    await expect(over.result).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterS: 60 });
+    expect(over.next.handle).not.toHaveBeenCalled();
+    await expect(call(b, 'write', 'u2').result).resolves.toBeDefined();
+  });
+
+  it('lets the request choose the limit (leaves and moves share a route), and needs a caller', async () => {
+    const [limits] = replicas() as [GatewayLimits];
+    const pick = async (leave: boolean): Promise<PerUserLimitName | 'limited'> =>
+      call(limits, 'edit', 'u1', { leave }).result.then(
+        () => (leave ? 'roomLeaves' : 'roomEdits'),
+        () => 'limited',
+      );
+    expect([await pick(true), await pick(true), await pick(true)]).toEqual([
+      'roomLeaves',
+      'roomLeaves',
+      'limited',
+    ]);
+    expect([await pick(false), await pick(false), await pick(false)]).toEqual([
+      'roomEdits',
+      'roomEdits',
+      'limited',
+    ]);
+    now += 1000;
+    expect(await pick(false)).toBe('roomEdits');
+    await expect(call(limits, 'edit', undefined).result).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });

@@ -1,85 +1,90 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
-import { CONFIG, RetryLaterError } from '@oasis198/service-kit';
+import {
+  applyDecorators,
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  SetMetadata,
+  UseInterceptors,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { AppError, COMMON_MESSAGES, KvBuckets } from '@oasis198/contracts';
+import {
+  type LimitRule,
+  openSharedLimits,
+  rateLimited,
+  type Reservation,
+  SharedLimit,
+  type SharedLimitOptions,
+  type VersionedStore,
+} from '@oasis198/service-kit';
+import type { NatsConnection } from 'nats';
+import type { Observable } from 'rxjs';
+import type { AuthenticatedRequest } from '../auth/auth.guard';
 import type { GatewayConfig } from '../config';
+import { ErrorBodyDto } from './error-body.dto';
 
-interface Window {
-  count: number;
-  resetsAt: number;
-}
+/** The header of every 429, for the API description: how long until the limit's window ends. */
+export const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'Seconds until another attempt is accepted.', schema: { type: 'integer' } },
+} as const;
+
+/** A 429 with Retry-After in the API description. */
+export const ApiRateLimited = (description: string) =>
+  ApiTooManyRequestsResponse({ type: ErrorBodyDto, description, headers: RETRY_AFTER_HEADER });
+
+const MINUTE_MS = 60_000;
 
 /**
- * Counts attempts per key in a fixed window that opens with the key's first attempt. Kept in
- * memory: each gateway replica counts on its own (docs/decisions.md). The map is bounded; when
- * full, windows that have ended go first, then the oldest keys.
+ * The gateway's counting limits (DECISIONS "Fair play"). Their counts live in one NATS KV bucket
+ * that every gateway replica shares, so N replicas together allow what one would.
  */
-export class AttemptCounter {
-  private readonly windows = new Map<string, Window>();
+export function gatewayLimitRules(config: GatewayConfig) {
+  const loginWindowMs = config.LOGIN_FAILURE_WINDOW_S * 1000;
+  return {
+    loginAccount: { max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowMs: loginWindowMs },
+    loginAddress: { max: config.LOGIN_MAX_FAILURES_PER_ADDRESS, windowMs: loginWindowMs },
+    register: { max: config.REGISTER_MAX_PER_WINDOW, windowMs: config.REGISTER_WINDOW_S * 1000 },
+    roomCreates: { max: config.ROOM_CREATES_PER_MINUTE, windowMs: MINUTE_MS },
+    roomLeaves: { max: config.ROOM_LEAVES_PER_MINUTE, windowMs: MINUTE_MS },
+    roomEdits: { max: config.ROOM_EDITS_PER_SECOND, windowMs: 1000 },
+    rewardWrites: { max: config.REWARD_WRITES_PER_MINUTE, windowMs: MINUTE_MS },
+  } satisfies Record<string, LimitRule>;
+}
 
-  constructor(
-    readonly max: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
-    private readonly maxKeys = 100_000,
-  ) {}
+export type GatewayLimitName = keyof ReturnType<typeof gatewayLimitRules>;
+/** The limits counted per user (the verified caller's id). */
+export type PerUserLimitName = Extract<
+  GatewayLimitName,
+  'roomCreates' | 'roomLeaves' | 'roomEdits' | 'rewardWrites'
+>;
 
-  /** Attempts of the key in its current window. */
-  count(key: string): number {
-    const window = this.windows.get(key);
-    if (!window) return 0;
-    if (window.resetsAt <= this.now()) {
-      this.windows.delete(key);
-      return 0;
-    }
-    return window.count;
+/** The gateway's shared limits, by name (a provider of the core module). */
+export class GatewayLimits {
+  constructor(readonly limits: Record<GatewayLimitName, SharedLimit>) {}
+
+  static async open(
+    nc: NatsConnection,
+    config: GatewayConfig,
+    options: SharedLimitOptions = {},
+  ): Promise<GatewayLimits> {
+    return new GatewayLimits(
+      await openSharedLimits(nc, KvBuckets.limits, gatewayLimitRules(config), options),
+    );
   }
 
-  isLimited(key: string): boolean {
-    return this.count(key) >= this.max;
+  /** The same limits on another store (unit tests: MemoryStore). */
+  static on(store: VersionedStore, config: GatewayConfig, options: SharedLimitOptions = {}): GatewayLimits {
+    const rules = gatewayLimitRules(config);
+    const limits = Object.fromEntries(
+      Object.entries(rules).map(([name, rule]) => [name, new SharedLimit(store, name, rule, options)]),
+    ) as Record<GatewayLimitName, SharedLimit>;
+    return new GatewayLimits(limits);
   }
 
-  /** Milliseconds until the key's window ends (0 without one). */
-  retryAfterMs(key: string): number {
-    const window = this.windows.get(key);
-    return window ? Math.max(0, window.resetsAt - this.now()) : 0;
-  }
-
-  /** Throws 429 with Retry-After if the key has used up its window. */
-  assertAllowed(key: string): void {
-    if (this.isLimited(key)) {
-      throw new RetryLaterError('RATE_LIMITED', COMMON_MESSAGES.rateLimited, this.retryAfterMs(key) / 1000);
-    }
-  }
-
-  /** Counts one attempt and returns the key's count. */
-  record(key: string): number {
-    const count = this.count(key) + 1;
-    const existing = this.windows.get(key);
-    if (existing) existing.count = count;
-    else {
-      this.makeRoom();
-      this.windows.set(key, { count, resetsAt: this.now() + this.windowMs });
-    }
-    return count;
-  }
-
-  reset(key: string): void {
-    this.windows.delete(key);
-  }
-
-  get size(): number {
-    return this.windows.size;
-  }
-
-  private makeRoom(): void {
-    if (this.windows.size < this.maxKeys) return;
-    const now = this.now();
-    for (const [key, window] of this.windows) if (window.resetsAt <= now) this.windows.delete(key);
-    // Still full: drop the oldest keys (a Map iterates in insertion order).
-    for (const key of this.windows.keys()) {
-      if (this.windows.size < this.maxKeys) break;
-      this.windows.delete(key);
-    }
+  get(name: GatewayLimitName): SharedLimit {
+    return this.limits[name];
   }
 }
 
@@ -87,45 +92,112 @@ export class AttemptCounter {
 const isRefusal = (error: unknown) =>
   error instanceof AppError && (error.code === 'VALIDATION' || error.code === 'UNAUTHORIZED');
 
+/** Bookkeeping after the answer is known: a failure of the limit store must not change that answer. */
+const quietly = (work: Promise<unknown>) =>
+  work.then(
+    () => undefined,
+    () => undefined,
+  );
+
 /**
- * Failed logins per client address and e-mail: after LOGIN_MAX_FAILURES within
- * LOGIN_FAILURE_WINDOW_S the next attempts answer 429 (with Retry-After) until the window ends; a
- * success resets.
+ * Failed logins per account (the trimmed, lower-cased e-mail) and per client address. Each
+ * attempt is reserved on both BEFORE auth judges it, so parallel guesses count; at either limit
+ * the answer is 429 with Retry-After (the longer wait), and auth is not asked. A success clears
+ * the account's count and gives back this attempt on the address (its failures stay); a wrong
+ * password keeps both; an outage (auth not answering) gives both back.
  */
 @Injectable()
 export class LoginThrottle {
-  readonly failures: AttemptCounter;
-
-  constructor(@Inject(CONFIG) config: GatewayConfig) {
-    this.failures = new AttemptCounter(config.LOGIN_MAX_FAILURES, config.LOGIN_FAILURE_WINDOW_S * 1000);
-  }
+  constructor(private readonly limits: GatewayLimits) {}
 
   async attempt<T>(clientAddress: string, email: string, login: () => Promise<T>): Promise<T> {
-    const key = `${clientAddress}|${email.trim().toLowerCase()}`;
-    this.failures.assertAllowed(key);
+    const account = email.trim().toLowerCase();
+    const byAccount = this.limits.get('loginAccount');
+    const byAddress = this.limits.get('loginAddress');
+    const [accountTry, addressTry] = await reserveAll([
+      [byAccount, account],
+      [byAddress, clientAddress],
+    ]);
+    let result: T;
     try {
-      const result = await login();
-      this.failures.reset(key);
-      return result;
+      result = await login();
     } catch (error) {
-      if (isRefusal(error)) this.failures.record(key);
+      if (!isRefusal(error)) {
+        await quietly(Promise.all([byAccount.refund(accountTry), byAddress.refund(addressTry)]));
+      }
       throw error;
     }
+    await quietly(Promise.all([byAccount.reset(account), byAddress.refund(addressTry)]));
+    return result;
   }
 }
 
-/** Registrations per client address: at most REGISTER_MAX_PER_WINDOW attempts within REGISTER_WINDOW_S. */
+/**
+ * Reserves one attempt on each limit, together. If any is refused (or cannot be checked), the
+ * others are given back and the call fails: 429 with the longest Retry-After (or 503).
+ */
+async function reserveAll<const T extends ReadonlyArray<readonly [SharedLimit, string]>>(
+  tries: T,
+): Promise<{ [K in keyof T]: Reservation }> {
+  const settled = await Promise.allSettled(tries.map(([limit, key]) => limit.reserve(key)));
+  const taken: Array<[SharedLimit, Reservation]> = [];
+  let failure: unknown;
+  settled.forEach((outcome, i) => {
+    const limit = tries[i]?.[0];
+    if (outcome.status === 'rejected') failure ??= outcome.reason;
+    else if (limit) taken.push([limit, outcome.value]);
+  });
+  const refused = taken.filter(([, r]) => !r.allowed).map(([, r]) => r);
+  if (failure !== undefined || refused.length) {
+    await quietly(Promise.all(taken.map(([limit, r]) => limit.refund(r))));
+    if (failure !== undefined) throw failure;
+    throw rateLimited(Math.max(...refused.map((r) => r.retryAfterMs)));
+  }
+  return taken.map(([, r]) => r) as { [K in keyof T]: Reservation };
+}
+
+/** Registrations per client address: every attempt counts, at most REGISTER_MAX_PER_WINDOW within REGISTER_WINDOW_S. */
 @Injectable()
 export class RegisterThrottle {
-  readonly attempts: AttemptCounter;
-
-  constructor(@Inject(CONFIG) config: GatewayConfig) {
-    this.attempts = new AttemptCounter(config.REGISTER_MAX_PER_WINDOW, config.REGISTER_WINDOW_S * 1000);
-  }
+  constructor(private readonly limits: GatewayLimits) {}
 
   async attempt<T>(clientAddress: string, register: () => Promise<T>): Promise<T> {
-    this.attempts.assertAllowed(clientAddress);
-    this.attempts.record(clientAddress);
+    await reserveAll([[this.limits.get('register'), clientAddress]]);
     return register();
+  }
+}
+
+// ------------------------------------------------------------------------------ per-user writes
+
+const PER_USER_LIMIT = Symbol('per-user-limit');
+type PickLimit = (request: AuthenticatedRequest) => PerUserLimitName;
+
+/**
+ * Counts every call of the route against a per-user limit (the caller from the verified token),
+ * before it is forwarded; over the limit: 429 with Retry-After. Use it behind AuthGuard. `limit`
+ * may depend on the request (a leave and a move share one route).
+ */
+export const LimitPerUser = (limit: PerUserLimitName | PickLimit, description: string) =>
+  applyDecorators(
+    SetMetadata(PER_USER_LIMIT, typeof limit === 'function' ? limit : () => limit),
+    UseInterceptors(PerUserLimitInterceptor),
+    ApiRateLimited(description),
+  );
+
+/** Interceptors run after guards, so the caller is known; before pipes, so even a refused body counts. */
+@Injectable()
+export class PerUserLimitInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limits: GatewayLimits,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const pick = this.reflector.get<PickLimit | undefined>(PER_USER_LIMIT, context.getHandler());
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const userId = request.caller?.userId;
+    if (!userId) throw new AppError('UNAUTHORIZED', COMMON_MESSAGES.unauthorized);
+    if (pick) await reserveAll([[this.limits.get(pick(request)), userId]]);
+    return next.handle();
   }
 }

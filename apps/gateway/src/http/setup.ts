@@ -1,7 +1,13 @@
 import { type INestApplication, ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AppError, MAX_BODY_BYTES, REQUEST_ID_HEADER } from '@oasis198/contracts';
+import {
+  AppError,
+  contentSecurityPolicyDirectives,
+  MAX_BODY_BYTES,
+  REQUEST_ID_HEADER,
+  TOTAL_COUNT_HEADER,
+} from '@oasis198/contracts';
 import {
   LOGGER,
   type Logger,
@@ -20,6 +26,7 @@ import { Histogram } from 'prom-client';
 import type { GatewayConfig } from '../config';
 
 const API_PATHS = /^\/(api|health|metrics)(\/|$)/;
+const API_DOCS = /^\/api\/docs(\/|$|-json)/;
 
 /** Everything the public HTTP edge needs before the routes: hardening, limits, ids, validation, docs. */
 export function configureHttp(nest: INestApplication, config: GatewayConfig): void {
@@ -27,23 +34,37 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
   const logger = app.get<Logger>(LOGGER);
   const metrics = app.get(Metrics);
 
-  app.set('trust proxy', parseTrustProxy(config.TRUST_PROXY));
+  app.set('trust proxy', config.TRUST_PROXY);
   app.disable('x-powered-by');
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          'img-src': ["'self'", 'data:', 'https:'],
-          'connect-src': ["'self'", 'https:'],
-          // The local stack runs on plain http://127.0.0.1; TLS is the ingress's job.
-          'upgrade-insecure-requests': null,
-        },
+  // The web app's strict Content-Security-Policy on everything it serves (the local stack serves
+  // the web app here, so the browser tests run under the policy the web image sends), and on the
+  // API. HSTS is helmet's default (a year, subdomains), sent always: browsers ignore it on plain
+  // http and for IP addresses, so the local stack on http://127.0.0.1 is unaffected.
+  const strict = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicyDirectives() },
+  });
+  // The API documentation page (Swagger UI) needs inline styles and data: images.
+  const docs = helmet({
+    contentSecurityPolicy: {
+      directives: {
+        'img-src': ["'self'", 'data:'],
+        // The local stack runs on plain http://127.0.0.1; TLS is the ingress's job.
+        'upgrade-insecure-requests': null,
       },
-    }),
+    },
+  });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    (API_DOCS.test(req.path) ? docs : strict)(req, res, next),
   );
   app.enableCors(
     config.CORS_ORIGINS.length
-      ? { origin: config.CORS_ORIGINS, methods: ['GET', 'POST', 'PATCH', 'DELETE'], maxAge: 600 }
+      ? {
+          origin: config.CORS_ORIGINS,
+          methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+          // Headers a cross-origin client may read: the size of a paged list.
+          exposedHeaders: [TOTAL_COUNT_HEADER],
+          maxAge: 600,
+        }
       : { origin: false },
   );
   app.useBodyParser('json', { limit: MAX_BODY_BYTES });
@@ -159,10 +180,4 @@ function serveWebApp(app: NestExpressApplication, root: string, logger: Logger):
       res.sendFile(index);
     });
   });
-}
-
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  return /^\d+$/.test(value) ? Number(value) : value;
 }

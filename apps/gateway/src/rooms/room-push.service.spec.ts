@@ -1,5 +1,12 @@
-import { type EventEnvelope, PUSH_HEARTBEAT_SECONDS, type RoomView } from '@oasis198/contracts';
-import { createLogger, type JetStreamService, Metrics } from '@oasis198/service-kit';
+import {
+  type EventEnvelope,
+  PUSH_HEARTBEAT_SECONDS,
+  PUSH_MESSAGES,
+  type RoomSummary,
+  type RoomView,
+} from '@oasis198/contracts';
+import { createLogger, type JetStreamService, Metrics, RetryLaterError } from '@oasis198/service-kit';
+import type { GatewayConfig } from '../config';
 import type { Response } from 'express';
 import { EventEmitter } from 'node:events';
 import { frame, RoomPushService, toPush } from './room-push.service';
@@ -10,6 +17,7 @@ const envelope = (type: string, data: unknown) =>
 
 /** The parts of an Express response an event stream uses, recording what was written. */
 class FakeResponse extends EventEmitter {
+  destroyed = false;
   statusCode = 0;
   readonly headers: Record<string, string> = {};
   readonly chunks: string[] = [];
@@ -35,7 +43,7 @@ class FakeResponse extends EventEmitter {
   }
 }
 
-function service() {
+function service(streamsPerAddress = 20) {
   const handlers = new Map<string, (data: unknown) => void>();
   const jetstream = {
     subscribe: (subject: string, handler: (data: unknown) => void) => handlers.set(subject, handler),
@@ -43,6 +51,7 @@ function service() {
   const push = new RoomPushService(
     jetstream as unknown as JetStreamService,
     createLogger('push-test', 'silent'),
+    { PUSH_STREAMS_PER_ADDRESS: streamsPerAddress } as GatewayConfig,
     new Metrics('push-test'),
   );
   push.onModuleInit();
@@ -88,6 +97,84 @@ describe('RoomPushService', () => {
     publish('room.deleted', { roomId: 'r1', version: 3, reason: 'left', playerIds: [] });
     expect(one).toHaveLength(1);
     expect(all).toHaveLength(3);
+  });
+
+  it('sends the list summaries (one per change, whatever the number of watchers) and a room its full view', () => {
+    const { push, publish } = service();
+    const full: RoomView = {
+      ...room('r1', 4),
+      name: 'Room 1',
+      roomNumber: 1,
+      gameType: 'quick-battle',
+      createdBy: { id: 'a', name: 'Alice' },
+      duration: 32,
+      hasPassCode: true,
+      players: [{ id: 'a', name: 'Alice' }],
+      gameStarted: true,
+      gameOver: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      serverNow: 1,
+      whosTurn: { moves: [{ number: 3 }] } as unknown as RoomView['whosTurn'],
+    };
+    const one: unknown[] = [];
+    const lists: unknown[][] = [[], []];
+    push.watchRoom('r1', (m) => one.push(m));
+    for (const list of lists) push.watchAll((m) => list.push(m));
+    publish('room.updated', { room: full });
+    expect(one).toEqual([{ type: 'room', room: full }]);
+    const summary: RoomSummary = {
+      _id: 'r1',
+      name: 'Room 1',
+      roomNumber: 1,
+      gameType: 'quick-battle',
+      createdBy: { id: 'a', name: 'Alice' },
+      duration: 32,
+      hasPassCode: true,
+      players: [{ id: 'a', name: 'Alice' }],
+      gameStarted: true,
+      gameOver: false,
+      version: 4,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    expect(lists[0]).toEqual([{ type: 'room', room: summary }]);
+    expect(lists[1]?.[0]).toBe(lists[0]?.[0]);
+    expect(frame(lists[0]?.[0] as never)).toBe(`id: 4\nevent: room\ndata: ${JSON.stringify(summary)}\n\n`);
+  });
+
+  it('gives a client address at most PUSH_STREAMS_PER_ADDRESS places, then 429 with Retry-After', () => {
+    const { push } = service(2);
+    const first = push.takePlace('1.2.3.4');
+    push.takePlace('1.2.3.4');
+    let refused: unknown;
+    try {
+      push.takePlace('1.2.3.4');
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(RetryLaterError);
+    expect(refused).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: PUSH_MESSAGES.tooManyStreams,
+      retryAfterS: 5,
+    });
+    expect(() => push.takePlace('5.6.7.8')).not.toThrow();
+    first();
+    first(); // a second release gives back nothing more
+    expect(() => push.takePlace('1.2.3.4')).not.toThrow();
+    expect(() => push.takePlace('1.2.3.4')).toThrow(RetryLaterError);
+  });
+
+  it('cleans up at once a stream whose client left before it opened', () => {
+    const { push } = service();
+    const res = new FakeResponse();
+    res.destroyed = true;
+    let closed = 0;
+    const stream = push.open(res as unknown as Response, () => closed++);
+    expect(closed).toBe(1);
+    expect(stream.ended()).toBe(true);
+    stream.send({ type: 'room', room: room('r1', 1) });
+    expect(res.chunks).toEqual([]);
+    expect(res.statusCode).toBe(0);
   });
 
   it('opens a stream that proxies do not buffer, beats, and cleans up when the client goes', () => {

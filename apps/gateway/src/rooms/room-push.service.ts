@@ -3,14 +3,27 @@ import {
   type EventEnvelope,
   type EventPayloads,
   EventTypes,
+  type ListPushMessage,
   PUSH_HEARTBEAT_SECONDS,
+  PUSH_MESSAGES,
+  PUSH_RETRY_AFTER_SECONDS,
   type PushMessage,
+  toRoomSummary,
 } from '@oasis198/contracts';
-import { JetStreamService, LOGGER, type Logger, Metrics } from '@oasis198/service-kit';
+import {
+  CONFIG,
+  JetStreamService,
+  LOGGER,
+  type Logger,
+  Metrics,
+  RetryLaterError,
+} from '@oasis198/service-kit';
 import type { Response } from 'express';
 import { Gauge } from 'prom-client';
+import type { GatewayConfig } from '../config';
 
 type Listener = (message: PushMessage) => void;
+type ListListener = (message: ListPushMessage) => void;
 
 /** A client whose unsent output passes this is too slow to follow: its stream is closed (it reconnects). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -23,15 +36,20 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
  */
 @Injectable()
 export class RoomPushService implements OnModuleInit, OnApplicationShutdown {
-  private readonly all = new Set<Listener>();
+  private readonly all = new Set<ListListener>();
   private readonly byRoom = new Map<string, Set<Listener>>();
   private readonly streams = new Set<Response>();
+  /** Streams held per client address: open ones and ones still waiting for their room. */
+  private readonly perAddress = new Map<string, number>();
+  private readonly maxPerAddress: number;
 
   constructor(
     private readonly jetstream: JetStreamService,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CONFIG) config: GatewayConfig,
     metrics: Metrics,
   ) {
+    this.maxPerAddress = config.PUSH_STREAMS_PER_ADDRESS;
     const streams = this.streams;
     new Gauge({
       name: 'oasis_push_streams',
@@ -65,18 +83,51 @@ export class RoomPushService implements OnModuleInit, OnApplicationShutdown {
     };
   }
 
-  /** Calls the listener with every change of every room; returns the unsubscribe function. */
-  watchAll(listener: Listener): () => void {
+  /** Calls the listener with a summary of every change of every room; returns the unsubscribe function. */
+  watchAll(listener: ListListener): () => void {
     this.all.add(listener);
     return () => this.all.delete(listener);
   }
 
+  /** Listeners of one room's changes (streams open or opening), e.g. to see that none is left behind. */
+  watching(roomId: string): number {
+    return this.byRoom.get(roomId)?.size ?? 0;
+  }
+
+  /**
+   * Takes one of the client address's PUSH_STREAMS_PER_ADDRESS places on this replica before a
+   * stream opens, or refuses with 429 (DECISIONS "Fair play"); returns the release, which works once.
+   */
+  takePlace(address: string): () => void {
+    const held = this.perAddress.get(address) ?? 0;
+    if (held >= this.maxPerAddress) {
+      throw new RetryLaterError('RATE_LIMITED', PUSH_MESSAGES.tooManyStreams, PUSH_RETRY_AFTER_SECONDS);
+    }
+    this.perAddress.set(address, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    };
+  }
+
   /**
    * Turns an HTTP response into an event stream: headers that keep proxies from buffering or
-   * caching it, a heartbeat comment every PUSH_HEARTBEAT_SECONDS, and clean-up when the client
-   * goes. Returns a writer for push messages and a way to end the stream.
+   * caching it, a heartbeat comment every PUSH_HEARTBEAT_SECONDS, and clean-up (`onClose`, once)
+   * when the client goes. A client that has already gone is cleaned up at once. Returns a writer
+   * for push messages and a way to end the stream.
    */
-  open(res: Response, onClose: () => void): { send: (message: PushMessage) => void; end: () => void } {
+  open(
+    res: Response,
+    onClose: () => void,
+  ): { send: (message: PushMessage | ListPushMessage) => void; end: () => void; ended: () => boolean } {
+    if (res.destroyed) {
+      onClose();
+      return { send: () => undefined, end: () => undefined, ended: () => true };
+    }
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -107,16 +158,24 @@ export class RoomPushService implements OnModuleInit, OnApplicationShutdown {
       res.write(chunk);
     };
     res.on('close', end);
-    return { send: (message) => write(frame(message)), end };
+    return { send: (message) => write(frame(message)), end, ended: () => ended };
   }
 
   private dispatch(event: EventEnvelope): void {
     const message = toPush(event);
     if (!message) return;
     const roomId = message.type === 'room' ? message.room._id : message.roomId;
-    for (const listener of this.all) listener(message);
+    if (this.all.size > 0) {
+      const summary = toListPush(message);
+      for (const listener of this.all) listener(summary);
+    }
     for (const listener of this.byRoom.get(roomId) ?? []) listener(message);
   }
+}
+
+/** The room list's version of a push: a room's summary instead of the room. */
+export function toListPush(message: PushMessage): ListPushMessage {
+  return message.type === 'room' ? { type: 'room', room: toRoomSummary(message.room) } : message;
 }
 
 export function toPush(event: EventEnvelope): PushMessage | null {
@@ -135,13 +194,13 @@ export function toPush(event: EventEnvelope): PushMessage | null {
   }
 }
 
-const frames = new WeakMap<PushMessage, string>();
+const frames = new WeakMap<PushMessage | ListPushMessage, string>();
 
 /**
  * One SSE frame: the room version as id, the push type as event, the payload as data. Built once
  * per message, however many streams it goes to (the two players and every watcher).
  */
-export function frame(message: PushMessage): string {
+export function frame(message: PushMessage | ListPushMessage): string {
   let text = frames.get(message);
   if (text === undefined) {
     text = buildFrame(message);
@@ -150,7 +209,7 @@ export function frame(message: PushMessage): string {
   return text;
 }
 
-function buildFrame(message: PushMessage): string {
+function buildFrame(message: PushMessage | ListPushMessage): string {
   if (message.type === 'room') {
     return `id: ${message.room.version}\nevent: room\ndata: ${JSON.stringify(message.room)}\n\n`;
   }

@@ -38,10 +38,18 @@ import { RpcClient } from '@oasis198/service-kit';
 import type { Response } from 'express';
 import { AuthGuard, Caller } from '../auth/auth.guard';
 import { ErrorBodyDto } from '../http/error-body.dto';
+import { ApiRateLimited, LimitPerUser } from '../http/rate-limit';
+import { ClientAddress } from '../users/bearer-token.decorator';
 import { MessageDto } from '../users/dto/responses.dto';
 import { EditRoomResponseDto, RoomPageDto, RoomViewDto } from './dto/room-view.dto';
 import { CreateRoomDto, EditRoomDto, ListRoomsQueryDto } from './dto/rooms.dto';
 import { RoomPushService, versionOf } from './room-push.service';
+
+const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
+
+/** A leave is an edit with players.removePlayer; it counts with deletes, not with moves. */
+const isLeave = (body: unknown): boolean =>
+  (body as { players?: { removePlayer?: unknown } } | null)?.players?.removePlayer !== undefined;
 
 /**
  * SPEC §7 room calls, forwarded to the rooms service, and the live push streams. Reading and
@@ -61,6 +69,7 @@ export class RoomsController {
 
   @Post()
   @UseGuards(AuthGuard)
+  @LimitPerUser('roomCreates', 'Too many rooms created by this user in a minute.')
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Create a room; the creator is its first player.' })
   @ApiCreatedResponse({ type: RoomViewDto })
@@ -98,13 +107,18 @@ export class RoomsController {
   @Get('stream')
   @ApiOperation({
     summary:
-      'Server-Sent Events: every room change (event "room", data = the room) and deletion ("room-deleted").',
+      'Server-Sent Events: every room change (event "room", data = the room\'s summary) and deletion ("room-deleted").',
   })
   @ApiProduces('text/event-stream')
-  listStream(@Res() res: Response): void {
+  @ApiRateLimited(STREAMS_LIMITED)
+  listStream(@ClientAddress() client: string, @Res() res: Response): void {
+    const release = this.push.takePlace(client);
     let unsubscribe = () => undefined as unknown;
-    const stream = this.push.open(res, () => unsubscribe());
-    unsubscribe = this.push.watchAll(stream.send);
+    const stream = this.push.open(res, () => {
+      unsubscribe();
+      release();
+    });
+    if (!stream.ended()) unsubscribe = this.push.watchAll(stream.send);
   }
 
   @Get(':id/stream')
@@ -114,19 +128,31 @@ export class RoomsController {
   })
   @ApiProduces('text/event-stream')
   @ApiNotFoundResponse({ type: ErrorBodyDto })
-  async roomStream(@Param('id') roomId: string, @Res() res: Response): Promise<void> {
+  @ApiRateLimited(STREAMS_LIMITED)
+  async roomStream(
+    @Param('id') roomId: string,
+    @ClientAddress() client: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const release = this.push.takePlace(client);
     // Listen first, then read the room, so no change falls between the two.
     const early: PushMessage[] = [];
     let forward: (message: PushMessage) => void = (message) => early.push(message);
     const unsubscribe = this.push.watchRoom(roomId, (message) => forward(message));
+    const done = () => {
+      unsubscribe();
+      release();
+    };
     let room: RoomView;
     try {
       room = await this.rpc.request<RoomView>(Requests.rooms.get, { roomId });
     } catch (error) {
-      unsubscribe();
+      done();
       throw error;
     }
-    const stream = this.push.open(res, unsubscribe);
+    // The client may have gone while the room was on its way: open() then cleans up at once.
+    const stream = this.push.open(res, done);
+    if (stream.ended()) return;
     let last = room.version;
     forward = (message) => {
       const version = versionOf(message);
@@ -149,6 +175,10 @@ export class RoomsController {
 
   @Patch(':id/edit')
   @UseGuards(AuthGuard)
+  @LimitPerUser(
+    (request) => (isLeave(request.body) ? 'roomLeaves' : 'roomEdits'),
+    'Too many leaves and deletes by this user in a minute, or joins, readies and moves in a second.',
+  )
   @ApiBearerAuth()
   @ApiOperation({ summary: 'One intent: join, leave, ready (Play Again) or move. Never a raw whosTurn.' })
   @ApiOkResponse({ type: EditRoomResponseDto })
@@ -177,6 +207,7 @@ export class RoomsController {
   @Delete(':id/delete')
   @HttpCode(200)
   @UseGuards(AuthGuard)
+  @LimitPerUser('roomLeaves', 'Too many leaves and deletes by this user in a minute.')
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Delete a room (its creator or a player); a running game is lost by the caller.' })
   @ApiOkResponse({ type: MessageDto })

@@ -140,12 +140,12 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
       ]),
     );
 
-    // The result: the player who made the last move wins; the secret is revealed and checks out.
+    // The result: the player who made the last move wins; the secrets are revealed and check out.
     const last = room.whosTurn.moves.at(-1);
     expect(room.whosTurn).toMatchObject({ gameOver: true, endReason: 'reached198', winner: last?.player });
     expect(room.whosTurn.currentNumber).toBeGreaterThanOrEqual(198);
     expect(room.whosTurn.specialRandom).toEqual(expect.any(Number));
-    expect(verifyGame(room.whosTurn.specialRandom ?? 0, room.whosTurn.moves)).toEqual({
+    expect(verifyGame(room.aiSeed ?? '', room.aiCommit ?? '', room.whosTurn.moves)).toEqual({
       valid: true,
       problems: [],
     });

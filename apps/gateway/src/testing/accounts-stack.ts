@@ -12,6 +12,21 @@ export const TEST_JWT_SECRET = 'integration-test-secret-0123456789abcdef';
 type Env = Record<string, string>;
 
 /**
+ * Every test client shares one address (127.0.0.1) and many play fast, so the gateways of the
+ * test stacks run with the limits out of reach; suites that test a limit set it low on purpose.
+ */
+export const RAISED_LIMITS: Env = {
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000',
+  LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
+  REGISTER_MAX_PER_WINDOW: '100000',
+  ROOM_CREATES_PER_MINUTE: '100000',
+  ROOM_LEAVES_PER_MINUTE: '100000',
+  ROOM_EDITS_PER_SECOND: '100000',
+  REWARD_WRITES_PER_MINUTE: '100000',
+  PUSH_STREAMS_PER_ADDRESS: '100000',
+};
+
+/**
  * The gateway with the auth and rewards services, all in this process against a real NATS and a
  * real MongoDB-compatible server, each service with a fresh database. The gateway listens on a
  * free port; tests talk to it with fetch.
@@ -19,6 +34,8 @@ type Env = Record<string, string>;
 export class AccountsStack {
   baseUrl = '';
   gateway?: INestApplication;
+  /** Every gateway replica started (the first is `gateway`). */
+  readonly gateways: INestApplication[] = [];
   readonly auth: INestApplication[] = [];
   rewards?: INestApplication;
   private readonly common: Env;
@@ -78,20 +95,34 @@ export class AccountsStack {
   }
 
   async startGateway(): Promise<void> {
+    const { app, baseUrl } = await this.startGatewayReplica();
+    this.gateway = app;
+    this.baseUrl = baseUrl;
+  }
+
+  /**
+   * One more gateway replica on its own port, with the same settings (the first one is
+   * `gateway`/`baseUrl`). Replicas share nothing but NATS, like replicas in a cluster.
+   */
+  async startGatewayReplica(): Promise<{ app: INestApplication; baseUrl: string }> {
     const { app } = await createService(gatewayDefinition, {
       ...this.common,
-      LOGIN_MAX_FAILURES: '1000',
-      REGISTER_MAX_PER_WINDOW: '100000',
+      ...RAISED_LIMITS,
       ...this.gatewayEnv,
     });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
-    this.gateway = app;
-    this.baseUrl = `http://127.0.0.1:${port}`;
+    this.gateways.push(app);
+    return { app, baseUrl: `http://127.0.0.1:${port}` };
+  }
+
+  async stopGateways(): Promise<void> {
+    for (const app of this.gateways.splice(0)) await app.close();
+    this.gateway = undefined;
   }
 
   async close(): Promise<void> {
-    await this.gateway?.close();
+    await this.stopGateways();
     await this.stopRewards();
     await this.stopAuth();
   }
@@ -111,13 +142,20 @@ export class AccountsStack {
   async call<T = Record<string, unknown>>(
     method: string,
     path: string,
-    options: { body?: unknown; token?: string; rawBody?: string; headers?: Record<string, string> } = {},
+    options: {
+      body?: unknown;
+      token?: string;
+      rawBody?: string;
+      headers?: Record<string, string>;
+      /** Another replica's address (default: the first gateway's). */
+      baseUrl?: string;
+    } = {},
   ): Promise<{ status: number; body: T; headers: Headers }> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined || options.rawBody !== undefined)
       headers['content-type'] = 'application/json';
     if (options.token) headers['authorization'] = `Bearer ${options.token}`;
-    const response = await fetch(`${this.baseUrl}${path}`, {
+    const response = await fetch(`${options.baseUrl ?? this.baseUrl}${path}`, {
       method,
       headers,
       body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),

@@ -30,11 +30,12 @@ export class GameStack {
   private constructor(
     readonly infra: TestInfra,
     readonly accounts: AccountsStack,
+    private readonly roomsEnv: Env,
   ) {}
 
-  static async start(infra: TestInfra, gatewayEnv: Env = {}): Promise<GameStack> {
+  static async start(infra: TestInfra, gatewayEnv: Env = {}, roomsEnv: Env = {}): Promise<GameStack> {
     const accounts = new AccountsStack(infra, gatewayEnv);
-    const stack = new GameStack(infra, accounts);
+    const stack = new GameStack(infra, accounts, roomsEnv);
     await accounts.startAuth();
     await accounts.startRewards();
     await stack.startRooms();
@@ -56,7 +57,7 @@ export class GameStack {
   }
 
   async startRooms(): Promise<void> {
-    this.rooms = (await createService(roomsDefinition, this.env(this.roomsDb))).app;
+    this.rooms = (await createService(roomsDefinition, { ...this.env(this.roomsDb), ...this.roomsEnv })).app;
   }
 
   async stopRooms(): Promise<void> {
@@ -74,7 +75,7 @@ export class GameStack {
   }
 
   async close(): Promise<void> {
-    await this.accounts.gateway?.close();
+    await this.accounts.stopGateways();
     await this.stopTimer();
     await this.stopRooms();
     await this.accounts.stopRewards();
@@ -89,7 +90,7 @@ export class GameStack {
   async call<T = Record<string, unknown>>(
     method: string,
     path: string,
-    options: { body?: unknown; token?: string; rawBody?: string } = {},
+    options: { body?: unknown; token?: string; rawBody?: string; headers?: Record<string, string> } = {},
   ): Promise<{ status: number; body: T; headers: Headers }> {
     const result = await this.accounts.call<T>(method, path, options);
     this.seen.push(JSON.stringify(result.body));
@@ -176,6 +177,6 @@ export class GameStack {
 }
 
 /** The whole back end for a Jest suite (see useStack). */
-export function useGameStack(gatewayEnv: Env = {}): () => GameStack {
-  return useStack((infra) => GameStack.start(infra, gatewayEnv), 'useGameStack()');
+export function useGameStack(gatewayEnv: Env = {}, roomsEnv: Env = {}): () => GameStack {
+  return useStack((infra) => GameStack.start(infra, gatewayEnv, roomsEnv), 'useGameStack()');
 }

@@ -20,11 +20,11 @@ export class SseClient {
   private readonly controller = new AbortController();
   private done?: Promise<void>;
 
-  static async open(url: string): Promise<SseClient> {
+  static async open(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
     const client = new SseClient();
     const response = await fetch(url, {
       signal: client.controller.signal,
-      headers: { accept: 'text/event-stream' },
+      headers: { accept: 'text/event-stream', ...headers },
     });
     client.status = response.status;
     client.headers = response.headers;

@@ -7,7 +7,6 @@ import {
   ApiOkResponse,
   ApiServiceUnavailableResponse,
   ApiTags,
-  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import {
@@ -22,17 +21,12 @@ import { RpcClient } from '@oasis198/service-kit';
 import { AuthGuard, Caller } from '../auth/auth.guard';
 import { TokenVerifier } from '../auth/token-verifier';
 import { ErrorBodyDto } from '../http/error-body.dto';
-import { LoginThrottle, RegisterThrottle } from '../http/rate-limit';
+import { ApiRateLimited, LoginThrottle, RegisterThrottle } from '../http/rate-limit';
 import { BearerToken, ClientAddress } from './bearer-token.decorator';
 import { EditUserDto } from './dto/edit-user.dto';
 import { LoginDto } from './dto/login.dto';
 import { RegisterDto } from './dto/register.dto';
 import { AuthUserDto, EditUserResponseDto, MessageDto } from './dto/responses.dto';
-
-/** The header of every 429: how long until the limit's window ends. */
-const RETRY_AFTER = {
-  'Retry-After': { description: 'Seconds until another attempt is accepted.', schema: { type: 'integer' } },
-} as const;
 
 /** SPEC §7 users calls (and logout), forwarded to the auth service. */
 @ApiTags('users')
@@ -53,11 +47,9 @@ export class UsersController {
   @Post('login')
   @HttpCode(200)
   @ApiOkResponse({ type: AuthUserDto })
-  @ApiTooManyRequestsResponse({
-    type: ErrorBodyDto,
-    description: 'Too many failed logins.',
-    headers: RETRY_AFTER,
-  })
+  @ApiRateLimited(
+    'Too many failed logins for this account or from this address (the right password waits too).',
+  )
   login(@Body() body: LoginDto, @ClientAddress() client: string): Promise<AuthUser> {
     return this.loginThrottle.attempt(client, body.email, () =>
       this.rpc.request<AuthUser>(Requests.auth.login, body),
@@ -67,11 +59,7 @@ export class UsersController {
   @Post()
   @ApiCreatedResponse({ type: AuthUserDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: "'oops, user already exists'" })
-  @ApiTooManyRequestsResponse({
-    type: ErrorBodyDto,
-    description: 'Too many registrations.',
-    headers: RETRY_AFTER,
-  })
+  @ApiRateLimited('Too many registrations from this address.')
   register(@Body() body: RegisterDto, @ClientAddress() client: string): Promise<AuthUser> {
     return this.registerThrottle.attempt(client, () =>
       this.rpc.request<AuthUser>(Requests.auth.register, body),

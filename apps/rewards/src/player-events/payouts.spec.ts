@@ -1,18 +1,37 @@
-import type { GameFinished } from '@oasis198/contracts';
+import type { GameDrawn, GameWon } from '@oasis198/contracts';
 import { payoutsFor } from './payouts';
 
-const game = (endReason: GameFinished['endReason'], duration = 32): GameFinished => ({
+const common = {
   gameId: 'room1:1',
   roomId: 'room1',
   gameNumber: 1,
+  player1: { id: 'l', name: 'loser1' },
+  player2: { id: 'w', name: 'winner1' },
+  playedSeconds: 90,
+  aiSeed: 'a5'.repeat(32),
+  aiCommit: '5a'.repeat(32),
+  specialRandom: 111111,
+  finishedAt: '2026-01-01T00:00:00.000Z',
+};
+
+const game = (endReason: GameWon['endReason'], duration = 32): GameWon => ({
+  ...common,
+  draw: false,
   winner: { id: 'w', name: 'winner1', seat: 'player2' },
   loser: { id: 'l', name: 'loser1', seat: 'player1' },
   endReason,
   duration,
-  playedSeconds: 90,
-  specialRandom: 111111,
   moves: 20,
-  finishedAt: '2026-01-01T00:00:00.000Z',
+});
+
+const draw = (duration = 32): GameDrawn => ({
+  ...common,
+  draw: true,
+  winner: null,
+  loser: null,
+  endReason: 'moveLimit',
+  duration,
+  moves: 250,
 });
 
 describe('payoutsFor (DECISIONS.md rewards)', () => {
@@ -34,6 +53,15 @@ describe('payoutsFor (DECISIONS.md rewards)', () => {
       const [winner, loser] = payoutsFor(game('reached198', duration));
       expect(winner.titles).toEqual(duration === 14 ? ['blitzWinner'] : []);
       expect(loser.titles).toEqual([]);
+    }
+  });
+
+  it('pays each player of a draw (the move limit) a played game with 0 points, 0 coins and no title', () => {
+    for (const duration of [14, 32]) {
+      expect(payoutsFor(draw(duration))).toEqual([
+        { playerId: 'l', playerName: 'loser1', points: 0, coins: 0, titles: [] },
+        { playerId: 'w', playerName: 'winner1', points: 0, coins: 0, titles: [] },
+      ]);
     }
   });
 });

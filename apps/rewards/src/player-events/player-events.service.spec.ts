@@ -15,11 +15,16 @@ const finished = (gameId: string, winner: string, loser: string, duration = 32):
     gameId,
     roomId: gameId,
     gameNumber: 1,
+    draw: false,
     winner: { id: winner, name: `${winner}name`, seat: 'player1' },
     loser: { id: loser, name: `${loser}name`, seat: 'player2' },
     endReason: 'reached198',
+    player1: { id: winner, name: `${winner}name` },
+    player2: { id: loser, name: `${loser}name` },
     duration,
     playedSeconds: 60,
+    aiSeed: 'a5'.repeat(32),
+    aiCommit: '5a'.repeat(32),
     specialRandom: 123456,
     moves: 20,
     finishedAt: new Date().toISOString(),
@@ -103,6 +108,16 @@ describe('PlayerEventsService', () => {
     });
     expect(repo.rewards.get('l')).toMatchObject({ playedGames: 1, assets: { points: 5, coins: 1 } });
     expect(repo.rewards.get('l')?.championStatus.blitzWinner).toBe(false);
+  });
+
+  it('pays a game once even when it is redelivered long after, beyond the recent games remembered', async () => {
+    const { repo, service } = setup();
+    for (let i = 1; i <= 250; i++) await service.onGameEvent(finished(`g${i}`, 'w', 'l'));
+    const before = structuredClone(repo.rewards.get('w'));
+    expect(before).toMatchObject({ playedGames: 250, assets: { points: 6250, coins: 2500 } });
+    await service.onGameEvent(finished('g1', 'w', 'l'));
+    expect(repo.rewards.get('w')).toEqual(before);
+    expect(repo.rewards.get('l')).toMatchObject({ playedGames: 250, assets: { points: 1250, coins: 250 } });
   });
 
   it('refuses a malformed game.finished as never applicable (VALIDATION) and ignores unrelated events', async () => {

@@ -59,6 +59,32 @@ export class DeletedPlayer {
 
 export const DeletedPlayerSchema = SchemaFactory.createForClass(DeletedPlayer);
 
+/**
+ * The ledger of paid games: one record per (player, game), written right after the guarded credit
+ * that paid it. recentGames remembers only a player's latest games; the ledger remembers every
+ * game ever paid, so a redelivery of any age pays nothing (RewardsRepository.credit).
+ */
+@Schema({ collection: 'paid_games', versionKey: false })
+export class PaidGame {
+  /** paidGameId(playerId, gameId). */
+  @Prop({ type: String, required: true })
+  _id!: string;
+
+  @Prop({ type: String, required: true, index: true })
+  playerId!: string;
+
+  @Prop({ type: String, required: true })
+  gameId!: string;
+
+  @Prop({ type: Date, required: true })
+  paidAt!: Date;
+}
+
+export const PaidGameSchema = SchemaFactory.createForClass(PaidGame);
+
+/** The ledger id of one game paid to one player (unambiguous whatever characters the ids hold). */
+export const paidGameId = (playerId: string, gameId: string): string => JSON.stringify([playerId, gameId]);
+
 /** A new player's record: nothing earned yet, every flag false. */
 export function freshReward(
   playerId: string,

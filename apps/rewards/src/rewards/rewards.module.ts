@@ -1,6 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { DeletedPlayer, DeletedPlayerSchema, Reward, RewardSchema } from './reward.schema';
+import {
+  DeletedPlayer,
+  DeletedPlayerSchema,
+  PaidGame,
+  PaidGameSchema,
+  Reward,
+  RewardSchema,
+} from './reward.schema';
 import { RewardsController } from './rewards.controller';
 import { RewardsRepository } from './rewards.repository';
 import { RewardsService } from './rewards.service';
@@ -10,6 +17,7 @@ import { RewardsService } from './rewards.service';
     MongooseModule.forFeature([
       { name: Reward.name, schema: RewardSchema },
       { name: DeletedPlayer.name, schema: DeletedPlayerSchema },
+      { name: PaidGame.name, schema: PaidGameSchema },
     ]),
   ],
   controllers: [RewardsController],

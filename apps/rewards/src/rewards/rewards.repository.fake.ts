@@ -1,13 +1,18 @@
 import { CHAMPION_TITLES } from '@oasis198/game-rules';
-import { freshReward, type Reward } from './reward.schema';
+import { freshReward, paidGameId, type Reward } from './reward.schema';
 import type { Credit, CreditOutcome, RewardsRepository } from './rewards.repository';
 
 type Repository = Pick<RewardsRepository, keyof RewardsRepository>;
 
-/** RewardsRepository in memory with the real one's rules (guarded credit, newer names win), for unit tests. */
+/**
+ * RewardsRepository in memory with the real one's rules (ledger of paid games, guarded credit,
+ * newer names win), for unit tests.
+ */
 export class InMemoryRewardsRepository implements Repository {
   readonly rewards = new Map<string, Reward>();
   readonly deleted = new Map<string, Date>();
+  /** The ledger: paidGameId(player, game). */
+  readonly paid = new Set<string>();
   /** Runs once before the next write, to simulate another replica acting in between. */
   beforeWrite?: () => Promise<void>;
 
@@ -57,8 +62,13 @@ export class InMemoryRewardsRepository implements Repository {
 
   async credit(gameId: string, credit: Credit): Promise<CreditOutcome> {
     await this.hook();
+    const ledgerId = paidGameId(credit.playerId, gameId);
+    if (this.paid.has(ledgerId)) return 'already-paid';
     let reward = this.rewards.get(credit.playerId);
-    if (reward?.recentGames.includes(gameId)) return 'already-paid';
+    if (reward?.recentGames.includes(gameId)) {
+      this.paid.add(ledgerId);
+      return 'already-paid';
+    }
     if (!reward) {
       reward = {
         ...freshReward(credit.playerId, credit.playerName, 0),
@@ -72,6 +82,7 @@ export class InMemoryRewardsRepository implements Repository {
     reward.assets.coins += credit.coins;
     for (const title of CHAMPION_TITLES)
       if (credit.titles.includes(title)) reward.championStatus[title] = true;
+    this.paid.add(ledgerId);
     reward.recentGames = [...reward.recentGames, gameId].slice(-this.keep);
     return 'paid';
   }
@@ -93,7 +104,12 @@ export class InMemoryRewardsRepository implements Repository {
 
   async forgetDeletedBefore(before: Date): Promise<number> {
     let removed = 0;
-    for (const [id, at] of this.deleted) if (at < before && this.deleted.delete(id)) removed += 1;
+    for (const [id, at] of this.deleted) {
+      if (at >= before) continue;
+      this.deleted.delete(id);
+      for (const key of this.paid) if ((JSON.parse(key) as string[])[0] === id) this.paid.delete(key);
+      removed += 1;
+    }
     return removed;
   }
 

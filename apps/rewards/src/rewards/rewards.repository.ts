@@ -4,7 +4,7 @@ import { CHAMPION_TITLES, type ChampionTitle, PREMIUM_CATEGORIES } from '@oasis1
 import { CONFIG, isDuplicateKeyError } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import type { RewardsConfig } from '../config';
-import { allFalse, DeletedPlayer, freshReward, Reward } from './reward.schema';
+import { allFalse, DeletedPlayer, freshReward, PaidGame, paidGameId, Reward } from './reward.schema';
 
 /** Points, coins and titles one player earns from one game. */
 export interface Credit {
@@ -20,18 +20,20 @@ export type CreditOutcome = 'paid' | 'already-paid';
 
 /**
  * Persistence of reward records. Every write is one atomic single-document update; a game is paid
- * to a player by an update guarded on the game id not being in the player's recent games.
+ * to a player by an update guarded on the game id not being in the player's recent games, and
+ * recorded in the ledger of paid games right after (see credit()).
  */
 @Injectable()
 export class RewardsRepository implements OnModuleInit {
   constructor(
     @InjectModel(Reward.name) private readonly rewards: Model<Reward>,
     @InjectModel(DeletedPlayer.name) private readonly deleted: Model<DeletedPlayer>,
+    @InjectModel(PaidGame.name) private readonly paid: Model<PaidGame>,
     @Inject(CONFIG) private readonly config: Pick<RewardsConfig, 'RECENT_GAMES_KEPT'>,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await Promise.all([this.rewards.init(), this.deleted.init()]);
+    await Promise.all([this.rewards.init(), this.deleted.init(), this.paid.init()]);
   }
 
   findById(playerId: string): Promise<Reward | null> {
@@ -81,11 +83,43 @@ export class RewardsRepository implements OnModuleInit {
   }
 
   /**
-   * Pays one game to one player exactly once, creating the record if the game comes first. The
-   * filter refuses a game already paid; for a missing record the upsert inserts it, and a
-   * duplicate-key answer means the record appeared meanwhile (retry) or the game was paid.
+   * Pays one game to one player exactly once, whatever redeliveries happen and however late,
+   * creating the record if the game comes first. Without multi-document transactions (FerretDB),
+   * it takes three single-document steps:
+   *
+   *   1. the ledger (one record per player and game) has the game: already paid, stop;
+   *   2. the guarded credit: `$inc` the assets and `$push` the game id into recentGames, only if
+   *      the id is not there yet (an upsert for a missing record);
+   *   3. the ledger record, written whether step 2 paid or found the id already there.
+   *
+   * Why no crash pays twice or loses a payment: a game id leaves recentGames only once its ledger
+   * record exists (trimRecentGames writes any missing one first), so a paid game is always in
+   * recentGames, in the ledger, or both, and steps 1 and 2 together refuse it. A crash before step
+   * 2 leaves nothing paid, and the redelivery pays; a crash between 2 and 3 leaves the id in
+   * recentGames, so the redelivery's step 2 refuses and its step 3 writes the record; after step
+   * 3 the redelivery stops at step 1. A ledger record is only written for a game already paid,
+   * so no payment is lost to it. Two replicas handling the same game at once both pass step 1,
+   * but step 2 is one atomic update of one document: only one `$inc` applies. The one window
+   * left: a handler stalled between steps 1 and 2 while the same player finishes
+   * RECENT_GAMES_KEPT more games (200: hours of play) would pay that game again.
    */
   async credit(gameId: string, credit: Credit): Promise<CreditOutcome> {
+    if (await this.paid.exists({ _id: paidGameId(credit.playerId, gameId) })) return 'already-paid';
+    const { outcome, reward } = await this.guardedCredit(gameId, credit);
+    await this.recordPaid(credit.playerId, [gameId]);
+    if (reward) await this.trimRecentGames(reward);
+    return outcome;
+  }
+
+  /**
+   * The update guarded on recentGames. The filter refuses a game already paid; for a missing
+   * record the upsert inserts it, and a duplicate-key answer means the record appeared meanwhile
+   * (retry) or the game was paid.
+   */
+  private async guardedCredit(
+    gameId: string,
+    credit: Credit,
+  ): Promise<{ outcome: CreditOutcome; reward?: Reward }> {
     const set = Object.fromEntries(credit.titles.map((title) => [`championStatus.${title}`, true]));
     const onInsert: Record<string, unknown> = {
       playerName: credit.playerName,
@@ -110,23 +144,47 @@ export class RewardsRepository implements OnModuleInit {
           )
           .lean<Reward>()
           .exec();
-        if (updated) await this.trimRecentGames(updated);
-        return 'paid';
+        return { outcome: 'paid', reward: updated ?? undefined };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
         const paid = await this.rewards.exists({ _id: credit.playerId, recentGames: gameId });
-        if (paid) return 'already-paid';
+        if (paid) return { outcome: 'already-paid' };
         if (attempt >= 3) throw error;
       }
     }
   }
 
-  /** Keeps the newest RECENT_GAMES_KEPT game ids ($slice in $push is not available on FerretDB). */
+  /** Writes the ledger records of games paid to the player (each at most once; a repeat changes nothing). */
+  private async recordPaid(playerId: string, gameIds: readonly string[]): Promise<void> {
+    const paidAt = new Date();
+    for (const gameId of gameIds) {
+      try {
+        await this.paid.create({ _id: paidGameId(playerId, gameId), playerId, gameId, paidAt });
+      } catch (error) {
+        // Written before (a redelivery after a crash, another replica at the same moment).
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    }
+  }
+
+  /**
+   * Keeps the newest RECENT_GAMES_KEPT game ids ($slice in $push is not available on FerretDB).
+   * An id leaves only once the ledger holds it: a crash between a credit and its ledger record
+   * would otherwise let a later redelivery of that game through both guards.
+   */
   private async trimRecentGames(reward: Reward): Promise<void> {
     const games = reward.recentGames ?? [];
     const excess = games.length - this.config.RECENT_GAMES_KEPT;
     if (excess <= 0) return;
-    await this.rewards.updateOne({ _id: reward._id }, { $pullAll: { recentGames: games.slice(0, excess) } });
+    const leaving = games.slice(0, excess);
+    // Usually one id, recorded when it was paid; looked up by _id (the index FerretDB uses), and
+    // recorded here only if a crash left its record out.
+    for (const gameId of leaving) {
+      if (!(await this.paid.exists({ _id: paidGameId(reward._id, gameId) }))) {
+        await this.recordPaid(reward._id, [gameId]);
+      }
+    }
+    await this.rewards.updateOne({ _id: reward._id }, { $pullAll: { recentGames: leaving } });
   }
 
   /** Sets the name chosen by its owner (now counts as the latest change). */
@@ -149,9 +207,19 @@ export class RewardsRepository implements OnModuleInit {
     return (await this.deleted.exists({ _id: playerId })) !== null;
   }
 
-  /** Forgets deleted players older than `before` (their events are long past the streams' retention). */
+  /**
+   * Forgets deleted players older than `before` (their events are long past the streams'
+   * retention), with their ledger of paid games.
+   */
   async forgetDeletedBefore(before: Date): Promise<number> {
-    const { deletedCount } = await this.deleted.deleteMany({ deletedAt: { $lt: before } });
+    const gone = await this.deleted
+      .find({ deletedAt: { $lt: before } }, { _id: 1 })
+      .lean<Pick<DeletedPlayer, '_id'>[]>()
+      .exec();
+    if (gone.length === 0) return 0;
+    const ids = gone.map((player) => player._id);
+    await this.paid.deleteMany({ playerId: { $in: ids } });
+    const { deletedCount } = await this.deleted.deleteMany({ _id: { $in: ids } });
     return deletedCount;
   }
 }

@@ -45,6 +45,22 @@ describe('RewardsService', () => {
     expect((await rewards.list(2, 2)).rewards.map((r) => r.playerName)).toEqual(['zed1']);
   });
 
+  it('answers a page past any offset the database takes with an empty list and the total', async () => {
+    const { repo, rewards } = setup();
+    await repo.createIfMissing('a', 'amy1', 1);
+    const asked: number[] = [];
+    const list = repo.list.bind(repo);
+    repo.list = (page: number, pageSize: number) => {
+      asked.push((page - 1) * pageSize);
+      return list(page, pageSize);
+    };
+    for (const page of [1e300, 2 ** 60, Number.MAX_SAFE_INTEGER]) {
+      expect(await rewards.list(page, 100)).toMatchObject({ rewards: [], total: 1 });
+    }
+    // The skip handed to the database is always a safe integer (MongoDB refuses larger ones).
+    expect(asked.every((skip) => Number.isSafeInteger(skip))).toBe(true);
+  });
+
   describe('create', () => {
     it("creates the caller's own record, or returns the existing one unchanged", async () => {
       const { repo, rewards } = setup();

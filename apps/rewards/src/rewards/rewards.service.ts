@@ -27,9 +27,14 @@ export class RewardsService {
     return toRewardView(reward);
   }
 
+  /**
+   * A page of the leaderboard. A page so far out that its offset is no safe integer (MongoDB
+   * refuses such a skip) is empty: the last page with a safe offset is read for the total.
+   */
   async list(page: number, pageSize: number): Promise<RewardPage> {
-    const { items, total } = await this.rewards.list(page, pageSize);
-    return { rewards: items.map(toRewardView), page, pageSize, total };
+    const lastSafePage = Math.floor(Number.MAX_SAFE_INTEGER / pageSize);
+    const { items, total } = await this.rewards.list(Math.min(page, lastSafePage), pageSize);
+    return { rewards: page > lastSafePage ? [] : items.map(toRewardView), page, pageSize, total };
   }
 
   /** The caller's own record; if it exists already it is returned unchanged. */

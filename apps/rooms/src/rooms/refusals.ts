@@ -21,6 +21,7 @@ const CODE_BY_RULE: Readonly<Record<RefusalRule, ErrorCode>> = {
   'ready-window-closed': 'CONFLICT',
   'timeout-not-due': 'CONFLICT',
   'stale-turn': 'CONFLICT',
+  'no-ai-seed': 'CONFLICT',
 };
 
 export function refusalError(refusal: Refusal): AppError {

@@ -1,6 +1,8 @@
-import { EventTypes } from '@oasis198/contracts';
+import { EventTypes, type GameFinished, type RoomSnapshot } from '@oasis198/contracts';
+import { MOVE_LIMIT } from '@oasis198/game-rules';
 import { pendingEvents } from '@oasis198/service-kit';
-import { alice, bob, fixedRandom, T0, waitingRoom } from './room.fixtures';
+import { createHash } from 'node:crypto';
+import { alice, bob, fixedRandom, fixedSeeds, playBelow198, SEED, T0, waitingRoom } from './room.fixtures';
 import type { RoomRecord } from './room.schema';
 import { eventsFor } from './room-events';
 import { isUnchanged, type Plan, planJoin, planLeave, planMove, type Transition } from './room-transitions';
@@ -99,5 +101,109 @@ describe('eventsFor', () => {
     expect(view.hasPassCode).toBe(true);
     expect(view.whosTurn.specialRandom).toBeNull();
     expect(Object.keys(view)).not.toContain('passCode');
+  });
+
+  describe('fair play', () => {
+    const COMMIT = createHash('sha256').update(Buffer.from(SEED, 'hex')).digest('hex');
+    const seeded = () =>
+      changed(planJoin(waitingRoom(), bob, undefined, T0, fixedRandom(), fixedSeeds(SEED))).next;
+    const snapshotOf = (events: ReturnType<typeof eventsFor>) =>
+      (events.find((e) => e.type === EventTypes.roomUpdated)?.data as RoomSnapshot).room;
+
+    it('shows the commitment from the start and never the seed while the game runs', () => {
+      const waiting = waitingRoom();
+      expect(toRoomView(waiting, T0)).toMatchObject({ aiCommit: null, aiSeed: null });
+      const start = changed(planJoin(waiting, bob, undefined, T0, fixedRandom(), fixedSeeds(SEED)));
+      const seen = [...eventsFor(waiting, start, T0)];
+      let room = start.next;
+      for (let i = 1; i <= 30 && !room.whosTurn.gameOver; i++) {
+        const mover = room.whosTurn.player1.turn ? alice : bob;
+        const change = changed(
+          planMove(room, mover.id, { number: 3, option: 'plain' }, T0 + i * 1000, fixedRandom()),
+        );
+        const events = eventsFor(room, change, T0 + i * 1000);
+        expect(snapshotOf(events)).toMatchObject({
+          aiCommit: COMMIT,
+          aiSeed: null,
+          whosTurn: { aiCommit: COMMIT, aiSeed: null },
+        });
+        seen.push(...events);
+        room = change.next;
+      }
+      expect(room.whosTurn.gameOver).toBe(false);
+      expect(seen.map((e) => e.type)).toEqual(
+        expect.arrayContaining([EventTypes.gameStarted, EventTypes.moveMade, EventTypes.roomUpdated]),
+      );
+      // game.started, every move.made and every room.updated (the SSE frames' RoomView).
+      expect(JSON.stringify(seen)).not.toContain(SEED);
+      expect(JSON.stringify(toRoomView(room, T0))).not.toContain(SEED);
+    });
+
+    it('reveals the seed with the result: in the final snapshot and in game.finished', () => {
+      let room = seeded();
+      let last: ReturnType<typeof eventsFor> = [];
+      for (let now = T0 + 1000; !room.whosTurn.gameOver; now += 1000) {
+        const mover = room.whosTurn.player1.turn ? alice : bob;
+        const change = changed(planMove(room, mover.id, { number: 9, option: 'plain' }, now, fixedRandom()));
+        last = eventsFor(room, change, now);
+        room = change.next;
+      }
+      expect(snapshotOf(last)).toMatchObject({
+        aiCommit: COMMIT,
+        aiSeed: SEED,
+        whosTurn: { aiCommit: COMMIT, aiSeed: SEED, specialRandom: room.whosTurn.specialRandom },
+      });
+      const finished = last.find((e) => e.type === EventTypes.gameFinished)?.data as GameFinished;
+      expect(finished).toMatchObject({
+        draw: false,
+        player1: alice,
+        player2: bob,
+        aiSeed: SEED,
+        aiCommit: COMMIT,
+        moves: 22,
+      });
+    });
+
+    it('publishes a draw after the 250th move: no winner or loser, both players, the seed', () => {
+      const before = playBelow198(seeded(), MOVE_LIMIT - 1);
+      const change = changed(
+        planMove(before, bob.id, { number: 1, option: 'plain' }, T0 + 30_000, fixedRandom()),
+      );
+      const events = eventsFor(before, change, T0 + 30_000);
+      expect(publishedOrder(events)).toEqual([
+        EventTypes.moveMade,
+        EventTypes.gameFinished,
+        EventTypes.roomUpdated,
+      ]);
+      const finished = events.find((e) => e.type === EventTypes.gameFinished)?.data as GameFinished;
+      expect(finished).toEqual({
+        gameId: `${before._id}:1`,
+        roomId: before._id,
+        gameNumber: 1,
+        draw: true,
+        winner: null,
+        loser: null,
+        endReason: 'moveLimit',
+        player1: alice,
+        player2: bob,
+        duration: 32,
+        playedSeconds: 30,
+        aiSeed: SEED,
+        aiCommit: COMMIT,
+        specialRandom: before.whosTurn.specialRandom,
+        moves: 250,
+        finishedAt: new Date(T0 + 30_000).toISOString(),
+      });
+      expect(snapshotOf(events)).toMatchObject({
+        gameOver: true,
+        aiSeed: SEED,
+        whosTurn: {
+          winner: null,
+          endReason: 'moveLimit',
+          player1: { turn: false },
+          player2: { turn: false },
+        },
+      });
+    });
   });
 });

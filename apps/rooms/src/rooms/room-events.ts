@@ -1,5 +1,12 @@
-import { EventIds, type EventEnvelope, EventTypes, gameIdOf } from '@oasis198/contracts';
-import { fromSpecSeconds, otherSeat, toSpecSeconds } from '@oasis198/game-rules';
+import {
+  EventIds,
+  type EventEnvelope,
+  EventTypes,
+  type GameDrawn,
+  gameIdOf,
+  type GameWon,
+} from '@oasis198/contracts';
+import { fromSpecSeconds, type GameState, otherSeat, toSpecSeconds } from '@oasis198/game-rules';
 import { makeEvent } from '@oasis198/service-kit';
 import type { RoomRecord } from './room.schema';
 import { personAt, type Transition } from './room-transitions';
@@ -68,8 +75,8 @@ export function eventsFor(prev: RoomRecord | null, change: Transition, nowMs: nu
     );
   }
 
-  if (after.gameOver && (newGame || !before.gameOver) && after.winner && after.endReason) {
-    const loserSeat = otherSeat(after.winner);
+  const result = after.gameOver && (newGame || !before.gameOver) ? resultOf(next, after) : null;
+  if (result) {
     const endedAt = after.endedAt ?? toSpecSeconds(nowMs);
     const startedAt = next.gameStartedAt
       ? toSpecSeconds(new Date(next.gameStartedAt).getTime())
@@ -82,11 +89,14 @@ export function eventsFor(prev: RoomRecord | null, change: Transition, nowMs: nu
           gameId,
           roomId,
           gameNumber: after.gameNumber,
-          winner: { ...personAt(next, after.winner), seat: after.winner },
-          loser: { ...personAt(next, loserSeat), seat: loserSeat },
-          endReason: after.endReason,
+          ...result,
+          player1: personAt(next, 'player1'),
+          player2: personAt(next, 'player2'),
           duration: next.duration,
           playedSeconds: Math.max(0, Math.round((endedAt - startedAt) * 1000) / 1000),
+          // Revealed with the result, so anyone can check every AI number later.
+          aiSeed: after.aiSeed ?? null,
+          aiCommit: after.aiCommit ?? null,
           specialRandom: after.specialRandom,
           moves: after.moves.length,
           finishedAt: new Date(fromSpecSeconds(endedAt)).toISOString(),
@@ -124,4 +134,22 @@ export function eventsFor(prev: RoomRecord | null, change: Transition, nowMs: nu
     );
   }
   return events;
+}
+
+type GameResult =
+  | Pick<GameWon, 'draw' | 'winner' | 'loser' | 'endReason'>
+  | Pick<GameDrawn, 'draw' | 'winner' | 'loser' | 'endReason'>;
+
+/** How a finished game ended, as game.finished says it: a winner and a loser, or a draw. */
+function resultOf(room: RoomRecord, state: GameState): GameResult | null {
+  const { winner, endReason } = state;
+  if (endReason === 'moveLimit') return { draw: true, winner: null, loser: null, endReason };
+  if (!winner || !endReason) return null;
+  const loser = otherSeat(winner);
+  return {
+    draw: false,
+    winner: { ...personAt(room, winner), seat: winner },
+    loser: { ...personAt(room, loser), seat: loser },
+    endReason,
+  };
 }

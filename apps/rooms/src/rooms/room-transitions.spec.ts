@@ -1,6 +1,25 @@
 import { AppError, ROOM_MESSAGES } from '@oasis198/contracts';
-import { applyMove, LATE_TOLERANCE, POST_GAME_EXPIRY, WAITING_ROOM_EXPIRY } from '@oasis198/game-rules';
-import { alice, bob, carol, fixedRandom, T0, waitingRoom } from './room.fixtures';
+import {
+  applyMove,
+  LATE_TOLERANCE,
+  MOVE_LIMIT,
+  POST_GAME_EXPIRY,
+  WAITING_ROOM_EXPIRY,
+} from '@oasis198/game-rules';
+import { createHash } from 'node:crypto';
+import {
+  alice,
+  bob,
+  carol,
+  fixedRandom,
+  fixedSeeds,
+  NEXT_SEED,
+  playBelow198,
+  referenceAi,
+  SEED,
+  T0,
+  waitingRoom,
+} from './room.fixtures';
 import type { RoomRecord } from './room.schema';
 import {
   isUnchanged,
@@ -13,6 +32,7 @@ import {
   planReady,
   type Transition,
 } from './room-transitions';
+import { toRoomView } from './room-view';
 
 const sec = 1000;
 
@@ -285,5 +305,61 @@ describe('deadlines from the timer', () => {
     const plan = planDeadline(room, request, T0 + WAITING_ROOM_EXPIRY * sec);
     expect('notApplied' in plan ? plan : plan.deleted).toEqual({ reason: 'waiting-expired', version: 2 });
     expect(planDeadline(startedRoom(), request, T0 + 1000 * sec)).toEqual({ notApplied: 'not-waiting' });
+  });
+});
+
+describe('fair play: the AI seed and the move limit', () => {
+  function seededRoom(): RoomRecord {
+    return changed(planJoin(waitingRoom(), bob, undefined, T0, fixedRandom(), fixedSeeds(SEED))).next;
+  }
+
+  it('starts each game with the drawn seed and its SHA-256 commitment', () => {
+    const room = seededRoom();
+    expect(room.whosTurn.aiSeed).toBe(SEED);
+    expect(room.whosTurn.aiCommit).toBe(createHash('sha256').update(Buffer.from(SEED, 'hex')).digest('hex'));
+    const moved = changed(planMove(room, alice.id, { number: 5, option: 'plain' }, T0 + sec, fixedRandom()));
+    expect(moved.next.whosTurn.moves[0]?.aiNumber).toBe(referenceAi(SEED, 0));
+  });
+
+  it('draws the seed from the CSPRNG by default: a fresh one for every game', () => {
+    const a = startedRoom().whosTurn.aiSeed;
+    const b = startedRoom().whosTurn.aiSeed;
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(b).toMatch(/^[0-9a-f]{64}$/);
+    expect(a).not.toBe(b);
+  });
+
+  it('ends a game as a draw with its 250th move below 198, and Play Again starts a new seed', () => {
+    const at249 = playBelow198(seededRoom(), MOVE_LIMIT - 1);
+    expect(at249.whosTurn.gameOver).toBe(false);
+    const drawn = playBelow198(at249, 1);
+    expect(drawn.gameOver).toBe(true);
+    expect(drawn.whosTurn).toMatchObject({
+      gameOver: true,
+      winner: null,
+      endReason: 'moveLimit',
+      deadline: null,
+      player1: { turn: false, restart: false },
+      player2: { turn: false, restart: false },
+    });
+    expect(drawn.whosTurn.moves).toHaveLength(250);
+    const endedMs = T0 + 250 * 100;
+    const one = changed(planReady(drawn, bob.id, 'player2', endedMs + sec, fixedRandom(), fixedSeeds())).next;
+    const both = changed(
+      planReady(one, alice.id, 'player1', endedMs + 2 * sec, fixedRandom(), fixedSeeds(NEXT_SEED)),
+    ).next;
+    expect(both.whosTurn).toMatchObject({ gameNumber: 2, gameOver: false, aiSeed: NEXT_SEED, moves: [] });
+  });
+
+  it('refuses a move in a game stored before fair play (no seed) with 409; leaving still ends it', () => {
+    const room = seededRoom();
+    const { aiSeed: _seed, aiCommit: _commit, ...legacy } = room.whosTurn;
+    const old = { ...room, whosTurn: legacy as RoomRecord['whosTurn'] };
+    expect(
+      refusal(() => planMove(old, alice.id, { number: 5, option: 'plain' }, T0 + sec, fixedRandom())).code,
+    ).toBe('CONFLICT');
+    expect(changed(planLeave(old, alice.id, T0 + sec)).next.whosTurn.endReason).toBe('left');
+    // Its view has no commitment to show, and says so with null rather than leaving the field out.
+    expect(toRoomView(old, T0)).toMatchObject({ aiCommit: null, aiSeed: null, whosTurn: { aiCommit: null } });
   });
 });

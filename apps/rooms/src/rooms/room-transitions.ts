@@ -25,6 +25,7 @@ import {
   toSpecSeconds,
   WAITING_ROOM_EXPIRY,
 } from '@oasis198/game-rules';
+import { type AiSeedSource, cryptoAiSeed } from './random';
 import { refusalError } from './refusals';
 import type { RoomRecord } from './room.schema';
 
@@ -92,13 +93,18 @@ function isRunning(state: GameState): boolean {
   return state.gameStarted && !state.gameOver;
 }
 
-/** Join `{ players: { playerId, playerName }, passCode }`. The second player starts the game at once. */
+/**
+ * Join `{ players: { playerId, playerName }, passCode }`. The second player starts the game at once,
+ * with a fresh specialRandom and a fresh secret AI seed (`aiSeed` draws it: the OS CSPRNG unless a
+ * test gives its own).
+ */
 export function planJoin(
   room: RoomRecord,
   player: Person,
   passCode: unknown,
   nowMs: number,
   random: RandomSource,
+  aiSeed: AiSeedSource = cryptoAiSeed,
 ): Plan {
   if (seatOf(room, player.id)) return UNCHANGED;
   if (room.players.length >= MAX_PLAYERS) throw new AppError('CONFLICT', ROOM_MESSAGES.full);
@@ -107,7 +113,12 @@ export function planJoin(
   const players = [...room.players, { id: player.id, name: player.name }];
   const full = players.length === MAX_PLAYERS;
   const state = full
-    ? startGame(room.whosTurn, { duration: room.duration, nowMs, specialRandom: drawSpecialRandom(random) })
+    ? startGame(room.whosTurn, {
+        duration: room.duration,
+        nowMs,
+        specialRandom: drawSpecialRandom(random),
+        aiSeed: aiSeed(),
+      })
     : room.whosTurn;
   return {
     next: withState(room, state, nowMs, {
@@ -160,13 +171,17 @@ function endAndDelete(
   return deleting(room, withState(room, state, nowMs), reason);
 }
 
-/** Ready `{ whosTurnReadyPlayer: { <seat>: { turn: false, restart: true } } }`, for the caller's own seat only. */
+/**
+ * Ready `{ whosTurnReadyPlayer: { <seat>: { turn: false, restart: true } } }`, for the caller's own
+ * seat only. When both are ready the next game starts with fresh secrets, as in planJoin.
+ */
 export function planReady(
   room: RoomRecord,
   playerId: string,
   seat: Seat,
   nowMs: number,
   random: RandomSource,
+  aiSeed: AiSeedSource = cryptoAiSeed,
 ): Plan {
   const own = seatOf(room, playerId);
   if (!own) throw new AppError('FORBIDDEN', ROOM_MESSAGES.notAPlayer);
@@ -175,6 +190,7 @@ export function planReady(
     duration: room.duration,
     nowMs,
     nextSpecialRandom: drawSpecialRandom(random),
+    nextAiSeed: aiSeed(),
   });
   if (!result.ok) throw refusalError(result);
   if (result.state === room.whosTurn) return UNCHANGED;

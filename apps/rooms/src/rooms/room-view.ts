@@ -4,17 +4,23 @@ import type { RoomRecord } from './room.schema';
 
 /**
  * What leaves the service. Built field by field, so nothing stored (the passcode, the outbox, a
- * field added later) can slip out: the passcode becomes `hasPassCode`, and the secret
- * specialRandom stays null until the game is over.
+ * field added later) can slip out: the passcode becomes `hasPassCode`, and the game's secrets
+ * (specialRandom and the AI seed) stay null until the game is over. The seed's commitment is
+ * public from the game's start (DECISIONS.md "Fair play").
  */
 export function toRoomView(room: RoomRecord, nowMs: number): RoomView {
   const s = room.whosTurn;
+  // `?? null`: a game stored before fair play has no seed and no commitment.
+  const aiCommit = s.aiCommit ?? null;
+  const aiSeed = s.gameOver ? (s.aiSeed ?? null) : null;
   const whosTurn: WhosTurnView = {
     gameStarted: s.gameStarted,
     gameOver: s.gameOver,
     currentNumber: s.currentNumber,
     turnStart: s.turnStart,
     specialRandom: s.gameOver ? s.specialRandom : null,
+    aiSeed,
+    aiCommit,
     player1: { turn: s.player1.turn, restart: s.player1.restart },
     player2: { turn: s.player2.turn, restart: s.player2.restart },
     helpOasis: { oasis1: { ...s.helpOasis.oasis1 }, oasis2: { ...s.helpOasis.oasis2 } },
@@ -43,6 +49,8 @@ export function toRoomView(room: RoomRecord, nowMs: number): RoomView {
     players: room.players.map((p) => ({ id: p.id, name: p.name })),
     gameStarted: s.gameStarted,
     gameOver: s.gameOver,
+    aiCommit,
+    aiSeed,
     whosTurn,
     version: room.version,
     createdAt: new Date(room.createdAt).toISOString(),

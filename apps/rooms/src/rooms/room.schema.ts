@@ -8,7 +8,8 @@ export const MEMBERSHIP_MODEL = 'Membership';
 export const COUNTER_MODEL = 'Counter';
 
 /**
- * A room as stored. `whosTurn` is the engine's full GameState (with the secret specialRandom);
+ * A room as stored. `whosTurn` is the engine's full GameState (with the secret specialRandom and AI
+ * seed, which toRoomView reveals only once the game is over);
  * gameStarted and gameOver are mirrored at the top level for queries. Every change bumps
  * `version` in one guarded update together with its events in the outbox.
  *

@@ -6,6 +6,7 @@ import {
   type EditRoomResponse,
   type EventEnvelope,
   EventTypes,
+  type GameFinished,
   type MessageResponse,
   Requests,
   ROOM_MESSAGES,
@@ -18,9 +19,16 @@ import { createLogger, createService, RpcClient } from '@oasis198/service-kit';
 import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { createHash, createHmac } from 'node:crypto';
 import { roomsDefinition } from '../rooms.definition';
 import { ROOM_MODEL } from './room.schema';
 import { RoomsService } from './rooms.service';
+
+/** DECISIONS.md "Fair play", with node:crypto alone: the commitment and the AI number of move i. */
+const sha256Hex = (seedHex: string) => createHash('sha256').update(Buffer.from(seedHex, 'hex')).digest('hex');
+const aiNumberOf = (seedHex: string, i: number) =>
+  1 + (createHmac('sha256', Buffer.from(seedHex, 'hex')).update(String(i)).digest().readUInt32BE(0) % 9);
+const HEX64 = /^[0-9a-f]{64}$/;
 
 // The rooms service on its own, over NATS request/reply, against real NATS and FerretDB.
 describe('rooms service', () => {
@@ -344,6 +352,126 @@ function suite(infra: () => TestInfra) {
       // Both are free again.
       await create(alice);
       await create(bob);
+    });
+
+    /** Every AI number of the game checks out against the revealed seed, by node:crypto alone. */
+    function expectProvablyFair(view: RoomView, commitAtStart: string): void {
+      const seed = view.aiSeed as string;
+      expect(seed).toMatch(HEX64);
+      expect(view.whosTurn.aiSeed).toBe(seed);
+      expect(sha256Hex(seed)).toBe(commitAtStart);
+      expect(view.aiCommit).toBe(commitAtStart);
+      expect(view.whosTurn.moves.map((m) => m.aiNumber)).toEqual(
+        view.whosTurn.moves.map((_, i) => aiNumberOf(seed, i)),
+      );
+    }
+
+    it('commits to the AI seed from the start, reveals it only at the end, and every AI number checks out', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      expect(room).toMatchObject({ aiCommit: null, aiSeed: null });
+      const started = await join(bob, room._id);
+      const commit = started.aiCommit as string;
+      expect(commit).toMatch(HEX64);
+      expect(started).toMatchObject({ aiSeed: null, whosTurn: { aiCommit: commit, aiSeed: null } });
+      let view = started;
+      const options = ['double', 'extra', 'bonus', 'plain'];
+      for (let i = 0; !view.gameOver; i++) {
+        const mover = view.whosTurn.player1.turn ? alice : bob;
+        // Double is offered below 73 only; extra and bonus there too.
+        const option = view.whosTurn.currentNumber < 73 ? (options[i % options.length] as string) : 'plain';
+        view = await move(mover, room._id, i % 3 === 0 ? 'random' : 9, option);
+        expect(view.aiCommit).toBe(commit);
+        if (!view.gameOver) expect(view.aiSeed).toBeNull();
+      }
+      expect(view.whosTurn.endReason).toBe('reached198');
+      expectProvablyFair(view, commit);
+      const seed = view.aiSeed as string;
+      expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({ aiSeed: seed });
+
+      // No event published while the game ran carried the seed; game.finished reveals it.
+      const events = await waitFor(
+        async () => {
+          const all = await storedEvents(room._id);
+          return all.some((e) => e.type === EventTypes.gameFinished) && all;
+        },
+        { what: 'game.finished' },
+      );
+      const finishedAt = events.findIndex((e) => e.type === EventTypes.gameFinished);
+      expect(JSON.stringify(events.slice(0, finishedAt))).not.toContain(seed);
+      expect(events[finishedAt]?.data).toMatchObject({
+        draw: false,
+        aiSeed: seed,
+        aiCommit: commit,
+        moves: view.whosTurn.moves.length,
+      });
+    });
+
+    it('ends a game kept below 198 as a draw at its 250th move, and Play Again follows', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      const started = await join(bob, room._id);
+      const commit = started.aiCommit as string;
+      // Without knowing the AI numbers: plain 1s, and from 161 a minus of 9 (-18), which needs only
+      // one of the 3 uses every player starts with each 19 moves. The total stays in 143..161.
+      let view = started;
+      while (!view.gameOver) {
+        const mover = view.whosTurn.player1.turn ? alice : bob;
+        view =
+          view.whosTurn.currentNumber >= 161
+            ? await move(mover, room._id, 9, 'minus')
+            : await move(mover, room._id, 1, 'plain');
+        expect(view.whosTurn.moves.length).toBeLessThanOrEqual(250);
+      }
+      expect(view.whosTurn.moves).toHaveLength(250);
+      expect(view.whosTurn.currentNumber).toBeLessThan(198);
+      expect(view).toMatchObject({
+        gameOver: true,
+        whosTurn: {
+          gameOver: true,
+          winner: null,
+          endReason: 'moveLimit',
+          deadline: null,
+          player1: { turn: false },
+          player2: { turn: false },
+        },
+      });
+      expect(view.whosTurn.endedAt).toEqual(expect.any(Number));
+      expectProvablyFair(view, commit);
+      expect(await failure(move(alice, room._id, 1))).toEqual({
+        code: 'CONFLICT',
+        message: 'The game is over.',
+      });
+
+      const finished = await waitFor(
+        async () => (await storedEvents(room._id)).find((e) => e.type === EventTypes.gameFinished),
+        { what: 'game.finished' },
+      );
+      expect(finished.data as GameFinished).toMatchObject({
+        draw: true,
+        winner: null,
+        loser: null,
+        endReason: 'moveLimit',
+        player1: { id: alice.userId, name: 'alice' },
+        player2: { id: bob.userId, name: 'bob' },
+        moves: 250,
+        aiSeed: view.aiSeed,
+        aiCommit: commit,
+      });
+
+      // Play Again works after a draw as after any game over, with a fresh seed.
+      await edit(bob, room._id, { whosTurnReadyPlayer: { player2: { turn: false, restart: true } } });
+      const next = await edit(alice, room._id, {
+        whosTurnReadyPlayer: { player1: { turn: false, restart: true } },
+      });
+      expect(next).toMatchObject({
+        gameStarted: true,
+        gameOver: false,
+        aiSeed: null,
+        whosTurn: { gameNumber: 2 },
+      });
+      expect(next.aiCommit).toMatch(HEX64);
+      expect(next.aiCommit).not.toBe(commit);
     });
   };
 }

@@ -5,6 +5,7 @@ import {
   type DeadlineDueRequest,
   type DeadlineDueResponse,
   type EditRoomResponse,
+  KvBuckets,
   type ListRoomsRequest,
   type MessageResponse,
   type Person,
@@ -14,8 +15,24 @@ import {
   Streams,
   type TokenClaims,
 } from '@oasis198/contracts';
-import { initialGameState, isGameType, MESSAGES, ROOM_PAGE_SIZE } from '@oasis198/game-rules';
-import { CONFIG, JetStreamService, LOGGER, type Logger, Metrics, OutboxRelay } from '@oasis198/service-kit';
+import {
+  checkJoinPasscode,
+  initialGameState,
+  isGameType,
+  MESSAGES,
+  ROOM_PAGE_SIZE,
+} from '@oasis198/game-rules';
+import {
+  CONFIG,
+  JetStreamService,
+  LOGGER,
+  type Logger,
+  Metrics,
+  openSharedLimits,
+  OutboxRelay,
+  rateLimited,
+  type SharedLimit,
+} from '@oasis198/service-kit';
 import { Types } from 'mongoose';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RoomsConfig } from '../config';
@@ -62,23 +79,51 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   private readonly relay: OutboxRelay<RoomRecord>;
   /** Rooms as this replica last wrote them: the first guess of the next change (see change()). */
   private readonly recent = new RecentRooms(RECENT_ROOMS);
+  /** Wrong passcodes per room and player, shared by every rooms replica (opened at start-up). */
+  private passcodes?: SharedLimit;
 
   constructor(
     private readonly repository: RoomsRepository,
     private readonly jetstream: JetStreamService,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(CONFIG) config: RoomsConfig,
+    @Inject(CONFIG) private readonly config: RoomsConfig,
     metrics: Metrics,
   ) {
     this.relay = new OutboxRelay<RoomRecord>(repository.rooms, jetstream, logger, {
       sweepEveryMs: config.OUTBOX_SWEEP_MS,
       clearAfterMs: config.OUTBOX_CLEAR_AFTER_MS,
       metrics,
+      service: 'rooms',
+      stream: Streams.games.name,
+      deadLetterAttempts: config.OUTBOX_DEAD_LETTER_ATTEMPTS,
+      deadLetterAfterMs: config.OUTBOX_DEAD_LETTER_AFTER_MS,
     });
   }
 
   async onModuleInit(): Promise<void> {
-    await this.jetstream.ensureStreams([Streams.games]);
+    // Rooms publishes to GAMES: it keeps the stream's limits as configured and watches its room.
+    const games = {
+      ...Streams.games,
+      maxBytes: this.config.GAMES_STREAM_MAX_BYTES,
+      maxMsgSize: this.config.GAMES_STREAM_MAX_MSG_SIZE,
+    };
+    await this.jetstream.ensureStreams([games], { updateLimits: true });
+    await this.jetstream.watchCapacity([games], {
+      everyMs: this.config.STREAM_CHECK_MS,
+      fullRatio: this.config.STREAM_FULL_RATIO,
+    });
+    const { passcodes } = await openSharedLimits(
+      this.jetstream.nc,
+      KvBuckets.limits,
+      {
+        passcodes: {
+          max: this.config.PASSCODE_MAX_FAILURES,
+          windowMs: this.config.PASSCODE_FAILURE_WINDOW_S * 1000,
+        },
+      },
+      { logger: this.logger },
+    );
+    this.passcodes = passcodes;
     this.relay.start();
   }
 
@@ -130,6 +175,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     const input = parseCreateRoom(body, caller);
     const roomId = new Types.ObjectId().toHexString();
     const now = Date.now();
+    this.relay.assertCanPublish(); // 503 while GAMES is full: no room whose events cannot go out
     await this.takeMembership(playerId, roomId, new Date(now));
     try {
       const roomNumber = await this.repository.nextRoomNumber();
@@ -224,6 +270,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     const room = await this.load(roomId);
     if (seatOf(room, playerId)) return toRoomView(room, Date.now());
     const me: Person = { id: playerId, name: caller.name };
+    await this.countPasscodeAttempt(room, playerId, passCode);
     // Judge once before taking the membership, so a full room or a wrong passcode costs no write.
     planJoin(room, me, passCode, Date.now(), cryptoRandom);
     await this.takeMembership(playerId, room._id, new Date());
@@ -236,6 +283,23 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       // Not in the room after all: the membership taken (or left over) for it goes.
       await this.repository.releaseMemberships([playerId], room._id);
       throw error;
+    }
+  }
+
+  /**
+   * A join of a room with a passcode is an attempt of that player on that room, counted BEFORE the
+   * passcode is judged, so parallel guesses count too. At PASSCODE_MAX_FAILURES within the window
+   * every join of theirs there answers 429 (the right passcode included) until it ends; a right
+   * passcode gives its attempt back, a wrong one keeps it (DECISIONS "Fair play").
+   */
+  private async countPasscodeAttempt(room: RoomRecord, playerId: string, passCode: unknown): Promise<void> {
+    if (room.passCode === '') return;
+    if (!this.passcodes) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    const attempt = await this.passcodes.reserve(`${room._id}:${playerId}`);
+    if (!attempt.allowed) throw rateLimited(attempt.retryAfterMs);
+    if (checkJoinPasscode(passCode, room.passCode) === null) {
+      // Best effort: the limit logs a store failure, and the right passcode is still let in.
+      await this.passcodes.refund(attempt).catch(() => undefined);
     }
   }
 
@@ -281,6 +345,8 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async write(room: RoomRecord, change: Transition, nowMs: number): Promise<RoomRecord | null> {
+    // 503 while GAMES is full: a change whose events cannot be published is not stored.
+    this.relay.assertCanPublish();
     const events = eventsFor(room, change, nowMs);
     // Events of the previous change already out leave the outbox in this same update.
     const published = this.relay.takePublished(room._id);

@@ -1,4 +1,4 @@
-import type { RoomPage } from '@oasis198/contracts';
+import { type RoomPage, type RoomView, toRoomSummary } from '@oasis198/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { room } from '../testing/fixtures';
 import { acceptRoom, applyRoomToLists, keys, markRoomDeleted, mergeFetchedRoom, noteRoomPage } from './cache';
@@ -40,5 +40,25 @@ describe('room cache', () => {
     expect(applyRoomToLists(client, joined)).toBe('refetch');
     expect(applyRoomToLists(client, room({ version: 1 }))).toBe('stale');
     expect(applyRoomToLists(client, room({ _id: 'brand-new-room', version: 1 }))).toBe('refetch');
+  });
+
+  it('patches the list with a pushed summary, but never puts a summary into the room cache', () => {
+    const client = new QueryClient();
+    const full = room({ version: 1 });
+    const page: RoomPage = { rooms: [full], page: 1, pageSize: 8, total: 1 };
+    client.setQueryData(keys.roomList(1, false), page);
+    noteRoomPage(client, page);
+    acceptRoom(client, full);
+
+    const summary = toRoomSummary(room({ version: 2, name: 'moved', gameOver: true }));
+    expect(applyRoomToLists(client, summary)).toBe('patched');
+    const listed = client.getQueryData<RoomPage>(keys.roomList(1, false))?.rooms[0];
+    expect(listed).toMatchObject({ name: 'moved', gameOver: true, version: 2 });
+    expect(listed?.whosTurn).toEqual(full.whosTurn); // still a whole room view
+    // The room's own cache keeps its full view, marked stale so that it is fetched when shown.
+    expect(client.getQueryData<RoomView>(keys.room(full._id))).toBe(full);
+    expect(client.getQueryState(keys.room(full._id))?.isInvalidated).toBe(true);
+    // The full room of that version (the room's stream) is still taken.
+    expect(acceptRoom(client, room({ version: 2, name: 'moved' }))).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { RoomPage, RoomView } from '@oasis198/contracts';
+import type { RoomPage, RoomSummary, RoomView } from '@oasis198/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './client';
 import { noteServerNow } from './clock';
@@ -48,8 +48,8 @@ function isRoomView(value: unknown): value is RoomView {
   );
 }
 
-/** True when this room view is older than one already seen (or than the room's deletion). */
-export function isStale(client: QueryClient, room: RoomView): boolean {
+/** True when this room (view or summary) is older than one already seen (or than the room's deletion). */
+export function isStale(client: QueryClient, room: Pick<RoomView, '_id' | 'version'>): boolean {
   const ledger = ledgerOf(client);
   const gone = ledger.deleted.get(room._id);
   if (gone !== undefined && room.version <= gone) return true;
@@ -114,24 +114,32 @@ export function noteRoomPage(client: QueryClient, page: RoomPage): void {
 }
 
 /**
- * Applies a pushed room to the cached list pages. A room whose player count is unchanged is
- * patched in place (a move); a new room, or one that gained or lost a player, makes the lists
- * refetch, since its place in a filtered, paginated list may have changed.
+ * Applies a room summary pushed on the list stream to the cached list pages. A room whose player
+ * count is unchanged is patched in place (a move); a new room, or one that gained or lost a
+ * player, makes the lists refetch, since its place in a filtered, paginated list may have changed.
+ * A summary carries no game state: it never replaces a room's full view in the room cache; a
+ * cached older view is only marked stale, so the room is fetched again when it is next shown.
  */
-export function applyRoomToLists(client: QueryClient, room: RoomView): 'patched' | 'refetch' | 'stale' {
+export function applyRoomToLists(client: QueryClient, room: RoomSummary): 'patched' | 'refetch' | 'stale' {
   if (isStale(client, room)) return 'stale';
   const ledger = ledgerOf(client);
   const knownPlayers = ledger.players.get(room._id);
   const membershipChanged = knownPlayers === undefined || knownPlayers !== room.players.length;
   ledger.versions.set(room._id, Math.max(room.version, ledger.versions.get(room._id) ?? 0));
   ledger.players.set(room._id, room.players.length);
-  if (client.getQueryData(keys.room(room._id)) !== undefined) acceptRoom(client, room);
+  const cached = client.getQueryData<RoomView>(keys.room(room._id));
+  if (cached && cached.version < room.version) {
+    void client.invalidateQueries({ queryKey: keys.room(room._id), exact: true, refetchType: 'none' });
+  }
   if (membershipChanged) return 'refetch';
   client.setQueriesData<RoomPage>({ queryKey: keys.rooms }, (page) =>
     page
       ? {
           ...page,
-          rooms: page.rooms.map((r) => (r._id === room._id && r.version <= room.version ? room : r)),
+          // The list shows only summary fields; the rest of the entry stays as fetched.
+          rooms: page.rooms.map((r) =>
+            r._id === room._id && r.version <= room.version ? { ...r, ...room } : r,
+          ),
         }
       : page,
   );

@@ -1,4 +1,4 @@
-import { ApiPaths, type RoomGonePush } from '@oasis198/contracts';
+import { ApiPaths, type RoomGonePush, type RoomSummary } from '@oasis198/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { acceptRoom, applyRoomToLists, keys, markRoomDeleted } from './cache';
@@ -15,6 +15,13 @@ function parse(data: unknown): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The shape of a room summary the list needs to place it (the list stream's `room` data). */
+function isRoomSummary(value: unknown): value is RoomSummary {
+  if (typeof value !== 'object' || value === null) return false;
+  const room = value as Partial<RoomSummary>;
+  return typeof room._id === 'string' && typeof room.version === 'number' && Array.isArray(room.players);
 }
 
 function isRoomGone(value: unknown): value is Omit<RoomGonePush, 'type'> {
@@ -100,7 +107,10 @@ export function useRoomStream(roomId: string, onDeleted: (reason: string) => voi
   );
 }
 
-/** The room list's live changes: moves patch the cached pages, arrivals and departures refetch them. */
+/**
+ * The room list's live changes, as room summaries (the list stream sends no game state): moves
+ * patch the cached pages, arrivals and departures refetch them.
+ */
 export function useRoomListStream(): boolean {
   const client = useQueryClient();
   const refetchLists = (): void => {
@@ -111,11 +121,7 @@ export function useRoomListStream(): boolean {
     ApiPaths.roomListStream,
     {
       room: (data) => {
-        if (typeof data !== 'object' || data === null || typeof (data as { _id?: unknown })._id !== 'string')
-          return;
-        const room = data as Parameters<typeof applyRoomToLists>[1];
-        if (!Array.isArray(room.players) || typeof room.version !== 'number') return;
-        if (applyRoomToLists(client, room) === 'refetch') refetchLists();
+        if (isRoomSummary(data) && applyRoomToLists(client, data) === 'refetch') refetchLists();
       },
       'room-deleted': (data) => {
         if (isRoomGone(data) && markRoomDeleted(client, data.roomId, data.version)) refetchLists();

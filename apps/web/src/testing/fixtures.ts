@@ -1,5 +1,6 @@
 import type { AuthUser, RewardView, RoomView, WhosTurnView } from '@oasis198/contracts';
 import {
+  aiCommitOf,
   freshOasis,
   initialGameState,
   roomLabel,
@@ -39,9 +40,13 @@ export function reward(overrides: Partial<RewardView> = {}): RewardView {
 
 export const nowSpec = (): number => toSpecSeconds(Date.now());
 
+/** The AI seed of the fixtures' game (32 bytes as hex) and its commitment. */
+export const AI_SEED = '7e'.repeat(32);
+export const AI_COMMIT = aiCommitOf(AI_SEED);
+
 export function whosTurn(overrides: Partial<WhosTurnView> = {}): WhosTurnView {
-  // As a client sees it: the secret specialRandom is hidden until the game is over.
-  return { ...initialGameState(), specialRandom: null, ...overrides };
+  // As a client sees it: the secrets (specialRandom, aiSeed) are hidden until the game is over.
+  return { ...initialGameState(), specialRandom: null, aiSeed: null, ...overrides };
 }
 
 export function room(overrides: Partial<RoomView> = {}): RoomView {
@@ -56,6 +61,8 @@ export function room(overrides: Partial<RoomView> = {}): RoomView {
     players: [{ id: ALICE._id, name: ALICE.name }],
     gameStarted: false,
     gameOver: false,
+    aiCommit: null,
+    aiSeed: null,
     whosTurn: whosTurn(),
     version: 1,
     createdAt: '2025-01-01T00:00:00.000Z',
@@ -86,8 +93,10 @@ export function gameRoom(
     ],
     gameStarted: true,
     version: options.version ?? 5,
+    aiCommit: AI_COMMIT,
     whosTurn: whosTurn({
       gameStarted: true,
+      aiCommit: AI_COMMIT,
       currentNumber: options.total ?? 0,
       turnStart,
       player1: { turn: turn === 'player1', restart: false },
@@ -103,26 +112,32 @@ export function gameRoom(
   });
 }
 
-/** A finished game: `winner` brought the total to 198. */
-export function overRoom(winner: Seat, overrides: Partial<WhosTurnView> = {}): RoomView {
+/** A finished game: `winner` brought the total to 198 (or, with null, a draw at the move limit). */
+export function overRoom(winner: Seat | null, overrides: Partial<WhosTurnView> = {}): RoomView {
   const base = gameRoom({ total: 200 });
   const now = nowSpec();
+  const state: WhosTurnView = {
+    ...base.whosTurn,
+    gameOver: true,
+    winner,
+    endReason: winner ? 'reached198' : 'moveLimit',
+    endedAt: now - 3,
+    deadline: null,
+    specialRandom: 123456,
+    aiSeed: AI_SEED,
+    moves: [],
+    // The loser holds the turn; after a draw nobody does.
+    player1: { turn: winner === 'player2', restart: false },
+    player2: { turn: winner === 'player1', restart: false },
+    ...overrides,
+  };
+  // The room mirrors the commitment and the revealed seed at the top level.
   return {
     ...base,
     gameOver: true,
     version: 9,
-    whosTurn: {
-      ...base.whosTurn,
-      gameOver: true,
-      winner,
-      endReason: 'reached198',
-      endedAt: now - 3,
-      deadline: null,
-      specialRandom: 123456,
-      moves: [],
-      player1: { turn: winner !== 'player1', restart: false },
-      player2: { turn: winner !== 'player2', restart: false },
-      ...overrides,
-    },
+    aiCommit: state.aiCommit,
+    aiSeed: state.aiSeed,
+    whosTurn: state,
   };
 }

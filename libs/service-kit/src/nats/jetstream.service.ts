@@ -2,6 +2,7 @@ import {
   AckPolicy,
   connect,
   DeliverPolicy,
+  DiscardPolicy,
   headers as natsHeaders,
   JSONCodec,
   RetentionPolicy,
@@ -23,13 +24,33 @@ import {
   type EventType,
 } from '@oasis198/contracts';
 import type { Logger } from 'pino';
+import type { NatsEndpoint } from '../config';
 import { currentRequestId, runWithRequestId } from '../request-context';
 import type { Metrics } from '../metrics';
+import { StreamCapacity, type StreamCapacityState } from './stream-capacity';
 
 export interface StreamSpec {
   name: string;
   subjects: readonly string[];
+  /**
+   * Bytes the stream may hold. Streams discard NEW messages: a full stream refuses the next
+   * event (the publisher answers 503) and never drops one that is stored. Unset: no limit.
+   */
+  maxBytes?: number;
+  /** The largest message the stream accepts. Unset: NATS's max_payload. */
+  maxMsgSize?: number;
 }
+
+export interface CapacityWatchOptions {
+  /** How often stream info is read (a refused publish marks the stream full at once). */
+  everyMs: number;
+  /** From this share of max_bytes on, the stream counts as full (room for the writes until the next look). */
+  fullRatio: number;
+}
+
+/** What a service answers (503 UNAVAILABLE) while the stream its changes publish to is full. */
+export const STREAM_FULL_MESSAGE =
+  'Changes cannot be saved right now because event storage is full. Please try again later.';
 
 export interface ConsumerSpec {
   stream: string;
@@ -61,18 +82,24 @@ export class JetStreamService {
   private readonly running = new Set<ConsumerMessages>();
   private readonly loops = new Set<Promise<void>>();
   private stopping = false;
+  private capacity?: StreamCapacity;
+  private capacityTimer?: NodeJS.Timeout;
+  private readonly watched = new Map<string, StreamSpec>();
+  private readonly fullStreams = new Set<string>();
 
   constructor(
-    private readonly options: { servers: string[]; name: string },
+    /** Servers and credentials (natsEndpoint), and the service's name for the connection. */
+    private readonly options: NatsEndpoint & { name: string },
     private readonly logger: Logger,
     private readonly metrics?: Metrics,
   ) {}
 
   async connect(extra: Partial<ConnectionOptions> = {}): Promise<void> {
     if (this.connection) return;
+    const { name, ...endpoint } = this.options;
     this.connection = await connect({
-      servers: this.options.servers,
-      name: `${this.options.name}-events`,
+      ...endpoint,
+      name: `${name}-events`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
       waitOnFirstConnect: true,
@@ -107,12 +134,27 @@ export class JetStreamService {
     await withTimeout(this.nc.flush(), timeoutMs, 'NATS did not answer');
   }
 
-  /** Creates each stream if missing; an existing stream keeps its configuration. */
-  async ensureStreams(streams: readonly StreamSpec[]): Promise<void> {
+  /**
+   * Creates each stream if missing, with its limits and discard policy NEW. With updateLimits
+   * (the stream's publisher), an existing stream's limits and discard policy are brought up to
+   * date too, since deployments upgrade in place; lowering max_bytes below what is stored drops
+   * nothing under discard NEW, it only refuses new messages until there is room. Consumers leave
+   * an existing stream as it is, so services configured differently do not undo each other.
+   */
+  async ensureStreams(
+    streams: readonly StreamSpec[],
+    options: { updateLimits?: boolean } = {},
+  ): Promise<void> {
     const jsm = this.jsm();
     for (const stream of streams) {
+      const limits = {
+        max_bytes: stream.maxBytes ?? -1,
+        max_msg_size: stream.maxMsgSize ?? -1,
+        discard: DiscardPolicy.New,
+      };
+      let current;
       try {
-        await jsm.streams.info(stream.name);
+        current = await jsm.streams.info(stream.name);
       } catch (error) {
         if (!isNotFound(error)) throw error;
         try {
@@ -123,14 +165,115 @@ export class JetStreamService {
             storage: StorageType.File,
             max_age: 14 * DAY_NS,
             duplicate_window: 2 * 60 * 1e9,
+            ...limits,
           });
-          this.logger.info({ stream: stream.name }, 'created stream');
+          this.logger.info({ stream: stream.name, ...limits }, 'created stream');
         } catch (addError) {
           // Another replica may have created it at the same moment.
-          if (!String((addError as Error).message).includes('already in use')) throw addError;
+          if (!String((addError as Error).message).includes('already in use')) {
+            throw streamError(stream.name, addError);
+          }
         }
+        continue;
+      }
+      if (!options.updateLimits) continue;
+      const config = current.config;
+      if (
+        config.max_bytes === limits.max_bytes &&
+        config.max_msg_size === limits.max_msg_size &&
+        config.discard === limits.discard
+      ) {
+        continue;
+      }
+      try {
+        await jsm.streams.update(stream.name, { ...config, ...limits });
+      } catch (error) {
+        throw streamError(stream.name, error);
+      }
+      this.logger.info(
+        {
+          stream: stream.name,
+          ...limits,
+          was: { max_bytes: config.max_bytes, max_msg_size: config.max_msg_size, discard: config.discard },
+        },
+        'updated stream limits',
+      );
+    }
+  }
+
+  /**
+   * Keeps a view of how full these streams are (assertCanPublish, the oasis_stream_* gauges):
+   * stream info now and every `everyMs`, and a stream marked full at once when a publish to it
+   * is refused for lack of space.
+   */
+  async watchCapacity(streams: readonly StreamSpec[], options: CapacityWatchOptions): Promise<void> {
+    this.capacity ??= new StreamCapacity(options.fullRatio);
+    for (const stream of streams) this.watched.set(stream.name, stream);
+    await this.refreshCapacity();
+    if (this.capacityTimer) return;
+    this.capacityTimer = setInterval(() => void this.refreshCapacity(), options.everyMs);
+    this.capacityTimer.unref();
+  }
+
+  /** Reads the watched streams' info now (watchCapacity does it every few seconds). */
+  async refreshCapacity(): Promise<void> {
+    const capacity = this.capacity;
+    if (!capacity || !this.manager) return;
+    for (const name of this.watched.keys()) {
+      try {
+        const { state, config } = await this.manager.streams.info(name);
+        capacity.observe(name, { bytes: state.bytes, messages: state.messages, maxBytes: config.max_bytes });
+      } catch (error) {
+        // NATS away: the view stays as last seen; publishes that fail meanwhile are retried.
+        this.logger.debug({ err: error, stream: name }, 'could not read stream info');
+        continue;
+      }
+      this.report(name);
+    }
+  }
+
+  /** Refuses (503 UNAVAILABLE) while the stream counts as full: a change that would publish to it must not be written. */
+  assertCanPublish(stream: string): void {
+    if (this.capacity?.isFull(stream)) throw new AppError('UNAVAILABLE', STREAM_FULL_MESSAGE);
+  }
+
+  /** How full a watched stream was at the last look; undefined before the first. */
+  capacityOf(stream: string): StreamCapacityState | undefined {
+    return this.capacity?.state(stream);
+  }
+
+  /** Updates the gauges, and logs when the stream turns full or has room again. */
+  private report(stream: string): void {
+    const state = this.capacity?.state(stream);
+    if (!state) return;
+    if (state.full !== this.fullStreams.has(stream)) {
+      if (state.full) {
+        this.fullStreams.add(stream);
+        this.logger.error(
+          { stream, bytes: state.bytes, maxBytes: state.maxBytes, messages: state.messages },
+          `stream ${stream} is full: changes that publish to it answer 503 until messages age out or its max_bytes is raised`,
+        );
+      } else {
+        this.fullStreams.delete(stream);
+        this.logger.info(
+          { stream, bytes: state.bytes, maxBytes: state.maxBytes },
+          `stream ${stream} has room again`,
+        );
       }
     }
+    if (!this.metrics) return;
+    this.metrics.streamBytesRatio.set({ stream }, state.bytesRatio);
+    this.metrics.streamBytes.set({ stream }, state.bytes);
+    this.metrics.streamMessages.set({ stream }, state.messages);
+    this.metrics.streamFull.set({ stream }, state.full ? 1 : 0);
+  }
+
+  /** The watched stream that stores this subject (stream subjects are `prefix.>` or exact). */
+  private streamOf(subject: string): string | undefined {
+    for (const stream of this.watched.values()) {
+      if (stream.subjects.some((pattern) => subjectMatches(pattern, subject))) return stream.name;
+    }
+    return undefined;
   }
 
   /** Publishes an event with its id as the Nats-Msg-Id; a re-publish of the same id is stored once. */
@@ -138,7 +281,17 @@ export class JetStreamService {
     const h = natsHeaders();
     const requestId = event.requestId ?? currentRequestId();
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
-    const ack = await this.js().publish(event.type, codec.encode(event), { msgID: event.id, headers: h });
+    let ack: PubAck;
+    try {
+      ack = await this.js().publish(event.type, codec.encode(event), { msgID: event.id, headers: h });
+    } catch (error) {
+      const stream = isOutOfSpace(error) ? this.streamOf(event.type) : undefined;
+      if (stream && this.capacity) {
+        this.capacity.markFull(stream);
+        this.report(stream);
+      }
+      throw error;
+    }
     this.metrics?.eventsPublished.inc({ type: event.type, duplicate: String(ack.duplicate) });
     return ack;
   }
@@ -247,6 +400,7 @@ export class JetStreamService {
   /** Stops consumers (the message in hand finishes and is acked), then drains the connection. */
   async close(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.capacityTimer);
     for (const messages of this.running) messages.stop();
     await Promise.allSettled([...this.loops]);
     if (this.connection && !this.connection.isClosed()) await this.connection.drain().catch(() => undefined);
@@ -282,6 +436,53 @@ function isNotFound(error: unknown): boolean {
     e?.api_error?.err_code === 10014 ||
     /not found/i.test(e?.message ?? '')
   );
+}
+
+/**
+ * JetStream (or the client, for a message over max_payload) refused the message itself: a full
+ * stream, a message too large, no stream for the subject. Publishing it again does not help until
+ * something changes; unlike a timeout or a lost connection, which pass when NATS is back.
+ */
+export function isPublishRefusal(error: unknown): boolean {
+  const e = error as { api_error?: unknown; code?: unknown } | null;
+  return !!e && (e.api_error !== undefined || e.code === '503' || e.code === 'MAX_PAYLOAD_EXCEEDED');
+}
+
+/** The stream (or the server's store) has no room: JetStream's 'maximum bytes/messages exceeded', 'insufficient resources'. */
+export function isOutOfSpace(error: unknown): boolean {
+  const api = (error as { api_error?: { err_code?: number; description?: string } } | null)?.api_error;
+  if (!api) return false;
+  return (
+    api.err_code === 10023 ||
+    (api.err_code === 10077 && /maximum (bytes|messages)/i.test(api.description ?? ''))
+  );
+}
+
+/** NATS cannot be reached right now (timeouts, a closed or lost connection): every publish would fail alike. */
+export function isConnectionTrouble(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' &&
+    [
+      'TIMEOUT',
+      'DISCONNECT',
+      'CONNECTION_CLOSED',
+      'CONNECTION_DRAINING',
+      'CONNECTION_REFUSED',
+      'CONNECTION_TIMEOUT',
+    ].includes(code)
+  );
+}
+
+function subjectMatches(pattern: string, subject: string): boolean {
+  if (pattern.endsWith('.>')) return subject.startsWith(pattern.slice(0, -1));
+  return pattern === subject;
+}
+
+function streamError(stream: string, error: unknown): Error {
+  return new Error(`Cannot configure stream ${stream}: ${(error as Error)?.message ?? String(error)}`, {
+    cause: error,
+  });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

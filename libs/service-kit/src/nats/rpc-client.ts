@@ -3,24 +3,28 @@ import { headers as natsHeaders } from 'nats';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError, COMMON_MESSAGES, isErrorEnvelope, REQUEST_ID_HEADER } from '@oasis198/contracts';
 import type { Logger } from 'pino';
+import type { NatsEndpoint } from '../config';
+import { RetryLaterError } from '../errors';
 import { currentRequestId } from '../request-context';
 
 /**
  * Request/reply over NATS with @nestjs/microservices. Every call has a timeout and carries the
- * request id; an error envelope from the service comes back as an AppError with its code, and a
- * service that does not answer in time becomes UNAVAILABLE (HTTP 503).
+ * request id; an error envelope from the service comes back as an AppError with its code (and
+ * with its retryAfterS, as a RetryLaterError), and a service that does not answer in time
+ * becomes UNAVAILABLE (HTTP 503).
  */
 export class RpcClient {
   private readonly client: ClientNats;
 
   constructor(
-    servers: string[],
+    /** natsEndpoint(config): servers and credentials; or just the servers (tests, local stack). */
+    endpoint: NatsEndpoint | string[],
     name: string,
     private readonly defaultTimeoutMs: number,
     private readonly logger: Logger,
   ) {
     this.client = new ClientNats({
-      servers,
+      ...(Array.isArray(endpoint) ? { servers: endpoint } : endpoint),
       name: `${name}-rpc`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
@@ -39,7 +43,8 @@ export class RpcClient {
     try {
       return await firstValueFrom(this.client.send<T>(subject, record).pipe(timeout(timeoutMs)));
     } catch (error) {
-      if (isErrorEnvelope(error)) throw AppError.from(error);
+      // A 429 keeps its retryAfterS, so the gateway answers with Retry-After.
+      if (isErrorEnvelope(error)) throw RetryLaterError.fromEnvelope(error);
       if (error instanceof TimeoutError) {
         this.logger.warn({ subject, timeoutMs }, 'NATS request timed out');
         throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { EditRewardResponse, RewardPage, RewardView } from '@oasis198/contracts';
+import type { EditRewardResponse, RewardView } from '@oasis198/contracts';
 
 export class AssetsDto {
   @ApiProperty({ example: 130 })
@@ -44,15 +44,6 @@ export class RewardViewDto implements RewardView {
   @ApiProperty({ type: CategoriesDto }) categories!: CategoriesDto;
   @ApiProperty({ type: ChampionStatusDto }) championStatus!: ChampionStatusDto;
   @ApiProperty({ type: LevelStatusDto }) levelStatus!: LevelStatusDto;
-}
-
-export class RewardPageDto implements RewardPage {
-  @ApiProperty({ type: [RewardViewDto], description: 'Most points first.' })
-  rewards!: RewardViewDto[];
-
-  @ApiProperty() page!: number;
-  @ApiProperty() pageSize!: number;
-  @ApiProperty() total!: number;
 }
 
 export class EditRewardResponseDto implements EditRewardResponse {

@@ -3,7 +3,7 @@ import type { EditRoomResponse, RoomPage, RoomView, WhosTurnView } from '@oasis1
 import { GAME_TYPES, type GameType, ROOM_PAGE_SIZE } from '@oasis198/game-rules';
 import { PersonDto } from './rooms.dto';
 
-/** The documented shape of a room (contracts' RoomView). No passcode; specialRandom only after the game. */
+/** The documented shape of a room (contracts' RoomView). No passcode; the game's secrets only after it. */
 export class RoomViewDto implements RoomView {
   @ApiProperty({ example: '6650c0ffee0000000000beef' })
   _id!: string;
@@ -36,11 +36,31 @@ export class RoomViewDto implements RoomView {
   gameOver!: boolean;
 
   @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '53e79225b85f41c0a4f5ebe1a782a961bddc9cc19cd325e43bb504d337414e84',
+    description:
+      "SHA-256 of the game's secret AI seed (64 lowercase hex), from the game's start; null before the first " +
+      'game. Also in whosTurn. See docs/fair-play.md.',
+  })
+  aiCommit!: string | null;
+
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'The AI seed (32 bytes as 64 lowercase hex) once the game is over, to check aiCommit and every AI ' +
+      'number; null while the game runs. Also in whosTurn.',
+  })
+  aiSeed!: string | null;
+
+  @ApiProperty({
     type: Object,
     description:
       'SPEC §3 whosTurn (currentNumber, turnStart, player1/player2 {turn, restart}, helpOasis) plus moves ' +
-      '[{ player, number, option, aiNumber, total, at }], winner, endReason (reached198 | timeout | left), ' +
-      'deadline, endedAt and gameNumber. specialRandom is null until the game is over.',
+      '[{ player, number, option, aiNumber, total, at }], winner (null for a draw), endReason ' +
+      '(reached198 | timeout | left | moveLimit: a draw after 250 moves), deadline, endedAt, gameNumber, ' +
+      'aiCommit and aiSeed. specialRandom and aiSeed are null until the game is over.',
   })
   whosTurn!: WhosTurnView;
 

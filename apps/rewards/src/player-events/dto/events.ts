@@ -1,4 +1,11 @@
-import { AppError, type GameFinished, type UserDeleted, type UserRegistered } from '@oasis198/contracts';
+import {
+  AppError,
+  type GameDrawn,
+  type GameFinished,
+  type GameWon,
+  type UserDeleted,
+  type UserRegistered,
+} from '@oasis198/contracts';
 import { END_REASONS } from '@oasis198/game-rules';
 
 /** A payload that can never be applied: the consumer terminates it (JetStreamService, VALIDATION). */
@@ -25,20 +32,42 @@ export function parseUserDeleted(data: unknown): UserDeleted {
 const isPerson = (value: unknown): value is { id: string; name: string } =>
   isObject(value) && isId(value['id']) && typeof value['name'] === 'string';
 
-/** The fields of game.finished that rewards use. */
+const WON_REASONS: readonly unknown[] = END_REASONS.filter((reason) => reason !== 'moveLimit');
+
+/**
+ * The fields of game.finished that rewards use: a draw names both players and nobody else; any
+ * other result names a winner and a loser, two different players.
+ */
 export function parseGameFinished(data: unknown): GameFinished {
+  if (!isObject(data) || !isId(data['gameId']) || typeof data['duration'] !== 'number') {
+    throw malformed('game.finished');
+  }
+  if (data['draw'] === true) {
+    const { player1, player2 } = data;
+    if (
+      data['endReason'] !== 'moveLimit' ||
+      data['winner'] !== null ||
+      data['loser'] !== null ||
+      !isPerson(player1) ||
+      !isPerson(player2) ||
+      player1.id === player2.id
+    ) {
+      throw malformed('game.finished');
+    }
+    return data as unknown as GameDrawn;
+  }
+  const { winner, loser } = data;
   if (
-    !isObject(data) ||
-    !isId(data['gameId']) ||
-    !isPerson(data['winner']) ||
-    !isPerson(data['loser']) ||
-    data['winner'].id === data['loser'].id ||
-    !(END_REASONS as readonly unknown[]).includes(data['endReason']) ||
-    typeof data['duration'] !== 'number'
+    (data['draw'] !== false && data['draw'] !== undefined) ||
+    !isPerson(winner) ||
+    !isPerson(loser) ||
+    winner.id === loser.id ||
+    !WON_REASONS.includes(data['endReason'])
   ) {
     throw malformed('game.finished');
   }
-  return data as unknown as GameFinished;
+  // A game.finished from before draws existed has no `draw`: it always had a winner.
+  return { ...data, draw: false } as unknown as GameWon;
 }
 
 /** When the event happened, in ms; events without a usable time count as the epoch. */

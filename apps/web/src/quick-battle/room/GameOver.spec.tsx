@@ -2,7 +2,7 @@ import type { RoomView } from '@oasis198/contracts';
 import { aiNumber, type MoveRecord } from '@oasis198/game-rules';
 import { screen, within } from '@testing-library/react';
 import { fakeApi, type Handler } from '../../testing/fake-network';
-import { ALICE, BOB, CAROL, nowSpec, overRoom, ROOM_ID } from '../../testing/fixtures';
+import { AI_COMMIT, AI_SEED, ALICE, BOB, CAROL, nowSpec, overRoom, ROOM_ID } from '../../testing/fixtures';
 import { renderApp } from '../../testing/render';
 
 const PATH = `/quick-battle/rooms/${ROOM_ID}`;
@@ -71,33 +71,86 @@ describe('room screen: game over', () => {
     expect(screen.queryByRole('button', { name: 'Play Again' })).not.toBeInTheDocument();
   });
 
-  it('reveals the secret number and checks every AI pick', async () => {
-    const special = 424242;
-    const moves: MoveRecord[] = [
-      {
-        player: 'player1',
-        number: 9,
-        option: 'plain',
-        aiNumber: aiNumber(special, 0),
-        total: 9,
-        at: nowSpec(),
-      },
+  describe('checks the AI numbers against the commitment (DECISIONS.md "Fair play")', () => {
+    /** Two moves whose AI numbers follow from the fixtures' seed. */
+    const movesOf = (seed: string): MoveRecord[] => [
+      { player: 'player1', number: 9, option: 'plain', aiNumber: aiNumber(seed, 0), total: 9, at: nowSpec() },
       {
         player: 'player2',
         number: 2,
         option: 'plain',
-        aiNumber: aiNumber(special, 1),
+        aiNumber: aiNumber(seed, 1),
         total: 11,
         at: nowSpec(),
       },
     ];
-    serve(overRoom('player2', { specialRandom: special, moves }));
-    renderApp(PATH, { user: ALICE });
-    expect(
-      await screen.findByText(
-        /The AI's numbers came from the secret number 424242. Every AI number of this game checks out./,
-      ),
-    ).toBeInTheDocument();
+
+    it('says every AI number checks out, and shows the commitment and the seed to check by hand', async () => {
+      serve(overRoom('player2', { moves: movesOf(AI_SEED) }));
+      const { user } = renderApp(PATH, { user: ALICE });
+      expect(await screen.findByText('Every AI number of this game checks out.')).toBeInTheDocument();
+      expect(screen.queryByText('These AI numbers do not match the commitment.')).not.toBeInTheDocument();
+      await user.click(screen.getByText('Check it yourself'));
+      expect(screen.getByText(AI_COMMIT)).toBeVisible();
+      expect(screen.getByText(AI_SEED)).toBeVisible();
+    });
+
+    it('says they do not match when one AI number differs from what the seed gives', async () => {
+      const [first, second] = movesOf(AI_SEED) as [MoveRecord, MoveRecord];
+      const tampered = { ...second, aiNumber: (second.aiNumber % 9) + 1 };
+      serve(overRoom('player2', { moves: [first, tampered] }));
+      renderApp(PATH, { user: CAROL });
+      expect(await screen.findByText('These AI numbers do not match the commitment.')).toBeInTheDocument();
+      expect(screen.queryByText('Every AI number of this game checks out.')).not.toBeInTheDocument();
+    });
+
+    it('checks the commitment even for a game without moves', async () => {
+      const other = '00'.repeat(32);
+      const room = overRoom('player1', { moves: [] });
+      serve({ ...room, aiSeed: other, whosTurn: { ...room.whosTurn, aiSeed: other } });
+      renderApp(PATH, { user: BOB });
+      expect(await screen.findByText('These AI numbers do not match the commitment.')).toBeInTheDocument();
+    });
+
+    it('checks an honest game without moves as fine', async () => {
+      serve(overRoom('player1', { moves: [], endReason: 'left' }));
+      renderApp(PATH, { user: BOB });
+      expect(await screen.findByText('Every AI number of this game checks out.')).toBeInTheDocument();
+    });
+  });
+
+  describe('a draw at the move limit', () => {
+    it.each([
+      ['player 1', ALICE],
+      ['player 2', BOB],
+      ['a spectator', CAROL],
+    ])(
+      'reads "Draw: the move limit was reached." for %s, with no won or lost state',
+      async (_who, viewer) => {
+        serve(overRoom(null, { currentNumber: 150 }));
+        renderApp(PATH, { user: viewer });
+        const heading = await screen.findByRole('heading', { name: 'Draw: the move limit was reached.' });
+        expect(heading.className).not.toMatch(/won|lost/);
+        expect(screen.queryByText(/You won|You lost| won$/)).not.toBeInTheDocument();
+        expect(screen.getByText('Every AI number of this game checks out.')).toBeInTheDocument();
+      },
+    );
+
+    it('lets a player press Play Again after a draw', async () => {
+      const drawn = overRoom(null);
+      const ready = {
+        ...drawn,
+        version: 10,
+        whosTurn: { ...drawn.whosTurn, player2: { turn: false, restart: true } },
+      };
+      const api = serve(drawn, { [EDIT]: { body: { room: ready } } });
+      const { user } = renderApp(PATH, { user: BOB });
+      await user.click(await screen.findByRole('button', { name: 'Play Again' }));
+      expect(api.callsTo(EDIT)[0]?.body).toEqual({
+        whosTurnReadyPlayer: { player2: { turn: false, restart: true } },
+      });
+      expect(await screen.findByText('Ready To Play', { selector: 'span' })).toBeInTheDocument();
+    });
   });
 
   it('leaves with Exit Game', async () => {

@@ -1,6 +1,13 @@
 import type { RoomView } from '@oasis198/contracts';
-import { otherSeat, READY_WINDOW, SEATS, toSpecSeconds, verifyGame, type Seat } from '@oasis198/game-rules';
-import { useState } from 'react';
+import {
+  otherSeat,
+  READY_WINDOW,
+  SEATS,
+  toSpecSeconds,
+  verifyAiNumbers,
+  type Seat,
+} from '@oasis198/game-rules';
+import { useMemo, useState } from 'react';
 import { errorMessage, useRoomIntent } from '../../api';
 import { useServerNow } from '../../components/hooks';
 import { T } from '../../texts';
@@ -12,7 +19,9 @@ import styles from './Room.module.css';
 export const COUNTDOWN_DISPLAY_OFFSET = 5;
 
 function resultText(room: RoomView, mySeat: Seat | null): string {
-  const winner = room.whosTurn.winner;
+  const { winner, endReason } = room.whosTurn;
+  // A draw has no winner: the same text for both players and for spectators.
+  if (endReason === 'moveLimit') return T.draw;
   if (!winner) return '';
   if (mySeat) return winner === mySeat ? T.youWon : T.youLost;
   return T.playerWon(playerAt(room, winner)?.name ?? T.opponent);
@@ -20,7 +29,7 @@ function resultText(room: RoomView, mySeat: Seat | null): string {
 
 function reasonText(room: RoomView, mySeat: Seat | null): string | null {
   const { winner, endReason } = room.whosTurn;
-  if (!winner || !endReason) return null;
+  if (!winner || !endReason || endReason === 'moveLimit') return null;
   const name = (seat: Seat): string =>
     mySeat ? seatName(room, seat, mySeat) : (playerAt(room, seat)?.name ?? '');
   if (endReason === 'reached198') return T.endReason.reached198(name(winner));
@@ -50,11 +59,15 @@ export function GameOver({
   const iAmReady = mySeat !== null && w[mySeat].restart;
   const result = resultText(room, mySeat);
   const won = mySeat !== null && w.winner === mySeat;
-  // Only a game with moves has AI picks to check.
-  const verified =
-    w.specialRandom !== null && (w.moves?.length ?? 0) > 0
-      ? verifyGame(w.specialRandom, w.moves ?? []).valid
-      : null;
+  const { aiSeed, aiCommit } = room;
+  // DECISIONS.md "Fair play": the seed revealed now must hash to the commitment shown since the
+  // start and give every AI number (a game without moves still checks the commitment). A game
+  // started before fair play has neither, so there is nothing to check.
+  const moves = w.moves;
+  const aiCheck = useMemo(
+    () => (aiSeed && aiCommit ? verifyAiNumbers(aiSeed, aiCommit, moves ?? []) : null),
+    [aiSeed, aiCommit, moves],
+  );
 
   const playAgain = (): void => {
     if (!mySeat) return;
@@ -70,7 +83,7 @@ export function GameOver({
       <PlayersHeader room={room} mySeat={mySeat} />
       <h2
         id="result-title"
-        className={`${styles.result} ${mySeat === null ? '' : won ? styles.won : styles.lost}`}
+        className={`${styles.result} ${mySeat === null || w.winner === null ? '' : won ? styles.won : styles.lost}`}
         aria-live="assertive"
       >
         {result}
@@ -92,10 +105,24 @@ export function GameOver({
       <div className={styles.explain}>
         {reasonText(room, mySeat) ? <p>{reasonText(room, mySeat)}</p> : null}
         <p>{T.gameOverHelp}</p>
-        {w.specialRandom !== null && verified !== null ? (
-          <p>
-            {T.aiCheck(w.specialRandom)} {verified ? T.aiVerified : T.aiNotVerified}
-          </p>
+        {aiCheck ? (
+          <>
+            <p>{aiCheck.valid ? T.aiVerified : T.aiNotVerified}</p>
+            <details className={styles.aiProof}>
+              <summary>{T.aiCheckYourself}</summary>
+              <dl>
+                <dt>{T.aiCommitLabel}</dt>
+                <dd>
+                  <code>{aiCommit}</code>
+                </dd>
+                <dt>{T.aiSeedLabel}</dt>
+                <dd>
+                  <code>{aiSeed}</code>
+                </dd>
+              </dl>
+              <p>{T.aiCheckHow}</p>
+            </details>
+          </>
         ) : null}
       </div>
 

@@ -1,0 +1,111 @@
+import { contentSecurityPolicy } from '@oasis198/contracts';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { newAccount, useAccountsStack } from './testing/accounts-stack';
+
+// The gateway's HTTP edge as a browser and a proxy see it: the security headers of the web app it
+// serves in the local stack, and whose X-Forwarded-For its per-address limits believe.
+
+/** A built web app: index.html and one hashed asset. */
+const webDist = mkdtempSync(path.join(os.tmpdir(), 'oasis-web-dist-'));
+mkdirSync(path.join(webDist, 'assets'));
+writeFileSync(
+  path.join(webDist, 'index.html'),
+  '<!doctype html><html><head><script type="module" src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>',
+);
+writeFileSync(path.join(webDist, 'assets', 'index-abc.js'), 'console.log("app");');
+afterAll(() => rmSync(webDist, { recursive: true, force: true }));
+
+const REGISTRATIONS_PER_ADDRESS = 3;
+
+/** A policy's directives, however they are spaced (helmet joins them with a bare ";"). */
+const directives = (policy: string | null) =>
+  (policy ?? '')
+    .split(';')
+    .map((directive) => directive.trim().replace(/\s+/g, ' '))
+    .filter(Boolean);
+const STRICT = directives(contentSecurityPolicy());
+
+describe('the gateway serving the web app (local stack), behind no proxy it trusts', () => {
+  // 192.0.2.1 is no peer of this test: every request comes straight from 127.0.0.1, untrusted.
+  const stack = useAccountsStack({
+    WEB_DIST_DIR: webDist,
+    CORS_ORIGINS: 'https://play.example.com',
+    TRUST_PROXY: '192.0.2.1',
+    REGISTER_MAX_PER_WINDOW: String(REGISTRATIONS_PER_ADDRESS),
+  });
+
+  it('sends the strict Content-Security-Policy and HSTS with index.html, for every route of the app', async () => {
+    for (const route of ['/', '/quick-battle/rooms', '/profile']) {
+      const res = await stack().call<string>('GET', route);
+      expect(res.status).toBe(200);
+      expect(res.body).toContain('<div id="root">');
+      expect(directives(res.headers.get('content-security-policy'))).toEqual(STRICT);
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    }
+    expect(STRICT).toContain("script-src 'self'");
+    expect(STRICT.join(';')).not.toMatch(/unsafe-inline|unsafe-eval/);
+  });
+
+  it('sends the same policy with the assets and the API, not with the API documentation', async () => {
+    const asset = await stack().call<string>('GET', '/assets/index-abc.js');
+    expect(asset.status).toBe(200);
+    expect(directives(asset.headers.get('content-security-policy'))).toEqual(STRICT);
+    const api = await stack().call('GET', '/api/rewards/000000000000000000000000');
+    expect(api.status).toBe(404);
+    // Except the API documentation page, whose Swagger UI needs inline styles and data: images.
+    const docs = await stack().call<string>('GET', '/api/docs');
+    expect(docs.status).toBe(200);
+    expect(directives(docs.headers.get('content-security-policy'))).toContain("img-src 'self' data:");
+    expect(directives(api.headers.get('content-security-policy'))).toEqual(STRICT);
+  });
+
+  it('lets a cross-origin client (CORS_ORIGINS) read the X-Total-Count of a list', async () => {
+    const res = await stack().call('GET', '/api/rewards/', {
+      headers: { origin: 'https://play.example.com' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://play.example.com');
+    expect(res.headers.get('access-control-expose-headers')).toBe('X-Total-Count');
+    expect(res.headers.get('x-total-count')).toMatch(/^\d+$/);
+  });
+
+  it('ignores X-Forwarded-For from a peer it does not trust: a client cannot pick its rate-limit key', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= REGISTRATIONS_PER_ADDRESS; i++) {
+      const res = await stack().call('POST', '/api/users/', {
+        body: newAccount('x'),
+        headers: { 'x-forwarded-for': `203.0.113.${10 + i}` },
+      });
+      statuses.push(res.status);
+    }
+    // Every forged address counted as 127.0.0.1, the peer itself.
+    expect(statuses).toEqual([...Array(REGISTRATIONS_PER_ADDRESS).fill(201), 429]);
+    const plain = await stack().call('POST', '/api/users/', { body: newAccount('x') });
+    expect(plain.status).toBe(429);
+  });
+});
+
+describe('the gateway behind one trusted hop (the charts: TRUST_PROXY=1, the ingress controller)', () => {
+  const stack = useAccountsStack({
+    TRUST_PROXY: '1',
+    REGISTER_MAX_PER_WINDOW: String(REGISTRATIONS_PER_ADDRESS),
+  });
+  const register = (forwardedFor: string) =>
+    stack().call('POST', '/api/users/', {
+      body: newAccount('h'),
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('counts the address the ingress saw, whatever the client wrote before it', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= REGISTRATIONS_PER_ADDRESS; i++) {
+      // The client forged the first entry; the ingress appended the address it saw.
+      statuses.push((await register(`198.51.100.${i}, 203.0.113.7`)).status);
+    }
+    expect(statuses).toEqual([...Array(REGISTRATIONS_PER_ADDRESS).fill(201), 429]);
+    // Another client behind the same ingress has its own count.
+    expect((await register('203.0.113.8')).status).toBe(201);
+  });
+});

@@ -1,0 +1,155 @@
+import { QueueGroups, Requests, type RoomView } from '@oasis198/contracts';
+import { waitFor } from '@oasis198/testing';
+import { connect, type Msg, StringCodec } from 'nats';
+import { useGameStack } from '../testing/game-stack';
+import { SseClient } from '../testing/sse-client';
+import { RoomPushService } from './room-push.service';
+
+const STREAMS_PER_ADDRESS = 3;
+const SUMMARY_FIELDS = [
+  '_id',
+  'name',
+  'roomNumber',
+  'gameType',
+  'createdBy',
+  'duration',
+  'hasPassCode',
+  'players',
+  'gameStarted',
+  'gameOver',
+  'version',
+  'createdAt',
+];
+
+/** Live push streams: the per-address cap, clean-up of abandoned streams, and what the list stream sends. */
+describe('live push streams', () => {
+  const stack = useGameStack({
+    TRUST_PROXY: 'loopback',
+    PUSH_STREAMS_PER_ADDRESS: String(STREAMS_PER_ADDRESS),
+  });
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  const listUrl = () => `${stack().baseUrl}/api/rooms/stream`;
+  const roomUrl = (roomId: string) => `${stack().baseUrl}/api/rooms/${roomId}/stream`;
+
+  /** The oasis_push_streams gauge of the gateway, as Prometheus reads it. */
+  async function openStreams(): Promise<number> {
+    const text = await (await fetch(`${stack().baseUrl}/metrics`)).text();
+    return Number(/^oasis_push_streams(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1]);
+  }
+
+  it('holds at most PUSH_STREAMS_PER_ADDRESS streams per client address; more answer 429 with Retry-After', async () => {
+    const s = stack();
+    const alice = await s.register('a');
+    const room = (await s.createRoom(alice)).body;
+    const mine = [
+      await SseClient.open(listUrl(), from('10.1.0.1')),
+      await SseClient.open(roomUrl(room._id), from('10.1.0.1')),
+      await SseClient.open(listUrl(), from('10.1.0.1')),
+    ];
+    expect(mine.map((c) => c.status)).toEqual([200, 200, 200]);
+
+    for (const url of [listUrl(), roomUrl(room._id)]) {
+      const refused = await SseClient.open(url, from('10.1.0.1'));
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.frames[0] ?? '{}')).toMatchObject({ code: 'RATE_LIMITED' });
+      const seconds = Number(refused.headers?.get('retry-after'));
+      expect(seconds).toBeGreaterThanOrEqual(1);
+      expect(seconds).toBeLessThanOrEqual(10);
+    }
+    // Another address is not affected.
+    const other = await SseClient.open(listUrl(), from('10.1.0.2'));
+    expect(other.status).toBe(200);
+
+    // A closed stream frees its place.
+    mine[0]?.close();
+    const again = await waitFor(
+      async () => {
+        const client = await SseClient.open(listUrl(), from('10.1.0.1'));
+        if (client.status === 200) return client;
+        return undefined;
+      },
+      { what: 'a free stream place', intervalMs: 50 },
+    );
+    for (const client of [...mine, other, again]) client.close();
+    await waitFor(async () => (await openStreams()) === 0, { what: 'every stream to close' });
+  });
+
+  it('cleans up a room stream whose client leaves while the gateway still awaits the room', async () => {
+    const s = stack();
+    const alice = await s.register('a');
+    const room = (await s.getRoom((await s.createRoom(alice)).body._id)).body;
+    const push = s.accounts.gateway?.get(RoomPushService);
+    if (!push) throw new Error('no gateway');
+
+    // The rooms service is slow: a stand-in in its queue group holds rooms.get until told to answer.
+    await s.stopRooms();
+    const nc = await connect({ servers: s.infra.natsUrl });
+    const held: Msg[] = [];
+    nc.subscribe(Requests.rooms.get, { queue: QueueGroups.rooms, callback: (_e, msg) => held.push(msg) });
+    await nc.flush();
+    const codec = StringCodec();
+    try {
+      const abort = new AbortController();
+      const request = fetch(roomUrl(room._id), { signal: abort.signal, headers: from('10.1.0.9') }).catch(
+        () => undefined,
+      );
+      await waitFor(async () => held.length === 1, { what: 'the gateway to ask for the room' });
+      abort.abort();
+      await request;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      // Now the room arrives (a NestJS reply: the request's id and the response).
+      const msg = held[0] as Msg;
+      const { id } = JSON.parse(codec.decode(msg.data)) as { id: string };
+      msg.respond(codec.encode(JSON.stringify({ id, response: room, isDisposed: true })));
+      await nc.flush();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      expect(await openStreams()).toBe(0);
+      expect(push.watching(room._id)).toBe(0);
+    } finally {
+      await nc.close();
+      await s.startRooms();
+    }
+    // Its place is free again: the address can open all of its streams.
+    const clients = await Promise.all(
+      Array.from({ length: STREAMS_PER_ADDRESS }, () => SseClient.open(listUrl(), from('10.1.0.9'))),
+    );
+    expect(clients.map((c) => c.status)).toEqual(clients.map(() => 200));
+    for (const client of clients) client.close();
+  });
+
+  it('sends room summaries on the list stream and full rooms on the room stream', async () => {
+    const s = stack();
+    const { alice, room } = await s.startedGame();
+    const lister = await SseClient.open(listUrl(), from('10.1.0.20'));
+    const watcher = await SseClient.open(roomUrl(room._id), from('10.1.0.21'));
+    await watcher.until((w) => w.of('room').length === 1, 'the current room');
+    expect((await s.move(alice, room._id, 5)).status).toBe(200);
+
+    await lister.until(
+      (l) => l.of<RoomView>('room').some((r) => r._id === room._id && r.version === room.version + 1),
+      'the move on the list stream',
+    );
+    const summary = lister.of<Record<string, unknown>>('room').find((r) => r['_id'] === room._id);
+    expect(Object.keys(summary ?? {}).sort()).toEqual([...SUMMARY_FIELDS].sort());
+    expect(summary).toMatchObject({
+      _id: room._id,
+      name: room.name,
+      players: room.players,
+      gameStarted: true,
+      gameOver: false,
+      hasPassCode: false,
+      version: room.version + 1,
+    });
+
+    await watcher.until(
+      (w) => w.of<RoomView>('room').some((r) => r.version === room.version + 1),
+      'the move on the room stream',
+    );
+    const full = watcher.of<RoomView>('room').at(-1);
+    expect(full?.whosTurn.moves).toHaveLength(1);
+    lister.close();
+    watcher.close();
+  });
+});

@@ -1,0 +1,81 @@
+import { contentSecurityPolicy } from './content-security-policy';
+import { NATS_USERS, natsInboxPrefix, natsPermissions } from './permissions';
+import { Broadcasts, Consumers, EventTypes, QueueGroups, Requests } from './subjects';
+
+const usersThat = (list: 'publish' | 'subscribe', subject: string) =>
+  NATS_USERS.filter((user) => natsPermissions[user][list].includes(subject));
+
+describe('NATS permissions', () => {
+  it('lets exactly the owning service serve each request subject, and answer it', () => {
+    const owners: Record<string, string> = {
+      auth: QueueGroups.auth,
+      rewards: QueueGroups.rewards,
+      rooms: QueueGroups.rooms,
+    };
+    for (const [service, subjects] of Object.entries(Requests)) {
+      for (const subject of Object.values(subjects)) {
+        expect([subject, usersThat('subscribe', subject)]).toEqual([subject, [owners[service]]]);
+      }
+      expect(natsPermissions[service as 'auth'].allowResponses).toBe(true);
+    }
+    expect(natsPermissions.gateway.allowResponses).toBe(false);
+    expect(natsPermissions['game-timer'].allowResponses).toBe(false);
+  });
+
+  it('lets the gateway call every public request, and only the game timer apply deadlines', () => {
+    for (const subjects of Object.values(Requests)) {
+      for (const subject of Object.values(subjects)) {
+        const callers = usersThat('publish', subject);
+        expect([subject, callers]).toEqual([
+          subject,
+          subject === Requests.rooms.deadline ? ['game-timer'] : ['gateway'],
+        ]);
+      }
+    }
+  });
+
+  it('lets exactly one service publish each event: auth the user events, rooms the game events', () => {
+    for (const type of Object.values(EventTypes)) {
+      const publisher = type.startsWith('user.') ? 'auth' : 'rooms';
+      expect([type, usersThat('publish', type)]).toEqual([type, [publisher]]);
+    }
+    expect(usersThat('publish', Broadcasts.tokensRevoked)).toEqual(['auth']);
+    expect(usersThat('subscribe', Broadcasts.tokensRevoked)).toEqual(['gateway']);
+  });
+
+  it('gives each durable consumer to its one service', () => {
+    const owner = { rewardsUsers: 'rewards', rewardsGames: 'rewards', timerRooms: 'game-timer' } as const;
+    for (const [key, consumer] of Object.entries(Consumers)) {
+      const ack = `$JS.ACK.${consumer.stream}.${consumer.durable}.>`;
+      expect([consumer.durable, usersThat('publish', ack)]).toEqual([
+        consumer.durable,
+        [owner[key as keyof typeof owner]],
+      ]);
+    }
+  });
+
+  it('keeps each user to its own replies and out of wildcards over everything', () => {
+    for (const user of NATS_USERS) {
+      const { publish, subscribe } = natsPermissions[user];
+      const inboxes = subscribe.filter((s) => s.startsWith('_INBOX'));
+      expect([user, inboxes]).toEqual([user, [`${natsInboxPrefix(user)}.>`]]);
+      for (const subject of [...publish, ...subscribe]) {
+        expect([user, subject]).not.toEqual([user, expect.stringMatching(/^(>|\*|\$JS\.API\.>|_INBOX\.>)$/)]);
+        expect([user, subject]).not.toEqual([user, expect.stringMatching(/^\$JS\.API\.STREAM\.DELETE/)]);
+      }
+    }
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  it('allows nothing inline and nothing from elsewhere, but the extra origins given', () => {
+    const policy = contentSecurityPolicy();
+    expect(policy).not.toMatch(/unsafe-|https?:|\*|data:/);
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("object-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(contentSecurityPolicy({ imgSrc: ['https://media.example'] })).toContain(
+      "img-src 'self' https://media.example;",
+    );
+  });
+});

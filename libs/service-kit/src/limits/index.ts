@@ -1,0 +1,3 @@
+export * from './fixed-window';
+export * from './versioned-store';
+export * from './shared-limit';

@@ -1,0 +1,152 @@
+import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
+import { RetryLaterError } from '../errors';
+import { rateLimited, SharedLimit } from './shared-limit';
+import { MemoryStore, type VersionedEntry, type VersionedStore } from './versioned-store';
+
+/** A store that counts round trips and can be made to fail. */
+class CountingStore implements VersionedStore {
+  reads = 0;
+  writes = 0;
+  failing = false;
+  readonly keys: string[] = [];
+
+  constructor(private readonly inner: VersionedStore = new MemoryStore()) {}
+
+  async read(key: string): Promise<VersionedEntry> {
+    this.reads++;
+    if (this.failing) throw new Error('NATS down');
+    return this.inner.read(key);
+  }
+
+  async write(key: string, value: Uint8Array, expected: number): Promise<number | null> {
+    this.writes++;
+    this.keys.push(key);
+    if (this.failing) throw new Error('NATS down');
+    return this.inner.write(key, value, expected);
+  }
+}
+
+describe('SharedLimit', () => {
+  let now = 1_000_000;
+  const clock = () => now;
+  const rule = { max: 3, windowMs: 60_000 };
+
+  beforeEach(() => {
+    now = 1_000_000;
+  });
+
+  it('allows max attempts per key in a window, then refuses with the time left, then allows again', async () => {
+    const limit = new SharedLimit(new MemoryStore(), 'logins', rule, { now: clock });
+    for (let i = 1; i <= 3; i++) {
+      expect(await limit.reserve('a@x.com')).toMatchObject({ allowed: true, count: i });
+    }
+    now += 15_000;
+    expect(await limit.reserve('a@x.com')).toMatchObject({ allowed: false, count: 3, retryAfterMs: 45_000 });
+    expect(await limit.reserve('b@x.com')).toMatchObject({ allowed: true, count: 1 });
+    now += 45_000;
+    expect(await limit.reserve('a@x.com')).toMatchObject({ allowed: true, count: 1 });
+  });
+
+  it('holds across replicas: 40 parallel reservations on two instances over one store allow exactly max', async () => {
+    const store = new MemoryStore();
+    const replicas = [0, 1].map(() => new SharedLimit(store, 'logins', { max: 10, windowMs: 60_000 }));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => replicas[i % 2]?.reserve('victim@x.com')),
+    );
+    expect(results.filter((r) => r?.allowed)).toHaveLength(10);
+    expect(
+      results
+        .filter((r) => r?.allowed)
+        .map((r) => r?.count)
+        .sort((a, b) => (a ?? 0) - (b ?? 0)),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('refunds an attempt into its own window only', async () => {
+    const limit = new SharedLimit(new MemoryStore(), 'codes', rule, { now: clock });
+    const first = await limit.reserve('k');
+    await limit.reserve('k');
+    await limit.reserve('k');
+    await limit.refund(first);
+    expect(await limit.reserve('k')).toMatchObject({ allowed: true, count: 3 });
+    // A refund after its window ended does not touch the next window.
+    now += 60_000;
+    const fresh = await limit.reserve('k');
+    await limit.refund(first);
+    expect(await limit.reserve('k')).toMatchObject({ allowed: true, count: fresh.count + 1 });
+    // Refusals have nothing to give back.
+    await limit.refund({ ...first, allowed: false });
+  });
+
+  it("resets a key's count, also when another replica reads it", async () => {
+    const store = new MemoryStore();
+    const [one, two] = [0, 1].map(() => new SharedLimit(store, 'codes', rule, { now: clock }));
+    for (let i = 0; i < 3; i++) await one?.reserve('k');
+    expect(await two?.reserve('k')).toMatchObject({ allowed: false });
+    await one?.reset('k');
+    // `two` remembers a full window; a refusal is never decided on what it remembers.
+    expect(await two?.reserve('k')).toMatchObject({ allowed: true, count: 1 });
+  });
+
+  it('costs one round trip per allowed attempt on a key this replica has seen, and one for a new key', async () => {
+    const store = new CountingStore();
+    const limit = new SharedLimit(store, 'edits', { max: 100, windowMs: 1000 }, { now: clock });
+    await limit.reserve('user-1');
+    expect({ reads: store.reads, writes: store.writes }).toEqual({ reads: 0, writes: 1 });
+    for (let i = 0; i < 5; i++) await limit.reserve('user-1');
+    expect({ reads: store.reads, writes: store.writes }).toEqual({ reads: 0, writes: 6 });
+    // Another replica wrote meanwhile: a lost race, one read, one more write.
+    await new SharedLimit(store, 'edits', { max: 100, windowMs: 1000 }, { now: clock }).reset('user-1');
+    store.reads = 0;
+    store.writes = 0;
+    expect(await limit.reserve('user-1')).toMatchObject({ allowed: true, count: 1 });
+    expect({ reads: store.reads, writes: store.writes }).toEqual({ reads: 1, writes: 2 });
+  });
+
+  it('keeps keys apart by name and never stores a key in clear', async () => {
+    const store = new CountingStore();
+    const written = store.keys;
+    const logins = new SharedLimit(store, 'logins', rule);
+    const codes = new SharedLimit(store, 'codes', rule);
+    await logins.reserve('someone@example.com');
+    await codes.reserve('someone@example.com');
+    expect(written).toHaveLength(2);
+    expect(written[0]).toMatch(/^logins\.[-\w]{43}$/);
+    expect(written[1]).toMatch(/^codes\.[-\w]{43}$/);
+    expect(written.join()).not.toContain('example');
+  });
+
+  it('answers 503 when the store fails or a key stays too contended, never letting the attempt through', async () => {
+    const store = new CountingStore();
+    store.failing = true;
+    const limit = new SharedLimit(store, 'logins', rule);
+    await expect(limit.reserve('k')).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: COMMON_MESSAGES.unavailable,
+    });
+    const contended: VersionedStore = {
+      read: async () => ({ revision: 1, value: null }),
+      write: async () => null,
+    };
+    const stuck = new SharedLimit(contended, 'logins', rule, { maxAttempts: 3 });
+    await expect(stuck.reserve('k')).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('refuses invalid names and rules', () => {
+    expect(() => new SharedLimit(new MemoryStore(), 'a.b', rule)).toThrow(/name/);
+    expect(() => new SharedLimit(new MemoryStore(), 'ok', { max: 0, windowMs: 1 })).toThrow(/max/);
+  });
+});
+
+describe('rateLimited', () => {
+  it('is a 429 whose Retry-After is the rest of the window in whole seconds, at least 1', () => {
+    const error = rateLimited(44_001);
+    expect(error).toBeInstanceOf(RetryLaterError);
+    expect(error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: COMMON_MESSAGES.rateLimited,
+      retryAfterS: 45,
+    });
+    expect(rateLimited(10).retryAfterS).toBe(1);
+  });
+});

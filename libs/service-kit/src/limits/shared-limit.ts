@@ -1,0 +1,209 @@
+import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
+import type { NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RetryLaterError } from '../errors';
+import {
+  decodeWindow,
+  encodeWindow,
+  type LimitRule,
+  planRefund,
+  planReserve,
+  planReset,
+  type WindowState,
+} from './fixed-window';
+import { KvStore, type VersionedStore } from './versioned-store';
+
+/** The outcome of reserving one attempt. */
+export interface Reservation {
+  allowed: boolean;
+  /** Attempts counted in the key's window, this one included when allowed. */
+  count: number;
+  /** When refused: how long until the window ends. */
+  retryAfterMs: number;
+  /** The key as given, and the end of the window the attempt was counted in (for a refund). */
+  key: string;
+  windowEndsAt: number;
+}
+
+export interface SharedLimitOptions {
+  now?: () => number;
+  /** Keys whose last revision this replica remembers (the first write's guess). */
+  cacheSize?: number;
+  /** Lost compare-and-set races before giving up with 503. */
+  maxAttempts?: number;
+  /** Where a store failure is logged (the caller gets 503). */
+  logger?: Logger;
+}
+
+interface Known {
+  revision: number;
+  state: WindowState | null;
+}
+
+/** A decision on a key's state: what to write (null: nothing) and what to answer. */
+type Decide<R> = (state: WindowState | null, now: number) => { next: WindowState | null; result: R };
+
+const ABSENT: Known = { revision: 0, state: null };
+const KEY_TOKEN = /^[-\w]+$/;
+
+/**
+ * A fixed-window limit whose counts live in a store every replica shares (NATS KV), so N replicas
+ * together allow what one would. Every change is a compare-and-set on the key's revision; a lost
+ * race reads the key again and decides again.
+ *
+ * Cost: this replica remembers each key's last revision and first writes with it (or, for a key
+ * it has never seen, as if the key held nothing), so an allowed attempt is one round trip in the
+ * common case. Only a write can come of a decision made on the remembered state: a refusal, or
+ * nothing to do, is decided again on the state as stored, since another replica may have reset
+ * or refunded meanwhile.
+ */
+export class SharedLimit {
+  private readonly known = new Map<string, Known>();
+  private readonly now: () => number;
+  private readonly cacheSize: number;
+  private readonly maxAttempts: number;
+  private readonly logger?: Logger;
+
+  constructor(
+    private readonly store: VersionedStore,
+    readonly name: string,
+    readonly rule: LimitRule,
+    options: SharedLimitOptions = {},
+  ) {
+    if (!KEY_TOKEN.test(name)) throw new Error(`limit name ${name} must be letters, digits, '-' or '_'`);
+    if (!(rule.max >= 1 && rule.windowMs >= 1))
+      throw new Error(`limit ${name} needs max >= 1 and windowMs >= 1`);
+    this.now = options.now ?? Date.now;
+    this.cacheSize = options.cacheSize ?? 10_000;
+    this.maxAttempts = options.maxAttempts ?? 50;
+    this.logger = options.logger;
+  }
+
+  /** Counts one attempt of `key` unless its window is full (then nothing is counted). */
+  reserve(key: string): Promise<Reservation> {
+    return this.mutate<Reservation>(key, (state, now) => {
+      const plan = planReserve(state, this.rule, now);
+      return plan.allowed
+        ? {
+            next: plan.next,
+            result: {
+              allowed: true,
+              count: plan.next.count,
+              retryAfterMs: 0,
+              key,
+              windowEndsAt: plan.next.endsAt,
+            },
+          }
+        : {
+            next: null,
+            result: {
+              allowed: false,
+              count: plan.count,
+              retryAfterMs: plan.retryAfterMs,
+              key,
+              windowEndsAt: plan.endsAt,
+            },
+          };
+    });
+  }
+
+  /** Gives back an allowed attempt (one that turned out not to count), in its own window only. */
+  async refund(reservation: Reservation): Promise<void> {
+    if (!reservation.allowed) return;
+    await this.mutate(reservation.key, (state, now) => ({
+      next: planRefund(state, reservation.windowEndsAt, now),
+      result: undefined,
+    }));
+  }
+
+  /** Forgets every attempt of `key`. */
+  async reset(key: string): Promise<void> {
+    await this.mutate(key, (state, now) => ({ next: planReset(state, now), result: undefined }));
+  }
+
+  private async mutate<R>(key: string, decide: Decide<R>): Promise<R> {
+    const storeKey = this.storeKey(key);
+    try {
+      let known = this.known.get(storeKey) ?? ABSENT;
+      let stored = false;
+      for (let lost = 0; ;) {
+        const { next, result } = decide(known.state, this.now());
+        if (!next) {
+          if (stored) return result;
+          known = await this.read(storeKey);
+          stored = true;
+          continue;
+        }
+        const revision = await this.store.write(storeKey, encodeWindow(next), known.revision);
+        if (revision !== null) {
+          this.remember(storeKey, { revision, state: next });
+          return result;
+        }
+        lost += 1;
+        if (lost >= this.maxAttempts) {
+          this.logger?.warn({ limit: this.name, races: lost }, 'limit key too contended; refused');
+          throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+        }
+        // Replicas racing for one key: a short random pause spreads their next tries.
+        if (lost > 1) await sleep(Math.random() * Math.min(20, 2 * lost));
+        known = await this.read(storeKey);
+        stored = true;
+      }
+    } catch (error) {
+      this.known.delete(storeKey);
+      if (error instanceof AppError) throw error;
+      // A limit that cannot be checked does not let the attempt through.
+      this.logger?.warn({ err: error, limit: this.name }, 'limit store failed');
+      throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    }
+  }
+
+  private async read(storeKey: string): Promise<Known> {
+    const entry = await this.store.read(storeKey);
+    const known = { revision: entry.revision, state: decodeWindow(entry.value) };
+    this.remember(storeKey, known);
+    return known;
+  }
+
+  private remember(storeKey: string, known: Known): void {
+    this.known.delete(storeKey);
+    if (this.known.size >= this.cacheSize) {
+      const oldest = this.known.keys().next().value;
+      if (oldest !== undefined) this.known.delete(oldest);
+    }
+    this.known.set(storeKey, known);
+  }
+
+  /** `<name>.<sha-256 of the key>`: any text (e-mails, IPv6 addresses) becomes a valid KV key, and none is stored in clear. */
+  private storeKey(key: string): string {
+    return `${this.name}.${createHash('sha256').update(key).digest('base64url')}`;
+  }
+}
+
+/** The 429 for a refused reservation: the common message, and Retry-After = the rest of its window. */
+export function rateLimited(
+  retryAfterMs: number,
+  message: string = COMMON_MESSAGES.rateLimited,
+): RetryLaterError {
+  return new RetryLaterError('RATE_LIMITED', message, Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
+
+/**
+ * Opens the limits of one service in one KV bucket whose TTL is the longest window, so a key
+ * lives as long as its window can and then disappears.
+ */
+export async function openSharedLimits<N extends string>(
+  nc: NatsConnection,
+  bucket: string,
+  rules: Record<N, LimitRule>,
+  options: SharedLimitOptions = {},
+): Promise<Record<N, SharedLimit>> {
+  const entries = Object.entries(rules) as Array<[N, LimitRule]>;
+  const ttlMs = Math.max(...entries.map(([, rule]) => rule.windowMs));
+  const store = await KvStore.open(nc, bucket, ttlMs);
+  return Object.fromEntries(
+    entries.map(([name, rule]) => [name, new SharedLimit(store, name, rule, options)]),
+  ) as Record<N, SharedLimit>;
+}

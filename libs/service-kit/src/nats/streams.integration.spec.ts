@@ -1,0 +1,142 @@
+import { AppError, type EventEnvelope, type EventType } from '@oasis198/contracts';
+import { uniqueName, useTestInfra } from '@oasis198/testing';
+import { DiscardPolicy, type JetStreamManager, nanos } from 'nats';
+import { createLogger } from '../logger';
+import { Metrics } from '../metrics';
+import { JetStreamService, STREAM_FULL_MESSAGE, type StreamSpec } from './jetstream.service';
+
+// Bounded streams against a real NATS server: limits with discard NEW, brought up to date on an
+// existing stream, a full stream refusing (never dropping) events, and the publisher's view of it.
+const infra = useTestInfra({ mongo: false });
+
+describe('JetStreamService: bounded streams', () => {
+  const logger = createLogger('streams-it', 'silent');
+  let metrics: Metrics;
+  let js: JetStreamService;
+  let jsm: JetStreamManager;
+
+  beforeEach(async () => {
+    metrics = new Metrics('streams-it');
+    js = new JetStreamService({ servers: [infra().natsUrl], name: 'streams-it' }, logger, metrics);
+    await js.connect();
+    jsm = await js.nc.jetstreamManager();
+  });
+
+  afterEach(async () => {
+    await js.close();
+  });
+
+  const spec = (extra: Partial<StreamSpec> = {}): StreamSpec => {
+    const name = uniqueName('limits');
+    return { name, subjects: [`${name}.>`], ...extra };
+  };
+  let n = 0;
+  const eventOn = (stream: StreamSpec, bytes: number): EventEnvelope =>
+    ({
+      id: `${stream.name}:${++n}`,
+      type: `${stream.name}.updated` as EventType,
+      occurredAt: new Date().toISOString(),
+      data: { padding: 'x'.repeat(bytes) },
+    }) as unknown as EventEnvelope;
+  /** Publishes events until the stream refuses one; returns how many it stored and the refusal. */
+  async function fill(stream: StreamSpec, bytes: number) {
+    for (let stored = 0; stored < 1000; stored++) {
+      try {
+        await js.publish(eventOn(stream, bytes));
+      } catch (error) {
+        return { stored, refusal: error };
+      }
+    }
+    throw new Error('the stream never filled');
+  }
+
+  it('creates a stream with its limits and discard NEW', async () => {
+    const stream = spec({ maxBytes: 64 * 1024, maxMsgSize: 4096 });
+    await js.ensureStreams([stream]);
+    const { config } = await jsm.streams.info(stream.name);
+    expect(config).toMatchObject({
+      subjects: stream.subjects,
+      max_bytes: 64 * 1024,
+      max_msg_size: 4096,
+      discard: DiscardPolicy.New,
+      max_age: nanos(14 * 24 * 60 * 60 * 1000),
+    });
+  });
+
+  it("brings an existing stream's limits up to date without dropping a stored message", async () => {
+    const stream = spec();
+    // As an earlier version created it: no limits, discard old.
+    await jsm.streams.add({
+      name: stream.name,
+      subjects: [...stream.subjects],
+      duplicate_window: nanos(60_000),
+    });
+    for (let i = 0; i < 20; i++) await js.publish(eventOn(stream, 1000));
+    const before = await jsm.streams.info(stream.name);
+
+    // Consumers leave it alone; its publisher updates it, to less than it holds already.
+    await js.ensureStreams([{ ...stream, maxBytes: 8 * 1024, maxMsgSize: 2048 }]);
+    expect((await jsm.streams.info(stream.name)).config.max_bytes).toBe(-1);
+    await js.ensureStreams([{ ...stream, maxBytes: 8 * 1024, maxMsgSize: 2048 }], { updateLimits: true });
+
+    const after = await jsm.streams.info(stream.name);
+    expect(after.config).toMatchObject({
+      max_bytes: 8 * 1024,
+      max_msg_size: 2048,
+      discard: DiscardPolicy.New,
+    });
+    expect(after.state).toMatchObject({ messages: 20, first_seq: 1, bytes: before.state.bytes });
+    await expect(js.publish(eventOn(stream, 100))).rejects.toMatchObject({ api_error: { err_code: 10077 } });
+    await expect(js.publish(eventOn(stream, 100))).rejects.toMatchObject({
+      api_error: { description: expect.stringMatching(/maximum bytes exceeded/) },
+    });
+  });
+
+  it('a full stream refuses the next event and keeps every stored one; the publisher counts it full at once', async () => {
+    const stream = spec({ maxBytes: 16 * 1024, maxMsgSize: 4096 });
+    await js.ensureStreams([stream], { updateLimits: true });
+    // Looked at once now; the next look would be a minute away: only the refusal can tell.
+    await js.watchCapacity([stream], { everyMs: 60_000, fullRatio: 1 });
+    expect(() => js.assertCanPublish(stream.name)).not.toThrow();
+
+    const { stored, refusal } = await fill(stream, 1000);
+    expect(refusal).toMatchObject({ api_error: { err_code: 10077 } });
+    expect(stored).toBeGreaterThan(5);
+    expect(() => js.assertCanPublish(stream.name)).toThrow(new AppError('UNAVAILABLE', STREAM_FULL_MESSAGE));
+    const info = await jsm.streams.info(stream.name);
+    expect(info.state).toMatchObject({ messages: stored, first_seq: 1, last_seq: stored });
+
+    // Still full at the next look, as nothing made room.
+    await js.refreshCapacity();
+    expect(js.capacityOf(stream.name)).toMatchObject({ messages: stored, full: true });
+    expect(await metrics.registry.getSingleMetricAsString('oasis_stream_full')).toContain(
+      `oasis_stream_full{stream="${stream.name}",service="streams-it"} 1`,
+    );
+
+    // The operator raises the limit (the publisher's env, applied at its next start): room again.
+    await js.ensureStreams([{ ...stream, maxBytes: 64 * 1024 }], { updateLimits: true });
+    await js.refreshCapacity();
+    expect(() => js.assertCanPublish(stream.name)).not.toThrow();
+    await js.publish(eventOn(stream, 1000));
+    expect((await jsm.streams.info(stream.name)).state).toMatchObject({ messages: stored + 1, first_seq: 1 });
+  });
+
+  it('counts a stream full from the configured share of max_bytes, and shows how full it is', async () => {
+    const stream = spec({ maxBytes: 20 * 1024 });
+    await js.ensureStreams([stream], { updateLimits: true });
+    await js.watchCapacity([stream], { everyMs: 60_000, fullRatio: 0.5 });
+    while ((js.capacityOf(stream.name)?.bytesRatio ?? 0) < 0.5) {
+      expect(() => js.assertCanPublish(stream.name)).not.toThrow();
+      await js.publish(eventOn(stream, 1000));
+      await js.refreshCapacity();
+    }
+    expect(() => js.assertCanPublish(stream.name)).toThrow(STREAM_FULL_MESSAGE);
+    const ratio = await metrics.registry.getSingleMetricAsString('oasis_stream_bytes_ratio');
+    expect(ratio).toMatch(
+      new RegExp(`oasis_stream_bytes_ratio\\{stream="${stream.name}",service="streams-it"\\} 0\\.5`),
+    );
+    expect(await metrics.registry.getSingleMetricAsString('oasis_stream_messages')).toContain(
+      `oasis_stream_messages{stream="${stream.name}",service="streams-it"} ${js.capacityOf(stream.name)?.messages}`,
+    );
+  });
+});

@@ -1,0 +1,43 @@
+// The container stage of `npm test`: the replicated container stack (compose.yaml), then the
+// browser end-to-end scenarios against its entry point, then the fault test, and the stack is
+// removed again whatever happened (containers, network, volumes; the images stay as a cache).
+import path from 'node:path';
+import { bold, exec, formatDuration, green, red, ROOT } from './exec.ts';
+import { runFaultTest } from './fault-test.ts';
+import { raiseAddressLimitsForTests, stackUrls, startContainerStack, stopContainerStack } from './stack.ts';
+
+const started = Date.now();
+const timings: Array<[string, number]> = [];
+async function step(name: string, work: () => Promise<void>): Promise<void> {
+  console.log(bold(`\n▸ ${name}`));
+  const t0 = Date.now();
+  await work();
+  timings.push([name, Date.now() - t0]);
+}
+
+let failed = false;
+try {
+  raiseAddressLimitsForTests();
+  await step('the container stack (images, 2 replicas of every service)', () => startContainerStack());
+  await step('end-to-end scenarios against the container stack', async () => {
+    await exec(
+      process.execPath,
+      [path.join(ROOT, 'tools', 'scripts', 'e2e.mjs'), '--url', stackUrls().entry],
+      {
+        inherit: true,
+      },
+    );
+  });
+  await step('fault test', () => runFaultTest({ keep: true }));
+} catch (error) {
+  failed = true;
+  console.error(red((error as Error).message));
+} finally {
+  await step('remove the container stack', () => stopContainerStack()).catch((error: unknown) => {
+    failed = true;
+    console.error(red(`removing the stack failed: ${(error as Error).message}`));
+  });
+}
+for (const [name, ms] of timings) console.log(`  ${name.padEnd(56)} ${formatDuration(ms)}`);
+if (failed) process.exit(1);
+console.log(green(`✓ container stage passed in ${formatDuration(Date.now() - started)}`));

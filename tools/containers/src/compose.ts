@@ -1,0 +1,290 @@
+// A small Compose runner for podman: reads compose.yaml and runs it as `docker compose` would,
+// for the subset of the Compose specification this project uses. Debian's podman-compose (1.0.3)
+// cannot give each replica its own host port from a range, which the stack needs (each gateway
+// replica on a port of its own), so this runner does what it does and that too.
+//
+// Containers, the network and volumes carry the standard labels (com.docker.compose.project,
+// .service, .container-number), so tools find a replica of any service by label.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { podman, ROOT } from './exec.ts';
+
+type Dict<T = unknown> = Record<string, T>;
+
+export interface ServiceSpec {
+  image: string;
+  command?: string[];
+  entrypoint?: string[];
+  environment?: Dict<string | number | boolean | null> | string[];
+  ports?: string[];
+  volumes?: string[];
+  tmpfs?: string[] | string;
+  read_only?: boolean;
+  user?: string;
+  restart?: string;
+  cap_drop?: string[];
+  security_opt?: string[];
+  ulimits?: Dict<number | { soft: number; hard: number }>;
+  stop_grace_period?: string;
+  depends_on?: string[] | Dict;
+  deploy?: { replicas?: number };
+  configs?: Array<string | { source: string; target?: string }>;
+  secrets?: Array<string | { source: string; target?: string }>;
+  labels?: Dict<string> | string[];
+}
+
+export interface ComposeFile {
+  name: string;
+  services: Dict<ServiceSpec>;
+  volumes?: Dict<unknown>;
+  configs?: Dict<{ file: string }>;
+  secrets?: Dict<{ file: string }>;
+}
+
+export const COMPOSE_FILE = path.join(ROOT, 'compose.yaml');
+
+/** Compose interpolation: ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, $$. */
+export function interpolate(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  return text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (match, name, op, arg) => {
+    if (match === '$$') return '$';
+    const value = env[name as string];
+    const unset = value === undefined || ((op as string | undefined)?.startsWith(':') && value === '');
+    if (!op) return value ?? '';
+    if ((op as string).endsWith('-')) return unset ? (arg as string) : (value as string);
+    if (unset) throw new Error(`compose.yaml: ${name as string} is required: ${arg as string}`);
+    return value as string;
+  });
+}
+
+export function loadCompose(file = COMPOSE_FILE, env: NodeJS.ProcessEnv = process.env): ComposeFile {
+  return parse(interpolate(readFileSync(file, 'utf8'), env), { merge: true }) as ComposeFile;
+}
+
+export const containerName = (project: string, service: string, n: number): string =>
+  `${project}-${service}-${n}`;
+
+const dependencies = (spec: ServiceSpec): string[] =>
+  Array.isArray(spec.depends_on) ? spec.depends_on : Object.keys(spec.depends_on ?? {});
+
+/** Dependencies whose replacement restarts this service (`depends_on: { x: { restart: true } }`). */
+const restartsWith = (spec: ServiceSpec): string[] =>
+  Array.isArray(spec.depends_on)
+    ? []
+    : Object.entries(spec.depends_on ?? {})
+        .filter(([, how]) => (how as { restart?: boolean } | null)?.restart === true)
+        .map(([name]) => name);
+
+/** Services in start order: each after what it depends on. */
+export function startOrder(compose: ComposeFile): string[] {
+  const order: string[] = [];
+  const visit = (name: string, stack: string[]) => {
+    if (order.includes(name)) return;
+    if (stack.includes(name))
+      throw new Error(`compose.yaml: depends_on cycle ${[...stack, name].join(' → ')}`);
+    const spec = compose.services[name];
+    if (!spec) throw new Error(`compose.yaml: unknown service ${name}`);
+    for (const dep of dependencies(spec)) visit(dep, [...stack, name]);
+    order.push(name);
+  };
+  for (const name of Object.keys(compose.services)) visit(name, []);
+  return order;
+}
+
+/** The host side of a port mapping for replica n: a host range gives each replica one port. */
+export function publishFor(mapping: string, n: number): string {
+  const parts = mapping.split(':');
+  const target = parts.pop() as string;
+  const host = parts.pop();
+  const ip = parts.pop();
+  if (!host) return mapping;
+  const range = /^(\d+)-(\d+)$/.exec(host);
+  let port = host;
+  if (range) {
+    const first = Number(range[1]);
+    const last = Number(range[2]);
+    if (first + n - 1 > last) throw new Error(`port range ${host} has no port for replica ${n}`);
+    port = String(first + n - 1);
+  }
+  return [ip, port, target].filter((p) => p !== undefined).join(':');
+}
+
+function environment(spec: ServiceSpec): string[] {
+  const env = spec.environment ?? {};
+  if (Array.isArray(env)) return env;
+  return Object.entries(env).map(([k, v]) => `${k}=${v ?? ''}`);
+}
+
+const labelsOf = (labels: ServiceSpec['labels']): string[] =>
+  Array.isArray(labels) ? labels : Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`);
+
+/** The `podman run` arguments of replica n of a service. */
+export function runArgs(compose: ComposeFile, service: string, n: number, configHash: string): string[] {
+  const spec = compose.services[service] as ServiceSpec;
+  const project = compose.name;
+  const args = ['run', '--detach', '--name', containerName(project, service, n)];
+  args.push('--network', `${project}_default`, '--network-alias', service);
+  const labels = [
+    `com.docker.compose.project=${project}`,
+    `com.docker.compose.service=${service}`,
+    `com.docker.compose.container-number=${n}`,
+    `com.docker.compose.oneoff=False`,
+    `com.docker.compose.project.working_dir=${path.dirname(COMPOSE_FILE)}`,
+    `com.docker.compose.project.config_files=${COMPOSE_FILE}`,
+    `com.docker.compose.config-hash=${configHash}`,
+    ...labelsOf(spec.labels),
+  ];
+  for (const label of labels) args.push('--label', label);
+  if (spec.restart) args.push('--restart', spec.restart);
+  if (spec.read_only) args.push('--read-only');
+  if (spec.user) args.push('--user', spec.user);
+  for (const cap of spec.cap_drop ?? []) args.push('--cap-drop', cap);
+  for (const opt of spec.security_opt ?? []) args.push('--security-opt', opt);
+  for (const dir of [spec.tmpfs ?? []].flat()) args.push('--tmpfs', dir);
+  for (const [name, limit] of Object.entries(spec.ulimits ?? {})) {
+    args.push(
+      '--ulimit',
+      typeof limit === 'number' ? `${name}=${limit}` : `${name}=${limit.soft}:${limit.hard}`,
+    );
+  }
+  if (spec.stop_grace_period) args.push('--stop-timeout', String(parseInt(spec.stop_grace_period, 10)));
+  for (const variable of environment(spec)) args.push('--env', variable);
+  for (const mapping of spec.ports ?? []) args.push('--publish', publishFor(mapping, n));
+  for (const volume of spec.volumes ?? []) {
+    const [source = '', target, mode] = volume.split(':');
+    const bind = source.startsWith('.') || source.startsWith('/');
+    const from = bind ? path.resolve(ROOT, source) : `${project}_${source}`;
+    args.push('--volume', [from, target, mode].filter(Boolean).join(':'));
+  }
+  for (const config of spec.configs ?? []) {
+    const { source, target } = typeof config === 'string' ? { source: config, target: `/${config}` } : config;
+    const file = compose.configs?.[source]?.file;
+    if (!file) throw new Error(`compose.yaml: config ${source} has no file`);
+    args.push('--volume', `${path.resolve(ROOT, file)}:${target ?? `/${source}`}:ro`);
+  }
+  for (const secret of spec.secrets ?? []) {
+    const { source, target } = typeof secret === 'string' ? { source: secret, target: undefined } : secret;
+    const file = compose.secrets?.[source]?.file;
+    if (!file) throw new Error(`compose.yaml: secret ${source} has no file`);
+    if (!existsSync(path.resolve(ROOT, file))) throw new Error(`secret file ${file} does not exist`);
+    args.push('--volume', `${path.resolve(ROOT, file)}:/run/secrets/${target ?? source}:ro`);
+  }
+  if (spec.entrypoint) args.push('--entrypoint', JSON.stringify(spec.entrypoint));
+  args.push(spec.image, ...(spec.command ?? []));
+  return args;
+}
+
+interface Running {
+  name: string;
+  service: string;
+  state: string;
+  configHash: string;
+}
+
+export async function containersOf(project: string): Promise<Running[]> {
+  const { stdout } = await podman([
+    'ps',
+    '--all',
+    '--filter',
+    `label=com.docker.compose.project=${project}`,
+    '--format',
+    'json',
+  ]);
+  const list = JSON.parse(stdout || '[]') as Array<{
+    Names: string[];
+    State: string;
+    Labels: Record<string, string> | null;
+  }>;
+  return list.map((c) => ({
+    name: c.Names[0] ?? '',
+    service: c.Labels?.['com.docker.compose.service'] ?? '',
+    state: c.State,
+    configHash: c.Labels?.['com.docker.compose.config-hash'] ?? '',
+  }));
+}
+
+async function imageId(image: string): Promise<string> {
+  const result = await podman(['image', 'inspect', '--format', '{{.Id}}', image], { allowFailure: true });
+  if (result.code !== 0) throw new Error(`image ${image} does not exist: build it first (npm run images)`);
+  return result.stdout.trim();
+}
+
+/**
+ * Creates the network and volumes, then each replica of each service in dependency order. A
+ * replica whose configuration or image is unchanged is left running; a changed one is replaced.
+ */
+export async function up(compose: ComposeFile, log: (line: string) => void = () => undefined): Promise<void> {
+  const project = compose.name;
+  const labels = ['--label', `com.docker.compose.project=${project}`];
+  const networks = await podman(['network', 'ls', '--format', '{{.Name}}']);
+  if (!networks.stdout.split('\n').includes(`${project}_default`)) {
+    await podman([
+      'network',
+      'create',
+      ...labels,
+      '--label',
+      'com.docker.compose.network=default',
+      `${project}_default`,
+    ]);
+  }
+  const volumes = await podman(['volume', 'ls', '--format', '{{.Name}}']);
+  for (const volume of Object.keys(compose.volumes ?? {})) {
+    if (!volumes.stdout.split('\n').includes(`${project}_${volume}`)) {
+      await podman([
+        'volume',
+        'create',
+        ...labels,
+        '--label',
+        `com.docker.compose.volume=${volume}`,
+        `${project}_${volume}`,
+      ]);
+    }
+  }
+  const existing = new Map((await containersOf(project)).map((c) => [c.name, c]));
+  const replaced = new Set<string>();
+  for (const service of startOrder(compose)) {
+    const spec = compose.services[service] as ServiceSpec;
+    const replicas = spec.deploy?.replicas ?? 1;
+    const configHash = createHash('sha256')
+      .update(JSON.stringify(spec))
+      .update(await imageId(spec.image))
+      .digest('hex')
+      .slice(0, 16);
+    for (let n = 1; n <= replicas; n++) {
+      const name = containerName(project, service, n);
+      const current = existing.get(name);
+      existing.delete(name);
+      if (current?.configHash === configHash) {
+        if (current.state !== 'running') await podman(['start', name]);
+        else if (restartsWith(spec).some((dep) => replaced.has(dep))) {
+          await podman(['restart', '--time', '10', name]);
+          log(`restarted ${name}`);
+        }
+        continue;
+      }
+      replaced.add(service);
+      if (current) await podman(['rm', '--force', '--time', '10', name]);
+      await podman(runArgs(compose, service, n, configHash));
+      log(`${current ? 'recreated' : 'started'} ${name}`);
+    }
+  }
+  // Replicas beyond the wanted count, or of services no longer in the file.
+  for (const stale of existing.values()) {
+    await podman(['rm', '--force', '--time', '10', stale.name]);
+    log(`removed ${stale.name}`);
+  }
+}
+
+/** Removes every container and the network of the project; with volumes, its volumes too. */
+export async function down(project: string, { volumes = false } = {}): Promise<void> {
+  const filter = ['--filter', `label=com.docker.compose.project=${project}`];
+  const names = (await containersOf(project)).map((c) => c.name);
+  if (names.length) await podman(['rm', '--force', '--time', '10', ...names]);
+  await podman(['network', 'rm', '--force', `${project}_default`], { allowFailure: true });
+  if (volumes) {
+    const { stdout } = await podman(['volume', 'ls', ...filter, '--format', '{{.Name}}']);
+    const list = stdout.split('\n').filter(Boolean);
+    if (list.length) await podman(['volume', 'rm', '--force', ...list]);
+  }
+}

@@ -1,0 +1,86 @@
+// Running commands, and podman with this workspace's settings. Node builtins only: these scripts
+// run with Node 24's type stripping (`node tools/containers/src/<script>.ts`), no build step.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/** Podman settings: the runc runtime and explicit ulimits (see the file). */
+export const CONTAINERS_CONF = path.join(ROOT, 'tools', 'containers', 'containers.conf');
+/** Where built images' inputs (root file systems, static binaries, app artifacts) are kept. */
+export const IMAGES_DIR = path.join(ROOT, '.tools', 'images');
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ExecOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Show the command's output instead of collecting it. */
+  inherit?: boolean;
+  /** Resolve with a non-zero code instead of rejecting. */
+  allowFailure?: boolean;
+}
+
+export class CommandError extends Error {
+  readonly result: Result;
+  constructor(message: string, result: Result) {
+    super(message);
+    this.result = result;
+  }
+}
+
+/** Runs a command to completion; rejects with its output when it fails (unless allowFailure). */
+export function exec(command: string, args: readonly string[], options: ExecOptions = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', options.inherit ? 'inherit' : 'pipe', options.inherit ? 'inherit' : 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const result = { code: code ?? (signal ? 128 : 1), stdout, stderr };
+      if (result.code === 0 || options.allowFailure) resolve(result);
+      else {
+        const output = (stderr || stdout).trim().split('\n').slice(-30).join('\n');
+        reject(new CommandError(`${command} ${args.join(' ')} failed (${result.code})\n${output}`, result));
+      }
+    });
+  });
+}
+
+/** Environment of every podman call: this workspace's containers.conf. */
+export const podmanEnv = (): NodeJS.ProcessEnv => ({ CONTAINERS_CONF });
+
+export function podman(args: readonly string[], options: ExecOptions = {}): Promise<Result> {
+  return exec('podman', args, { ...options, env: { ...podmanEnv(), ...options.env } });
+}
+
+/** A label of a local image, or undefined when the image does not exist. */
+export async function imageLabel(image: string, label: string): Promise<string | undefined> {
+  const result = await podman(['image', 'inspect', '--format', `{{ index .Labels "${label}" }}`, image], {
+    allowFailure: true,
+  });
+  if (result.code !== 0) return undefined;
+  const value = result.stdout.trim();
+  return value === '' || value === '<no value>' ? '' : value;
+}
+
+export const dim = (text: string): string => `\x1b[2m${text}\x1b[0m`;
+export const green = (text: string): string => `\x1b[32m${text}\x1b[0m`;
+export const red = (text: string): string => `\x1b[31m${text}\x1b[0m`;
+export const bold = (text: string): string => `\x1b[1m${text}\x1b[0m`;
+
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')} s`;
+}

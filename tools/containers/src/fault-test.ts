@@ -1,0 +1,324 @@
+// The fault test: at least 20 concurrent games on the replicated container stack while, one at a
+// time, a rooms, a game-timer, a rewards and a gateway replica, NATS and the database crash
+// (SIGKILL from the host to the container's main process, so the restart policy brings it back).
+// Players of one game use different gateway replicas, so live push crosses replicas. Then it
+// proves:
+//   - every move that got a 2xx is stored in its game;
+//   - every finished game is paid exactly once to each player;
+//   - no 500 was ever answered (an outage answers 502, 503 or 504, or no answer at all);
+//   - a turn that timed out during an outage is applied once;
+//   - a new game plays normally afterwards.
+// It prints what was killed, how long each took to come back and what clients saw meanwhile, then
+// one JSON line; the report is also written to .artifacts/fault/report.json.
+//
+// Usage: node tools/containers/src/fault-test.ts [--games 20] [--keep]   (--keep leaves the stack up)
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { containerName, loadCompose } from './compose.ts';
+import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
+import { type Account, call, type FinishedGame, Outcomes, PlayedRoom, register } from './players.ts';
+import { raiseAddressLimitsForTests, startContainerStack, stackUrls, stopContainerStack } from './stack.ts';
+
+const TURN_SECONDS = 60;
+/** Sleeper games use the shortest turn, so their turn times out during an outage. */
+const SLEEPER_TURN_SECONDS = 14;
+/** deadline + 1 s after the last move: 14 + 4 + 1. */
+const SLEEPER_TIMEOUT_AFTER_MS = (SLEEPER_TURN_SECONDS + 4 + 1) * 1000;
+const SETTLE_MS = 20_000;
+
+interface Kill {
+  service: string;
+  replica: number;
+}
+
+const KILLS: Kill[] = [
+  { service: 'rooms', replica: 1 },
+  { service: 'game-timer', replica: 1 },
+  { service: 'rewards', replica: 1 },
+  { service: 'gateway', replica: 2 },
+  { service: 'nats', replica: 1 },
+  { service: 'mongo', replica: 1 },
+];
+
+interface KillReport {
+  target: string;
+  killedAt: string;
+  downMs: number;
+  readyMs: number;
+  clientsSaw: Record<string, number>;
+}
+
+async function inspect(name: string): Promise<{ running: boolean; pid: number; restarts: number }> {
+  const { stdout } = await podman([
+    'inspect',
+    '--format',
+    '{{.State.Running}} {{.State.Pid}} {{.RestartCount}}',
+    name,
+  ]);
+  const [running, pid, restarts] = stdout.trim().split(' ');
+  return { running: running === 'true', pid: Number(pid), restarts: Number(restarts) };
+}
+
+/** SIGKILL to the container's main process from the host; resolves when it runs again. */
+async function crash(name: string): Promise<number> {
+  const before = await inspect(name);
+  if (!before.running || before.pid <= 0) throw new Error(`${name} is not running`);
+  const at = Date.now();
+  process.kill(before.pid, 'SIGKILL');
+  for (;;) {
+    await sleep(100);
+    const now = await inspect(name).catch(() => undefined);
+    if (now?.running && now.pid !== before.pid && now.pid > 0) return Date.now() - at;
+    if (Date.now() - at > 120_000) throw new Error(`${name} did not come back within 2 min`);
+  }
+}
+
+/** Readiness through a node service's own /health/ready (it checks NATS and MongoDB). */
+async function ready(container: string): Promise<boolean> {
+  const probe =
+    "fetch('http://127.0.0.1:8080/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))";
+  const result = await podman(['exec', container, 'node', '-e', probe], { allowFailure: true });
+  return result.code === 0;
+}
+
+/** Which container's readiness shows that a killed one serves again. */
+function readinessProbeFor(project: string, kill: Kill): string {
+  if (kill.service === 'nats') return containerName(project, 'gateway', 1);
+  if (kill.service === 'mongo') return containerName(project, 'rooms', 1);
+  return containerName(project, kill.service, kill.replica);
+}
+
+async function waitReady(container: string, since: number): Promise<number> {
+  for (;;) {
+    if (await ready(container)) return Date.now() - since;
+    if (Date.now() - since > 120_000) throw new Error(`${container} was not ready within 2 min`);
+    await sleep(200);
+  }
+}
+
+function checkMoves(rooms: PlayedRoom[], finalMoves: Map<string, FinishedGame['moves']>): string[] {
+  const problems: string[] = [];
+  for (const room of rooms) {
+    for (const move of room.accepted) {
+      const moves = finalMoves.get(move.gameId);
+      const stored = moves?.[move.index];
+      if (!moves) problems.push(`${move.gameId}: no final state to check move ${move.index} against`);
+      else if (!stored || stored.number !== move.number || stored.option !== move.option) {
+        problems.push(
+          `${move.gameId}: move ${move.index} (${move.number} ${move.option}) answered 2xx but is not stored`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+interface Totals {
+  playedGames: number;
+  points: number;
+  coins: number;
+}
+
+/** What the rewards rules pay for the finished games seen (DECISIONS "Rewards"). */
+function expectedTotals(games: Iterable<FinishedGame>): Map<string, Totals> {
+  const totals = new Map<string, Totals>();
+  const add = (id: string, points: number, coins: number) => {
+    const t = totals.get(id) ?? { playedGames: 0, points: 0, coins: 0 };
+    totals.set(id, { playedGames: t.playedGames + 1, points: t.points + points, coins: t.coins + coins });
+  };
+  for (const game of games) {
+    for (const player of game.players) {
+      if (game.winner === null) add(player, 0, 0);
+      else if (player === game.winner) add(player, 25, 10);
+      else if (game.endReason === 'reached198') add(player, 5, 1);
+      else add(player, 0, 0);
+    }
+  }
+  return totals;
+}
+
+export async function runFaultTest({ games = 20, keep = false } = {}): Promise<void> {
+  const started = Date.now();
+  const outcomes = new Outcomes();
+  const project = loadCompose().name;
+
+  console.log(bold('▸ the container stack'));
+  raiseAddressLimitsForTests();
+  await startContainerStack((line) => console.log(line));
+  const { gateways } = stackUrls();
+  if (gateways.length < 2) throw new Error('the fault test needs two gateway replicas (GATEWAY_PORTS)');
+  const [gw1, gw2] = gateways as [string, string];
+
+  console.log(bold(`▸ ${games} games and ${KILLS.length} sleeper games`));
+  const run = Date.now().toString(36);
+  const enlist = async (count: number, prefix: string) =>
+    Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const a = await register(gw1, `${prefix}${run}a${i}`, outcomes);
+        const b = await register(gw2, `${prefix}${run}b${i}`, outcomes);
+        return [
+          { ...a, base: gw1 },
+          { ...b, base: gw2 },
+        ] as [Account & { base: string }, Account & { base: string }];
+      }),
+    );
+  let playing = true;
+  const firstKill = Date.now() + 60_000;
+  const schedule = KILLS.map((_, k) => firstKill + k * 30_000);
+  const rooms = (await enlist(games, 'f')).map(
+    (pair) =>
+      new PlayedRoom(pair, { duration: TURN_SECONDS, thinkMs: 700, keepPlaying: () => playing }, outcomes),
+  );
+  // Sleeper k makes its last move 19 s (minus a little) before kill k: its opponent's turn times
+  // out while the killed service is down or just restarting. Slow play keeps it below 198 till then.
+  const sleepers = (await enlist(KILLS.length, 's')).map(
+    (pair, k) =>
+      new PlayedRoom(
+        pair,
+        {
+          duration: SLEEPER_TURN_SECONDS,
+          thinkMs: 8000,
+          keepPlaying: () => false,
+          lastMoveAt: (schedule[k] as number) - SLEEPER_TIMEOUT_AFTER_MS + 800,
+        },
+        outcomes,
+      ),
+  );
+  await Promise.all([...rooms, ...sleepers].map((room) => room.open()));
+
+  console.log(bold('▸ crashes, one at a time'));
+  const kills: KillReport[] = [];
+  for (const [k, kill] of KILLS.entries()) {
+    await sleep(Math.max(0, (schedule[k] as number) - Date.now()));
+    const name = containerName(project, kill.service, kill.replica);
+    const at = Date.now();
+    const downMs = await crash(name);
+    const readyMs = await waitReady(readinessProbeFor(project, kill), at);
+    await sleep(SETTLE_MS);
+    const report = {
+      target: name,
+      killedAt: new Date(at).toISOString(),
+      downMs,
+      readyMs,
+      clientsSaw: outcomes.failuresBetween(at, Date.now()),
+    };
+    kills.push(report);
+    console.log(
+      `  ${name.padEnd(24)} restarted in ${formatDuration(downMs)}, serving in ${formatDuration(readyMs)}; ` +
+        `failures meanwhile ${JSON.stringify(report.clientsSaw)}`,
+    );
+  }
+
+  console.log(bold('▸ a new game after the crashes'));
+  playing = false;
+  const [fresh] = await enlist(1, 'n');
+  const after = new PlayedRoom(
+    fresh as [Account & { base: string }, Account & { base: string }],
+    {
+      duration: TURN_SECONDS,
+      thinkMs: 100,
+      keepPlaying: () => false,
+    },
+    outcomes,
+  );
+  await after.open();
+  const deadline = Date.now() + 180_000;
+  while (after.finished.size === 0 && Date.now() < deadline) await sleep(500);
+
+  // Sleepers' timeouts and the last finished games reach rewards; then nothing moves any more.
+  await sleep(10_000);
+  for (const room of [...rooms, ...sleepers, after]) room.stop();
+
+  console.log(bold('▸ checks'));
+  const all = [...rooms, ...sleepers, after];
+  const finished = new Map<string, FinishedGame>();
+  for (const room of all) for (const [id, game] of room.finished) finished.set(id, game);
+  // Final moves of every game: finished ones as seen at game over, running ones as stored now.
+  const finalMoves = new Map<string, FinishedGame['moves']>();
+  for (const [id, game] of finished) finalMoves.set(id, game.moves);
+  for (const room of all) {
+    if (room.isDeleted || !room.roomId) continue;
+    const answer = await call<{ whosTurn: { gameNumber: number; moves: FinishedGame['moves'] } }>(
+      gw1,
+      'GET',
+      `/api/rooms/${room.roomId}`,
+    );
+    if (answer.status === 200) {
+      finalMoves.set(`${room.roomId}:${answer.body.whosTurn.gameNumber}`, answer.body.whosTurn.moves);
+    }
+  }
+  const problems = checkMoves(all, finalMoves);
+
+  const sleeperResults = sleepers.map((room) => [...room.finished.values()][0]);
+  sleeperResults.forEach((game, k) => {
+    if (!game) problems.push(`sleeper ${k}: its game never ended`);
+    else if (game.endReason !== 'timeout')
+      problems.push(`sleeper ${k}: ended by ${game.endReason}, not by timeout`);
+  });
+  if (after.finished.size === 0) problems.push('the game after the crashes did not finish');
+
+  const expected = expectedTotals(finished.values());
+  let checkedPlayers = 0;
+  for (const [playerId, want] of expected) {
+    const answer = await call<{ playedGames: number; assets: { points: number; coins: number } }>(
+      gw1,
+      'GET',
+      `/api/rewards/${playerId}`,
+    );
+    checkedPlayers++;
+    const got = answer.body;
+    if (answer.status !== 200) problems.push(`rewards of ${playerId}: ${answer.status}`);
+    else if (
+      got.playedGames !== want.playedGames ||
+      got.assets.points !== want.points ||
+      got.assets.coins !== want.coins
+    ) {
+      problems.push(
+        `rewards of ${playerId}: ${got.playedGames} games ${got.assets.points} points ${got.assets.coins} coins, ` +
+          `expected ${want.playedGames}/${want.points}/${want.coins}`,
+      );
+    }
+  }
+  const statuses = outcomes.summary();
+  if (statuses['500']) problems.push(`${statuses['500']} answers were 500`);
+
+  const report = {
+    games: games + KILLS.length + 1,
+    finishedGames: finished.size,
+    acceptedMoves: all.reduce((n, room) => n + room.accepted.length, 0),
+    sleeperTimeouts: sleeperResults.filter((g) => g?.endReason === 'timeout').length,
+    playersCheckedForRewards: checkedPlayers,
+    statuses,
+    kills,
+    problems,
+    tookMs: Date.now() - started,
+  };
+  const dir = path.join(ROOT, '.artifacts', 'fault');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
+
+  console.log(
+    `  ${report.acceptedMoves} moves answered 2xx, ${report.finishedGames} games finished, ` +
+      `${report.sleeperTimeouts}/${KILLS.length} timeouts during outages, rewards of ${checkedPlayers} players checked`,
+  );
+  console.log(`  answers by status: ${JSON.stringify(statuses)}`);
+  for (const problem of problems.slice(0, 40)) console.log(red(`  ✗ ${problem}`));
+  console.log(JSON.stringify(report));
+  if (!keep) await stopContainerStack();
+  else console.log(dim('  the stack stays up (--keep): npm run stack:containers -- down'));
+  if (problems.length) throw new Error(`the fault test found ${problems.length} problems`);
+  console.log(green(`✓ fault test passed in ${formatDuration(Date.now() - started)}`));
+}
+
+const isMain = process.argv[1] === new URL(import.meta.url).pathname;
+if (isMain) {
+  const args = process.argv.slice(2);
+  const games = args.includes('--games') ? Number(args[args.indexOf('--games') + 1]) : 20;
+  const keep = args.includes('--keep');
+  runFaultTest({ games, keep }).catch(async (error: unknown) => {
+    console.error(red((error as Error).message));
+    if (!keep) await stopContainerStack().catch(() => undefined);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,248 @@
+// `npm run images`: builds every image of the system with podman, from the Dockerfiles the charts
+// deploy, on bases made here (no image can be pulled): the five Node.js services and web, plus
+// NATS and the FerretDB launcher for the Compose stack and the Testcontainers suites.
+//
+// The apps are built on the host (Nx, cached) and their artifacts prepared in dist/images/<name>/;
+// the Dockerfiles take them with --build-arg ARTIFACTS=context (see their headers). Nothing
+// changed means every podman step comes from its layer cache: a rebuild takes seconds.
+//
+// Usage: node tools/containers/src/images.ts [--only gateway,web,...]
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { APP_UID, BASE_IMAGES, buildBaseImages } from './base-images.ts';
+import { bold, dim, exec, formatDuration, green, imageLabel, podman, red, ROOT } from './exec.ts';
+
+export const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
+export const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb'] as const;
+export type ImageName = (typeof IMAGE_NAMES)[number];
+
+/** The tag of the images built here; compose.yaml uses it unless OASIS_IMAGE_TAG says otherwise. */
+export const LOCAL_TAG = 'local';
+export const imageRef = (name: ImageName): string => `localhost/oasis198/${name}:${LOCAL_TAG}`;
+
+const STAGE = path.join(ROOT, 'dist', 'images');
+const TOOLS_BIN = path.join(ROOT, '.tools', 'bin');
+const NODE_BIN = path.join(ROOT, '.tools', 'node', 'bin', 'node');
+
+interface ImageSpec {
+  dockerfile: string;
+  args: Record<string, string>;
+  /**
+   * Puts what the Dockerfile's ARTIFACTS=context stage copies into dist/images/<name>/, and
+   * answers a fingerprint of it: with the same Dockerfile, arguments and base image, the same
+   * fingerprint means the same image, so the build is skipped (podman re-reads every file of a
+   * COPY to check its layer cache: seconds per image with node_modules).
+   */
+  prepare: (dir: string) => Promise<string>;
+}
+
+const INPUTS_LABEL = 'org.oasis198.inputs';
+
+const sha = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex').slice(0, 16);
+
+/** dist/apps/<app>'s bundle plus its runtime packages (npm ci --omit=dev, kept while the lock is the same). */
+async function prepareNodeService(app: string, dir: string): Promise<string> {
+  const built = path.join(ROOT, 'dist', 'apps', app);
+  const lock = readFileSync(path.join(built, 'package-lock.json'));
+  const stamp = path.join(dir, '.deps-stamp');
+  const key = sha(lock);
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== key) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    cpSync(path.join(built, 'package.json'), path.join(dir, 'package.json'));
+    cpSync(path.join(built, 'package-lock.json'), path.join(dir, 'package-lock.json'));
+    // No install scripts: argon2 loads its bundled prebuild, as in the Dockerfile's deps stage.
+    await exec('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir });
+    rmSync(path.join(dir, 'package-lock.json'));
+    writeFileSync(stamp, key + '\n');
+  }
+  const fingerprint = [key];
+  for (const file of ['main.js', 'main.js.map', 'package.json']) {
+    cpSync(path.join(built, file), path.join(dir, file));
+    fingerprint.push(sha(readFileSync(path.join(dir, file))));
+  }
+  return fingerprint.join(':');
+}
+
+/** A fingerprint of every file under a directory (paths, modes and contents). */
+function treeFingerprint(dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const full = path.join(d, entry.name);
+      hash.update(`${path.relative(dir, full)}\0${statSync(full).mode}\0`);
+      if (entry.isDirectory()) walk(full);
+      else hash.update(readFileSync(full));
+    }
+  };
+  walk(dir);
+  return hash.digest('hex').slice(0, 16);
+}
+
+function prepareStatic(binary: string, name: string, dirs: string[]) {
+  return async (dir: string): Promise<string> => {
+    mkdirSync(dir, { recursive: true });
+    cpSync(path.join(TOOLS_BIN, binary), path.join(dir, name), { preserveTimestamps: true });
+    for (const sub of dirs) mkdirSync(path.join(dir, sub), { recursive: true });
+    // A tmpfs mounted over /tmp takes the image directory's mode: world-writable, sticky.
+    if (dirs.includes('tmp')) chmodSync(path.join(dir, 'tmp'), 0o1777);
+    return treeFingerprint(dir);
+  };
+}
+
+const SPECS: Record<ImageName, ImageSpec> = {
+  ...(Object.fromEntries(
+    NODE_SERVICES.map((app): [string, ImageSpec] => [
+      app,
+      {
+        dockerfile: 'tools/docker/node-service.Dockerfile',
+        args: { APP: app, NODE_IMAGE: BASE_IMAGES.node },
+        prepare: (dir: string) => prepareNodeService(app, dir),
+      },
+    ]),
+  ) as Record<(typeof NODE_SERVICES)[number], ImageSpec>),
+  web: {
+    dockerfile: 'apps/web/Dockerfile',
+    args: { NGINX_IMAGE: BASE_IMAGES.nginx, NODE_IMAGE: BASE_IMAGES.node },
+    prepare: async (dir) => {
+      rmSync(dir, { recursive: true, force: true });
+      cpSync(path.join(ROOT, 'dist', 'apps', 'web'), dir, { recursive: true });
+      rmSync(path.join(dir, 'stats.html'), { force: true });
+      for (const file of listMaps(dir)) rmSync(file);
+      return treeFingerprint(dir);
+    },
+  },
+  nats: {
+    dockerfile: 'tools/docker/nats.Dockerfile',
+    args: {},
+    prepare: prepareStatic('nats-server', 'nats-server', ['data']),
+  },
+  ferretdb: {
+    dockerfile: 'tools/docker/ferretdb.Dockerfile',
+    args: {},
+    prepare: prepareStatic('ferretdb-launcher', 'ferretdb', ['data', 'tmp']),
+  },
+};
+
+function listMaps(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.map')) found.push(full);
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+export interface BuildResult {
+  name: ImageName;
+  image: string;
+  ms: number;
+}
+
+/** Builds the images (all, or `only`); returns what was built and how long each took. */
+export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Promise<BuildResult[]> {
+  const started = Date.now();
+  const base = await buildBaseImages(NODE_BIN);
+  if (base.length) console.log(`${green('✓')} base images ${dim(base.join(', '))}`);
+
+  const apps = only.filter((name) => (NODE_SERVICES as readonly string[]).includes(name) || name === 'web');
+  if (apps.length) {
+    // Nx builds only what changed (its cache); the same builds npm start runs.
+    await exec(path.join(ROOT, 'node_modules', '.bin', 'nx'), ['run-many', '-t', 'build', '-p', ...apps], {
+      env: { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+    });
+  }
+  const results: BuildResult[] = [];
+  for (const name of only) {
+    const spec = SPECS[name];
+    const t0 = Date.now();
+    const buildArgs = { ...spec.args, ARTIFACTS: 'context' };
+    const inputs = sha(
+      [
+        await spec.prepare(path.join(STAGE, name)),
+        readFileSync(path.join(ROOT, spec.dockerfile), 'utf8'),
+        JSON.stringify(buildArgs),
+        ...(await Promise.all(Object.values(BASE_IMAGES).map(imageId))),
+      ].join('\0'),
+    );
+    if ((await imageLabel(imageRef(name), INPUTS_LABEL)) === inputs) {
+      results.push({ name, image: imageRef(name), ms: Date.now() - t0 });
+      console.log(`${green('✓')} ${imageRef(name)} ${dim('up to date')}`);
+      continue;
+    }
+    const args = Object.entries(buildArgs).flatMap(([k, v]) => ['--build-arg', `${k}=${v}`]);
+    await podman(
+      [
+        'build',
+        '--quiet',
+        '-f',
+        spec.dockerfile,
+        ...args,
+        '--label',
+        `org.opencontainers.image.title=oasis198-${name}`,
+        '--label',
+        `org.oasis198.uid=${APP_UID}`,
+        '--label',
+        `${INPUTS_LABEL}=${inputs}`,
+        '-t',
+        imageRef(name),
+        '.',
+      ],
+      { cwd: ROOT },
+    );
+    results.push({ name, image: imageRef(name), ms: Date.now() - t0 });
+    console.log(`${green('✓')} ${imageRef(name)} ${dim(formatDuration(Date.now() - t0))}`);
+  }
+  console.log(bold(`images built in ${formatDuration(Date.now() - started)}`));
+  return results;
+}
+
+async function imageId(image: string): Promise<string> {
+  return (await podman(['image', 'inspect', '--format', '{{.Id}}', image])).stdout.trim();
+}
+
+/** Image sizes as podman reports them, for docs/deploy.md. */
+export async function imageSizes(names: readonly ImageName[] = IMAGE_NAMES): Promise<Record<string, string>> {
+  const sizes: Record<string, string> = {};
+  for (const name of names) {
+    const { stdout } = await podman(['image', 'inspect', '--format', '{{.Size}}', imageRef(name)]);
+    sizes[name] = `${(Number(stdout.trim()) / 1e6).toFixed(1)} MB`;
+  }
+  return sizes;
+}
+
+const isMain = process.argv[1] === new URL(import.meta.url).pathname;
+if (isMain) {
+  const onlyFlag = process.argv.indexOf('--only');
+  const only =
+    onlyFlag > 0 ? ((process.argv[onlyFlag + 1] ?? '').split(',').filter(Boolean) as ImageName[]) : undefined;
+  const unknown = only?.filter((name) => !(IMAGE_NAMES as readonly string[]).includes(name)) ?? [];
+  if (unknown.length) {
+    console.error(red(`unknown image ${unknown.join(', ')}; images: ${IMAGE_NAMES.join(', ')}`));
+    process.exit(2);
+  }
+  try {
+    await buildImages(only);
+    if (process.argv.includes('--sizes')) console.log(await imageSizes(only));
+  } catch (error) {
+    console.error(red((error as Error).message));
+    process.exit(1);
+  }
+}

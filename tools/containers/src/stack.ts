@@ -1,0 +1,113 @@
+// `npm run stack:containers`: the whole system as containers (compose.yaml), replicated, detached.
+// Builds what is missing (npm run images), writes the local secret, starts or updates the stack,
+// waits until it answers and prints the URL. `npm run stack:containers -- down` removes it all:
+// containers, network and volumes (the images stay, as a cache).
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { containersOf, down, loadCompose, up } from './compose.ts';
+import { bold, dim, formatDuration, green, red, ROOT } from './exec.ts';
+import { buildImages } from './images.ts';
+
+export const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
+
+/**
+ * compose.yaml's per-address limits, raised for test runs: all their players share one address.
+ * Set before the stack starts (a changed value recreates the gateways).
+ */
+export function raiseAddressLimitsForTests(env: NodeJS.ProcessEnv = process.env): void {
+  for (const name of [
+    'LOGIN_MAX_FAILURES_PER_ADDRESS',
+    'REGISTER_MAX_PER_WINDOW',
+    'PUSH_STREAMS_PER_ADDRESS',
+  ]) {
+    env[name] ??= '1000000';
+  }
+}
+
+/** The entry point and each gateway replica, from the same variables compose.yaml reads. */
+export function stackUrls(env: NodeJS.ProcessEnv = process.env): { entry: string; gateways: string[] } {
+  const port = env['PORT'] ?? '8080';
+  const [first = '8081', last = '8082'] = (env['GATEWAY_PORTS'] ?? '8081-8082').split('-');
+  const gateways: string[] = [];
+  for (let p = Number(first); p <= Number(last); p++) gateways.push(`http://127.0.0.1:${p}`);
+  return { entry: `http://127.0.0.1:${port}`, gateways };
+}
+
+/** A random signing secret, made once and kept (readable by the containers' user, in a 0700 folder). */
+export function ensureSecret(file = SECRET_FILE): void {
+  if (existsSync(file)) return;
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, randomBytes(48).toString('base64url') + '\n', { flag: 'wx' });
+  chmodSync(file, 0o644);
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the entry point serves the app and the API, and every gateway replica is healthy. */
+export async function waitUntilReady(
+  timeoutMs = 120_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const { entry, gateways } = stackUrls(env);
+  const checks = [`${entry}/`, `${entry}/api/rooms`, ...gateways.map((g) => `${g}/health`)];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const results = await Promise.all(checks.map(answers));
+    if (results.every(Boolean)) return;
+    if (Date.now() > deadline) {
+      const failing = checks.filter((_, i) => !results[i]);
+      throw new Error(`the container stack did not answer in ${timeoutMs / 1000} s: ${failing.join(', ')}`);
+    }
+    await sleep(500);
+  }
+}
+
+export async function startContainerStack(log: (line: string) => void = console.log): Promise<void> {
+  await buildImages();
+  ensureSecret();
+  const compose = loadCompose();
+  await up(compose, (line) => log(dim(`  ${line}`)));
+  await waitUntilReady();
+}
+
+export async function stopContainerStack(): Promise<void> {
+  await down(loadCompose().name, { volumes: true });
+}
+
+const isMain = process.argv[1] === new URL(import.meta.url).pathname;
+if (isMain) {
+  const command = process.argv[2] ?? 'up';
+  const started = Date.now();
+  try {
+    if (command === 'down') {
+      await stopContainerStack();
+      console.log(green('✓ the container stack is removed (containers, network, volumes)'));
+    } else if (command === 'up') {
+      await startContainerStack();
+      const { entry, gateways } = stackUrls();
+      const running = await containersOf(loadCompose().name);
+      console.log(
+        `\n${green('✓')} ${running.length} containers ready in ${formatDuration(Date.now() - started)}\n\n` +
+          `  Open ${bold(entry)}\n  Gateway replicas: ${gateways.join(', ')}\n` +
+          dim(`  Stop with: npm run stack:containers -- down\n`),
+      );
+    } else if (command === 'ps') {
+      for (const c of await containersOf(loadCompose().name)) console.log(`${c.name}\t${c.state}`);
+    } else {
+      console.error('usage: npm run stack:containers [-- up | down | ps]');
+      process.exit(2);
+    }
+  } catch (error) {
+    console.error(red((error as Error).message));
+    process.exit(1);
+  }
+}

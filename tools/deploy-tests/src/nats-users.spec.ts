@@ -1,0 +1,471 @@
+// The umbrella chart's NATS configuration, run by the real nats-server: each service's NATS user
+// can do what that service does (through service-kit's own connections) and nothing else.
+import { Logger } from '@nestjs/common';
+import { ServerNats } from '@nestjs/microservices';
+import {
+  Broadcasts,
+  Consumers,
+  type EventEnvelope,
+  EventTypes,
+  KvBuckets,
+  NATS_USERS,
+  type NatsUser,
+  natsPermissions,
+  Requests,
+  Streams,
+} from '@oasis198/contracts';
+import {
+  baseEnv,
+  createLogger,
+  JetStreamService,
+  KvStore,
+  loadConfig,
+  makeEvent,
+  type NatsEndpoint,
+  natsEndpoint,
+  RpcClient,
+} from '@oasis198/service-kit';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, type NatsConnection, StringCodec } from 'nats';
+import {
+  all,
+  type Container,
+  helmTemplate,
+  type K8sObject,
+  must,
+  one,
+  ROOT,
+  secretFiles,
+  secretVariables,
+  type Workload,
+} from './k8s';
+
+const NATS_SERVER = path.join(ROOT, '.tools', 'bin', 'nats-server');
+// The NestJS NATS client logs every refusal this suite provokes on purpose.
+Logger.overrideLogger(false);
+const logger = createLogger('nats-users-test', 'silent');
+const codec = StringCodec();
+
+interface InitContainer extends Container {
+  command?: string[];
+}
+
+/** The in-cluster NATS of ci/in-cluster-deps.yaml: its nats.conf, password script and Secrets. */
+function renderNats() {
+  const objects = helmTemplate('oasis198', { values: ['ci/in-cluster-deps.yaml'] });
+  const config = one(objects, 'ConfigMap', 'oasis198-nats').data ?? {};
+  const statefulSet = one<Workload>(objects, 'StatefulSet', 'oasis198-nats');
+  const pod = statefulSet.spec.template.spec as Workload['spec']['template']['spec'] & {
+    initContainers?: InitContainer[];
+  };
+  const init = must(pod.initContainers?.[0], 'the init container that writes the passwords');
+  return { objects, config, init, initFiles: secretFiles(pod, init) };
+}
+
+/** A Secret's value, as the pod sees it. */
+function secretValue(objects: K8sObject[], name: string, key: string): string {
+  const data = one(objects, 'Secret', name).data ?? {};
+  return Buffer.from(must(data[key], `${name}/${key}`), 'base64').toString();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nats-server exited:\n${log()}`);
+    try {
+      const nc = await connect({ servers: `nats://127.0.0.1:${port}`, reconnect: false, timeout: 500 });
+      await nc.close();
+      return;
+    } catch (error) {
+      // Up (it refused us for lack of credentials) or not yet listening.
+      if (/AUTHORIZATION_VIOLATION|Authorization/i.test(String(error))) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`nats-server did not listen on ${port}:\n${log()}`);
+}
+
+/** Errors the server sent this connection for a publish or subscribe it was not allowed. */
+function permissionViolations(nc: NatsConnection): string[] {
+  const seen: string[] = [];
+  void (async () => {
+    for await (const status of nc.status()) {
+      const context = (status as { permissionContext?: { operation: string; subject: string } })
+        .permissionContext;
+      if (context) seen.push(`${context.operation} ${context.subject}`);
+    }
+  })();
+  return seen;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('NATS users of the umbrella chart, on a real nats-server', () => {
+  const rendered = renderNats();
+  let dir = '';
+  let server: ChildProcess | undefined;
+  let url = '';
+  const endpoints = {} as Record<NatsUser, NatsEndpoint>;
+  const closers: (() => Promise<unknown>)[] = [];
+
+  const track = <T extends { close(): Promise<unknown> }>(thing: T): T => {
+    closers.push(() => thing.close());
+    return thing;
+  };
+  /** A plain nats.js connection as a service (the options service-kit passes to nats.js). */
+  const raw = async (user: NatsUser) => {
+    const nc = await connect({ ...endpoints[user], reconnect: false, timeout: 2000 });
+    closers.push(() => nc.close());
+    return nc;
+  };
+  const jetstream = async (user: NatsUser) => {
+    const js = new JetStreamService({ ...endpoints[user], name: `test-${user}` }, logger);
+    await js.connect();
+    return track(js);
+  };
+  const rpc = async (user: NatsUser, timeoutMs = 2000) => {
+    const client = new RpcClient(endpoints[user], `test-${user}`, timeoutMs, logger);
+    await client.connect();
+    return track(client);
+  };
+  /** A NestJS NATS transport serving these subjects, as createService starts it. */
+  const serve = async (
+    user: NatsUser,
+    queue: string,
+    handlers: Record<string, (data: unknown) => unknown>,
+  ) => {
+    const transport = new ServerNats({ ...endpoints[user], queue, name: `test-${user}-rpc` });
+    for (const [pattern, handler] of Object.entries(handlers)) {
+      transport.addHandler(pattern, async (data: unknown) => handler(data));
+    }
+    await new Promise<void>((resolve, reject) =>
+      transport.listen((error?: unknown) => (error ? reject(error) : resolve())),
+    );
+    return track(transport);
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'oasis-nats-users-'));
+    mkdirSync(path.join(dir, 'config'));
+    mkdirSync(path.join(dir, 'auth'));
+    mkdirSync(path.join(dir, 'data'));
+    const port = await freePort();
+    url = `nats://127.0.0.1:${port}`;
+    const conf = must(rendered.config['nats.conf'], 'nats.conf')
+      .replace(/^port: 4222$/m, `port: ${port}`)
+      .replace(/^http_port: 8222$/m, 'http_port: -1')
+      .replace(/store_dir: \S+/, `store_dir: ${JSON.stringify(path.join(dir, 'data'))}`);
+    writeFileSync(path.join(dir, 'config', 'nats.conf'), conf);
+    const script = must(rendered.config['write-passwords.sh'], 'write-passwords.sh');
+    writeFileSync(path.join(dir, 'config', 'write-passwords.sh'), script);
+
+    // The init container's work: the services' Secrets as files (where its command reads them),
+    // its script.
+    const command = must(rendered.init.command, 'the init command');
+    expect(command.slice(0, 2)).toEqual(['sh', '/etc/nats/config/write-passwords.sh']);
+    const secretsDir = must(command[2], 'the folder of the password files');
+    const output = must(command[3], 'the file the passwords go to');
+    expect(output).toBe('/etc/nats/auth/passwords.conf');
+    const local = (file: string) => path.join(dir, path.posix.relative('/etc/nats', file));
+    for (const [file, ref] of rendered.initFiles) {
+      expect(path.posix.dirname(file)).toBe(secretsDir);
+      mkdirSync(path.dirname(local(file)), { recursive: true });
+      writeFileSync(local(file), secretValue(rendered.objects, ref.secret, ref.key));
+    }
+    execFileSync('sh', [path.join(dir, 'config', 'write-passwords.sh'), local(secretsDir), local(output)], {
+      env: { PATH: process.env['PATH'] },
+    });
+
+    let log = '';
+    server = spawn(NATS_SERVER, ['-c', path.join(dir, 'config', 'nats.conf')], {
+      env: { ...process.env, SERVER_NAME: 'oasis198-nats-0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout?.on('data', (d) => (log += d));
+    server.stderr?.on('data', (d) => (log += d));
+    await waitForPort(port, server, () => log);
+
+    // Each service's credentials, read the way the service reads them.
+    for (const user of NATS_USERS) {
+      const configMap = one(rendered.objects, 'ConfigMap', `oasis198-${user}`).data ?? {};
+      const deployment = one<Workload>(rendered.objects, 'Deployment', `oasis198-${user}`);
+      const pod = deployment.spec.template.spec;
+      const container = must(pod.containers[0], `${user}'s container`);
+      const password = must(secretVariables(pod, container)['NATS_PASSWORD'], `${user}'s NATS_PASSWORD file`);
+      // The file the Secret's key becomes, at the path NATS_PASSWORD_FILE names.
+      const file = path.join(dir, `${user}-NATS_PASSWORD`);
+      writeFileSync(file, secretValue(rendered.objects, password.secret, password.key));
+      const passwordFile = must(
+        container.env?.find((e) => e.name === 'NATS_PASSWORD_FILE'),
+        'NATS_PASSWORD_FILE',
+      );
+      expect(passwordFile.value).toMatch(/^\/.+\/NATS_PASSWORD$/);
+      const config = loadConfig(baseEnv, {
+        NODE_ENV: 'test',
+        NATS_URL: url,
+        NATS_USER: configMap['NATS_USER'],
+        NATS_PASSWORD_FILE: file,
+      });
+      expect(config.NATS_USER).toBe(user);
+      endpoints[user] = natsEndpoint(config);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    server?.kill('SIGTERM');
+    if (server && server.exitCode === null) await new Promise((r) => server?.once('exit', r));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('renders one user per service with the permissions of libs/contracts, and no password', () => {
+    const conf = must(rendered.config['nats.conf'], 'nats.conf');
+    for (const user of NATS_USERS) {
+      expect(conf).toContain(`user: "${user}"`);
+      for (const subject of natsPermissions[user].publish) expect(conf).toContain(JSON.stringify(subject));
+    }
+    for (const secret of all(rendered.objects, 'Secret')) {
+      for (const value of Object.values(secret.data ?? {})) {
+        expect(conf).not.toContain(Buffer.from(value, 'base64').toString());
+      }
+    }
+  });
+
+  it('refuses a connection without credentials or with a wrong password', async () => {
+    await expect(connect({ servers: url, reconnect: false, timeout: 1000 })).rejects.toThrow(
+      /AUTHORIZATION/i,
+    );
+    await expect(
+      connect({ servers: url, user: 'rooms', pass: 'not-the-password', reconnect: false, timeout: 1000 }),
+    ).rejects.toThrow(/AUTHORIZATION/i);
+  });
+
+  it('lets the gateway call auth, rewards and rooms, and each service answer', async () => {
+    await serve('auth', 'auth', { [Requests.auth.login]: (data) => ({ loggedIn: data }) });
+    await serve('rewards', 'rewards', { [Requests.rewards.list]: () => ({ rewards: [] }) });
+    await serve('rooms', 'rooms', {
+      [Requests.rooms.get]: () => ({ room: 'r1' }),
+      [Requests.rooms.deadline]: () => ({ applied: true }),
+    });
+    const gateway = await rpc('gateway');
+    expect(await gateway.request(Requests.auth.login, { email: 'a@b.cd' })).toEqual({
+      loggedIn: { email: 'a@b.cd' },
+    });
+    expect(await gateway.request(Requests.rewards.list, {})).toEqual({ rewards: [] });
+    expect(await gateway.request(Requests.rooms.get, { roomId: 'r1' })).toEqual({ room: 'r1' });
+    // The game timer asks rooms to apply deadlines.
+    expect(await (await rpc('game-timer')).request(Requests.rooms.deadline, {})).toEqual({ applied: true });
+  });
+
+  it('refuses calls outside a service: rooms cannot call auth.delete, the gateway not rooms.deadline', async () => {
+    let deletes = 0;
+    await serve('auth', 'auth', {
+      [Requests.auth.delete]: () => {
+        deletes += 1;
+        return { message: 'deleted' };
+      },
+    });
+    const rooms = await raw('rooms');
+    const violations = permissionViolations(rooms);
+    rooms.publish(Requests.auth.delete, codec.encode('{"pattern":"auth.delete","data":{},"id":"x"}'));
+    await expect((await rpc('rooms', 500)).request(Requests.auth.delete, { caller: {} })).rejects.toThrow();
+    await expect((await rpc('gateway', 500)).request(Requests.rooms.deadline, {})).rejects.toThrow();
+    await expect((await rpc('game-timer', 500)).request(Requests.rooms.edit, {})).rejects.toThrow();
+    await expect((await rpc('rewards', 500)).request(Requests.auth.login, {})).rejects.toThrow();
+    await rooms.flush();
+    await sleep(200);
+    expect(violations).toContain(`publish ${Requests.auth.delete}`);
+    expect(deletes).toBe(0);
+    // The gateway may.
+    expect(await (await rpc('gateway')).request(Requests.auth.delete, {})).toEqual({ message: 'deleted' });
+    expect(deletes).toBe(1);
+  });
+
+  it('carries the events: auth and rooms publish theirs, rewards and the timer consume, the gateway listens', async () => {
+    const auth = await jetstream('auth');
+    const rooms = await jetstream('rooms');
+    const rewards = await jetstream('rewards');
+    const timer = await jetstream('game-timer');
+    const gateway = await jetstream('gateway');
+    // Streams are created by whichever service starts first.
+    await rewards.ensureStreams([Streams.users, Streams.games]);
+    await timer.ensureStreams([Streams.games]);
+    // Their publishers bring the limits up to date.
+    await auth.ensureStreams([Streams.users], { updateLimits: true });
+    await rooms.ensureStreams([Streams.games], { updateLimits: true });
+
+    const pushed: EventEnvelope[] = [];
+    gateway.subscribe(EventTypes.roomUpdated, (data) => pushed.push(data as EventEnvelope));
+    const revoked: unknown[] = [];
+    gateway.subscribe(Broadcasts.tokensRevoked, (data) => revoked.push(data));
+    await gateway.nc.flush();
+
+    const users: EventEnvelope[] = [];
+    const games: EventEnvelope[] = [];
+    const timed: EventEnvelope[] = [];
+    await rewards.consume(Consumers.rewardsUsers, async (event) => void users.push(event));
+    await rewards.consume(Consumers.rewardsGames, async (event) => void games.push(event));
+    await timer.consume(Consumers.timerRooms, async (event) => void timed.push(event));
+
+    await auth.publish(makeEvent(EventTypes.userRegistered, 'u1', { userId: 'u1', name: 'alice' }));
+    auth.broadcast(Broadcasts.tokensRevoked, { userId: 'u1' });
+    await rooms.publish(makeEvent(EventTypes.roomUpdated, 'r1:1', { roomId: 'r1' } as never));
+    await rooms.publish(makeEvent(EventTypes.gameFinished, 'g1', { gameId: 'r1:1' } as never));
+
+    const until = async (check: () => boolean, what: string) => {
+      const deadline = Date.now() + 5000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await sleep(50);
+      }
+    };
+    await until(() => users.length === 1, 'rewards-users');
+    await until(() => games.length === 1, 'rewards-games');
+    await until(() => timed.length === 1, 'game-timer-rooms');
+    await until(() => pushed.length === 1 && revoked.length === 1, 'the gateway');
+    expect(users[0]?.type).toBe(EventTypes.userRegistered);
+    expect(games[0]?.type).toBe(EventTypes.gameFinished);
+    expect(timed[0]?.type).toBe(EventTypes.roomUpdated);
+  });
+
+  it('refuses events outside a service: rewards cannot publish room.updated, rooms not user.deleted', async () => {
+    const rewards = await jetstream('rewards');
+    await expect(
+      rewards.publish(makeEvent(EventTypes.roomUpdated, 'forged', { roomId: 'r1' } as never)),
+    ).rejects.toThrow(/PERMISSIONS|permission/i);
+    const rooms = await jetstream('rooms');
+    await expect(
+      rooms.publish(makeEvent(EventTypes.userDeleted, 'forged', { userId: 'u1' } as never)),
+    ).rejects.toThrow(/PERMISSIONS|permission/i);
+    // Nor take over another service's consumer, or the streams' configuration.
+    await expect(rewards.consume(Consumers.timerRooms, async () => undefined)).rejects.toThrow();
+    const jsm = await rewards.nc.jetstreamManager();
+    await expect(jsm.streams.delete(Streams.games.name)).rejects.toThrow();
+  });
+
+  it('keeps replies and requests private: no one else reads the gateway inbox or serves auth.*', async () => {
+    const rewards = await raw('rewards');
+    const refused = async (subject: string, queue?: string) => {
+      const subscription = rewards.subscribe(subject, queue ? { queue } : {});
+      const received: string[] = [];
+      const ended = (async () => {
+        for await (const msg of subscription) received.push(msg.subject);
+      })();
+      await expect(ended).rejects.toThrow(/Permissions Violation for Subscription/);
+      return received;
+    };
+    expect(await refused('_INBOX.gateway.>')).toEqual([]);
+    expect(await refused(Requests.auth.login, 'auth')).toEqual([]);
+    expect(await refused('>')).toEqual([]);
+    expect(await refused('_INBOX.>')).toEqual([]);
+  });
+
+  it('gives the limits bucket to the gateway and rooms only (service-kit KvStore)', async () => {
+    const gateway = await jetstream('gateway');
+    const fromGateway = await KvStore.open(gateway.nc, KvBuckets.limits, 60_000);
+    const first = await fromGateway.write('login.a', codec.encode('1'), 0);
+    expect(first).toBeGreaterThan(0);
+    // Rooms opens it with a longer TTL, which updates the bucket's stream.
+    const rooms = await jetstream('rooms');
+    const fromRooms = await KvStore.open(rooms.nc, KvBuckets.limits, 120_000);
+    const seen = await fromRooms.read('login.a');
+    expect(codec.decode(seen.value ?? new Uint8Array())).toBe('1');
+    expect(await fromRooms.write('login.a', codec.encode('2'), seen.revision)).toBeGreaterThan(seen.revision);
+    expect(await fromGateway.write('login.a', codec.encode('3'), seen.revision)).toBeNull();
+    expect(codec.decode((await fromGateway.read('login.a')).value ?? new Uint8Array())).toBe('2');
+
+    for (const user of ['rewards', 'auth', 'game-timer'] as const) {
+      const other = await jetstream(user);
+      await expect(KvStore.open(other.nc, KvBuckets.limits, 60_000)).rejects.toThrow();
+      const raw = await other.nc.jetstream().views.kv(KvBuckets.limits, { bindOnly: true });
+      await expect(raw.put('login.a', codec.encode('0'))).rejects.toThrow();
+    }
+    expect(codec.decode((await fromGateway.read('login.a')).value ?? new Uint8Array())).toBe('2');
+  });
+});
+
+describe("the in-cluster NATS's init container script", () => {
+  const { config, initFiles } = renderNats();
+  const script = must(config['write-passwords.sh'], 'write-passwords.sh');
+  const variables = [...initFiles.keys()].map((file) => path.posix.basename(file));
+
+  /** Runs the script on password files as the projected volume holds them; its exit and output. */
+  const runScript = (passwords: Record<string, string>) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'oasis-nats-passwords-'));
+    try {
+      mkdirSync(path.join(dir, 'secrets'));
+      for (const [name, value] of Object.entries(passwords))
+        writeFileSync(path.join(dir, 'secrets', name), value);
+      writeFileSync(path.join(dir, 'write-passwords.sh'), script);
+      const out = path.join(dir, 'passwords.conf');
+      const result = spawnSync('sh', [path.join(dir, 'write-passwords.sh'), path.join(dir, 'secrets'), out], {
+        encoding: 'utf8',
+        env: { PATH: process.env['PATH'] },
+      });
+      let written = '';
+      try {
+        written = readFileSync(out, 'utf8');
+      } catch {
+        // not written
+      }
+      return { status: result.status, stderr: result.stderr, written };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const all = (value: string) => Object.fromEntries(variables.map((v) => [v, value]));
+
+  it('writes every password as a quoted string, as its Secret holds it but for surrounding whitespace', () => {
+    expect(variables).toHaveLength(NATS_USERS.length);
+    const [first = '', second = '', third = ''] = variables;
+    const result = runScript({
+      ...all('plain-password'),
+      // Digits only (nats-server would read a number), a Secret made from a file (newline), quotes,
+      // backslashes and inner spaces.
+      [first]: '0123456789',
+      [second]: '  s3cret-from-a-file\n',
+      [third]: 'with "quotes" \\ and spaces',
+    });
+    expect(result).toMatchObject({ status: 0, stderr: '' });
+    expect(result.written.split('\n')).toEqual(
+      expect.arrayContaining([
+        `${first}: "0123456789"`,
+        `${second}: "s3cret-from-a-file"`,
+        `${third}: "with \\"quotes\\" \\\\ and spaces"`,
+      ]),
+    );
+    expect(result.written.trim().split('\n')).toHaveLength(variables.length);
+  });
+
+  it('stops, naming the password, when a file is missing, empty or several lines long', () => {
+    const [first = '', second = '', third = ''] = variables;
+    const { [first]: _missing, ...rest } = all('plain-password');
+    expect(runScript(rest)).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining(`${first}: cannot read`),
+    });
+    expect(runScript({ ...all('plain-password'), [second]: ' \n' })).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining(`${second} is empty`),
+    });
+    expect(runScript({ ...all('plain-password'), [third]: 'one\ntwo' })).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining(`${third} spans several lines`),
+    });
+  });
+});
