@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NatsOptions, Transport } from '@nestjs/microservices';
+import type { NatsConnection } from 'nats';
 import type { z } from 'zod';
 import { type BaseConfig, ConfigError, loadConfig, natsEndpoint } from './config';
 import { createLogger, LOGGER, type Logger, NestJsonLogger } from './logger';
@@ -50,6 +51,11 @@ export async function createService<C extends BaseConfig>(
       { inheritAppConfig: true },
     );
     await app.startAllMicroservices();
+    // The subscriptions are only sent, not yet registered: a flush round trip makes the server
+    // hold them, so a request sent once this returns finds a responder (no 503 right after a start).
+    for (const microservice of app.getMicroservices()) {
+      await microservice.unwrap<NatsConnection>().flush();
+    }
   }
   return { app, config };
 }

@@ -1,10 +1,24 @@
 // The container stage of `npm test`: the replicated container stack (compose.yaml), then the
 // browser end-to-end scenarios against its entry point, then the fault test, and the stack is
 // removed again whatever happened (containers, network, volumes; the images stay as a cache).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bold, exec, formatDuration, green, red, ROOT } from './exec.ts';
+import { containersOf, loadCompose } from './compose.ts';
+import { bold, exec, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { runFaultTest } from './fault-test.ts';
 import { raiseAddressLimitsForTests, stackUrls, startContainerStack, stopContainerStack } from './stack.ts';
+
+const LOGS = path.join(ROOT, '.artifacts', 'containers');
+
+/** Every container's output, kept in .artifacts/containers/ before the stack goes. */
+async function saveLogs(): Promise<void> {
+  rmSync(LOGS, { recursive: true, force: true });
+  mkdirSync(LOGS, { recursive: true });
+  for (const container of await containersOf(loadCompose().name)) {
+    const { stdout, stderr } = await podman(['logs', container.name], { allowFailure: true });
+    writeFileSync(path.join(LOGS, `${container.name}.log`), stdout + stderr);
+  }
+}
 
 const started = Date.now();
 const timings: Array<[string, number]> = [];
@@ -33,6 +47,9 @@ try {
   failed = true;
   console.error(red((error as Error).message));
 } finally {
+  await saveLogs().catch((error: unknown) =>
+    console.error(red(`saving logs failed: ${(error as Error).message}`)),
+  );
   await step('remove the container stack', () => stopContainerStack()).catch((error: unknown) => {
     failed = true;
     console.error(red(`removing the stack failed: ${(error as Error).message}`));

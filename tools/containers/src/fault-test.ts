@@ -11,7 +11,8 @@
 // It prints what was killed, how long each took to come back and what clients saw meanwhile, then
 // one JSON line; the report is also written to .artifacts/fault/report.json.
 //
-// Usage: node tools/containers/src/fault-test.ts [--games 20] [--keep]   (--keep leaves the stack up)
+// Usage: node tools/containers/src/fault-test.ts [--games 20] [--kills rooms:1,nats:1] [--keep]
+//   (--keep leaves the stack up)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,7 +33,7 @@ interface Kill {
   replica: number;
 }
 
-const KILLS: Kill[] = [
+export const DEFAULT_KILLS: Kill[] = [
   { service: 'rooms', replica: 1 },
   { service: 'game-timer', replica: 1 },
   { service: 'rewards', replica: 1 },
@@ -138,7 +139,11 @@ function expectedTotals(games: Iterable<FinishedGame>): Map<string, Totals> {
   return totals;
 }
 
-export async function runFaultTest({ games = 20, keep = false } = {}): Promise<void> {
+export async function runFaultTest({
+  games = 20,
+  keep = false,
+  kills: planned = DEFAULT_KILLS,
+} = {}): Promise<void> {
   const started = Date.now();
   const outcomes = new Outcomes();
   const project = loadCompose().name;
@@ -150,7 +155,7 @@ export async function runFaultTest({ games = 20, keep = false } = {}): Promise<v
   if (gateways.length < 2) throw new Error('the fault test needs two gateway replicas (GATEWAY_PORTS)');
   const [gw1, gw2] = gateways as [string, string];
 
-  console.log(bold(`▸ ${games} games and ${KILLS.length} sleeper games`));
+  console.log(bold(`▸ ${games} games and ${planned.length} sleeper games`));
   const run = Date.now().toString(36);
   const enlist = async (count: number, prefix: string) =>
     Promise.all(
@@ -165,14 +170,14 @@ export async function runFaultTest({ games = 20, keep = false } = {}): Promise<v
     );
   let playing = true;
   const firstKill = Date.now() + 60_000;
-  const schedule = KILLS.map((_, k) => firstKill + k * 30_000);
+  const schedule = planned.map((_, k) => firstKill + k * 30_000);
   const rooms = (await enlist(games, 'f')).map(
     (pair) =>
       new PlayedRoom(pair, { duration: TURN_SECONDS, thinkMs: 700, keepPlaying: () => playing }, outcomes),
   );
   // Sleeper k makes its last move 19 s (minus a little) before kill k: its opponent's turn times
   // out while the killed service is down or just restarting. Slow play keeps it below 198 till then.
-  const sleepers = (await enlist(KILLS.length, 's')).map(
+  const sleepers = (await enlist(planned.length, 's')).map(
     (pair, k) =>
       new PlayedRoom(
         pair,
@@ -189,7 +194,7 @@ export async function runFaultTest({ games = 20, keep = false } = {}): Promise<v
 
   console.log(bold('▸ crashes, one at a time'));
   const kills: KillReport[] = [];
-  for (const [k, kill] of KILLS.entries()) {
+  for (const [k, kill] of planned.entries()) {
     await sleep(Math.max(0, (schedule[k] as number) - Date.now()));
     const name = containerName(project, kill.service, kill.replica);
     const at = Date.now();
@@ -281,10 +286,12 @@ export async function runFaultTest({ games = 20, keep = false } = {}): Promise<v
     }
   }
   const statuses = outcomes.summary();
-  if (statuses['500']) problems.push(`${statuses['500']} answers were 500`);
+  for (const event of outcomes.events.filter((e) => e.what.startsWith('500 '))) {
+    problems.push(`a 500 at ${new Date(event.at).toISOString()}: ${event.what.slice(4)}`);
+  }
 
   const report = {
-    games: games + KILLS.length + 1,
+    games: games + planned.length + 1,
     finishedGames: finished.size,
     acceptedMoves: all.reduce((n, room) => n + room.accepted.length, 0),
     sleeperTimeouts: sleeperResults.filter((g) => g?.endReason === 'timeout').length,
@@ -300,7 +307,7 @@ export async function runFaultTest({ games = 20, keep = false } = {}): Promise<v
 
   console.log(
     `  ${report.acceptedMoves} moves answered 2xx, ${report.finishedGames} games finished, ` +
-      `${report.sleeperTimeouts}/${KILLS.length} timeouts during outages, rewards of ${checkedPlayers} players checked`,
+      `${report.sleeperTimeouts}/${planned.length} timeouts during outages, rewards of ${checkedPlayers} players checked`,
   );
   console.log(`  answers by status: ${JSON.stringify(statuses)}`);
   for (const problem of problems.slice(0, 40)) console.log(red(`  ✗ ${problem}`));
@@ -316,7 +323,14 @@ if (isMain) {
   const args = process.argv.slice(2);
   const games = args.includes('--games') ? Number(args[args.indexOf('--games') + 1]) : 20;
   const keep = args.includes('--keep');
-  runFaultTest({ games, keep }).catch(async (error: unknown) => {
+  // --kills rooms:1,mongo:1 chooses the crashes (service:replica), in order.
+  const kills = args.includes('--kills')
+    ? (args[args.indexOf('--kills') + 1] ?? '').split(',').map((item) => {
+        const [service = '', replica = '1'] = item.split(':');
+        return { service, replica: Number(replica) };
+      })
+    : DEFAULT_KILLS;
+  runFaultTest({ games, keep, kills }).catch(async (error: unknown) => {
     console.error(red((error as Error).message));
     if (!keep) await stopContainerStack().catch(() => undefined);
     process.exit(1);

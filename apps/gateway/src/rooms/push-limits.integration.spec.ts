@@ -152,4 +152,20 @@ describe('live push streams', () => {
     lister.close();
     watcher.close();
   });
+  it('ends its live streams when a gateway replica shuts down, instead of waiting for the clients', async () => {
+    const { accounts } = stack();
+    const replica = await accounts.startGatewayReplica();
+    accounts.gateways.splice(accounts.gateways.indexOf(replica.app), 1); // closed here, not by the stack
+    const watcher = await SseClient.open(`${replica.baseUrl}/api/rooms/stream`, from('10.0.0.77'));
+    expect(watcher.status).toBe(200);
+    const closing = replica.app.close().then(() => 'closed');
+    const outcome = await Promise.race([
+      closing,
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000)),
+    ]);
+    watcher.close();
+    await closing;
+    expect(outcome).toBe('closed');
+    expect(await watcher.ended(1000)).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import {
   type EventEnvelope,
   type EventPayloads,
@@ -35,7 +35,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
  * another one needs.
  */
 @Injectable()
-export class RoomPushService implements OnModuleInit, OnApplicationShutdown {
+export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly all = new Set<ListListener>();
   private readonly byRoom = new Map<string, Set<Listener>>();
   private readonly streams = new Set<Response>();
@@ -67,7 +67,8 @@ export class RoomPushService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  onApplicationShutdown(): void {
+  /** Ends the live streams before the HTTP server closes: it would wait for them forever. */
+  beforeApplicationShutdown(): void {
     for (const res of this.streams) res.end();
     this.streams.clear();
   }

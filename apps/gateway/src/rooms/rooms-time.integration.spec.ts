@@ -70,6 +70,7 @@ describe('turn timeouts and restarts', () => {
     expect(down.status).toBe(503);
     await s.startRooms();
     const afterRestart = await s.getRoom(c.room._id);
+    expect({ status: afterRestart.status, body: afterRestart.body }).toMatchObject({ status: 200 });
     expect(afterRestart.body.whosTurn.moves).toHaveLength(5);
     const finalC = await play(40);
     expect(finalC.whosTurn).toMatchObject({ gameOver: true, endReason: 'reached198' });
