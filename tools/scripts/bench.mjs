@@ -18,7 +18,9 @@
 //   3. The floor: as many moves as the largest step held made, applied in this process straight
 //      through libs/game-rules with one MongoDB write each, against the same FerretDB.
 //   4. Timer lateness with 1,000 pending deadlines (tools/bench/timer-bench.mjs, its own stack).
-// The last line of the output is one JSON object for the largest load held with 0 errors.
+// The last line of the output is one JSON object for the largest load held with 0 errors, with
+// cpuPerMoveMs (every stack process, at the step the floor was measured against) and
+// floorCpuPerMoveMs (the floor in the same run).
 //
 // Usage: npm run bench -- [options]      (all optional)
 //   --steps 100,250,500,1000,2000   games per ladder step
@@ -641,6 +643,8 @@ writeFileSync(
   ),
 );
 if (failure) console.error(red(bold(`\n✗ benchmark failed: ${failure.message}`)));
+// The stack's CPU per move at the step the floor was measured against (same run, same moves).
+const floorBasis = floor && results.find((r) => r.games === floor.basisGames);
 const summary = {
   games: best?.games ?? 0,
   movesPerSec: best?.movesPerSec ?? 0,
@@ -648,6 +652,8 @@ const summary = {
   p95Ms: best?.p95Ms ?? null,
   p99Ms: best?.p99Ms ?? null,
   errors: best ? best.errors : (results[0]?.errors ?? null),
+  cpuPerMoveMs: floorBasis?.stackCpuMsPerMove ?? best?.stackCpuMsPerMove ?? null,
+  floorCpuPerMoveMs: floor?.cpuMsPerMove ?? null,
   timerLateP50Ms: timer?.p50 ?? null,
   timerLateP99Ms: timer?.p99 ?? null,
 };
