@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// Game-timer benchmark: how late does the timer send a due deadline, with 1,000 pending?
+// Game-timer benchmark: how late does the timer send a due deadline, with 10,000 pending and two
+// timer replicas, and is each sent exactly once?
 //
 // Usage: npm run bench:timer          (builds the game timer first)
-//        node tools/bench/timer-bench.mjs [--rooms 1000] [--spread-ms 5000] [--replicas 1]
+//        node tools/bench/timer-bench.mjs [--rooms 10000] [--spread-ms 5000] [--replicas 2] [--lead-ms N]
 //
-// It starts a throwaway NATS + FerretDB and the BUILT game timer (dist/apps/game-timer, as
-// `npm start` runs it) through tools/scripts/lib/stack.mjs, answers rooms.deadline itself (a
-// stand-in for the rooms service that records the arrival time), publishes one room.created
-// snapshot per room with a running 14 s turn whose timeout falls due inside a window of
-// --spread-ms, and measures lateness = arrival at the rooms stand-in - due time. Every deadline
-// is pending (stored and claimable) before the first one falls due.
+// It starts a throwaway NATS (and the stack's FerretDB, which the timer does not use) and
+// --replicas copies of the BUILT game timer (dist/apps/game-timer, as `npm start` runs it)
+// through tools/scripts/lib/stack.mjs, answers rooms.deadline itself (a stand-in for the rooms
+// service that records the arrival time), publishes one room.created snapshot per room with a
+// running 14 s turn whose timeout falls due inside a window of --spread-ms, and measures
+// lateness = arrival at the rooms stand-in - due time. Every deadline is pending (a message
+// schedule in the TIMERS stream) before the first one falls due. Last line: the figures as JSON.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,9 +21,11 @@ import { startStack } from '../scripts/lib/stack.mjs';
 
 const { values } = parseArgs({
   options: {
-    rooms: { type: 'string', default: '1000' },
+    rooms: { type: 'string', default: '10000' },
     'spread-ms': { type: 'string', default: '5000' },
-    replicas: { type: 'string', default: '1' },
+    replicas: { type: 'string', default: '2' },
+    /** Time from the first publish to the first due deadline (default: 10 s, or 4 ms per room). */
+    'lead-ms': { type: 'string' },
   },
 });
 const ROOMS = Number(values.rooms);
@@ -110,7 +114,7 @@ try {
   });
   if (stack.skipped.length)
     throw new Error('dist/apps/game-timer is missing: run npx nx build game-timer first');
-  // More replicas of the same build, sharing the database, when asked.
+  // More replicas of the same build, sharing NATS (the TIMERS stream and its consumers).
   for (let i = 1; i < REPLICAS; i++) {
     const extra = await startStack({
       apps: ['game-timer'],
@@ -142,7 +146,7 @@ try {
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
   await jsm.streams.add({ name: 'GAMES', subjects: ['room.>', 'game.>', 'move.>'] }).catch(() => undefined);
-  const LEAD_MS = Math.max(10_000, ROOMS * 12);
+  const LEAD_MS = values['lead-ms'] ? Number(values['lead-ms']) : Math.max(10_000, ROOMS * 4);
   const firstDue = Date.now() + LEAD_MS;
   const publishStarted = Date.now();
   await Promise.all(
@@ -159,7 +163,7 @@ try {
       await js.publish('room.created', codec.encode(event), { msgID: event.id });
     }),
   );
-  // Wait until the timer has stored every snapshot.
+  // Wait until the timers have turned every snapshot into a schedule.
   for (;;) {
     const info = await jsm.consumers.info('GAMES', 'game-timer-rooms').catch(() => undefined);
     if (info && info.num_pending === 0 && info.num_ack_pending === 0 && info.delivered.stream_seq >= ROOMS)
@@ -172,8 +176,10 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   const ingested = Date.now();
+  const { state } = await jsm.streams.info('TIMERS');
+  if (state.messages !== ROOMS) throw new Error(`${state.messages} schedules in TIMERS, not ${ROOMS}`);
   console.log(
-    `stored ${ROOMS} room snapshots in ${ingested - publishStarted} ms; ${ROOMS} deadlines pending, ` +
+    `scheduled ${ROOMS} room snapshots in ${ingested - publishStarted} ms; ${state.messages} schedules pending, ` +
       `due from +${firstDue - ingested} ms over ${SPREAD_MS} ms (${REPLICAS} timer replica${REPLICAS > 1 ? 's' : ''})`,
   );
 
@@ -193,19 +199,48 @@ try {
         `p99 ${percentile(lateness, 99)}  max ${lateness[lateness.length - 1]}  min ${lateness[0]}`,
     );
   }
-  // The timer's own view: when it sent each deadline (its /metrics histogram), before the NATS hop.
-  const timer = stack.apps.find((a) => a.name === 'game-timer');
-  const metrics = await fetch(`${timer.url}/metrics`).then((r) => r.text());
-  const buckets = metrics
-    .split('\n')
-    .filter(
-      (line) => line.startsWith('oasis_timer_fire_lateness_seconds_bucket') && line.includes('kind="turn"'),
-    )
-    .map((line) => `<=${/le="([^"]+)"/.exec(line)?.[1]}s: ${line.split(' ').pop()}`);
-  console.log(`timer's send lateness (cumulative): ${buckets.join(', ')}`);
+  // The timers' own view (their /metrics): when they sent each deadline, before the NATS hop; how
+  // many each sent; the CPU each used over the whole run (process start included).
+  const timers = stack.apps.filter((a) => a.name === 'game-timer');
+  const scraped = await Promise.all(timers.map((t) => fetch(`${t.url}/metrics`).then((r) => r.text())));
+  /** The sum of a metric's samples whose labels include all of `labels` (e.g. ['kind="turn"']). */
+  const sample = (text, name, labels = []) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith(name) && labels.every((label) => line.includes(label)))
+      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+  const les = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+  const buckets = les.map(
+    (le) =>
+      `<=${le}s: ${scraped.reduce((sum, text) => sum + sample(text, 'oasis_timer_fire_lateness_seconds_bucket', [`le="${le}"`, 'kind="turn"']), 0)}`,
+  );
+  console.log(`timers' send lateness (cumulative, both replicas): ${buckets.join(', ')}`);
+  const sent = scraped.map((text) => sample(text, 'oasis_timer_deadlines_total', ['outcome="applied"']));
+  const cpu = scraped.map((text) => sample(text, 'process_cpu_seconds_total'));
+  console.log(
+    `deadlines sent per replica: ${sent.join(' + ')}; CPU per replica: ${cpu.map((s) => `${s.toFixed(2)} s`).join(', ')}`,
+  );
   const p99 = lateness.length ? percentile(lateness, 99) : Infinity;
   const ok = arrivals.size === ROOMS && duplicates === 0 && early === 0 && p99 <= 250;
   console.log(ok ? 'PASS: every deadline once, p99 within 250 ms' : 'FAIL: target not met');
+  console.log(
+    JSON.stringify({
+      bench: 'timer',
+      rooms: ROOMS,
+      replicas: REPLICAS,
+      spreadMs: SPREAD_MS,
+      fired: arrivals.size,
+      duplicates,
+      early,
+      p50Ms: lateness.length ? percentile(lateness, 50) : null,
+      p95Ms: lateness.length ? percentile(lateness, 95) : null,
+      p99Ms: lateness.length ? percentile(lateness, 99) : null,
+      maxMs: lateness.length ? lateness[lateness.length - 1] : null,
+      sentPerReplica: sent,
+      cpuSecondsPerReplica: cpu.map((s) => Number(s.toFixed(2))),
+      pass: ok,
+    }),
+  );
   process.exitCode = ok ? 0 : 1;
 } catch (error) {
   console.error(`timer benchmark failed: ${error.message}`);

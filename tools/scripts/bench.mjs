@@ -17,7 +17,7 @@
 //      errors or a p99 above --max-p99.
 //   3. The floor: as many moves as the largest step held made, applied in this process straight
 //      through libs/game-rules with one MongoDB write each, against the same FerretDB.
-//   4. Timer lateness with 1,000 pending deadlines (tools/bench/timer-bench.mjs, its own stack).
+//   4. Timer lateness with 10,000 pending deadlines and 2 timer replicas (tools/bench/timer-bench.mjs, its own stack).
 // The last line of the output is one JSON object for the largest load held with 0 errors, with
 // cpuPerMoveMs (every stack process, at the step the floor was measured against) and
 // floorCpuPerMoveMs (the floor in the same run).
@@ -34,7 +34,7 @@
 //   --fresh                         start a throwaway stack even if one answers on $PORT/8080
 //   --no-build                      use what is built
 //   --no-floor, --no-timer          skip those parts
-//   --timer-rooms 1000              pending deadlines for the timer part
+//   --timer-rooms 10000             pending deadlines for the timer part
 //   --profile                       CPU profiles of every service for every step's window
 //                                   (.artifacts/bench/profiles; summarize with
 //                                   node tools/bench/profile-summary.mjs <files>)
@@ -85,7 +85,7 @@ try {
       'no-build': { type: 'boolean', default: false },
       'no-floor': { type: 'boolean', default: false },
       'no-timer': { type: 'boolean', default: false },
-      'timer-rooms': { type: 'string', default: '1000' },
+      'timer-rooms': { type: 'string', default: '10000' },
       profile: { type: 'boolean', default: false },
       'mongo-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -2,13 +2,13 @@ import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import {
   type AuthUser,
-  Broadcasts,
   EventIds,
   EventTypes,
+  KvBuckets,
   Requests,
   Streams,
   type TokenClaims,
-  type TokensRevoked,
+  TokenRecords,
 } from '@oasis198/contracts';
 import {
   createLogger,
@@ -146,14 +146,25 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
     });
   });
 
-  it('deletes an account: tombstone, user.deleted, then the record is gone; a revocation is broadcast', async () => {
+  /** A record of the token bucket that gateways watch, as JSON (undefined when missing). */
+  const record = async (key: string) => {
+    const kv = await nc.jetstream().views.kv(KvBuckets.tokens, { bindOnly: true });
+    const entry = await kv.get(key);
+    return entry?.operation === 'PUT' ? entry.json<Record<string, unknown>>() : undefined;
+  };
+
+  it('keeps the token bucket bounded: entries live as long as a token, in a bucket of limited size', async () => {
+    const jsm = await nc.jetstreamManager();
+    const { config } = await jsm.streams.info(`KV_${KvBuckets.tokens}`);
+    expect(config.max_age).toBe(7 * 24 * 3600 * 1e9);
+    expect(config.max_bytes).toBe(64 * 1024 * 1024);
+    expect(config.max_msgs_per_subject).toBe(1);
+    expect(config.discard).toBe('new');
+  });
+
+  it('deletes an account: tombstone, user.deleted, then the record is gone; every token is void in the bucket', async () => {
     const user = await register();
     const claims = await rpc.request<TokenClaims>(Requests.auth.verify, { token: user.token });
-    const broadcasts: TokensRevoked[] = [];
-    const sub = nc.subscribe(Broadcasts.tokensRevoked, {
-      callback: (_e, msg) => broadcasts.push(msg.json()),
-    });
-    await nc.flush();
     await rpc.request(Requests.auth.delete, { caller: claims });
     await waitFor(async () => (await users().findById(user._id).lean()) === null, {
       what: 'the hard delete',
@@ -161,12 +172,35 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
     const jsm = await nc.jetstreamManager();
     const stored = await jsm.streams.getMessage(Streams.users.name, { last_by_subj: EventTypes.userDeleted });
     expect(stored.json<{ id: string }>().id).toBe(EventIds.userDeleted(user._id));
-    await waitFor(async () => broadcasts.length > 0, { what: 'the revocation broadcast' });
-    expect(broadcasts).toEqual([{ userId: user._id }]);
-    sub.unsubscribe();
+    // Answered after the record is stored: gateways refuse every token of the user.
+    expect(await record(TokenRecords.user(user._id))).toMatchObject({ deleted: true });
     await expect(rpc.request(Requests.auth.verify, { token: user.token })).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     });
+    // A second deletion with a token a gateway still let through stores the record again.
+    await expect(rpc.request(Requests.auth.delete, { caller: claims })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+  });
+
+  it('writes logouts, password changes and renames to the token bucket before answering', async () => {
+    const user = await register();
+    const claims = await rpc.request<TokenClaims>(Requests.auth.verify, { token: user.token });
+    await rpc.request(Requests.auth.edit, { caller: claims, body: { name: 'Renamed9' } });
+    expect(await record(TokenRecords.name(user._id))).toMatchObject({ name: 'Renamed9' });
+    const password = 'Fresh7Password';
+    await rpc.request(Requests.auth.edit, {
+      caller: claims,
+      body: { password, confirmedPassword: password },
+    });
+    expect(await record(TokenRecords.user(user._id))).toMatchObject({ tokenVersion: 1, keep: claims.jti });
+    await rpc.request(Requests.auth.logout, { caller: claims });
+    const revoked = await record(TokenRecords.token(claims.jti));
+    expect(revoked?.['until']).toBe(claims.exp * 1000);
+    // Each lives no longer than a token issued now.
+    expect(Number((await record(TokenRecords.name(user._id)))?.['until'])).toBeLessThanOrEqual(
+      Date.now() + 7 * 24 * 3600 * 1000,
+    );
   });
 
   it('keeps revoked tokens until they expire, then the sweep removes them', async () => {

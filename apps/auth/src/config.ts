@@ -17,6 +17,12 @@ export const authEnv = baseEnv
     JWT_TTL_S: positiveInt.default(7 * 24 * 60 * 60),
     /** The `iss` claim written and required. */
     JWT_ISSUER: z.string().min(1).default('oasis198-auth'),
+    /**
+     * Bytes the token bucket (logouts, password changes, deletions, renames that gateways watch)
+     * may hold; its entries age out with the token lifetime. When it is full, logouts and those
+     * changes answer 503 rather than be forgotten.
+     */
+    TOKENS_BUCKET_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
     /** How often expired entries of the revocation list are removed (no TTL indexes on FerretDB). */
     REVOCATION_SWEEP_S: positiveInt.default(600),
     /** How often the outbox relay looks for events a crash left unpublished. */

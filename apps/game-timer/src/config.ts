@@ -1,21 +1,36 @@
-import { baseEnv, mongoEnv } from '@oasis198/service-kit';
+import { Streams } from '@oasis198/contracts';
+import { baseEnv } from '@oasis198/service-kit';
 import { z } from 'zod';
 
 const ms = z.coerce.number().int().positive();
 
-export const gameTimerEnv = baseEnv.merge(mongoEnv).extend({
+/**
+ * The game timer keeps no database: its deadlines are JetStream message schedules (the TIMERS
+ * stream), so it needs NATS only.
+ */
+export const gameTimerEnv = baseEnv.extend({
   /** Port of /health and /metrics (the local stack gives the game timer 3104). */
   HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3104),
-  /** How often each replica looks for deadlines falling due soon. */
-  TIMER_POLL_MS: ms.default(500),
-  /** How far ahead a poll reads deadlines and arms in-memory timers for them. */
-  TIMER_LOOKAHEAD_MS: ms.default(2000),
-  /** How long a replica's lease on its shards lasts without renewal: a replica that dies frees them after this. */
-  TIMER_LEASE_MS: ms.default(5000),
+  /**
+   * How long before a deadline the server is asked to fire it. Its scheduler runs at most every
+   * 250 ms, so a schedule fires up to that late; the timer takes it early and hands it back to
+   * the server (a nak with the remaining delay) until the exact time.
+   */
+  TIMER_SCHEDULE_LEAD_MS: z.coerce.number().int().min(0).max(5000).default(500),
   /** How long to wait for the rooms service to answer a due deadline. */
   ROOMS_RPC_TIMEOUT_MS: ms.default(3000),
-  /** Due deadlines handed to the rooms service at the same time, at most. */
+  /** Due deadlines handed to the rooms service at the same time, at most (per replica). */
   TIMER_MAX_IN_FLIGHT: ms.default(64),
+  /**
+   * The TIMERS stream's max_bytes (the timer owns the stream and keeps it up to date). It holds a
+   * schedule per room with a pending deadline, about 0.5 KiB each; a stream with schedules must
+   * discard OLD, so it is sized far above what the rooms ever need.
+   */
+  TIMERS_STREAM_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(Streams.timers.maxBytes),
 });
 
 export type GameTimerConfig = z.infer<typeof gameTimerEnv>;

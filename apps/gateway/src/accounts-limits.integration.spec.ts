@@ -1,4 +1,11 @@
-import { COMMON_MESSAGES, MAX_BODY_BYTES, QueueGroups, Requests, USER_MESSAGES } from '@oasis198/contracts';
+import {
+  COMMON_MESSAGES,
+  MAX_BODY_BYTES,
+  QueueGroups,
+  rateLimitedMessage,
+  Requests,
+  USER_MESSAGES,
+} from '@oasis198/contracts';
 import { connect } from 'nats';
 import { newAccount, useAccountsStack } from './testing/accounts-stack';
 
@@ -49,9 +56,9 @@ describe('accounts: limits of the HTTP edge', () => {
     for (const body of [wrong, { email: account.email.toUpperCase(), password: account.password }]) {
       const res = await login(body);
       expect(res.status).toBe(429);
-      expect(res.body).toEqual({ message: COMMON_MESSAGES.rateLimited, code: 'RATE_LIMITED' });
-      // The rest of the window, in whole seconds.
+      // The rest of the window, in whole seconds, and the message says it.
       const retryAfter = Number(res.headers.get('retry-after'));
+      expect(res.body).toEqual({ message: rateLimitedMessage(retryAfter), code: 'RATE_LIMITED' });
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(LOGIN_FAILURE_WINDOW_S);
     }
@@ -68,7 +75,7 @@ describe('accounts: limits of the HTTP edge', () => {
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     const res = await stack().call<ErrorBody>('POST', '/api/users/', { body: newAccount() });
     expect(res.status).toBe(429);
-    expect(res.body.message).toBe(COMMON_MESSAGES.rateLimited);
+    expect(res.body.message).toBe(rateLimitedMessage(Number(res.headers.get('retry-after'))));
   });
 
   it('answers 503 when no auth service is running', async () => {

@@ -4,6 +4,7 @@ import { gatewayEnv } from './config';
 const load = (TRUST_PROXY?: string) =>
   loadConfig(gatewayEnv, {
     NATS_URL: 'nats://127.0.0.1:4222',
+    JWT_SECRET: 'gateway-config-spec-key-8f3a9c1d7e5b2a60',
     ...(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }),
   });
 

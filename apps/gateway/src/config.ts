@@ -1,4 +1,4 @@
-import { baseEnv } from '@oasis198/service-kit';
+import { baseEnv, refuseKnownSecrets, signingSecret } from '@oasis198/service-kit';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -15,45 +15,53 @@ const list = z
 /** A limit's number: a whole number from 1. */
 const limit = (byDefault: number) => z.coerce.number().int().positive().default(byDefault);
 
-export const gatewayEnv = baseEnv.extend({
-  /** Public HTTP port (the local stack sets PORT; HTTP_PORT also works). */
-  HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
-  /** How long the gateway waits for a service's answer before answering 503. */
-  RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
-  /** Origins allowed to call the API from a browser (comma-separated); empty = same origin only. */
-  CORS_ORIGINS: list,
-  /** Folder of the built web app to serve on the same origin (local stack); unset in Kubernetes. */
-  WEB_DIST_DIR: z.string().optional(),
-  /**
-   * Whose X-Forwarded-For the rate limits believe (Express "trust proxy"): a hop count ("1", the
-   * charts' default: the ingress controller in front of the gateway), or the proxies' addresses,
-   * CIDRs and the names loopback, linklocal, uniquelocal, comma-separated. Never "true": every
-   * client could then choose its own address. Default loopback: the local stack has no proxy.
-   */
-  TRUST_PROXY: z.string().default('loopback').transform(parseTrustProxy),
-  // Limits (DECISIONS "Fair play"). The counting ones hold across all gateway replicas together
-  // (a NATS KV bucket); test and benchmark stacks raise them, since all their players share one address.
-  /** Failed logins per account (e-mail) within LOGIN_FAILURE_WINDOW_S; then 429 until the window ends. */
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: limit(10),
-  /** Failed logins per client address within LOGIN_FAILURE_WINDOW_S; then 429 until the window ends. */
-  LOGIN_MAX_FAILURES_PER_ADDRESS: limit(10),
-  LOGIN_FAILURE_WINDOW_S: limit(900),
-  /** Registrations per client address within REGISTER_WINDOW_S before 429. */
-  REGISTER_MAX_PER_WINDOW: limit(20),
-  REGISTER_WINDOW_S: limit(3600),
-  /** Per user: rooms created a minute. */
-  ROOM_CREATES_PER_MINUTE: limit(10),
-  /** Per user: leaves (PATCH edit with players.removePlayer) and deletes a minute, together. */
-  ROOM_LEAVES_PER_MINUTE: limit(20),
-  /** Per user: room edits (join, ready, move) a second. */
-  ROOM_EDITS_PER_SECOND: limit(10),
-  /** Per user: reward writes (POST, PATCH, DELETE /api/rewards/...) a minute. */
-  REWARD_WRITES_PER_MINUTE: limit(10),
-  /** Live push streams (room and room-list SSE) one client address may hold open on this replica. */
-  PUSH_STREAMS_PER_ADDRESS: limit(20),
-  /** How long a verified token is trusted without asking auth again (revocations evict at once). */
-  TOKEN_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
-});
+export const gatewayEnv = baseEnv
+  .extend({
+    /** Public HTTP port (the local stack sets PORT; HTTP_PORT also works). */
+    HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+    /** How long the gateway waits for a service's answer before answering 503. */
+    RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+    /** Origins allowed to call the API from a browser (comma-separated); empty = same origin only. */
+    CORS_ORIGINS: list,
+    /** Folder of the built web app to serve on the same origin (local stack); unset in Kubernetes. */
+    WEB_DIST_DIR: z.string().optional(),
+    /**
+     * Whose X-Forwarded-For the rate limits believe (Express "trust proxy"): a hop count ("1", the
+     * charts' default: the ingress controller in front of the gateway), or the proxies' addresses,
+     * CIDRs and the names loopback, linklocal, uniquelocal, comma-separated. Never "true": every
+     * client could then choose its own address. Default loopback: the local stack has no proxy.
+     */
+    TRUST_PROXY: z.string().default('loopback').transform(parseTrustProxy),
+    // Limits (DECISIONS "Fair play"). The counting ones hold across all gateway replicas together
+    // (a NATS KV bucket); test and benchmark stacks raise them, since all their players share one address.
+    /** Failed logins per account (e-mail) within LOGIN_FAILURE_WINDOW_S; then 429 until the window ends. */
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: limit(10),
+    /** Failed logins per client address within LOGIN_FAILURE_WINDOW_S; then 429 until the window ends. */
+    LOGIN_MAX_FAILURES_PER_ADDRESS: limit(10),
+    LOGIN_FAILURE_WINDOW_S: limit(900),
+    /** Registrations per client address within REGISTER_WINDOW_S before 429. */
+    REGISTER_MAX_PER_WINDOW: limit(20),
+    REGISTER_WINDOW_S: limit(3600),
+    /** Per user: rooms created a minute. */
+    ROOM_CREATES_PER_MINUTE: limit(10),
+    /** Per user: leaves (PATCH edit with players.removePlayer) and deletes a minute, together. */
+    ROOM_LEAVES_PER_MINUTE: limit(20),
+    /** Per user: room edits (join, ready, move) a second. */
+    ROOM_EDITS_PER_SECOND: limit(10),
+    /** Per user: reward writes (POST, PATCH, DELETE /api/rewards/...) a minute. */
+    REWARD_WRITES_PER_MINUTE: limit(10),
+    /** Live push streams (room and room-list SSE) one client address may hold open on this replica. */
+    PUSH_STREAMS_PER_ADDRESS: limit(20),
+    /**
+     * The HS256 key auth signs access tokens with (the same Secret as auth's JWT_SECRET, or
+     * JWT_SECRET_FILE): each replica checks tokens itself. A known or placeholder key is refused in
+     * production.
+     */
+    JWT_SECRET: signingSecret(),
+    /** The `iss` claim required (auth's JWT_ISSUER). */
+    JWT_ISSUER: z.string().min(1).default('oasis198-auth'),
+  })
+  .superRefine(refuseKnownSecrets('JWT_SECRET'));
 
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 

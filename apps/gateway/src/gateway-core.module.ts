@@ -13,8 +13,9 @@ import type { GatewayConfig } from './config';
 import { GatewayLimits } from './http/rate-limit';
 
 /**
- * The gateway's connection to the services (request/reply over NATS), its token check, and its
- * counting limits (in a NATS KV bucket that every replica shares).
+ * The gateway's connection to the services (request/reply over NATS), its token check (local,
+ * against the revocations auth writes to a NATS KV bucket), and its counting limits (in a NATS KV
+ * bucket that every replica shares).
  */
 @Global()
 @Module({

@@ -67,6 +67,18 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The text of a 429: when to try again, from its Retry-After (seconds under a minute, else whole
+ * minutes rounded up), so a 10-minute passcode lock does not say "wait a minute".
+ */
+export function rateLimitedMessage(retryAfterS: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterS));
+  if (seconds < 60)
+    return `Too many attempts. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
+  const minutes = Math.ceil(seconds / 60);
+  return `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
 /** Messages shared by several services. */
 export const COMMON_MESSAGES = {
   unauthorized: 'Please log in to continue.',
@@ -75,6 +87,5 @@ export const COMMON_MESSAGES = {
   unavailable: 'The service is not available right now. Please try again shortly.',
   internal: 'Something went wrong on our side. Please try again.',
   tooLarge: 'The request is too large.',
-  rateLimited: 'Too many attempts. Please wait a minute and try again.',
   notFound: 'Not found.',
 } as const;

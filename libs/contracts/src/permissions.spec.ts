@@ -1,6 +1,6 @@
 import { contentSecurityPolicy } from './content-security-policy';
 import { NATS_USERS, natsInboxPrefix, natsPermissions } from './permissions';
-import { Broadcasts, Consumers, EventTypes, QueueGroups, Requests } from './subjects';
+import { Consumers, EventTypes, KvBuckets, QueueGroups, Requests, Streams, TimerSubjects } from './subjects';
 
 const usersThat = (list: 'publish' | 'subscribe', subject: string) =>
   NATS_USERS.filter((user) => natsPermissions[user][list].includes(subject));
@@ -39,18 +39,42 @@ describe('NATS permissions', () => {
       const publisher = type.startsWith('user.') ? 'auth' : 'rooms';
       expect([type, usersThat('publish', type)]).toEqual([type, [publisher]]);
     }
-    expect(usersThat('publish', Broadcasts.tokensRevoked)).toEqual(['auth']);
-    expect(usersThat('subscribe', Broadcasts.tokensRevoked)).toEqual(['gateway']);
+  });
+
+  it('lets auth alone write the token bucket, and the gateway alone read and watch it', () => {
+    const stream = `KV_${KvBuckets.tokens}`;
+    expect(usersThat('publish', `$KV.${KvBuckets.tokens}.>`)).toEqual(['auth']);
+    expect(usersThat('publish', `$JS.API.STREAM.UPDATE.${stream}`)).toEqual(['auth']);
+    expect(usersThat('publish', `$JS.API.STREAM.CREATE.${stream}`)).toEqual(['auth']);
+    expect(usersThat('publish', `$JS.API.CONSUMER.CREATE.${stream}.>`)).toEqual(['gateway', 'auth']);
+    expect(usersThat('publish', `$JS.API.DIRECT.GET.${stream}.>`)).toEqual(['gateway', 'auth']);
+    expect(usersThat('publish', `$JS.FC.${stream}.>`)).toEqual(['gateway']);
   });
 
   it('gives each durable consumer to its one service', () => {
-    const owner = { rewardsUsers: 'rewards', rewardsGames: 'rewards', timerRooms: 'game-timer' } as const;
+    const owner = {
+      rewardsUsers: 'rewards',
+      rewardsGames: 'rewards',
+      timerRooms: 'game-timer',
+      timerFired: 'game-timer',
+    } as const;
     for (const [key, consumer] of Object.entries(Consumers)) {
       const ack = `$JS.ACK.${consumer.stream}.${consumer.durable}.>`;
       expect([consumer.durable, usersThat('publish', ack)]).toEqual([
         consumer.durable,
         [owner[key as keyof typeof owner]],
       ]);
+    }
+  });
+
+  it('lets only the game timer keep deadline schedules, and no one forge a fired deadline', () => {
+    expect(usersThat('publish', TimerSubjects.schedule('*'))).toEqual(['game-timer']);
+    expect(usersThat('publish', `$JS.API.STREAM.CREATE.${Streams.timers.name}`)).toEqual(['game-timer']);
+    for (const user of NATS_USERS) {
+      for (const subject of natsPermissions[user].publish) {
+        // The server itself publishes a due schedule into timer.fired.<roomId>.
+        expect([user, subject]).not.toEqual([user, expect.stringMatching(/^timer\.(fired|>|\*)/)]);
+      }
     }
   });
 

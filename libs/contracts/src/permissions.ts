@@ -1,4 +1,12 @@
-import { Broadcasts, Consumers, EventTypes, type EventType, KvBuckets, Requests, Streams } from './subjects';
+import {
+  Consumers,
+  EventTypes,
+  type EventType,
+  KvBuckets,
+  Requests,
+  Streams,
+  TimerSubjects,
+} from './subjects';
 
 /**
  * What each service may publish and subscribe to on NATS, derived from the subjects above and
@@ -76,6 +84,14 @@ const consumes = ({ stream, durable }: ConsumerSpec): Grant => ({
   ],
 });
 
+/**
+ * Keeps JetStream message schedules (ADR-51) in its stream: publishes them on these subjects, and
+ * reads a subject's current schedule (its last message) so that only a newer one replaces it.
+ */
+const schedules = (stream: StreamName, subjects: string): Grant => ({
+  publish: [subjects, `${JS_API}.STREAM.MSG.GET.${stream}`],
+});
+
 /** Uses a key-value bucket: creates it when missing, reads, writes and watches its keys. */
 const usesBucket = (bucket: string): Grant => {
   const stream = `KV_${bucket}`;
@@ -96,8 +112,28 @@ const usesBucket = (bucket: string): Grant => {
   };
 };
 
-/** Sends or hears a core broadcast (every replica of the listener gets it). */
-const broadcasts = (subject: string): Grant => ({ publish: [subject] });
+/**
+ * Only reads and watches a bucket that another service writes: gets by key (direct get) and
+ * ordered push consumers (the watch), whose deliveries come to its inbox and whose flow-control
+ * requests it answers. No $KV.<bucket>.> publish: it cannot write a key.
+ */
+const watchesBucket = (bucket: string): Grant => {
+  const stream = `KV_${bucket}`;
+  return {
+    publish: [
+      `${JS_API}.STREAM.INFO.${stream}`,
+      `${JS_API}.STREAM.MSG.GET.${stream}`,
+      `${JS_API}.DIRECT.GET.${stream}`,
+      `${JS_API}.DIRECT.GET.${stream}.>`,
+      `${JS_API}.CONSUMER.CREATE.${stream}`,
+      `${JS_API}.CONSUMER.CREATE.${stream}.>`,
+      `${JS_API}.CONSUMER.INFO.${stream}.>`,
+      `${JS_API}.CONSUMER.DELETE.${stream}.>`,
+      `$JS.FC.${stream}.>`,
+    ],
+  };
+};
+
 const hears = (...subjects: string[]): Grant => ({ subscribe: subjects });
 
 function user(name: NatsUser, ...grants: Grant[]): NatsPermissions {
@@ -130,7 +166,8 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     usesBucket(KvBuckets.limits),
     // Pushes room changes to browsers (core subscriptions to the JetStream subjects).
     hears(...roomEvents),
-    hears(Broadcasts.tokensRevoked),
+    // Checks tokens itself against the revocations auth writes.
+    watchesBucket(KvBuckets.tokens),
   ),
   auth: user(
     'auth',
@@ -138,7 +175,8 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     jetstream,
     ensuresStream(Streams.users.name, { owner: true }),
     publishesEvents(EventTypes.userRegistered, EventTypes.userRenamed, EventTypes.userDeleted),
-    broadcasts(Broadcasts.tokensRevoked),
+    // Writes token revocations and renames (and keeps the bucket's limits up to date).
+    usesBucket(KvBuckets.tokens),
   ),
   rewards: user(
     'rewards',
@@ -163,5 +201,9 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     jetstream,
     ensuresStream(Streams.games.name),
     consumes(Consumers.timerRooms),
+    // Its deadlines: one schedule per room, fired into the same stream, consumed by its replicas.
+    ensuresStream(Streams.timers.name, { owner: true }),
+    schedules(Streams.timers.name, TimerSubjects.schedule('*')),
+    consumes(Consumers.timerFired),
   ),
 };

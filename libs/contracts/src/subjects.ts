@@ -73,6 +73,31 @@ export const Streams = {
     /** room.updated carries the whole room with its moves (about 25 KiB at the 250-move limit). */
     maxMsgSize: 256 * 1024,
   },
+  /**
+   * The game timer's deadlines as JetStream message schedules (ADR-51): one schedule per room on
+   * timer.schedules.<roomId> (a newer one replaces it; max one message per subject), which the
+   * server publishes to timer.fired.<roomId> in this stream when due. Work-queue retention: a
+   * fired deadline is removed once the timer has acked it. The server refuses discard NEW on a
+   * stream with schedules, so this one discards OLD: maxBytes is sized far above what one
+   * message per room with a pending deadline takes (about 0.5 KiB each: some 60,000 rooms), and
+   * fits the 1 GiB file store with the two streams above and auth's token bucket (64 MiB).
+   */
+  timers: {
+    name: 'TIMERS',
+    subjects: ['timer.schedules.>', 'timer.fired.>'],
+    maxBytes: 32 * MiB,
+    /** A schedule carries one room's few deadlines. */
+    maxMsgSize: 16 * 1024,
+    maxMsgsPerSubject: 1,
+  },
+} as const;
+
+/** The game timer's subjects in the TIMERS stream; a room id is one subject token. */
+export const TimerSubjects = {
+  /** Holds the room's next deadline as a message schedule; its identity is the room. */
+  schedule: (roomId: string) => `timer.schedules.${roomId}`,
+  /** Where the server publishes the room's schedule when it falls due. */
+  fired: (roomId: string) => `timer.fired.${roomId}`,
 } as const;
 
 /** Durable JetStream consumers: one per service and purpose, shared by that service's replicas. */
@@ -88,20 +113,19 @@ export const Consumers = {
     durable: 'game-timer-rooms',
     filterSubjects: [EventTypes.roomCreated, EventTypes.roomUpdated, EventTypes.roomDeleted],
   },
+  /** Fired deadlines, shared by the timer's replicas: each one goes to one replica until acked. */
+  timerFired: { stream: Streams.timers.name, durable: 'game-timer-fired', filterSubjects: ['timer.fired.>'] },
 } as const;
 
 /**
  * JetStream key-value buckets (stream KV_<bucket>, subjects $KV.<bucket>.>). `limits` holds the
  * counting limits that every gateway replica and rooms share (logins, passcodes, per-user writes).
+ * `tokens` holds what a token's signature cannot say (logouts, deleted users, password changes,
+ * renames): auth writes it, every gateway replica watches it (TokenRecords in users.ts).
  */
 export const KvBuckets = {
   limits: 'oasis-limits',
-} as const;
-
-/** Core NATS broadcasts that every replica of a consumer receives (no queue group). */
-export const Broadcasts = {
-  /** Auth tells gateways to forget cached verifications of revoked tokens. */
-  tokensRevoked: 'broadcast.auth.revoked',
+  tokens: 'oasis-tokens',
 } as const;
 
 /** Queue groups for request/reply: replicas of one service share its subjects. */

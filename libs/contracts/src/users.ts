@@ -64,16 +64,39 @@ export interface DeleteUserRequest {
 }
 
 /**
- * Broadcast when tokens stop being valid, or when what a verification returns changes (a rename),
- * so caches of verified tokens drop them at once.
+ * The keys of the token bucket (KvBuckets.tokens) and their values, JSON. Auth writes them when a
+ * token stops being valid before its expiry, or when what a token says changes (the name); every
+ * gateway replica holds them in memory. Each value says until when it matters (`until`, Unix ms):
+ * no token it concerns outlives that, and the bucket's max age (the token lifetime) removes it.
  */
-export interface TokensRevoked {
-  /** One token (logout) ... */
-  jti?: string;
-  /** ... or every token of a user (deletion, password change, rename). */
-  userId?: string;
-  /** A token of that user that stays valid (the one that changed the password). */
-  exceptJti?: string;
+export const TokenRecords = {
+  /** One token logged out: TokenRevoked. */
+  token: (jti: string): string => `token.${jti}`,
+  /** A user's tokens judged by version (password change) or all void (deletion): UserTokens. */
+  user: (userId: string): string => `user.${userId}`,
+  /** A user's current name, which tokens issued before the rename do not carry: UserName. */
+  name: (userId: string): string => `name.${userId}`,
+} as const;
+
+export interface TokenRevoked {
+  /** The token's expiry, Unix ms. */
+  until: number;
+}
+
+export interface UserTokens {
+  /** Tokens of an older version (claim `tv`) are void, except `keep` (the token that changed the password). */
+  tokenVersion: number;
+  keep?: string;
+  /** The account is deleted: every token of it is void. */
+  deleted?: boolean;
+  until: number;
+}
+
+export interface UserName {
+  name: string;
+  /** When the rename happened (Unix ms): a later rename wins. */
+  at: number;
+  until: number;
 }
 
 export const USER_MESSAGES = {

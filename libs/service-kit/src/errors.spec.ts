@@ -4,7 +4,7 @@ import {
   HttpException,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
+import { AppError, COMMON_MESSAGES, rateLimitedMessage } from '@oasis198/contracts';
 import { AllErrorsFilter, RetryLaterError, toEnvelope } from './errors';
 
 describe('toEnvelope', () => {
@@ -57,8 +57,8 @@ describe('database outages', () => {
 
 describe('Retry-After across NATS', () => {
   it('puts retryAfterS (whole seconds) into the envelope of a RetryLaterError, and keeps it when the envelope is passed on', () => {
-    const envelope = toEnvelope(new RetryLaterError('RATE_LIMITED', COMMON_MESSAGES.rateLimited, 12.2));
-    expect(envelope).toEqual({ code: 'RATE_LIMITED', message: COMMON_MESSAGES.rateLimited, retryAfterS: 13 });
+    const envelope = toEnvelope(new RetryLaterError('RATE_LIMITED', rateLimitedMessage(13), 12.2));
+    expect(envelope).toEqual({ code: 'RATE_LIMITED', message: rateLimitedMessage(13), retryAfterS: 13 });
     // The envelope as it arrives over the bus (plain JSON), passed on by the gateway.
     expect(toEnvelope(JSON.parse(JSON.stringify(envelope)))).toEqual(envelope);
     expect(toEnvelope({ code: 'RATE_LIMITED', message: 'x', retryAfterS: 'soon' })).toEqual({

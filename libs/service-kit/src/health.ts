@@ -11,7 +11,8 @@ import { Lifecycle } from './lifecycle';
 /**
  * /health/live: the process answers (restart it if not).
  * /health/ready and /health: NATS answers a round trip and, for services with a database,
- * MongoDB answers a ping; false while shutting down, so traffic moves elsewhere first.
+ * MongoDB answers a ping, and every readiness condition of the service holds (Lifecycle); false
+ * while shutting down, so traffic moves elsewhere first.
  */
 @Controller('health')
 export class HealthController {
@@ -50,6 +51,11 @@ export class HealthController {
         }
       },
       ...(this.hasMongo ? [() => this.mongoose.pingCheck('mongodb', { timeout: 1500 })] : []),
+      async () => {
+        const reasons = this.lifecycle.notReady();
+        const session = this.indicators.check('service');
+        return Object.keys(reasons).length ? session.down(reasons) : session.up();
+      },
     ]);
   }
 }

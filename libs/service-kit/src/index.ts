@@ -1,4 +1,5 @@
 export * from './config';
+export * from './access-tokens';
 export * from './request-context';
 export * from './logger';
 export * from './errors';

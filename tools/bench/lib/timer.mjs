@@ -1,16 +1,22 @@
-// Timer lateness with 1,000 pending deadlines: runs tools/bench/timer-bench.mjs (its own throwaway
-// NATS + FerretDB + the built game timer, a stand-in for rooms that records arrivals) and reads
-// its figures.
+// Timer lateness with 10,000 pending deadlines and two timer replicas: runs
+// tools/bench/timer-bench.mjs (its own throwaway NATS + the built game timer, a stand-in for rooms
+// that records arrivals) and reads its figures.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../../scripts/lib/workspace.mjs';
 
 /** Resolves { p50, p95, p99, max, fired, rooms, duplicates, output } (figures in ms; null when missing). */
-export function runTimerBench({ rooms = 1000, onLine = () => undefined } = {}) {
+export function runTimerBench({ rooms = 10_000, replicas = 2, onLine = () => undefined } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [path.join(ROOT, 'tools', 'bench', 'timer-bench.mjs'), '--rooms', String(rooms)],
+      [
+        path.join(ROOT, 'tools', 'bench', 'timer-bench.mjs'),
+        '--rooms',
+        String(rooms),
+        '--replicas',
+        String(replicas),
+      ],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],

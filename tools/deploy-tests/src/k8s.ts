@@ -161,7 +161,8 @@ export const KUBE_VERSION = String(versions['kubernetes-schemas'] ?? 'v1.34.0').
 export const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'web'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 export const NEST_SERVICES = SERVICES.filter((s) => s !== 'web');
-export const DATABASE_SERVICES = ['auth', 'rewards', 'rooms', 'game-timer'] as const;
+/** The services with a MongoDB database (the game timer keeps its deadlines in NATS). */
+export const DATABASE_SERVICES = ['auth', 'rewards', 'rooms'] as const;
 
 export interface RenderOptions {
   /** Value files, relative to the chart (e.g. ci/hpa-off.yaml) or the workspace root. */

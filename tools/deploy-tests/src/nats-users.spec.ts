@@ -3,7 +3,6 @@
 import { Logger } from '@nestjs/common';
 import { ServerNats } from '@nestjs/microservices';
 import {
-  Broadcasts,
   Consumers,
   type EventEnvelope,
   EventTypes,
@@ -13,6 +12,7 @@ import {
   natsPermissions,
   Requests,
   Streams,
+  TimerSubjects,
 } from '@oasis198/contracts';
 import {
   baseEnv,
@@ -30,7 +30,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, type NatsConnection, StringCodec } from 'nats';
+import {
+  AckPolicy,
+  connect,
+  DiscardPolicy,
+  headers as natsHeaders,
+  type NatsConnection,
+  RetentionPolicy,
+  type StreamConfig,
+  StringCodec,
+} from 'nats';
 import {
   all,
   type Container,
@@ -311,8 +320,6 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
 
     const pushed: EventEnvelope[] = [];
     gateway.subscribe(EventTypes.roomUpdated, (data) => pushed.push(data as EventEnvelope));
-    const revoked: unknown[] = [];
-    gateway.subscribe(Broadcasts.tokensRevoked, (data) => revoked.push(data));
     await gateway.nc.flush();
 
     const users: EventEnvelope[] = [];
@@ -323,7 +330,6 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     await timer.consume(Consumers.timerRooms, async (event) => void timed.push(event));
 
     await auth.publish(makeEvent(EventTypes.userRegistered, 'u1', { userId: 'u1', name: 'alice' }));
-    auth.broadcast(Broadcasts.tokensRevoked, { userId: 'u1' });
     await rooms.publish(makeEvent(EventTypes.roomUpdated, 'r1:1', { roomId: 'r1' } as never));
     await rooms.publish(makeEvent(EventTypes.gameFinished, 'g1', { gameId: 'r1:1' } as never));
 
@@ -337,7 +343,7 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     await until(() => users.length === 1, 'rewards-users');
     await until(() => games.length === 1, 'rewards-games');
     await until(() => timed.length === 1, 'game-timer-rooms');
-    await until(() => pushed.length === 1 && revoked.length === 1, 'the gateway');
+    await until(() => pushed.length === 1, 'the gateway');
     expect(users[0]?.type).toBe(EventTypes.userRegistered);
     expect(games[0]?.type).toBe(EventTypes.gameFinished);
     expect(timed[0]?.type).toBe(EventTypes.roomUpdated);
@@ -356,6 +362,75 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     await expect(rewards.consume(Consumers.timerRooms, async () => undefined)).rejects.toThrow();
     const jsm = await rewards.nc.jetstreamManager();
     await expect(jsm.streams.delete(Streams.games.name)).rejects.toThrow();
+  });
+
+  it("keeps the game timer's deadlines its own: it schedules and consumes them, nothing else", async () => {
+    // The calls apps/game-timer makes (deadlines/schedule-store.ts, fired-deadlines.consumer.ts).
+    const timer = await jetstream('game-timer');
+    const jsm = await timer.nc.jetstreamManager();
+    const js = timer.nc.jetstream();
+    await jsm.streams.add({
+      name: Streams.timers.name,
+      subjects: [...Streams.timers.subjects],
+      retention: RetentionPolicy.Workqueue,
+      discard: DiscardPolicy.Old,
+      max_bytes: Streams.timers.maxBytes,
+      max_msgs_per_subject: Streams.timers.maxMsgsPerSubject,
+      allow_msg_schedules: true,
+      allow_msg_ttl: true,
+    } as Partial<StreamConfig> as StreamConfig);
+    await jsm.streams.update(Streams.timers.name, {
+      ...(await jsm.streams.info(Streams.timers.name)).config,
+      max_bytes: Streams.timers.maxBytes,
+    });
+    const { stream, durable, filterSubjects } = Consumers.timerFired;
+    await jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: filterSubjects[0],
+    });
+    const schedule = (roomId: string) => {
+      const h = natsHeaders();
+      h.set('Oasis-Room-Version', '1');
+      h.set('Nats-Schedule', `@at ${new Date(Date.now() + 300).toISOString()}`);
+      h.set('Nats-Schedule-Target', TimerSubjects.fired(roomId));
+      return h;
+    };
+    const ack = await js.publish(TimerSubjects.schedule('r1'), codec.encode('{}'), {
+      headers: schedule('r1'),
+      expect: { lastSubjectSequence: 0 },
+    });
+    const last = await jsm.streams.getMessage(Streams.timers.name, {
+      last_by_subj: TimerSubjects.schedule('r1'),
+    });
+    expect(last.seq).toBe(ack.seq);
+    const fired = await (await js.consumers.get(stream, durable)).next({ expires: 5000 });
+    expect(fired?.subject).toBe(TimerSubjects.fired('r1'));
+    fired?.ack();
+
+    // The timer cannot forge a fired deadline, write events, or drop its stream's contents.
+    await expect(js.publish(TimerSubjects.fired('r2'), codec.encode('{}'))).rejects.toThrow(/permission/i);
+    await expect(
+      timer.publish(makeEvent(EventTypes.roomUpdated, 'forged', { roomId: 'r1' } as never)),
+    ).rejects.toThrow(/permission/i);
+    await expect(jsm.streams.purge(Streams.timers.name)).rejects.toThrow();
+    await expect(jsm.streams.delete(Streams.timers.name)).rejects.toThrow();
+    await expect(jsm.streams.getMessage(Streams.games.name, { seq: 1 })).rejects.toThrow();
+    // No other service writes a schedule, reads one, or takes the timer's consumer.
+    for (const user of ['gateway', 'auth', 'rewards', 'rooms'] as const) {
+      const other = (await jetstream(user)).nc;
+      await expect(
+        other
+          .jetstream()
+          .publish(TimerSubjects.schedule('r3'), codec.encode('{}'), { headers: schedule('r3') }),
+      ).rejects.toThrow(/permission/i);
+      await expect(
+        (await other.jetstreamManager()).streams.getMessage(Streams.timers.name, {
+          last_by_subj: TimerSubjects.schedule('r1'),
+        }),
+      ).rejects.toThrow();
+      await expect(other.jetstream().consumers.get(stream, durable)).rejects.toThrow();
+    }
   });
 
   it('keeps replies and requests private: no one else reads the gateway inbox or serves auth.*', async () => {
@@ -396,6 +471,47 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
       await expect(raw.put('login.a', codec.encode('0'))).rejects.toThrow();
     }
     expect(codec.decode((await fromGateway.read('login.a')).value ?? new Uint8Array())).toBe('2');
+  });
+
+  it('lets auth alone write the token bucket, and the gateway read and watch it', async () => {
+    const bucket = KvBuckets.tokens;
+    const auth = await jetstream('auth');
+    const kv = await auth.nc.jetstream().views.kv(bucket, { history: 1, ttl: 60_000, max_bytes: 1 << 20 });
+    expect(await kv.put('token.j1', codec.encode('{"until":1}'))).toBeGreaterThan(0);
+
+    // The gateway watches (an ordered consumer with flow control) and reads by key...
+    const gateway = await jetstream('gateway');
+    const info = await (await gateway.nc.jetstreamManager()).streams.info(`KV_${bucket}`);
+    const fromGateway = await gateway.nc
+      .jetstream()
+      .views.kv(bucket, { bindOnly: true, allow_direct: info.config.allow_direct });
+    const seen: string[] = [];
+    const watch = await fromGateway.watch();
+    void (async () => {
+      for await (const entry of watch) seen.push(entry.key);
+    })();
+    await kv.put('user.u1', codec.encode('{"tokenVersion":1,"until":1}'));
+    const deadline = Date.now() + 5000;
+    while (seen.length < 2 && Date.now() < deadline) await sleep(50);
+    expect(seen).toEqual(['token.j1', 'user.u1']);
+    expect(codec.decode((await fromGateway.get('token.j1'))?.value ?? new Uint8Array())).toBe('{"until":1}');
+    // ...but cannot write a key, nor change or create the bucket.
+    await expect(fromGateway.put('token.forged', codec.encode('{}'))).rejects.toThrow();
+    await expect(fromGateway.delete('token.j1')).rejects.toThrow();
+    await expect(gateway.nc.jetstream().views.kv(`${bucket}-x`)).rejects.toThrow();
+    const gatewayJsm = await gateway.nc.jetstreamManager();
+    await expect(gatewayJsm.streams.update(`KV_${bucket}`, { ...info.config, max_age: 0 })).rejects.toThrow();
+    watch.stop();
+
+    // No other service reads or writes it.
+    for (const user of ['rewards', 'rooms', 'game-timer'] as const) {
+      const other = await jetstream(user);
+      const raw = await other.nc.jetstream().views.kv(bucket, { bindOnly: true });
+      await expect(raw.put('token.j2', codec.encode('{}'))).rejects.toThrow();
+      await expect(raw.get('token.j1')).rejects.toThrow();
+    }
+    expect((await kv.get('token.forged')) ?? null).toBeNull();
+    expect(codec.decode((await kv.get('token.j1'))?.value ?? new Uint8Array())).toBe('{"until":1}');
   });
 });
 

@@ -80,7 +80,7 @@ const NEEDS: Record<ServiceName, { ingress: string[]; egress: string[] }> = {
   auth: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
   rewards: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
   rooms: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
-  'game-timer': { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
+  'game-timer': { ingress: ['prometheus'], egress: ['dns', 'nats'] },
   web: { ingress: ['ingress-controller'], egress: ['dns', 'gateway'] },
 };
 
@@ -264,7 +264,9 @@ describe.each(SERVICES)('the %s chart', (service) => {
     const file = (secret: string, key: string) => ({ secret, key, readOnly: true });
     expect(secrets).toEqual({
       ...(ownsDatabase && { MONGO_URL: file(`oasis198-${service}-mongodb`, 'MONGO_URL') }),
+      // auth signs tokens and every gateway verifies them itself: both read the key.
       ...(service === 'auth' && { JWT_SECRET: file('oasis198-auth-jwt', 'JWT_SECRET') }),
+      ...(service === 'gateway' && { JWT_SECRET: file('oasis198-gateway-jwt', 'JWT_SECRET') }),
       ...(service !== 'web' && { NATS_PASSWORD: file(`oasis198-${service}-nats`, 'NATS_PASSWORD') }),
     });
     // With existing Secrets (the default) the chart writes none.

@@ -89,6 +89,27 @@ describe('the oasis198 umbrella chart', () => {
   });
 
   it.each(UMBRELLA_SCENARIOS.map((values) => [values.join() || 'default values', values]))(
+    'gives the gateway the very key auth signs tokens with (%s)',
+    (_, values) => {
+      const rendered = helmTemplate('oasis198', { values });
+      // The same Secret, or (keys given as values) the same key in each chart's own Secret.
+      const jwtOf = (name: string) => {
+        const workload = workloads(rendered).find((w) => w.metadata.name === name);
+        if (!workload) throw new Error(`no workload ${name}`);
+        const pod: PodSpec = workload.spec.template.spec;
+        const [container] = podContainers(pod);
+        const ref = [...secretFiles(pod, container as Container)].find(([file]) =>
+          file.endsWith('/JWT_SECRET'),
+        )?.[1];
+        const read = secretsRead(rendered).find((r) => r.workload === name && r.variable === 'JWT_SECRET');
+        return read?.value ?? ref;
+      };
+      expect(jwtOf('oasis198-auth')).toBeDefined();
+      expect(jwtOf('oasis198-gateway')).toEqual(jwtOf('oasis198-auth'));
+    },
+  );
+
+  it.each(UMBRELLA_SCENARIOS.map((values) => [values.join() || 'default values', values]))(
     'puts every object in the release namespace (%s)',
     (_, values) => {
       const rendered = helmTemplate('oasis198', { values, namespace: 'games' });
@@ -303,7 +324,7 @@ describe('the oasis198 umbrella chart', () => {
       expect(allows(policyOf(pod('gateway')), 'ingress', pod('web'), 'http')).toBe(true);
       expect(allows(policyOf(pod('web')), 'egress', nats, 4222)).toBe(false);
       // Nobody reaches into the back-end services but Prometheus.
-      for (const service of DATABASE_SERVICES) {
+      for (const service of [...DATABASE_SERVICES, 'game-timer']) {
         expect(allows(policyOf(pod(service)), 'ingress', pod('gateway'), 'http')).toBe(false);
       }
       // NATS and MongoDB accept only Oasis 198 pods and call nothing.

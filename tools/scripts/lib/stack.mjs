@@ -25,7 +25,8 @@ export const APPS = [
     main: 'dist/apps/gateway/main.js',
     port: { env: 'PORT', default: 8080 },
     database: null,
-    secrets: [],
+    // It checks tokens itself with auth's signing key.
+    secrets: ['JWT_SECRET'],
     env: { WEB_DIST_DIR: 'dist/apps/web' },
   },
   {
@@ -56,7 +57,8 @@ export const APPS = [
     name: 'game-timer',
     main: 'dist/apps/game-timer/main.js',
     port: { env: 'HTTP_PORT', default: 3104 },
-    database: 'oasis-game-timer',
+    // Its deadlines are JetStream message schedules: NATS only.
+    database: null,
     secrets: [],
     env: {},
   },

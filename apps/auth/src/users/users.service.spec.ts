@@ -4,7 +4,6 @@ import {
   EventIds,
   EventTypes,
   type TokenClaims,
-  type TokensRevoked,
   USER_MESSAGES,
 } from '@oasis198/contracts';
 import { MESSAGES } from '@oasis198/game-rules';
@@ -33,18 +32,25 @@ class FakeHasher {
   }
 }
 
+/** Records what RevocationsService would write to the token bucket. */
 class FakeRevocations {
   readonly revokedJti = new Set<string>();
-  readonly announced: TokensRevoked[] = [];
+  readonly written: unknown[] = [];
   async revoke(jti: string) {
     this.revokedJti.add(jti);
-    this.announce({ jti });
+    this.written.push({ token: jti });
   }
   async isRevoked(jti: string) {
     return this.revokedJti.has(jti);
   }
-  announce(message: TokensRevoked) {
-    this.announced.push(message);
+  async versionChanged(userId: string, tokenVersion: number, keep: string) {
+    this.written.push({ user: userId, tokenVersion, keep });
+  }
+  async userDeleted(userId: string) {
+    this.written.push({ user: userId, deleted: true });
+  }
+  async renamed(userId: string, name: string) {
+    this.written.push({ name: userId, to: name });
   }
 }
 
@@ -226,8 +232,8 @@ describe('UsersService', () => {
       expect(pendingEvents(firstOf(published)).map((e) => [e.type, e.data])).toEqual([
         [EventTypes.userRenamed, { userId: caller.userId, name: 'alice2' }],
       ]);
-      // Gateways drop their cached verifications (they hold the old name)...
-      expect(revocations.announced).toEqual([{ userId: caller.userId }]);
+      // Gateways learn the new name (tokens carry the old one)...
+      expect(revocations.written).toEqual([{ name: caller.userId, to: 'alice2' }]);
       // ...and the token keeps working and reports the current name.
       expect((await callerOf(token)).name).toBe('alice2');
     });
@@ -250,7 +256,7 @@ describe('UsersService', () => {
       const second = (await users.login({ email: valid.email, password: valid.password })).token;
       const caller = await callerOf(first);
       await users.edit(caller, { password: 'Otter9River', confirmedPassword: 'Otter9River' });
-      expect(revocations.announced).toEqual([{ userId: caller.userId, exceptJti: caller.jti }]);
+      expect(revocations.written).toEqual([{ user: caller.userId, tokenVersion: 1, keep: caller.jti }]);
       expect((await callerOf(first)).userId).toBe(caller.userId);
       await expectError(callerOf(second), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
       // A token issued after the change is valid; a later change from it revokes the first one.
@@ -296,7 +302,7 @@ describe('UsersService', () => {
       expect(await users.delete(caller)).toEqual({ message: USER_MESSAGES.deleted });
       expect(published[0]).toMatchObject({ _id, tombstone: true });
       expect(pendingEvents(firstOf(published)).map((e) => e.id)).toEqual([EventIds.userDeleted(_id)]);
-      expect(revocations.announced).toEqual([{ userId: _id }]);
+      expect(revocations.written).toEqual([{ user: _id, deleted: true }]);
       await expectError(callerOf(token), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
       await expectError(
         users.login({ email: valid.email, password: valid.password }),

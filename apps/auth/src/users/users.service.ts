@@ -91,8 +91,8 @@ export class UsersService {
 
   /**
    * Changes exactly one of name, e-mail or password. A rename is announced (user.renamed) and
-   * drops gateways' cached verifications (they hold the name); a password change revokes every
-   * other token of the user while the caller's stays valid.
+   * written to the token bucket (gateways show the new name for tokens carrying the old one); a
+   * password change revokes every other token of the user while the caller's stays valid.
    */
   async edit(caller: TokenClaims, payload: unknown): Promise<EditUserResult> {
     const edit = parseEditUser(payload);
@@ -109,10 +109,9 @@ export class UsersService {
         );
         user = await this.users.update(caller.userId, { name: edit.name }, [event], { now });
         if (user) {
-          // The tokens stay valid, but gateways' cached verifications carry the old name: they
-          // verify again and get the new one.
-          this.revocations.announce({ userId: caller.userId });
+          // The tokens stay valid but carry the old name: gateways show the new one from now on.
           await this.events.publishSoon(user);
+          await this.revocations.renamed(caller.userId, edit.name, now.getTime());
         }
         break;
       }
@@ -134,7 +133,7 @@ export class UsersService {
         user = await this.users.update(caller.userId, { passwordHash, keptTokenId: caller.jti }, [], {
           bumpTokenVersion: true,
         });
-        if (user) this.revocations.announce({ userId: caller.userId, exceptJti: caller.jti });
+        if (user) await this.revocations.versionChanged(caller.userId, user.tokenVersion, caller.jti);
         break;
       }
     }
@@ -150,9 +149,14 @@ export class UsersService {
       userId: caller.userId,
     });
     const user = await this.users.tombstone(caller.userId, [event]);
-    if (!user) throw invalidSession();
-    this.revocations.announce({ userId: caller.userId });
+    if (!user) {
+      // Gone already, yet a gateway let the token through: the earlier deletion's record may not
+      // have been stored (that call answered 503), so store it now.
+      await this.revocations.userDeleted(caller.userId);
+      throw invalidSession();
+    }
     await this.events.publishSoon(user);
+    await this.revocations.userDeleted(caller.userId);
     this.logger.info({ userId: caller.userId }, 'user deleted');
     return { message: USER_MESSAGES.deleted };
   }

@@ -1,30 +1,23 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
-import {
-  ROOM_DEADLINES_MODEL,
-  RoomDeadlinesSchema,
-  SHARD_LEASE_MODEL,
-  ShardLeaseSchema,
-  TIMER_REPLICA_MODEL,
-  TimerReplicaSchema,
-} from './deadline.schema';
-import { DEADLINE_STORE } from './deadline-store';
-import { DeadlinesRepository } from './deadlines.repository';
+import { CONFIG, JetStreamService } from '@oasis198/service-kit';
+import type { GameTimerConfig } from '../config';
+import { FiredDeadlinesConsumer } from './fired-deadlines.consumer';
 import { RoomEventsConsumer } from './room-events.consumer';
-import { SchedulerService } from './scheduler.service';
+import { ensureTimerStream, ScheduleStore } from './schedule-store';
 
 @Module({
-  imports: [
-    MongooseModule.forFeature([
-      { name: ROOM_DEADLINES_MODEL, schema: RoomDeadlinesSchema },
-      { name: SHARD_LEASE_MODEL, schema: ShardLeaseSchema },
-      { name: TIMER_REPLICA_MODEL, schema: TimerReplicaSchema },
-    ]),
-  ],
   providers: [
-    DeadlinesRepository,
-    { provide: DEADLINE_STORE, useExisting: DeadlinesRepository },
-    SchedulerService,
+    {
+      provide: ScheduleStore,
+      inject: [JetStreamService, CONFIG],
+      // The TIMERS stream exists before either consumer starts writing to it or reading it.
+      useFactory: async (jetstream: JetStreamService, config: GameTimerConfig) => {
+        const jsm = await jetstream.nc.jetstreamManager();
+        await ensureTimerStream(jsm, config.TIMERS_STREAM_MAX_BYTES);
+        return new ScheduleStore(jetstream.nc, jsm, config.TIMER_SCHEDULE_LEAD_MS);
+      },
+    },
+    FiredDeadlinesConsumer,
     RoomEventsConsumer,
   ],
 })

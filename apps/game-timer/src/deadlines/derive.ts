@@ -1,4 +1,4 @@
-import type { RoomView } from '@oasis198/contracts';
+import type { DeadlineKind, RoomView } from '@oasis198/contracts';
 import {
   abandonedAt,
   fromSpecSeconds,
@@ -6,7 +6,14 @@ import {
   timeoutAt,
   WAITING_ROOM_EXPIRY,
 } from '@oasis198/game-rules';
-import type { DeadlineEntry } from './deadline.schema';
+
+/** One deadline of a room: what falls due when, and which turn it was derived for. */
+export interface DeadlineEntry {
+  kind: DeadlineKind;
+  dueAt: Date;
+  gameNumber: number;
+  moveIndex: number;
+}
 
 /**
  * The deadlines a room has in the state a snapshot shows, earliest first (DECISIONS.md "Time",

@@ -12,17 +12,17 @@ import {
 } from '@oasis198/contracts';
 import { initialGameState, startGame, toSpecSeconds } from '@oasis198/game-rules';
 import { createService } from '@oasis198/service-kit';
-import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gameTimerDefinition } from '../game-timer.definition';
 
 const sec = 1000;
 
-// The game timer against real NATS and FerretDB, with a stand-in for the rooms service that
-// records every deadline it is sent.
+// The game timer against a real NATS (its deadlines are JetStream message schedules; it has no
+// database), with a stand-in for the rooms service that records every deadline it is sent.
 describe('game timer', () => {
-  const infra = useTestInfra();
+  const infra = useTestInfra({ mongo: false });
   describe('with a recording rooms service', suite(infra));
 });
 
@@ -112,10 +112,8 @@ function suite(infra: () => TestInfra) {
       })();
       env = {
         NATS_URL: infra().natsUrl,
-        MONGO_URL: mongoUrlFor(infra(), uniqueName('timer')),
         LOG_LEVEL: 'warn',
         NODE_ENV: 'test',
-        TIMER_POLL_MS: '200',
       };
     });
 
@@ -156,6 +154,58 @@ function suite(infra: () => TestInfra) {
       await stopTimer(timer);
     });
 
+    it('fires a replaced schedule only at its new time, earlier or later', async () => {
+      const timer = await startTimer();
+      const [sooner, later] = [uniqueName('room'), uniqueName('room')];
+      const due = Date.now() + 2500;
+      await snapshot(runningRoom(sooner, 2, startFor(due)));
+      await snapshot(runningRoom(later, 2, startFor(due)));
+      // Version 3 of each: one brought forward by a second, one put back by a second.
+      await snapshot(runningRoom(sooner, 3, startFor(due - sec)));
+      await snapshot(runningRoom(later, 3, startFor(due + sec)));
+      await waitFor(async () => callsFor(later).length > 0, { timeoutMs: 8 * sec, what: 'both timeouts' });
+      await sleep(500);
+      for (const [roomId, at] of [
+        [sooner, due - sec],
+        [later, due + sec],
+      ] as const) {
+        expect(callsFor(roomId).map((c) => c.request.version)).toEqual([3]);
+        const late = (callsFor(roomId)[0]?.at ?? 0) - at;
+        expect([roomId, late >= 0 && late < 500]).toEqual([roomId, true]);
+      }
+      await stopTimer(timer);
+    });
+
+    it('schedules the abandonment of the same turn when its timeout no longer applied', async () => {
+      const timer = await startTimer();
+      const roomId = uniqueName('room');
+      // A turn whose timeout fell due 58.5 s ago (the timer was away): abandoned in 1.5 s.
+      const abandonedDue = Date.now() + 1500;
+      answer = (request) =>
+        request.roomId === roomId && request.kind === 'turn'
+          ? { applied: false, reason: 'stale-turn' }
+          : { applied: true };
+      await snapshot(runningRoom(roomId, 2, startFor(abandonedDue - 59 * sec + 1)));
+      await waitFor(async () => callsFor(roomId).length >= 2, {
+        timeoutMs: 8 * sec,
+        what: 'the abandonment',
+      });
+      const [turn, abandoned] = callsFor(roomId);
+      expect(turn?.request.kind).toBe('turn');
+      expect(abandoned?.request).toEqual({
+        roomId,
+        kind: 'abandoned',
+        version: 2,
+        gameNumber: 1,
+        moveIndex: 0,
+      });
+      expect((abandoned?.at ?? 0) - abandonedDue).toBeGreaterThanOrEqual(0);
+      expect((abandoned?.at ?? 0) - abandonedDue).toBeLessThan(500);
+      await sleep(500);
+      expect(callsFor(roomId)).toHaveLength(2);
+      await stopTimer(timer);
+    });
+
     it('forgets a deleted room', async () => {
       const timer = await startTimer();
       const roomId = uniqueName('room');
@@ -179,7 +229,7 @@ function suite(infra: () => TestInfra) {
         async () =>
           (await nc.jetstreamManager()).consumers
             .info(Streams.games.name, 'game-timer-rooms')
-            .then((i) => i.num_pending === 0),
+            .then((i) => i.num_pending === 0 && i.num_ack_pending === 0),
         {
           what: 'the snapshot to be stored',
         },
@@ -234,6 +284,26 @@ function suite(infra: () => TestInfra) {
       await stopTimer(timer);
     });
 
+    it('hands the deadlines a stopping replica holds to the other one, on time', async () => {
+      const [a, b] = [await startTimer(), await startTimer()];
+      const prefix = uniqueName('handover');
+      const due = Date.now() + 2 * sec;
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) => snapshot(runningRoom(`${prefix}-${i}`, 2, startFor(due)))),
+      );
+      // The schedules fire up to half a second early; each replica holds its share until due.
+      await sleep(due - Date.now() - 150);
+      await stopTimer(a);
+      const mine = () => received.filter((r) => r.request.roomId.startsWith(prefix));
+      await waitFor(async () => mine().length >= 40, { timeoutMs: 8 * sec, what: '40 deadlines' });
+      await sleep(500);
+      expect(mine()).toHaveLength(40);
+      expect(new Set(mine().map((r) => r.request.roomId)).size).toBe(40);
+      // Not after an ack wait (10 s): at once.
+      expect(Math.max(...mine().map((r) => r.at - due))).toBeLessThan(sec);
+      await stopTimer(b);
+    });
+
     it('shares 200 deadlines between two replicas without sending any twice', async () => {
       const [a, b] = [await startTimer(), await startTimer()];
       const prefix = uniqueName('shared');
@@ -248,6 +318,10 @@ function suite(infra: () => TestInfra) {
       await sleep(500);
       expect(mine()).toHaveLength(200);
       expect(new Set(mine().map((r) => r.request.roomId)).size).toBe(200);
+      // Each on time: never early, and well within the server scheduler's 250 ms tick.
+      const lateness = mine().map((r) => r.at - (base + Number(r.request.roomId.split('-').pop()) * 10));
+      expect(Math.min(...lateness)).toBeGreaterThanOrEqual(0);
+      expect(Math.max(...lateness)).toBeLessThan(250);
       await Promise.all([stopTimer(a), stopTimer(b)]);
     });
   };

@@ -1,30 +1,41 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import {
+  AppError,
   Consumers,
   type EventEnvelope,
   type EventPayloads,
   EventTypes,
-  type RoomView,
   Streams,
 } from '@oasis198/contracts';
-import { JetStreamService, LOGGER, type Logger } from '@oasis198/service-kit';
-import { DEADLINE_STORE, type DeadlineStore } from './deadline-store';
-import { deriveDeadlines } from './derive';
-import { SchedulerService } from './scheduler.service';
+import { JetStreamService, LOGGER, type Logger, Metrics } from '@oasis198/service-kit';
+import { Counter } from 'prom-client';
+import { scheduleOf, type RoomSchedule } from './schedule';
+import { isRoomToken, ScheduleStore } from './schedule-store';
 
 /**
  * Learns every room's deadlines from room.created / room.updated / room.deleted (one durable
- * consumer shared by the replicas). Each snapshot replaces the room's deadlines if it is newer
- * than what is stored, so redeliveries and out-of-order snapshots are harmless.
+ * consumer shared by the replicas) and keeps each room's schedule on the server: a snapshot
+ * replaces the room's schedule if it is newer than what is there, so redeliveries and
+ * out-of-order snapshots are harmless; a deleted room, or one left with no deadline, has its
+ * schedule cancelled. One publish per event, and no database.
  */
 @Injectable()
 export class RoomEventsConsumer implements OnApplicationBootstrap {
+  private readonly writes: Counter<'outcome'>;
+
   constructor(
     private readonly jetstream: JetStreamService,
-    @Inject(DEADLINE_STORE) private readonly store: DeadlineStore,
-    private readonly scheduler: SchedulerService,
+    private readonly store: ScheduleStore,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.writes = new Counter({
+      name: 'oasis_timer_schedule_writes_total',
+      help: 'Room events turned into schedules, by outcome (scheduled, cancelled, older: a newer one was there).',
+      labelNames: ['outcome'] as const,
+      registers: [metrics.registry],
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.jetstream.ensureStreams([Streams.games]);
@@ -36,13 +47,12 @@ export class RoomEventsConsumer implements OnApplicationBootstrap {
       case EventTypes.roomCreated:
       case EventTypes.roomUpdated: {
         const { room } = event.data as EventPayloads[typeof EventTypes.roomUpdated];
-        await this.snapshot(room);
+        await this.write(scheduleOf(room));
         return;
       }
       case EventTypes.roomDeleted: {
         const { roomId, version } = event.data as EventPayloads[typeof EventTypes.roomDeleted];
-        if (await this.store.markGone(roomId, version))
-          this.scheduler.snapshotStored(roomId, version, undefined);
+        await this.write({ roomId, version, deadlines: [] });
         return;
       }
       default:
@@ -50,9 +60,11 @@ export class RoomEventsConsumer implements OnApplicationBootstrap {
     }
   }
 
-  private async snapshot(room: RoomView): Promise<void> {
-    const deadlines = deriveDeadlines(room);
-    const applied = await this.store.applySnapshot(room._id, room.version, deadlines);
-    if (applied) this.scheduler.snapshotStored(room._id, room.version, deadlines[0]?.dueAt);
+  private async write(schedule: RoomSchedule): Promise<void> {
+    // A room id is one subject token (rooms makes them hex); anything else can never be scheduled.
+    if (!isRoomToken(schedule.roomId)) {
+      throw new AppError('VALIDATION', `room id ${JSON.stringify(schedule.roomId)} cannot name a schedule`);
+    }
+    this.writes.inc({ outcome: await this.store.write(schedule) });
   }
 }

@@ -1,82 +1,186 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { Broadcasts, Requests, type TokenClaims, type TokensRevoked } from '@oasis198/contracts';
-import { JetStreamService } from '@oasis198/service-kit';
-import { CONFIG } from '@oasis198/service-kit';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { AppError, COMMON_MESSAGES, KvBuckets, type TokenClaims } from '@oasis198/contracts';
+import {
+  CONFIG,
+  invalidToken,
+  JetStreamService,
+  Lifecycle,
+  LOGGER,
+  type Logger,
+  type VerifiedToken,
+  verifyAccessToken,
+} from '@oasis198/service-kit';
+import { JSONCodec, type KV, type KvEntry, type QueuedIterator } from 'nats';
 import type { GatewayConfig } from '../config';
-import { RpcClient } from '@oasis198/service-kit';
+import { RevocationSet } from './revocation-set';
 
-interface Entry {
-  claims: TokenClaims;
-  until: number;
-}
-
-const MAX_ENTRIES = 50_000;
+/** Signature checks remembered (by token string), so a token's HMAC is computed about once. */
+const MAX_VERIFIED = 20_000;
+/** Pause before watching again after the watch failed or NATS went away. */
+const RETRY_MS = 1000;
+const PRUNE_MS = 60_000;
+const codec = JSONCodec<unknown>();
 
 /**
- * Verifies bearer tokens with the auth service (the only holder of the signing key) and keeps
- * good answers for a short while. Auth broadcasts every revocation (logout, password change,
- * account deletion); each gateway replica evicts the matching entries at once, and remembers
- * recent revocations so an answer that was already on its way is not cached.
+ * Checks bearer tokens in this replica, with no round trip: the signature, algorithm, issuer and
+ * expiry with the key auth signs with, then the revocations auth writes to the token bucket
+ * (logouts, password changes, deletions; renames), which this replica watches and holds in
+ * memory. Until the watch has delivered everything the bucket held, and whenever NATS is away,
+ * the replica is not ready and answers 503 to calls that need a token (fail closed): a token
+ * revoked meanwhile must not pass.
  */
 @Injectable()
-export class TokenVerifier implements OnModuleInit {
-  private readonly cache = new Map<string, Entry>();
-  private readonly revokedJti = new Map<string, number>();
-  private readonly revokedUser = new Map<string, { at: number; exceptJti?: string }>();
+export class TokenVerifier implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly key: Uint8Array;
+  private readonly verified = new Map<string, VerifiedToken>();
+  private readonly revocations = new RevocationSet();
+  private kv?: KV;
+  private watcher?: QueuedIterator<KvEntry>;
+  private current = false;
+  private stopped = false;
+  private pruneTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly rpc: RpcClient,
     private readonly jetstream: JetStreamService,
+    private readonly lifecycle: Lifecycle,
     @Inject(CONFIG) private readonly config: GatewayConfig,
-  ) {}
-
-  onModuleInit(): void {
-    this.jetstream.subscribe(Broadcasts.tokensRevoked, (data) => this.revoked(data as TokensRevoked));
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.key = new TextEncoder().encode(config.JWT_SECRET);
   }
 
+  onApplicationBootstrap(): void {
+    this.lifecycle.addReadiness('tokens', () =>
+      this.current ? undefined : 'token revocations are not caught up yet',
+    );
+    void this.followConnection();
+    void this.watchForever();
+    this.pruneTimer = setInterval(() => this.revocations.prune(), PRUNE_MS);
+    this.pruneTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    clearInterval(this.pruneTimer);
+    this.watcher?.stop();
+  }
+
+  /** Whether the revocations are caught up (calls with a token are served). */
+  get ready(): boolean {
+    return this.current;
+  }
+
+  /** The caller behind a token: 401 when it is bad or ended, 503 while revocations are not caught up. */
   async verify(token: string): Promise<TokenClaims> {
-    const now = Date.now();
-    const hit = this.cache.get(token);
-    if (hit && hit.until > now) return hit.claims;
-    if (hit) this.cache.delete(token);
-    const asked = now;
-    const claims = await this.rpc.request<TokenClaims>(Requests.auth.verify, { token });
-    if (this.config.TOKEN_CACHE_MS > 0 && !this.revokedSince(claims, asked)) {
-      if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(token, { claims, until: Math.min(now + this.config.TOKEN_CACHE_MS, claims.exp * 1000) });
-    }
-    return claims;
+    const claims = await this.checkSignature(token);
+    if (!this.current) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    if (this.revocations.refuses(claims)) throw invalidToken();
+    const name = this.revocations.nameOf(claims.userId) ?? claims.name;
+    return { userId: claims.userId, name, jti: claims.jti, exp: claims.exp };
   }
 
   /**
-   * Forgets cached verifications that a revocation made through this replica ends, at once: the
-   * auth service's broadcast travels on another connection than its reply and may come later.
+   * Reads one record of the bucket now: after a logout, password change, deletion or rename made
+   * through this replica, so its own next request sees it even if the watch delivers it a moment
+   * after auth's answer (they travel on different connections). The watch brings it anyway.
    */
-  evict(message: TokensRevoked): void {
-    this.revoked(message);
-  }
-
-  private revokedSince(claims: TokenClaims, asked: number): boolean {
-    if ((this.revokedJti.get(claims.jti) ?? 0) >= asked) return true;
-    const user = this.revokedUser.get(claims.userId);
-    return !!user && user.at >= asked && user.exceptJti !== claims.jti;
-  }
-
-  private revoked(message: TokensRevoked): void {
-    const now = Date.now();
-    this.forgetOld(now);
-    if (message.jti) this.revokedJti.set(message.jti, now);
-    if (message.userId) this.revokedUser.set(message.userId, { at: now, exceptJti: message.exceptJti });
-    for (const [token, entry] of this.cache) {
-      const { jti, userId } = entry.claims;
-      if (jti === message.jti || (userId === message.userId && jti !== message.exceptJti))
-        this.cache.delete(token);
+  async refresh(key: string): Promise<void> {
+    try {
+      const entry = await this.kv?.get(key);
+      if (entry) this.apply(entry);
+    } catch (error) {
+      this.logger.warn({ err: error, key }, 'could not read a token record');
     }
   }
 
-  private forgetOld(now: number): void {
-    const horizon = now - Math.max(this.config.TOKEN_CACHE_MS, this.config.RPC_TIMEOUT_MS) * 2;
-    for (const [jti, at] of this.revokedJti) if (at < horizon) this.revokedJti.delete(jti);
-    for (const [user, info] of this.revokedUser) if (info.at < horizon) this.revokedUser.delete(user);
+  private async checkSignature(token: string): Promise<VerifiedToken> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp * 1000 > Date.now()) return known;
+      this.verified.delete(token);
+      throw invalidToken();
+    }
+    const claims = await verifyAccessToken(token, this.key, this.config.JWT_ISSUER);
+    if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private apply(entry: KvEntry): void {
+    let value: unknown;
+    if (entry.operation === 'PUT') {
+      try {
+        value = codec.decode(entry.value);
+      } catch {
+        value = null;
+      }
+    }
+    if (!this.revocations.apply(entry.key, entry.revision, value)) {
+      this.logger.warn({ key: entry.key, revision: entry.revision }, 'ignored a malformed token record');
+    }
+  }
+
+  /** Watches the bucket, again and again: after an error, a lost connection or a missing bucket. */
+  private async watchForever(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.watchOnce();
+      } catch (error) {
+        if (!this.stopped) this.logger.warn({ err: error }, 'cannot watch token revocations; retrying');
+      }
+      this.current = false;
+      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  }
+
+  /**
+   * One watch: every key's last value, then each change, until it ends. Ready once everything
+   * delivered up to the initial catch-up has been applied.
+   */
+  private async watchOnce(): Promise<void> {
+    const nc = this.jetstream.nc;
+    const jsm = await nc.jetstreamManager();
+    // Only auth creates the bucket; until it does, this throws and the watch is tried again.
+    const info = await jsm.streams.info(`KV_${KvBuckets.tokens}`);
+    const kv = await nc
+      .jetstream()
+      .views.kv(KvBuckets.tokens, { bindOnly: true, allow_direct: info.config.allow_direct });
+    this.kv = kv;
+    // The catch-up callback may run before kv.watch returns (everything already queued).
+    const progress = {
+      initialized: false,
+      applied: 0,
+      watcher: undefined as QueuedIterator<KvEntry> | undefined,
+    };
+    const catchUp = () => {
+      const { initialized, applied, watcher } = progress;
+      if (!initialized || !watcher || this.current || applied < watcher.getReceived()) return;
+      this.current = true;
+      this.logger.info({ records: this.revocations.size }, 'token revocations caught up');
+    };
+    progress.watcher = await kv.watch({
+      initializedFn: () => {
+        progress.initialized = true;
+        catchUp();
+      },
+    });
+    this.watcher = progress.watcher;
+    if (this.stopped) progress.watcher.stop();
+    catchUp();
+    for await (const entry of progress.watcher) {
+      this.apply(entry);
+      progress.applied += 1;
+      catchUp();
+    }
+  }
+
+  /** NATS away: not ready, and the watch starts over (with every key's last value) once it is back. */
+  private async followConnection(): Promise<void> {
+    for await (const status of this.jetstream.nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') {
+        this.current = false;
+        this.watcher?.stop();
+      }
+    }
   }
 }

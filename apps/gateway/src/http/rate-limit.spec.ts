@@ -1,6 +1,6 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
+import { AppError, COMMON_MESSAGES, rateLimitedMessage } from '@oasis198/contracts';
 import { loadConfig, MemoryStore } from '@oasis198/service-kit';
 import { of } from 'rxjs';
 import { type GatewayConfig, gatewayEnv } from '../config';
@@ -43,7 +43,12 @@ beforeEach(() => {
 
 describe('gateway limits', () => {
   it('default to the numbers of DECISIONS "Fair play"', () => {
-    const rules = gatewayLimitRules(loadConfig(gatewayEnv, { NATS_URL: 'nats://127.0.0.1:4222' }));
+    const rules = gatewayLimitRules(
+      loadConfig(gatewayEnv, {
+        NATS_URL: 'nats://127.0.0.1:4222',
+        JWT_SECRET: 'gateway-config-spec-key-8f3a9c1d7e5b2a60',
+      }),
+    );
     expect(rules).toEqual({
       loginAccount: { max: 10, windowMs: 15 * 60_000 },
       loginAddress: { max: 10, windowMs: 15 * 60_000 },
@@ -53,9 +58,18 @@ describe('gateway limits', () => {
       roomEdits: { max: 10, windowMs: 1000 },
       rewardWrites: { max: 10, windowMs: 60_000 },
     });
-    expect(loadConfig(gatewayEnv, { NATS_URL: 'nats://127.0.0.1:4222' }).PUSH_STREAMS_PER_ADDRESS).toBe(20);
+    expect(
+      loadConfig(gatewayEnv, {
+        NATS_URL: 'nats://127.0.0.1:4222',
+        JWT_SECRET: 'gateway-config-spec-key-8f3a9c1d7e5b2a60',
+      }).PUSH_STREAMS_PER_ADDRESS,
+    ).toBe(20);
     expect(() =>
-      loadConfig(gatewayEnv, { NATS_URL: 'nats://127.0.0.1:4222', ROOM_EDITS_PER_SECOND: '0' }),
+      loadConfig(gatewayEnv, {
+        NATS_URL: 'nats://127.0.0.1:4222',
+        JWT_SECRET: 'gateway-config-spec-key-8f3a9c1d7e5b2a60',
+        ROOM_EDITS_PER_SECOND: '0',
+      }),
     ).toThrow(/ROOM_EDITS_PER_SECOND/);
   });
 });
@@ -82,7 +96,7 @@ describe('LoginThrottle', () => {
     const login = jest.fn(ok);
     await expect(throttle.attempt('ip9', 'a@X.com ', login)).rejects.toMatchObject({
       code: 'RATE_LIMITED',
-      message: COMMON_MESSAGES.rateLimited,
+      message: rateLimitedMessage(40),
       retryAfterS: 40,
     });
     expect(login).not.toHaveBeenCalled();

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { createService, JetStreamService } from '@oasis198/service-kit';
-import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName } from '@oasis198/testing';
+import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
 import type { AddressInfo } from 'node:net';
 import { authDefinition } from '../../../auth/src/auth.definition';
 import { rewardsDefinition } from '../../../rewards/src/rewards.definition';
@@ -102,18 +102,28 @@ export class AccountsStack {
 
   /**
    * One more gateway replica on its own port, with the same settings (the first one is
-   * `gateway`/`baseUrl`). Replicas share nothing but NATS, like replicas in a cluster.
+   * `gateway`/`baseUrl`). Replicas share nothing but NATS, like replicas in a cluster. Like a
+   * rollout, it waits until the replica is ready (its token revocations caught up), unless
+   * `ready: false`.
    */
-  async startGatewayReplica(): Promise<{ app: INestApplication; baseUrl: string }> {
+  async startGatewayReplica({ ready = true } = {}): Promise<{ app: INestApplication; baseUrl: string }> {
     const { app } = await createService(gatewayDefinition, {
       ...this.common,
+      JWT_SECRET: TEST_JWT_SECRET,
       ...RAISED_LIMITS,
       ...this.gatewayEnv,
     });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
     this.gateways.push(app);
-    return { app, baseUrl: `http://127.0.0.1:${port}` };
+    const baseUrl = `http://127.0.0.1:${port}`;
+    if (ready) {
+      await waitFor(async () => (await fetch(`${baseUrl}/health/ready`)).status === 200, {
+        timeoutMs: 30_000,
+        what: 'the gateway replica to be ready',
+      });
+    }
+    return { app, baseUrl };
   }
 
   async stopGateways(): Promise<void> {

@@ -25,7 +25,6 @@ export class GameStack {
   /** Every HTTP body and SSE frame the tests received, to scan for secrets. */
   readonly seen: string[] = [];
   private readonly roomsDb = uniqueName('rooms');
-  private readonly timerDb = uniqueName('timer');
 
   private constructor(
     readonly infra: TestInfra,
@@ -52,7 +51,6 @@ export class GameStack {
       LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
       SHUTDOWN_GRACE_MS: '500',
       OUTBOX_SWEEP_MS: '500',
-      TIMER_POLL_MS: '250',
     };
   }
 
@@ -66,7 +64,9 @@ export class GameStack {
   }
 
   async startTimer(): Promise<void> {
-    this.timer = (await createService(gameTimerDefinition, this.env(this.timerDb))).app;
+    // The timer keeps its deadlines in NATS (message schedules): no database of its own.
+    const { MONGO_URL: _none, ...env } = this.env(this.roomsDb);
+    this.timer = (await createService(gameTimerDefinition, env)).app;
   }
 
   async stopTimer(): Promise<void> {

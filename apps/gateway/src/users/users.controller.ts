@@ -16,6 +16,7 @@ import {
   type MessageResponse,
   Requests,
   type TokenClaims,
+  TokenRecords,
 } from '@oasis198/contracts';
 import { RpcClient } from '@oasis198/service-kit';
 import { AuthGuard, Caller } from '../auth/auth.guard';
@@ -78,9 +79,9 @@ export class UsersController {
     @BearerToken() token: string,
   ): Promise<EditUserResponse> {
     const { user } = await this.rpc.request<EditUserResult>(Requests.auth.edit, { caller, body });
-    if (body.password !== undefined) this.verifier.evict({ userId: caller.userId, exceptJti: caller.jti });
-    // Cached verifications carry the name; the next request verifies again (auth broadcasts it too).
-    if (body.name !== undefined) this.verifier.evict({ userId: caller.userId });
+    // This replica applies the new record at once (every replica's watch brings it too).
+    if (body.password !== undefined) await this.verifier.refresh(TokenRecords.user(caller.userId));
+    if (body.name !== undefined) await this.verifier.refresh(TokenRecords.name(caller.userId));
     return { user: { ...user, token } };
   }
 
@@ -91,7 +92,7 @@ export class UsersController {
   @ApiUnauthorizedResponse({ type: ErrorBodyDto })
   async delete(@Caller() caller: TokenClaims): Promise<MessageResponse> {
     const answer = await this.rpc.request<MessageResponse>(Requests.auth.delete, { caller });
-    this.verifier.evict({ userId: caller.userId });
+    await this.verifier.refresh(TokenRecords.user(caller.userId));
     return answer;
   }
 
@@ -103,7 +104,7 @@ export class UsersController {
   @ApiUnauthorizedResponse({ type: ErrorBodyDto })
   async logout(@Caller() caller: TokenClaims): Promise<MessageResponse> {
     const answer = await this.rpc.request<MessageResponse>(Requests.auth.logout, { caller });
-    this.verifier.evict({ jti: caller.jti });
+    await this.verifier.refresh(TokenRecords.token(caller.jti));
     return answer;
   }
 }

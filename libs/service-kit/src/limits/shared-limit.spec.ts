@@ -144,9 +144,15 @@ describe('rateLimited', () => {
     expect(error).toBeInstanceOf(RetryLaterError);
     expect(error).toMatchObject({
       code: 'RATE_LIMITED',
-      message: COMMON_MESSAGES.rateLimited,
+      message: 'Too many attempts. Please try again in 45 seconds.',
       retryAfterS: 45,
     });
-    expect(rateLimited(10).retryAfterS).toBe(1);
+    expect(rateLimited(10)).toMatchObject({
+      retryAfterS: 1,
+      message: 'Too many attempts. Please try again in 1 second.',
+    });
+    // A 10-minute lock says so (it said "wait a minute" before).
+    expect(rateLimited(600_000).message).toBe('Too many attempts. Please try again in 10 minutes.');
+    expect(rateLimited(60_001).message).toBe('Too many attempts. Please try again in 2 minutes.');
   });
 });

@@ -1,4 +1,4 @@
-import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
+import { AppError, COMMON_MESSAGES, rateLimitedMessage } from '@oasis198/contracts';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
@@ -182,12 +182,10 @@ export class SharedLimit {
   }
 }
 
-/** The 429 for a refused reservation: the common message, and Retry-After = the rest of its window. */
-export function rateLimited(
-  retryAfterMs: number,
-  message: string = COMMON_MESSAGES.rateLimited,
-): RetryLaterError {
-  return new RetryLaterError('RATE_LIMITED', message, Math.max(1, Math.ceil(retryAfterMs / 1000)));
+/** The 429 for a refused reservation: Retry-After = the rest of its window, and a message saying so. */
+export function rateLimited(retryAfterMs: number): RetryLaterError {
+  const retryAfterS = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new RetryLaterError('RATE_LIMITED', rateLimitedMessage(retryAfterS), retryAfterS);
 }
 
 /**

@@ -1,0 +1,163 @@
+import type { RoomView } from '@oasis198/contracts';
+import {
+  applyTimeout,
+  initialGameState,
+  startGame,
+  TIME_BASE_MS,
+  toSpecSeconds,
+  type GameState,
+} from '@oasis198/game-rules';
+import {
+  decodeSchedule,
+  encodeSchedule,
+  fireAtMs,
+  notDueRetryMs,
+  planAnswer,
+  planFired,
+  rpcRetryMs,
+  scheduleOf,
+  type RoomSchedule,
+} from './schedule';
+
+const T0 = TIME_BASE_MS + 50_000_000;
+const sec = 1000;
+
+function view(state: GameState, overrides: Partial<RoomView> = {}): RoomView {
+  return {
+    _id: 'room-1',
+    name: 'Room 1',
+    roomNumber: 1,
+    gameType: 'quick-battle',
+    createdBy: { id: 'a', name: 'a' },
+    duration: 14,
+    hasPassCode: false,
+    players: [
+      { id: 'a', name: 'a' },
+      { id: 'b', name: 'b' },
+    ],
+    gameStarted: state.gameStarted,
+    gameOver: state.gameOver,
+    aiCommit: state.aiCommit,
+    aiSeed: null,
+    whosTurn: { ...state, specialRandom: null, aiSeed: null },
+    version: 7,
+    createdAt: new Date(T0).toISOString(),
+    serverNow: toSpecSeconds(T0),
+    waitingSince: null,
+    ...overrides,
+  };
+}
+
+const started = () =>
+  startGame(initialGameState(), { duration: 14, nowMs: T0, specialRandom: 123456, aiSeed: 'a1'.repeat(32) });
+
+/** A running turn's schedule: its timeout at T0 + 19 s + 1 ms, its abandonment at T0 + 78 s. */
+const running = (): RoomSchedule => scheduleOf(view(started()));
+
+describe('scheduleOf: a room snapshot becomes its schedule', () => {
+  it('carries the room, its version and every deadline of that version, earliest first', () => {
+    expect(running()).toEqual({
+      roomId: 'room-1',
+      version: 7,
+      deadlines: [
+        { kind: 'turn', dueAtMs: T0 + 19 * sec + 1, gameNumber: 1, moveIndex: 0 },
+        { kind: 'abandoned', dueAtMs: T0 + 78 * sec, gameNumber: 1, moveIndex: 0 },
+      ],
+    });
+  });
+
+  it('has no deadline for an idle full room: the timer cancels the room schedule', () => {
+    expect(scheduleOf(view(initialGameState())).deadlines).toEqual([]);
+  });
+
+  it('gives a finished game only its post-game expiry', () => {
+    const ended = applyTimeout(started(), { gameNumber: 1, moveIndex: 0 }, { nowMs: T0 + 20 * sec });
+    if (!ended.ok) throw new Error(ended.message);
+    expect(scheduleOf(view(ended.state)).deadlines).toEqual([
+      { kind: 'post-game', dueAtMs: T0 + 84 * sec, gameNumber: 1, moveIndex: 0 },
+    ]);
+  });
+
+  it('asks the server to fire the first deadline a lead ahead of it (its scheduler ticks every 250 ms)', () => {
+    expect(fireAtMs(running(), 500)).toBe(T0 + 19 * sec + 1 - 500);
+    expect(fireAtMs({ ...running(), deadlines: [] }, 500)).toBeNull();
+  });
+
+  it('round-trips through the message body, and refuses anything else', () => {
+    const schedule = running();
+    expect(decodeSchedule(encodeSchedule(schedule))).toEqual(schedule);
+    const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+    expect(decodeSchedule(new TextEncoder().encode('not json'))).toBeNull();
+    expect(decodeSchedule(bytes({ roomId: 'r', version: 1 }))).toBeNull();
+    expect(decodeSchedule(bytes({ ...schedule, version: 'x' }))).toBeNull();
+    expect(
+      decodeSchedule(
+        bytes({ ...schedule, deadlines: [{ kind: 'nap', dueAtMs: 1, gameNumber: 1, moveIndex: 0 }] }),
+      ),
+    ).toBeNull();
+  });
+});
+
+describe('planFired: a fired schedule', () => {
+  it('waits (nak with delay) while it is early by our clock, then sends its first deadline', () => {
+    const schedule = running();
+    const due = T0 + 19 * sec + 1;
+    expect(planFired(schedule, due - 420)).toEqual({ waitMs: 420 });
+    expect(planFired(schedule, due - 1)).toEqual({ waitMs: 1 });
+    expect(planFired(schedule, due)).toEqual({
+      request: { roomId: 'room-1', kind: 'turn', version: 7, gameNumber: 1, moveIndex: 0 },
+      latenessMs: 0,
+    });
+    expect(planFired(schedule, due + 30)).toMatchObject({ latenessMs: 30 });
+  });
+
+  it('is dropped when it carries no deadline', () => {
+    expect(planFired({ ...running(), deadlines: [] }, T0)).toEqual({ nothing: true });
+  });
+});
+
+describe('planAnswer: what the rooms service said', () => {
+  const due = T0 + 19 * sec + 1;
+
+  it('is done when the deadline was applied: the room changed, and its next snapshot schedules again', () => {
+    expect(planAnswer(running(), { applied: true }, due)).toEqual({ done: true, outcome: 'applied' });
+  });
+
+  it("asks again after 100 ms up to 1 s while rooms' clock says 'not due', never giving up", () => {
+    const notDue = { applied: false, reason: 'not-due' };
+    expect(planAnswer(running(), notDue, due)).toEqual({ retryInMs: 100 });
+    expect(planAnswer(running(), notDue, due + 600)).toEqual({ retryInMs: 300 });
+    expect(planAnswer(running(), notDue, due + 60_000)).toEqual({ retryInMs: 1000 });
+    expect(planAnswer(running(), notDue, due + 3_600_000)).toEqual({ retryInMs: 1000 });
+    expect(notDueRetryMs(-50)).toBe(100);
+  });
+
+  it('schedules the rest of the same version when the first no longer applied (the abandonment after a turn)', () => {
+    const stale = { applied: false, reason: 'stale-turn' };
+    expect(planAnswer(running(), stale, due)).toEqual({
+      done: true,
+      outcome: 'stale',
+      rest: {
+        roomId: 'room-1',
+        version: 7,
+        deadlines: [{ kind: 'abandoned', dueAtMs: T0 + 78 * sec, gameNumber: 1, moveIndex: 0 }],
+      },
+    });
+  });
+
+  it('stops at a room that is gone, and after the last deadline', () => {
+    expect(planAnswer(running(), { applied: false, reason: 'gone' }, due)).toEqual({
+      done: true,
+      outcome: 'stale',
+    });
+    const last = { ...running(), deadlines: running().deadlines.slice(1) };
+    expect(planAnswer(last, { applied: false, reason: 'stale-turn' }, due)).toEqual({
+      done: true,
+      outcome: 'stale',
+    });
+  });
+
+  it('backs off 1 s, 2 s, 4 s ... up to 15 s while the rooms service cannot be reached', () => {
+    expect([1, 2, 3, 4, 5, 6, 50].map(rpcRetryMs)).toEqual([1000, 2000, 4000, 8000, 15_000, 15_000, 15_000]);
+  });
+});

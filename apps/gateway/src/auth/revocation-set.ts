@@ -1,0 +1,114 @@
+import type { TokenRevoked, UserName, UserTokens } from '@oasis198/contracts';
+import type { VerifiedToken } from '@oasis198/service-kit';
+
+interface Stored<T> {
+  revision: number;
+  value: T;
+}
+
+/**
+ * What the token bucket says (TokenRecords in libs/contracts), held in memory: the tokens that
+ * were logged out, users whose older tokens (or all tokens) are void, and users' current names.
+ * Entries are applied in revision order per key and forgotten once no token they concern can be
+ * valid any more (`until`), so a check is a few map lookups.
+ */
+export class RevocationSet {
+  private readonly tokens = new Map<string, Stored<TokenRevoked>>();
+  private readonly users = new Map<string, Stored<UserTokens>>();
+  private readonly names = new Map<string, Stored<UserName>>();
+
+  /**
+   * Applies one bucket entry: its key, revision and JSON value (undefined: the key was deleted or
+   * purged). Unknown keys and malformed values are ignored and reported as false.
+   */
+  apply(key: string, revision: number, value: unknown): boolean {
+    const dot = key.indexOf('.');
+    const kind = key.slice(0, dot);
+    const id = key.slice(dot + 1);
+    if (dot < 1 || !id) return false;
+    switch (kind) {
+      case 'token':
+        return put(this.tokens, id, revision, value, isTokenRevoked);
+      case 'user':
+        return put(this.users, id, revision, value, isUserTokens);
+      case 'name':
+        return put(this.names, id, revision, value, isUserName);
+      default:
+        return false;
+    }
+  }
+
+  /** Whether a well-signed token was ended before its expiry: logged out, user deleted, old version. */
+  refuses(claims: VerifiedToken): boolean {
+    if (this.tokens.has(claims.jti)) return true;
+    const user = this.users.get(claims.userId)?.value;
+    if (!user) return false;
+    if (user.deleted) return true;
+    return claims.tokenVersion < user.tokenVersion && claims.jti !== user.keep;
+  }
+
+  /** The user's name since a rename, if it happened during the lifetime of tokens still valid. */
+  nameOf(userId: string): string | undefined {
+    return this.names.get(userId)?.value.name;
+  }
+
+  /** Forgets entries whose tokens have all expired by `now` (Unix ms); the bucket ages them out too. */
+  prune(now = Date.now()): number {
+    let removed = 0;
+    for (const map of [this.tokens, this.users, this.names] as Map<string, Stored<{ until: number }>>[]) {
+      for (const [id, entry] of map) {
+        if (entry.value.until < now) {
+          map.delete(id);
+          removed += 1;
+        }
+      }
+    }
+    return removed;
+  }
+
+  get size(): number {
+    return this.tokens.size + this.users.size + this.names.size;
+  }
+}
+
+function put<T>(
+  map: Map<string, Stored<T>>,
+  id: string,
+  revision: number,
+  value: unknown,
+  valid: (value: unknown) => value is T,
+): boolean {
+  const known = map.get(id);
+  if (known && known.revision >= revision) return true; // an older write, seen after a newer one
+  if (value === undefined) {
+    map.delete(id);
+    return true;
+  }
+  if (!valid(value)) return false;
+  map.set(id, { revision, value });
+  return true;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+function isTokenRevoked(value: unknown): value is TokenRevoked {
+  return isObject(value) && isTime(value['until']);
+}
+
+function isUserTokens(value: unknown): value is UserTokens {
+  return (
+    isObject(value) &&
+    isTime(value['until']) &&
+    Number.isInteger(value['tokenVersion']) &&
+    (value['keep'] === undefined || typeof value['keep'] === 'string') &&
+    (value['deleted'] === undefined || typeof value['deleted'] === 'boolean')
+  );
+}
+
+function isUserName(value: unknown): value is UserName {
+  return (
+    isObject(value) && isTime(value['until']) && isTime(value['at']) && typeof value['name'] === 'string'
+  );
+}
