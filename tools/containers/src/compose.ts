@@ -167,7 +167,6 @@ export function runArgs(compose: ComposeFile, service: string, n: number, config
     const { source, target } = typeof secret === 'string' ? { source: secret, target: undefined } : secret;
     const file = compose.secrets?.[source]?.file;
     if (!file) throw new Error(`compose.yaml: secret ${source} has no file`);
-    if (!existsSync(path.resolve(ROOT, file))) throw new Error(`secret file ${file} does not exist`);
     args.push('--volume', `${path.resolve(ROOT, file)}:/run/secrets/${target ?? source}:ro`);
   }
   if (spec.entrypoint) args.push('--entrypoint', JSON.stringify(spec.entrypoint));
@@ -240,6 +239,11 @@ export async function up(compose: ComposeFile, log: (line: string) => void = () 
         `${project}_${volume}`,
       ]);
     }
+  }
+  // Every secret file must exist before a container mounts it (podman would make a directory).
+  for (const [name, secret] of Object.entries(compose.secrets ?? {})) {
+    if (secret.file && !existsSync(path.resolve(ROOT, secret.file)))
+      throw new Error(`compose.yaml: the file of secret ${name}, ${secret.file}, does not exist`);
   }
   const existing = new Map((await containersOf(project)).map((c) => [c.name, c]));
   const replaced = new Set<string>();
