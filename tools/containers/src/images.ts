@@ -33,7 +33,10 @@ export const imageRef = (name: ImageName): string => `localhost/oasis198/${name}
 
 const STAGE = path.join(ROOT, 'dist', 'images');
 const TOOLS_BIN = path.join(ROOT, '.tools', 'bin');
-const NODE_BIN = path.join(ROOT, '.tools', 'node', 'bin', 'node');
+// The Node 24 that setup put into .tools/node, or (on a machine whose own Node is 24 already, where
+// setup installs none) the one running this script.
+const TOOLS_NODE = path.join(ROOT, '.tools', 'node', 'bin', 'node');
+const NODE_BIN = existsSync(TOOLS_NODE) ? TOOLS_NODE : process.execPath;
 
 interface ImageSpec {
   dockerfile: string;
