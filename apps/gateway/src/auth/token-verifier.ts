@@ -38,6 +38,12 @@ export class TokenVerifier implements OnApplicationBootstrap, OnApplicationShutd
   private watcher?: QueuedIterator<KvEntry>;
   private current = false;
   private stopped = false;
+  /** False while NATS is away: a watch started then only waits out a request timeout. */
+  private connected = true;
+  /** The watch ended because NATS came back: start it again without a pause. */
+  private restartNow = false;
+  /** Ends the watch loop's pause at once (NATS back, or shutdown). */
+  private wake?: () => void;
   private pruneTimer?: NodeJS.Timeout;
 
   constructor(
@@ -63,6 +69,7 @@ export class TokenVerifier implements OnApplicationBootstrap, OnApplicationShutd
     this.stopped = true;
     clearInterval(this.pruneTimer);
     this.watcher?.stop();
+    this.wake?.();
   }
 
   /** Whether the revocations are caught up (calls with a token are served). */
@@ -123,14 +130,30 @@ export class TokenVerifier implements OnApplicationBootstrap, OnApplicationShutd
   /** Watches the bucket, again and again: after an error, a lost connection or a missing bucket. */
   private async watchForever(): Promise<void> {
     while (!this.stopped) {
+      if (!this.connected) await this.pause(); // until NATS is back
+      if (this.stopped) break;
       try {
         await this.watchOnce();
       } catch (error) {
         if (!this.stopped) this.logger.warn({ err: error }, 'cannot watch token revocations; retrying');
       }
       this.current = false;
-      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      // A watch ended by a reconnect starts again at once; after a failure, a second's pause.
+      if (!this.stopped && this.connected && !this.restartNow) await this.pause(RETRY_MS);
+      this.restartNow = false;
     }
+  }
+
+  /** Waits until wake() (NATS back, shutdown) or, given, that many milliseconds. */
+  private pause(ms?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
   }
 
   /**
@@ -179,7 +202,10 @@ export class TokenVerifier implements OnApplicationBootstrap, OnApplicationShutd
     for await (const status of this.jetstream.nc.status()) {
       if (status.type === 'disconnect' || status.type === 'reconnect') {
         this.current = false;
+        this.connected = status.type === 'reconnect';
+        this.restartNow = this.connected;
         this.watcher?.stop();
+        if (this.connected) this.wake?.();
       }
     }
   }
