@@ -227,6 +227,8 @@ async function startOwnStack() {
     signal: abort.signal,
     runDir: throwaway.runDir,
     dataDir: throwaway.dataDir,
+    // Every bot comes from one address: the per-address and per-user limits are raised.
+    extraEnv: { gateway: BENCH_LIMITS },
     onLine: (app, line) => stackLog.write(`${app.padEnd(10)} | ${line}\n`),
     onExit: (app, code, signal) => {
       console.error(
