@@ -114,6 +114,14 @@ export default [
     },
   },
   {
+    // The container tools (TypeScript run by Node) share the command-line scripts' helpers in
+    // tools/scripts/lib (plain JavaScript, in no project: paths, output, polling, test limits).
+    files: ['tools/containers/src/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { allow: ['../../scripts/lib/*'], depConstraints }],
+    },
+  },
+  {
     // Command-line scripts print to the terminal by design.
     files: ['tools/**/*.mjs', 'tools/**/*.ts', 'apps/e2e/**/*.ts', 'apps/bench/**/*.ts'],
     rules: { 'no-console': 'off' },

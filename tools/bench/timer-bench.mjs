@@ -18,6 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, JSONCodec } from 'nats';
 import { startStack } from '../scripts/lib/stack.mjs';
+import { summarize } from './lib/stats.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -77,9 +78,6 @@ function roomView(roomId, dueMs) {
     waitingSince: null,
   };
 }
-
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'oasis-timer-bench-'));
 let stack;
@@ -190,13 +188,13 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 1000));
 
   console.log(`load average after the run: ${load()}`);
-  const lateness = [...arrivals].map(([roomId, at]) => at - dueAt.get(roomId)).sort((a, b) => a - b);
+  const lateness = [...arrivals].map(([roomId, at]) => at - dueAt.get(roomId));
   const early = lateness.filter((ms) => ms < 0).length;
+  const late = summarize(lateness);
   console.log(`fired ${arrivals.size}/${ROOMS}, duplicates ${duplicates}, early ${early}`);
   if (lateness.length) {
     console.log(
-      `lateness ms: p50 ${percentile(lateness, 50)}  p95 ${percentile(lateness, 95)}  ` +
-        `p99 ${percentile(lateness, 99)}  max ${lateness[lateness.length - 1]}  min ${lateness[0]}`,
+      `lateness ms: p50 ${late.p50}  p95 ${late.p95}  p99 ${late.p99}  max ${late.max}  min ${Math.min(...lateness)}`,
     );
   }
   // The timers' own view (their /metrics): when they sent each deadline, before the NATS hop; how
@@ -220,8 +218,7 @@ try {
   console.log(
     `deadlines sent per replica: ${sent.join(' + ')}; CPU per replica: ${cpu.map((s) => `${s.toFixed(2)} s`).join(', ')}`,
   );
-  const p99 = lateness.length ? percentile(lateness, 99) : Infinity;
-  const ok = arrivals.size === ROOMS && duplicates === 0 && early === 0 && p99 <= 250;
+  const ok = arrivals.size === ROOMS && duplicates === 0 && early === 0 && (late.p99 ?? Infinity) <= 250;
   console.log(ok ? 'PASS: every deadline once, p99 within 250 ms' : 'FAIL: target not met');
   console.log(
     JSON.stringify({
@@ -232,10 +229,10 @@ try {
       fired: arrivals.size,
       duplicates,
       early,
-      p50Ms: lateness.length ? percentile(lateness, 50) : null,
-      p95Ms: lateness.length ? percentile(lateness, 95) : null,
-      p99Ms: lateness.length ? percentile(lateness, 99) : null,
-      maxMs: lateness.length ? lateness[lateness.length - 1] : null,
+      p50Ms: late.p50,
+      p95Ms: late.p95,
+      p99Ms: late.p99,
+      maxMs: late.max,
       sentPerReplica: sent,
       cpuSecondsPerReplica: cpu.map((s) => Number(s.toFixed(2))),
       pass: ok,

@@ -52,6 +52,16 @@ const quiet = flags.has('--quiet');
 const NODE_MODULES = path.join(ROOT, 'node_modules');
 const NPM_STAMP = path.join(NODE_MODULES, '.oasis-setup-stamp');
 const VERSIONS_FILE = path.join(TOOLS_BIN, '.versions.json');
+
+/** The version a step recorded in VERSIONS_FILE for `name`, if any. */
+const recordedVersion = (name) => JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}')[name];
+
+/** Records `version` for `name`, re-reading the file first: another step may have written meanwhile. */
+function recordVersion(name, version) {
+  const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
+  mkdirSync(TOOLS_BIN, { recursive: true });
+  writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, [name]: version }, null, 2) + '\n');
+}
 const FERRETDB_SRC = path.join(ROOT, 'tools', 'ferretdb');
 /** Chart checks (tools/scripts/check-deploy.mjs): kubeconform, and the Kubernetes version whose API
  * schemas it validates against (converted from that release's OpenAPI document). */
@@ -305,8 +315,7 @@ async function kubeconform() {
  */
 async function kubernetesSchemas() {
   const dir = path.join(K8S_SCHEMAS_DIR, `${KUBERNETES_VERSION}-standalone-strict`);
-  const versions = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
-  if (versions['kubernetes-schemas'] === KUBERNETES_VERSION && existsSync(dir)) return undefined;
+  if (recordedVersion('kubernetes-schemas') === KUBERNETES_VERSION && existsSync(dir)) return undefined;
   if (!hasCommand('go'))
     throw new StepError('the Kubernetes API schemas are fetched with Go: install Go 1.21+');
   notice(`Kubernetes ${KUBERNETES_VERSION} API schemas: go mod download k8s.io/kubernetes`);
@@ -325,11 +334,7 @@ async function kubernetesSchemas() {
     writeFileSync(path.join(dir, file), JSON.stringify(schema));
     count++;
   }
-  const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
-  writeFileSync(
-    VERSIONS_FILE,
-    JSON.stringify({ ...latest, 'kubernetes-schemas': KUBERNETES_VERSION }, null, 2) + '\n',
-  );
+  recordVersion('kubernetes-schemas', KUBERNETES_VERSION);
   return `${count} kinds of Kubernetes ${KUBERNETES_VERSION}`;
 }
 
@@ -375,8 +380,7 @@ function* kubernetesKindSchemas(definitions) {
 
 /** Installs a Go-built binary unless .tools/bin/.versions.json says this version is there. */
 async function goTool(name, version, binary, install, did = `installed ${version}`) {
-  const versions = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
-  if (versions[name] === version && existsSync(binary)) return undefined;
+  if (recordedVersion(name) === version && existsSync(binary)) return undefined;
   if (!hasCommand('go')) {
     throw new StepError(
       `${name} needs Go (1.26, or 1.21+ which fetches 1.26) on the PATH: install it, then run npm run setup`,
@@ -385,9 +389,7 @@ async function goTool(name, version, binary, install, did = `installed ${version
   notice(`${name}: building with Go`);
   mkdirSync(TOOLS_BIN, { recursive: true });
   await install();
-  // Re-read: another step may have recorded its version meanwhile.
-  const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
-  writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, [name]: version }, null, 2) + '\n');
+  recordVersion(name, version);
   return did;
 }
 
@@ -405,8 +407,7 @@ async function go(args, cwd) {
  * the first time). A venv that already holds the pinned version is adopted as it is.
  */
 async function checkov() {
-  const versions = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
-  if (versions.checkov === CHECKOV_VERSION && existsSync(CHECKOV_BIN)) return undefined;
+  if (recordedVersion('checkov') === CHECKOV_VERSION && existsSync(CHECKOV_BIN)) return undefined;
   const installed = async () =>
     existsSync(CHECKOV_BIN) && (await run(CHECKOV_BIN, ['--version'], { capture: true })).output.trim();
   let did = 'adopted the installed one';
@@ -431,10 +432,7 @@ async function checkov() {
     }
     did = `installed ${CHECKOV_VERSION}`;
   }
-  // Re-read: another step may have recorded its version meanwhile.
-  const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
-  mkdirSync(TOOLS_BIN, { recursive: true });
-  writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, checkov: CHECKOV_VERSION }, null, 2) + '\n');
+  recordVersion('checkov', CHECKOV_VERSION);
   return did;
 }
 

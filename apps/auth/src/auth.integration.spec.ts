@@ -177,10 +177,15 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
     await expect(rpc.request(Requests.auth.verify, { token: user.token })).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     });
-    // A second deletion with a token a gateway still let through stores the record again.
+    // A second deletion with a token a gateway still let through (the first deletion's record was
+    // not stored, say) is refused, and stores the record again.
+    const kv = await nc.jetstream().views.kv(KvBuckets.tokens, { bindOnly: true });
+    await kv.purge(TokenRecords.user(user._id));
+    expect(await record(TokenRecords.user(user._id))).toBeUndefined();
     await expect(rpc.request(Requests.auth.delete, { caller: claims })).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     });
+    expect(await record(TokenRecords.user(user._id))).toMatchObject({ deleted: true });
   });
 
   it('writes logouts, password changes and renames to the token bucket before answering', async () => {

@@ -1,8 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
-import { AppError, type AuthUser, Requests, Streams, type TokenClaims } from '@oasis198/contracts';
+import { type AuthUser, Requests, Streams, type TokenClaims } from '@oasis198/contracts';
 import { createLogger, createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
-import { mongoUrlFor, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { fillStream, mongoUrlFor, refusalOf, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, DiscardPolicy, type JetStreamManager, type NatsConnection } from 'nats';
 import { authDefinition } from './auth.definition';
@@ -59,15 +59,6 @@ describe('auth service with a full USERS stream', () => {
     };
   };
   const register = (body = account()) => rpc.request<AuthUser>(Requests.auth.register, body);
-  const refusal = async (promise: Promise<unknown>) => {
-    try {
-      await promise;
-    } catch (error) {
-      if (error instanceof AppError) return { code: error.code, message: error.message };
-      throw error;
-    }
-    return 'accepted';
-  };
   const users = () => app.get<Model<User>>(getModelToken(User.name));
   const streamState = async () => (await jsm.streams.info(Streams.users.name)).state;
 
@@ -86,30 +77,17 @@ describe('auth service with a full USERS stream', () => {
       what: 'user.registered to go out',
     });
 
-    const { config } = await jsm.streams.info(Streams.users.name);
-    await jsm.streams.update(Streams.users.name, {
-      ...config,
-      max_bytes: (await streamState()).bytes + 16 * 1024,
-      discard: DiscardPolicy.New,
-    });
-    let refused: unknown;
-    for (let i = 0; i < 1000 && !refused; i++) {
-      await nc
-        .jetstream()
-        .publish('user.filler', new Uint8Array(1024), { msgID: uniqueName('filler') })
-        .catch((error) => (refused = error));
-    }
-    expect(refused).toMatchObject({ api_error: { err_code: 10077 } });
-    const full = await streamState();
+    const { config, full, refusal } = await fillStream(nc, Streams.users.name, 'user.filler', 16 * 1024);
+    expect(refusal).toMatchObject({ api_error: { err_code: 10077 } });
     await new Promise((resolve) => setTimeout(resolve, 600)); // two looks at the stream by auth
 
     const unavailable = { code: 'UNAVAILABLE', message: STREAM_FULL_MESSAGE };
     const bob = account();
-    expect(await refusal(register(bob))).toEqual(unavailable);
+    expect(await refusalOf(register(bob))).toEqual(unavailable);
     expect(
-      await refusal(rpc.request(Requests.auth.edit, { caller: claims, body: { name: 'renamed1' } })),
+      await refusalOf(rpc.request(Requests.auth.edit, { caller: claims, body: { name: 'renamed1' } })),
     ).toEqual(unavailable);
-    expect(await refusal(rpc.request(Requests.auth.delete, { caller: claims }))).toEqual(unavailable);
+    expect(await refusalOf(rpc.request(Requests.auth.delete, { caller: claims }))).toEqual(unavailable);
     expect(await users().countDocuments({ emailKey: bob.email.toLowerCase() })).toBe(0);
     expect(await users().findById(alice._id).lean()).toMatchObject({ name: alice.name, outboxAt: null });
     expect(await rpc.request<TokenClaims>(Requests.auth.verify, { token: alice.token })).toMatchObject({

@@ -13,8 +13,8 @@ export const gameTimerEnv = baseEnv.extend({
   HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3104),
   /**
    * How long before a deadline the server is asked to fire it. Its scheduler runs at most every
-   * 250 ms, so a schedule fires up to that late; the timer takes it early and hands it back to
-   * the server (a nak with the remaining delay) until the exact time.
+   * 250 ms, so a schedule fires up to that late; the timer takes it early and holds it, unacked,
+   * until the exact time.
    */
   TIMER_SCHEDULE_LEAD_MS: z.coerce.number().int().min(0).max(5000).default(500),
   /** How long to wait for the rooms service to answer a due deadline. */

@@ -29,6 +29,7 @@ import mongoose, { type Model, Schema } from 'mongoose';
 import { nanos } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { drawnGame, wonGame } from './player-events/game-finished.fixtures';
 import { PlayerEventsService } from './player-events/player-events.service';
 import { PaidGame, Reward } from './rewards/reward.schema';
 import { rewardsDefinition } from './rewards.definition';
@@ -90,36 +91,32 @@ describe('rewards service: events applied once, whatever the order or the copies
   const renamedEvent = (userId: string, name: string, at: Date) =>
     makeEvent(EventTypes.userRenamed, EventIds.userRenamed(userId, name, at.getTime()), { userId, name }, at);
   let n = 0;
-  const finished = (winner: string, loser: string, gameId = `room-${randomUUID()}:${++n}`): GameFinished => ({
-    gameId,
-    roomId: gameId.slice(0, gameId.lastIndexOf(':')),
-    gameNumber: n,
-    draw: false,
-    winner: { id: winner, name: `w${winner.slice(0, 6)}`, seat: 'player1' },
-    loser: { id: loser, name: `l${loser.slice(0, 6)}`, seat: 'player2' },
-    endReason: 'reached198',
-    player1: { id: winner, name: `w${winner.slice(0, 6)}` },
-    player2: { id: loser, name: `l${loser.slice(0, 6)}` },
-    duration: 32,
-    playedSeconds: 60,
-    aiSeed: 'a5'.repeat(32),
-    aiCommit: '5a'.repeat(32),
-    specialRandom: 654321,
-    moves: 25,
-    finishedAt: new Date().toISOString(),
-  });
+  const finished = (winner: string, loser: string, gameId = `room-${randomUUID()}:${++n}`): GameFinished =>
+    wonGame(
+      { id: winner, name: `w${winner.slice(0, 6)}` },
+      { id: loser, name: `l${loser.slice(0, 6)}` },
+      {
+        gameId,
+        roomId: gameId.slice(0, gameId.lastIndexOf(':')),
+        gameNumber: n,
+        moves: 25,
+        finishedAt: new Date().toISOString(),
+      },
+    );
   /** A draw (the move limit) between two players, in a 14-second room. */
   const drawn = (player1: string, player2: string): GameFinished => {
-    const won = finished(player1, player2);
-    return {
-      ...won,
-      draw: true,
-      winner: null,
-      loser: null,
-      endReason: 'moveLimit',
-      duration: 14,
-      moves: 250,
-    };
+    const gameId = `room-${randomUUID()}:${++n}`;
+    return drawnGame(
+      { id: player1, name: `w${player1.slice(0, 6)}` },
+      { id: player2, name: `l${player2.slice(0, 6)}` },
+      {
+        gameId,
+        roomId: gameId.slice(0, gameId.lastIndexOf(':')),
+        gameNumber: n,
+        duration: 14,
+        finishedAt: new Date().toISOString(),
+      },
+    );
   };
   const gameEvent = (game: GameFinished, id = EventIds.gameFinished(game.gameId)) =>
     makeEvent(EventTypes.gameFinished, id, game);

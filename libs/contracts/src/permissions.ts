@@ -92,6 +92,17 @@ const schedules = (stream: StreamName, subjects: string): Grant => ({
   publish: [subjects, `${JS_API}.STREAM.MSG.GET.${stream}`],
 });
 
+/** Reads a bucket's keys (direct get) and watches them (consumers on its stream `KV_<bucket>`). */
+const bucketReads = (stream: string): string[] => [
+  `${JS_API}.STREAM.MSG.GET.${stream}`,
+  `${JS_API}.DIRECT.GET.${stream}`,
+  `${JS_API}.DIRECT.GET.${stream}.>`,
+  `${JS_API}.CONSUMER.CREATE.${stream}`,
+  `${JS_API}.CONSUMER.CREATE.${stream}.>`,
+  `${JS_API}.CONSUMER.INFO.${stream}.>`,
+  `${JS_API}.CONSUMER.DELETE.${stream}.>`,
+];
+
 /** Uses a key-value bucket: creates it when missing, reads, writes and watches its keys. */
 const usesBucket = (bucket: string): Grant => {
   const stream = `KV_${bucket}`;
@@ -101,13 +112,7 @@ const usesBucket = (bucket: string): Grant => {
       `${JS_API}.STREAM.INFO.${stream}`,
       `${JS_API}.STREAM.CREATE.${stream}`,
       `${JS_API}.STREAM.UPDATE.${stream}`,
-      `${JS_API}.STREAM.MSG.GET.${stream}`,
-      `${JS_API}.DIRECT.GET.${stream}`,
-      `${JS_API}.DIRECT.GET.${stream}.>`,
-      `${JS_API}.CONSUMER.CREATE.${stream}`,
-      `${JS_API}.CONSUMER.CREATE.${stream}.>`,
-      `${JS_API}.CONSUMER.INFO.${stream}.>`,
-      `${JS_API}.CONSUMER.DELETE.${stream}.>`,
+      ...bucketReads(stream),
     ],
   };
 };
@@ -120,17 +125,7 @@ const usesBucket = (bucket: string): Grant => {
 const watchesBucket = (bucket: string): Grant => {
   const stream = `KV_${bucket}`;
   return {
-    publish: [
-      `${JS_API}.STREAM.INFO.${stream}`,
-      `${JS_API}.STREAM.MSG.GET.${stream}`,
-      `${JS_API}.DIRECT.GET.${stream}`,
-      `${JS_API}.DIRECT.GET.${stream}.>`,
-      `${JS_API}.CONSUMER.CREATE.${stream}`,
-      `${JS_API}.CONSUMER.CREATE.${stream}.>`,
-      `${JS_API}.CONSUMER.INFO.${stream}.>`,
-      `${JS_API}.CONSUMER.DELETE.${stream}.>`,
-      `$JS.FC.${stream}.>`,
-    ],
+    publish: [`${JS_API}.STREAM.INFO.${stream}`, ...bucketReads(stream), `$JS.FC.${stream}.>`],
   };
 };
 

@@ -10,6 +10,7 @@ export * from './dead-letters/dead-letters';
 export * from './mongo';
 export * from './health';
 export * from './nats/jetstream.service';
+export * from './nats/kv-bucket';
 export * from './nats/rpc-client';
 export * from './nats/rpc.interceptor';
 export * from './service-kit.module';

@@ -43,33 +43,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly streamBytesRatio = new Gauge({
-    name: 'oasis_stream_bytes_ratio',
-    help: "How full a JetStream stream is: its bytes / its max_bytes (discard new: at 1 it refuses new events). Refreshed every STREAM_CHECK_MS by the stream's publisher.",
-    labelNames: ['stream'] as const,
-    registers: [this.registry],
-  });
-
-  readonly streamBytes = new Gauge({
-    name: 'oasis_stream_bytes',
-    help: 'Bytes stored in a JetStream stream.',
-    labelNames: ['stream'] as const,
-    registers: [this.registry],
-  });
-
-  readonly streamMessages = new Gauge({
-    name: 'oasis_stream_messages',
-    help: 'Messages stored in a JetStream stream.',
-    labelNames: ['stream'] as const,
-    registers: [this.registry],
-  });
-
-  readonly streamFull = new Gauge({
-    name: 'oasis_stream_full',
-    help: '1 while the service counts a stream as full and refuses changes that would publish to it (503).',
-    labelNames: ['stream'] as const,
-    registers: [this.registry],
-  });
+  // How full the streams this service publishes to are (JetStreamService.watchCapacity).
+  readonly streamBytesRatio = this.streamGauge(
+    'oasis_stream_bytes_ratio',
+    "How full a JetStream stream is: its bytes / its max_bytes (discard new: at 1 it refuses new events). Refreshed every STREAM_CHECK_MS by the stream's publisher.",
+  );
+  readonly streamBytes = this.streamGauge('oasis_stream_bytes', 'Bytes stored in a JetStream stream.');
+  readonly streamMessages = this.streamGauge(
+    'oasis_stream_messages',
+    'Messages stored in a JetStream stream.',
+  );
+  readonly streamFull = this.streamGauge(
+    'oasis_stream_full',
+    '1 while the service counts a stream as full and refuses changes that would publish to it (503).',
+  );
 
   readonly deadLetters = new Counter({
     name: 'oasis_outbox_dead_letters_total',
@@ -87,6 +74,10 @@ export class Metrics {
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  private streamGauge(name: string, help: string): Gauge<'stream'> {
+    return new Gauge({ name, help, labelNames: ['stream'] as const, registers: [this.registry] });
   }
 }
 

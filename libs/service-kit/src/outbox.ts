@@ -4,7 +4,12 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { DEAD_LETTERS_COLLECTION, type DeadLetterRecord } from './dead-letters/dead-letters';
 import { isDuplicateKeyError } from './mongo';
-import { isConnectionTrouble, isPublishRefusal, type JetStreamService } from './nats/jetstream.service';
+import {
+  isConnectionTrouble,
+  isPublishRefusal,
+  type JetStreamService,
+  type StreamSpec,
+} from './nats/jetstream.service';
 import type { Metrics } from './metrics';
 
 /**
@@ -77,6 +82,44 @@ export const publisherEnv = {
   /** From this share of its max_bytes on, a stream counts as full and changes are refused with 503. */
   STREAM_FULL_RATIO: z.coerce.number().gt(0).max(1).default(0.95),
 };
+
+/** The variables publisherEnv adds to a service's config. */
+export type PublisherConfig = { [K in keyof typeof publisherEnv]: z.infer<(typeof publisherEnv)[K]> };
+
+/**
+ * The relay options of the one service that publishes to `stream` (auth: USERS, rooms: GAMES):
+ * its changes wait while that stream is full (assertCanPublish), and a refused event becomes a
+ * dead letter as its publisherEnv variables say.
+ */
+export function publisherRelayOptions(
+  service: string,
+  stream: string,
+  config: PublisherConfig,
+): Pick<OutboxRelayOptions, 'service' | 'stream' | 'deadLetterAttempts' | 'deadLetterAfterMs'> {
+  return {
+    service,
+    stream,
+    deadLetterAttempts: config.OUTBOX_DEAD_LETTER_ATTEMPTS,
+    deadLetterAfterMs: config.OUTBOX_DEAD_LETTER_AFTER_MS,
+  };
+}
+
+/**
+ * At start-up, by the one service that publishes to `stream`: creates it or brings its limits up
+ * to date (only its publisher does, so services configured differently do not undo each other),
+ * then watches how full it is every STREAM_CHECK_MS, which assertCanPublish() goes by.
+ */
+export async function keepPublishedStream(
+  jetstream: JetStreamService,
+  stream: StreamSpec,
+  config: PublisherConfig,
+): Promise<void> {
+  await jetstream.ensureStreams([stream], { updateLimits: true });
+  await jetstream.watchCapacity([stream], {
+    everyMs: config.STREAM_CHECK_MS,
+    fullRatio: config.STREAM_FULL_RATIO,
+  });
+}
 
 export const outboxKey = (eventId: string): string => eventId.replace(/[.$]/g, '_');
 

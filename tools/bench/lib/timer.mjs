@@ -31,17 +31,18 @@ export function runTimerBench({ rooms = 10_000, replicas = 2, onLine = () => und
     child.stderr.on('data', take);
     child.on('error', reject);
     child.on('close', (code) => {
-      const late = /lateness ms: p50 (-?\d+)\s+p95 (-?\d+)\s+p99 (-?\d+)\s+max (-?\d+)/.exec(output);
-      const fired = /fired (\d+)\/(\d+), duplicates (\d+)/.exec(output);
+      // The benchmark's figures: its JSON line (none when it failed before measuring).
+      const line = output.split('\n').find((l) => l.startsWith('{"bench":"timer"'));
+      const figures = line ? JSON.parse(line) : {};
       resolve({
         code,
-        p50: late ? Number(late[1]) : null,
-        p95: late ? Number(late[2]) : null,
-        p99: late ? Number(late[3]) : null,
-        max: late ? Number(late[4]) : null,
-        fired: fired ? Number(fired[1]) : null,
-        rooms: fired ? Number(fired[2]) : rooms,
-        duplicates: fired ? Number(fired[3]) : null,
+        p50: figures.p50Ms ?? null,
+        p95: figures.p95Ms ?? null,
+        p99: figures.p99Ms ?? null,
+        max: figures.maxMs ?? null,
+        fired: figures.fired ?? null,
+        rooms: figures.rooms ?? rooms,
+        duplicates: figures.duplicates ?? null,
         output,
       });
     });

@@ -7,7 +7,6 @@
 //                     (the binary of .tools/node, the same one the tests run on);
 //   oasis198/nginx    Debian's nginx-light with the libraries it links, and busybox's wget for
 //                     the image's health check.
-import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -22,7 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { exec, IMAGES_DIR, imageLabel, podman } from './exec.ts';
+import { exec, IMAGES_DIR, imageLabel, INPUTS_LABEL, podman, shortHash as hash } from './exec.ts';
 
 const SUITE = 'bookworm';
 /** Packages the root file system is made of (beyond minbase), the source of every base image. */
@@ -39,10 +38,6 @@ export const BASE_IMAGES = {
 
 const ROOTFS = path.join(IMAGES_DIR, `rootfs-${SUITE}`);
 const ROOTFS_STAMP = path.join(IMAGES_DIR, `rootfs-${SUITE}.stamp`);
-const INPUTS_LABEL = 'org.oasis198.inputs';
-
-const hash = (...parts: string[]): string =>
-  createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16);
 
 /** The Debian mirror this machine's apt uses (deb822 sources or sources.list), for debootstrap. */
 function debianMirror(): string {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { podman, ROOT } from './exec.ts';
+import { imageId, podman, ROOT } from './exec.ts';
 
 type Dict<T = unknown> = Record<string, T>;
 
@@ -201,12 +201,6 @@ export async function containersOf(project: string): Promise<Running[]> {
     state: c.State,
     configHash: c.Labels?.['com.docker.compose.config-hash'] ?? '',
   }));
-}
-
-async function imageId(image: string): Promise<string> {
-  const result = await podman(['image', 'inspect', '--format', '{{.Id}}', image], { allowFailure: true });
-  if (result.code !== 0) throw new Error(`image ${image} does not exist: build it first (npm run images)`);
-  return result.stdout.trim();
 }
 
 /**

@@ -1,10 +1,13 @@
 // Running commands, and podman with this workspace's settings. Node builtins only: these scripts
 // run with Node 24's type stripping (`node tools/containers/src/<script>.ts`), no build step.
+// Paths and terminal output come from the other command-line scripts' helpers (tools/scripts/lib).
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '../../scripts/lib/workspace.mjs';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export { bold, dim, formatDuration, green, red } from '../../scripts/lib/log.mjs';
+export { ROOT };
 /** Podman settings: the runc runtime and explicit ulimits (see the file). */
 export const CONTAINERS_CONF = path.join(ROOT, 'tools', 'containers', 'containers.conf');
 /** Where built images' inputs (root file systems, static binaries, app artifacts) are kept. */
@@ -64,6 +67,26 @@ export function podman(args: readonly string[], options: ExecOptions = {}): Prom
   return exec('podman', args, { ...options, env: { ...podmanEnv(), ...options.env } });
 }
 
+/** The label of an image built here that fingerprints its inputs: the same inputs, the same image. */
+export const INPUTS_LABEL = 'org.oasis198.inputs';
+
+/** A short fingerprint (16 hex digits of SHA-256) of parts joined by NUL. */
+export function shortHash(...parts: Array<string | Buffer>): string {
+  const hash = createHash('sha256');
+  parts.forEach((part, i) => {
+    if (i > 0) hash.update('\0');
+    hash.update(part);
+  });
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The id of a local image; fails, naming how to build it, when it does not exist. */
+export async function imageId(image: string): Promise<string> {
+  const result = await podman(['image', 'inspect', '--format', '{{.Id}}', image], { allowFailure: true });
+  if (result.code !== 0) throw new Error(`image ${image} does not exist: build it first (npm run images)`);
+  return result.stdout.trim();
+}
+
 /** A label of a local image, or undefined when the image does not exist. */
 export async function imageLabel(image: string, label: string): Promise<string | undefined> {
   const result = await podman(['image', 'inspect', '--format', `{{ index .Labels "${label}" }}`, image], {
@@ -72,15 +95,4 @@ export async function imageLabel(image: string, label: string): Promise<string |
   if (result.code !== 0) return undefined;
   const value = result.stdout.trim();
   return value === '' || value === '<no value>' ? '' : value;
-}
-
-export const dim = (text: string): string => `\x1b[2m${text}\x1b[0m`;
-export const green = (text: string): string => `\x1b[32m${text}\x1b[0m`;
-export const red = (text: string): string => `\x1b[31m${text}\x1b[0m`;
-export const bold = (text: string): string => `\x1b[1m${text}\x1b[0m`;
-
-export function formatDuration(ms: number): string {
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes} min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')} s`;
 }

@@ -16,6 +16,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '../../scripts/lib/net.mjs';
 import { containerName, loadCompose } from './compose.ts';
 import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { type Account, call, type FinishedGame, Outcomes, PlayedRoom, register } from './players.ts';
@@ -50,15 +51,10 @@ interface KillReport {
   clientsSaw: Record<string, number>;
 }
 
-async function inspect(name: string): Promise<{ running: boolean; pid: number; restarts: number }> {
-  const { stdout } = await podman([
-    'inspect',
-    '--format',
-    '{{.State.Running}} {{.State.Pid}} {{.RestartCount}}',
-    name,
-  ]);
-  const [running, pid, restarts] = stdout.trim().split(' ');
-  return { running: running === 'true', pid: Number(pid), restarts: Number(restarts) };
+async function inspect(name: string): Promise<{ running: boolean; pid: number }> {
+  const { stdout } = await podman(['inspect', '--format', '{{.State.Running}} {{.State.Pid}}', name]);
+  const [running, pid] = stdout.trim().split(' ');
+  return { running: running === 'true', pid: Number(pid) };
 }
 
 /** SIGKILL to the container's main process from the host; resolves when it runs again. */
@@ -67,12 +63,14 @@ async function crash(name: string): Promise<number> {
   if (!before.running || before.pid <= 0) throw new Error(`${name} is not running`);
   const at = Date.now();
   process.kill(before.pid, 'SIGKILL');
-  for (;;) {
-    await sleep(100);
-    const now = await inspect(name).catch(() => undefined);
-    if (now?.running && now.pid !== before.pid && now.pid > 0) return Date.now() - at;
-    if (Date.now() - at > 120_000) throw new Error(`${name} did not come back within 2 min`);
-  }
+  await waitFor(
+    async () => {
+      const now = await inspect(name);
+      return now.running && now.pid !== before.pid && now.pid > 0;
+    },
+    { timeoutMs: 120_000, what: `${name} to run again` },
+  );
+  return Date.now() - at;
 }
 
 /** Readiness through a node service's own /health/ready (it checks NATS and MongoDB). */
@@ -91,11 +89,12 @@ function readinessProbeFor(project: string, kill: Kill): string {
 }
 
 async function waitReady(container: string, since: number): Promise<number> {
-  for (;;) {
-    if (await ready(container)) return Date.now() - since;
-    if (Date.now() - since > 120_000) throw new Error(`${container} was not ready within 2 min`);
-    await sleep(200);
-  }
+  await waitFor(() => ready(container), {
+    timeoutMs: Math.max(0, since + 120_000 - Date.now()),
+    intervalMs: 200,
+    what: `${container} to be ready`,
+  });
+  return Date.now() - since;
 }
 
 function checkMoves(rooms: PlayedRoom[], finalMoves: Map<string, FinishedGame['moves']>): string[] {

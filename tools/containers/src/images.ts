@@ -21,7 +21,21 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { APP_UID, BASE_IMAGES, buildBaseImages } from './base-images.ts';
-import { bold, dim, exec, formatDuration, green, imageLabel, podman, red, ROOT } from './exec.ts';
+import {
+  bold,
+  dim,
+  exec,
+  formatDuration,
+  green,
+  imageId,
+  imageLabel,
+  INPUTS_LABEL,
+  podman,
+  red,
+  ROOT,
+  shortHash as sha,
+} from './exec.ts';
+import { TOOLS_BIN } from '../../scripts/lib/workspace.mjs';
 
 export const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
 export const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb'] as const;
@@ -32,7 +46,6 @@ export const LOCAL_TAG = 'local';
 export const imageRef = (name: ImageName): string => `localhost/oasis198/${name}:${LOCAL_TAG}`;
 
 const STAGE = path.join(ROOT, 'dist', 'images');
-const TOOLS_BIN = path.join(ROOT, '.tools', 'bin');
 // The Node 24 that setup put into .tools/node, or (on a machine whose own Node is 24 already, where
 // setup installs none) the one running this script.
 const TOOLS_NODE = path.join(ROOT, '.tools', 'node', 'bin', 'node');
@@ -49,10 +62,6 @@ interface ImageSpec {
    */
   prepare: (dir: string) => Promise<string>;
 }
-
-const INPUTS_LABEL = 'org.oasis198.inputs';
-
-const sha = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex').slice(0, 16);
 
 /** dist/apps/<app>'s bundle plus its runtime packages (npm ci --omit=dev, kept while the lock is the same). */
 async function prepareNodeService(app: string, dir: string): Promise<string> {
@@ -153,14 +162,8 @@ function listMaps(dir: string): string[] {
   return found;
 }
 
-export interface BuildResult {
-  name: ImageName;
-  image: string;
-  ms: number;
-}
-
-/** Builds the images (all, or `only`); returns what was built and how long each took. */
-export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Promise<BuildResult[]> {
+/** Builds the images (all, or `only`) that are missing or out of date, saying how long each took. */
+export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Promise<void> {
   const started = Date.now();
   const base = await buildBaseImages(NODE_BIN);
   if (base.length) console.log(`${green('✓')} base images ${dim(base.join(', '))}`);
@@ -172,7 +175,8 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
       env: { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
     });
   }
-  const results: BuildResult[] = [];
+  // Every image is built on the same bases: their ids are part of each one's inputs.
+  const baseIds = await Promise.all(Object.values(BASE_IMAGES).map(imageId));
   for (const name of only) {
     const spec = SPECS[name];
     const t0 = Date.now();
@@ -182,11 +186,10 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
         await spec.prepare(path.join(STAGE, name)),
         readFileSync(path.join(ROOT, spec.dockerfile), 'utf8'),
         JSON.stringify(buildArgs),
-        ...(await Promise.all(Object.values(BASE_IMAGES).map(imageId))),
+        ...baseIds,
       ].join('\0'),
     );
     if ((await imageLabel(imageRef(name), INPUTS_LABEL)) === inputs) {
-      results.push({ name, image: imageRef(name), ms: Date.now() - t0 });
       console.log(`${green('✓')} ${imageRef(name)} ${dim('up to date')}`);
       continue;
     }
@@ -210,15 +213,9 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
       ],
       { cwd: ROOT },
     );
-    results.push({ name, image: imageRef(name), ms: Date.now() - t0 });
     console.log(`${green('✓')} ${imageRef(name)} ${dim(formatDuration(Date.now() - t0))}`);
   }
   console.log(bold(`images built in ${formatDuration(Date.now() - started)}`));
-  return results;
-}
-
-async function imageId(image: string): Promise<string> {
-  return (await podman(['image', 'inspect', '--format', '{{.Id}}', image])).stdout.trim();
 }
 
 /** Image sizes as podman reports them, for docs/deploy.md. */

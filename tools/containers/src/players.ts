@@ -59,7 +59,6 @@ export class Outcomes {
 export interface Answer<T = unknown> {
   status: number;
   body: T;
-  headers: Headers;
 }
 
 /** One HTTP call to a gateway; a network failure or a timeout answers status 0. */
@@ -91,14 +90,10 @@ export async function call<T = unknown>(
     });
     const text = await response.text();
     outcomes?.count(response.status, `${method} ${path}`);
-    return {
-      status: response.status,
-      body: (text ? JSON.parse(text) : null) as T,
-      headers: response.headers,
-    };
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
   } catch {
     outcomes?.count('network', `${method} ${path}`);
-    return { status: 0, body: null as T, headers: new Headers() };
+    return { status: 0, body: null as T };
   }
 }
 
@@ -187,7 +182,6 @@ export interface FinishedGame {
   players: [string, string];
   winner: string | null;
   endReason: string;
-  duration: number;
   moves: RoomView['whosTurn']['moves'];
 }
 
@@ -299,7 +293,6 @@ export class PlayedRoom {
           players: [room.players[0]?.id ?? '', room.players[1]?.id ?? ''],
           winner: w.winner ? (room.players[w.winner === 'player1' ? 0 : 1]?.id ?? null) : null,
           endReason: w.endReason ?? '',
-          duration: room.duration,
           moves: w.moves,
         });
       }

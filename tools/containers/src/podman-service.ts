@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CONTAINERS_CONF, red, ROOT } from './exec.ts';
+import { RUN_DIR } from '../../scripts/lib/workspace.mjs';
+import { CONTAINERS_CONF, red } from './exec.ts';
 
-const RUN_DIR = path.join(ROOT, '.run');
 export const PODMAN_SOCKET = path.join(RUN_DIR, 'podman.sock');
 const PID_FILE = path.join(RUN_DIR, 'podman-service.pid');
 export const DOCKER_HOST = `unix://${PODMAN_SOCKET}`;

@@ -5,7 +5,8 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '../../scripts/lib/net.mjs';
+import { SHARED_ADDRESS_LIMITS } from '../../scripts/lib/stack.mjs';
 import { containersOf, down, loadCompose, up } from './compose.ts';
 import { bold, dim, formatDuration, green, red, ROOT } from './exec.ts';
 import { buildImages } from './images.ts';
@@ -13,17 +14,13 @@ import { buildImages } from './images.ts';
 export const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
 
 /**
- * compose.yaml's per-address limits, raised for test runs: all their players share one address.
- * Set before the stack starts (a changed value recreates the gateways).
+ * Raises the gateway's limits for test runs, all of whose players share one address: the
+ * variables the local test stacks get (SHARED_ADDRESS_LIMITS), of which compose.yaml passes on
+ * the per-address ones. Set before the stack starts (a changed value recreates the gateways); a
+ * value already set is kept.
  */
 export function raiseAddressLimitsForTests(env: NodeJS.ProcessEnv = process.env): void {
-  for (const name of [
-    'LOGIN_MAX_FAILURES_PER_ADDRESS',
-    'REGISTER_MAX_PER_WINDOW',
-    'PUSH_STREAMS_PER_ADDRESS',
-  ]) {
-    env[name] ??= '1000000';
-  }
+  for (const [name, value] of Object.entries(SHARED_ADDRESS_LIMITS)) env[name] ??= value;
 }
 
 /** The entry point and each gateway replica, from the same variables compose.yaml reads. */
@@ -59,16 +56,15 @@ export async function waitUntilReady(
 ): Promise<void> {
   const { entry, gateways } = stackUrls(env);
   const checks = [`${entry}/`, `${entry}/api/rooms`, ...gateways.map((g) => `${g}/health`)];
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const results = await Promise.all(checks.map(answers));
-    if (results.every(Boolean)) return;
-    if (Date.now() > deadline) {
+  await waitFor(
+    async () => {
+      const results = await Promise.all(checks.map(answers));
       const failing = checks.filter((_, i) => !results[i]);
-      throw new Error(`the container stack did not answer in ${timeoutMs / 1000} s: ${failing.join(', ')}`);
-    }
-    await sleep(500);
-  }
+      if (failing.length) throw new Error(`no answer from ${failing.join(', ')}`);
+      return true;
+    },
+    { timeoutMs, intervalMs: 500, what: 'the container stack' },
+  );
 }
 
 export async function startContainerStack(log: (line: string) => void = console.log): Promise<void> {

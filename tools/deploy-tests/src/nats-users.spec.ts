@@ -27,7 +27,6 @@ import {
 } from '@oasis198/service-kit';
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -81,32 +80,19 @@ function secretValue(objects: K8sObject[], name: string, key: string): string {
   return Buffer.from(must(data[key], `${name}/${key}`), 'base64').toString();
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
+/**
+ * The client port of a nats-server started with `port: -1` (it picks a free one itself, so no
+ * port can be taken between choosing and binding), once it says it is ready.
+ */
+async function readyPort(child: ChildProcess, log: () => string): Promise<number> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`nats-server exited:\n${log()}`);
-    try {
-      const nc = await connect({ servers: `nats://127.0.0.1:${port}`, reconnect: false, timeout: 500 });
-      await nc.close();
-      return;
-    } catch (error) {
-      // Up (it refused us for lack of credentials) or not yet listening.
-      if (/AUTHORIZATION_VIOLATION|Authorization/i.test(String(error))) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const port = /Listening for client connections on \S+:(\d+)/.exec(log())?.[1];
+    if (port && log().includes('Server is ready')) return Number(port);
+    await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`nats-server did not listen on ${port}:\n${log()}`);
+  throw new Error(`nats-server did not get ready:\n${log()}`);
 }
 
 /** Errors the server sent this connection for a publish or subscribe it was not allowed. */
@@ -173,10 +159,10 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     mkdirSync(path.join(dir, 'config'));
     mkdirSync(path.join(dir, 'auth'));
     mkdirSync(path.join(dir, 'data'));
-    const port = await freePort();
-    url = `nats://127.0.0.1:${port}`;
-    const conf = must(rendered.config['nats.conf'], 'nats.conf')
-      .replace(/^port: 4222$/m, `port: ${port}`)
+    const renderedConf = must(rendered.config['nats.conf'], 'nats.conf');
+    expect(renderedConf).toMatch(/^port: 4222$/m);
+    const conf = renderedConf
+      .replace(/^port: 4222$/m, 'port: -1')
       .replace(/^http_port: 8222$/m, 'http_port: -1')
       .replace(/store_dir: \S+/, `store_dir: ${JSON.stringify(path.join(dir, 'data'))}`);
     writeFileSync(path.join(dir, 'config', 'nats.conf'), conf);
@@ -207,7 +193,7 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     });
     server.stdout?.on('data', (d) => (log += d));
     server.stderr?.on('data', (d) => (log += d));
-    await waitForPort(port, server, () => log);
+    url = `nats://127.0.0.1:${await readyPort(server, () => log)}`;
 
     // Each service's credentials, read the way the service reads them.
     for (const user of NATS_USERS) {

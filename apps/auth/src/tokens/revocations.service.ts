@@ -15,7 +15,14 @@ import {
   type UserName,
   type UserTokens,
 } from '@oasis198/contracts';
-import { CONFIG, isWrongRevision, JetStreamService, LOGGER, type Logger } from '@oasis198/service-kit';
+import {
+  CONFIG,
+  isWrongRevision,
+  JetStreamService,
+  LOGGER,
+  type Logger,
+  openKvBucket,
+} from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import { JSONCodec, type KV, nanos } from 'nats';
 import type { AuthConfig } from '../config';
@@ -48,24 +55,16 @@ export class RevocationsService implements OnModuleInit, OnApplicationBootstrap,
   async onModuleInit(): Promise<void> {
     const ttlMs = this.config.JWT_TTL_S * 1000;
     const maxBytes = this.config.TOKENS_BUCKET_MAX_BYTES;
-    const open = () =>
-      this.jetstream.nc
-        .jetstream()
-        .views.kv(KvBuckets.tokens, { history: 1, ttl: ttlMs, max_bytes: maxBytes });
-    let kv: KV;
-    try {
-      kv = await open();
-    } catch (error) {
-      // Another auth replica created it at the same moment.
-      if (!String((error as Error).message).includes('already in use')) throw error;
-      kv = await open();
-    }
-    const { config } = (await kv.status()).streamInfo;
-    if (config.max_age !== nanos(ttlMs) || config.max_bytes !== maxBytes) {
-      const jsm = await this.jetstream.nc.jetstreamManager();
-      await jsm.streams.update(config.name, { ...config, max_age: nanos(ttlMs), max_bytes: maxBytes });
+    const limits = { max_age: nanos(ttlMs), max_bytes: maxBytes };
+    const { kv, updated } = await openKvBucket(
+      this.jetstream.nc,
+      KvBuckets.tokens,
+      { history: 1, ttl: ttlMs, max_bytes: maxBytes },
+      (config) =>
+        config.max_age !== limits.max_age || config.max_bytes !== limits.max_bytes ? limits : undefined,
+    );
+    if (updated)
       this.logger.info({ bucket: KvBuckets.tokens, ttlMs, maxBytes }, 'updated the token bucket limits');
-    }
     this.bucket = kv;
   }
 

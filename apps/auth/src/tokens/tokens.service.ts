@@ -1,16 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  CONFIG,
-  invalidToken,
-  TOKEN_ALGORITHM,
-  type VerifiedToken,
-  verifyAccessToken,
-} from '@oasis198/service-kit';
+import { CONFIG, TOKEN_ALGORITHM, type VerifiedToken, verifyAccessToken } from '@oasis198/service-kit';
 import { SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../config';
-
-export { TOKEN_ALGORITHM, type VerifiedToken };
 
 export interface TokenSubject {
   userId: string;
@@ -62,5 +54,3 @@ export class TokensService {
     return verifyAccessToken(token, this.key, this.issuer);
   }
 }
-
-export const invalid = invalidToken;

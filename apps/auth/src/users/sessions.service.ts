@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type MessageResponse, type TokenClaims, USER_MESSAGES } from '@oasis198/contracts';
+import { invalidToken } from '@oasis198/service-kit';
 import { RevocationsService } from '../tokens/revocations.service';
-import { invalid, TokensService } from '../tokens/tokens.service';
+import { TokensService } from '../tokens/tokens.service';
 import { UsersRepository } from './users.repository';
 
 /** Whether a token is still good (auth.verify), and logout. */
@@ -24,8 +25,8 @@ export class SessionsService {
       this.revocations.isRevoked(claims.jti),
       this.users.findActiveById(claims.userId),
     ]);
-    if (revoked || !user) throw invalid();
-    if (claims.tokenVersion !== user.tokenVersion && claims.jti !== user.keptTokenId) throw invalid();
+    if (revoked || !user) throw invalidToken();
+    if (claims.tokenVersion !== user.tokenVersion && claims.jti !== user.keptTokenId) throw invalidToken();
     // The current name: a rename keeps the token.
     return { userId: user._id, name: user.name, jti: claims.jti, exp: claims.exp };
   }

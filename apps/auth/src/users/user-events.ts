@@ -1,7 +1,16 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import { Streams } from '@oasis198/contracts';
-import { CONFIG, JetStreamService, LOGGER, type Logger, Metrics, OutboxRelay } from '@oasis198/service-kit';
+import {
+  CONFIG,
+  JetStreamService,
+  keepPublishedStream,
+  LOGGER,
+  type Logger,
+  Metrics,
+  OutboxRelay,
+  publisherRelayOptions,
+} from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import type { AuthConfig } from '../config';
 import { User } from './user.schema';
@@ -22,10 +31,7 @@ export const userEventsProvider = {
     new OutboxRelay(model, jetstream, logger, {
       metrics,
       sweepEveryMs: config.OUTBOX_SWEEP_MS,
-      service: 'auth',
-      stream: Streams.users.name,
-      deadLetterAttempts: config.OUTBOX_DEAD_LETTER_ATTEMPTS,
-      deadLetterAfterMs: config.OUTBOX_DEAD_LETTER_AFTER_MS,
+      ...publisherRelayOptions('auth', Streams.users.name, config),
     }),
 };
 
@@ -51,11 +57,7 @@ export class UserEventsLifecycle implements OnApplicationBootstrap, OnModuleDest
       maxBytes: this.config.USERS_STREAM_MAX_BYTES,
       maxMsgSize: this.config.USERS_STREAM_MAX_MSG_SIZE,
     };
-    await this.jetstream.ensureStreams([users], { updateLimits: true });
-    await this.jetstream.watchCapacity([users], {
-      everyMs: this.config.STREAM_CHECK_MS,
-      fullRatio: this.config.STREAM_FULL_RATIO,
-    });
+    await keepPublishedStream(this.jetstream, users, this.config);
     this.relay.start();
   }
 

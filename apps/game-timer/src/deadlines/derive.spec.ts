@@ -1,49 +1,15 @@
-import type { RoomView } from '@oasis198/contracts';
 import {
   applyMove,
   applyTimeout,
   fromSpecSeconds,
   initialGameState,
   MOVE_LIMIT,
-  startGame,
-  TIME_BASE_MS,
   toSpecSeconds,
   type GameState,
   type MoveRecord,
 } from '@oasis198/game-rules';
+import { roomView as view, sec, startedGame as started, T0 } from '../testing/room-views';
 import { deriveDeadlines } from './derive';
-
-const T0 = TIME_BASE_MS + 50_000_000;
-const sec = 1000;
-
-function view(state: GameState, overrides: Partial<RoomView> = {}): RoomView {
-  return {
-    _id: 'room-1',
-    name: 'Room 1',
-    roomNumber: 1,
-    gameType: 'quick-battle',
-    createdBy: { id: 'a', name: 'a' },
-    duration: 14,
-    hasPassCode: false,
-    players: [
-      { id: 'a', name: 'a' },
-      { id: 'b', name: 'b' },
-    ],
-    gameStarted: state.gameStarted,
-    gameOver: state.gameOver,
-    aiCommit: state.aiCommit,
-    aiSeed: state.gameOver ? state.aiSeed : null,
-    whosTurn: { ...state, specialRandom: null, aiSeed: state.gameOver ? state.aiSeed : null },
-    version: 3,
-    createdAt: new Date(T0).toISOString(),
-    serverNow: toSpecSeconds(T0),
-    waitingSince: null,
-    ...overrides,
-  };
-}
-
-const started = () =>
-  startGame(initialGameState(), { duration: 14, nowMs: T0, specialRandom: 123456, aiSeed: 'a1'.repeat(32) });
 
 describe('deriveDeadlines', () => {
   it('gives a running turn its timeout (1 ms after deadline + 1 s) and its abandonment (deadline + 60 s)', () => {

@@ -10,14 +10,12 @@ import {
   type RoomView,
   Streams,
 } from '@oasis198/contracts';
-import { initialGameState, startGame, toSpecSeconds } from '@oasis198/game-rules';
 import { createService } from '@oasis198/service-kit';
 import { type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gameTimerDefinition } from '../game-timer.definition';
-
-const sec = 1000;
+import { roomView, sec, startedGame } from '../testing/room-views';
 
 // The game timer against a real NATS (its deadlines are JetStream message schedules; it has no
 // database), with a stand-in for the rooms service that records every deadline it is sent.
@@ -45,37 +43,9 @@ function suite(infra: () => TestInfra) {
       await app.close();
     };
 
-    /** A room whose game started `ago` ms ago with the given turn duration: its turn falls due at start + duration + 5 s. */
-    function runningRoom(roomId: string, version: number, startMs: number, duration = 14): RoomView {
-      const state = startGame(initialGameState(), {
-        duration,
-        nowMs: startMs,
-        specialRandom: 111111,
-        aiSeed: 'a1'.repeat(32),
-      });
-      return {
-        _id: roomId,
-        name: 'Room',
-        roomNumber: 1,
-        gameType: 'quick-battle',
-        createdBy: { id: 'a', name: 'a' },
-        duration,
-        hasPassCode: false,
-        players: [
-          { id: 'a', name: 'a' },
-          { id: 'b', name: 'b' },
-        ],
-        gameStarted: true,
-        gameOver: false,
-        whosTurn: { ...state, specialRandom: null, aiSeed: null },
-        aiCommit: state.aiCommit,
-        aiSeed: null,
-        version,
-        createdAt: new Date(startMs).toISOString(),
-        serverNow: toSpecSeconds(startMs),
-        waitingSince: null,
-      };
-    }
+    /** A room whose game started at startMs with turns of `duration` seconds. */
+    const runningRoom = (roomId: string, version: number, startMs: number, duration = 14): RoomView =>
+      roomView(startedGame(startMs, duration), { _id: roomId, version, duration });
     /** The turn of a 14 s room started at startMs is due at startMs + 19 s + 1 ms. */
     const startFor = (dueMs: number) => dueMs - 19 * sec - 1;
 
@@ -90,6 +60,27 @@ function suite(infra: () => TestInfra) {
     const snapshot = (room: RoomView) =>
       publish(EventTypes.roomUpdated, { room }, EventIds.roomUpdated(room._id, room.version));
     const callsFor = (roomId: string) => received.filter((r) => r.request.roomId === roomId);
+    /** Snapshots `count` rooms `<prefix>-<i>`, the turn of room i falling due at dueOf(i). */
+    const snapshotRooms = (prefix: string, count: number, dueOf: (i: number) => number) =>
+      Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          snapshot(runningRoom(`${prefix}-${i}`, 2, startFor(dueOf(i)))),
+        ),
+      );
+    /** Waits until every one of those rooms had its deadline sent, once; resolves how late each was. */
+    async function expectEachSentOnce(
+      prefix: string,
+      count: number,
+      dueOf: (i: number) => number,
+      timeoutMs: number,
+    ) {
+      const mine = () => received.filter((r) => r.request.roomId.startsWith(`${prefix}-`));
+      await waitFor(async () => mine().length >= count, { timeoutMs, what: `${count} deadlines` });
+      await sleep(500);
+      expect(mine()).toHaveLength(count);
+      expect(new Set(mine().map((r) => r.request.roomId)).size).toBe(count);
+      return mine().map((r) => r.at - dueOf(Number(r.request.roomId.split('-').pop())));
+    }
 
     beforeAll(async () => {
       nc = await connect({ servers: infra().natsUrl });
@@ -288,19 +279,14 @@ function suite(infra: () => TestInfra) {
       const [a, b] = [await startTimer(), await startTimer()];
       const prefix = uniqueName('handover');
       const due = Date.now() + 2 * sec;
-      await Promise.all(
-        Array.from({ length: 40 }, (_, i) => snapshot(runningRoom(`${prefix}-${i}`, 2, startFor(due)))),
-      );
+      await snapshotRooms(prefix, 40, () => due);
       // The schedules fire up to half a second early; each replica holds its share until due.
       await sleep(due - Date.now() - 150);
       await stopTimer(a);
-      const mine = () => received.filter((r) => r.request.roomId.startsWith(prefix));
-      await waitFor(async () => mine().length >= 40, { timeoutMs: 8 * sec, what: '40 deadlines' });
-      await sleep(500);
-      expect(mine()).toHaveLength(40);
-      expect(new Set(mine().map((r) => r.request.roomId)).size).toBe(40);
-      // Not after an ack wait (10 s): at once.
-      expect(Math.max(...mine().map((r) => r.at - due))).toBeLessThan(sec);
+      const lateness = await expectEachSentOnce(prefix, 40, () => due, 8 * sec);
+      // Not early (the other replica holds them until due), and not after an ack wait (10 s): at once.
+      expect(Math.min(...lateness)).toBeGreaterThanOrEqual(0);
+      expect(Math.max(...lateness)).toBeLessThan(sec);
       await stopTimer(b);
     });
 
@@ -308,18 +294,10 @@ function suite(infra: () => TestInfra) {
       const [a, b] = [await startTimer(), await startTimer()];
       const prefix = uniqueName('shared');
       const base = Date.now() + 2 * sec;
-      await Promise.all(
-        Array.from({ length: 200 }, (_, i) =>
-          snapshot(runningRoom(`${prefix}-${i}`, 2, startFor(base + i * 10))),
-        ),
-      );
-      const mine = () => received.filter((r) => r.request.roomId.startsWith(prefix));
-      await waitFor(async () => mine().length >= 200, { timeoutMs: 15 * sec, what: '200 deadlines' });
-      await sleep(500);
-      expect(mine()).toHaveLength(200);
-      expect(new Set(mine().map((r) => r.request.roomId)).size).toBe(200);
+      const dueOf = (i: number) => base + i * 10;
+      await snapshotRooms(prefix, 200, dueOf);
+      const lateness = await expectEachSentOnce(prefix, 200, dueOf, 15 * sec);
       // Each on time: never early, and well within the server scheduler's 250 ms tick.
-      const lateness = mine().map((r) => r.at - (base + Number(r.request.roomId.split('-').pop()) * 10));
       expect(Math.min(...lateness)).toBeGreaterThanOrEqual(0);
       expect(Math.max(...lateness)).toBeLessThan(250);
       await Promise.all([stopTimer(a), stopTimer(b)]);

@@ -1,4 +1,5 @@
 import { Consumers, Streams, TimerSubjects } from '@oasis198/contracts';
+import { isNotFound, isWrongRevision } from '@oasis198/service-kit';
 import {
   AckPolicy,
   DeliverPolicy,
@@ -149,7 +150,7 @@ export class ScheduleStore {
         this.remember(roomId, { seq, version });
         return schedule.deadlines.length ? 'scheduled' : 'cancelled';
       } catch (error) {
-        if (!isWrongLastSequence(error)) throw error;
+        if (!isWrongRevision(error)) throw error;
         expected = undefined; // Someone wrote in between: read what is there now.
       }
     }
@@ -166,7 +167,7 @@ export class ScheduleStore {
       this.remember(rest.roomId, { seq, version: rest.version });
       return true;
     } catch (error) {
-      if (isWrongLastSequence(error)) return false;
+      if (isWrongRevision(error)) return false;
       throw error;
     }
   }
@@ -207,21 +208,4 @@ export class ScheduleStore {
       if (oldest !== undefined) this.known.delete(oldest);
     }
   }
-}
-
-function isNotFound(error: unknown): boolean {
-  const e = error as { code?: string; api_error?: { err_code?: number }; message?: string } | null;
-  return (
-    e?.code === '404' ||
-    e?.api_error?.err_code === 10059 ||
-    e?.api_error?.err_code === 10014 ||
-    e?.api_error?.err_code === 10037 ||
-    /not found/i.test(e?.message ?? '')
-  );
-}
-
-/** JetStream's 'wrong last sequence': the subject changed since it was read. */
-function isWrongLastSequence(error: unknown): boolean {
-  const e = error as { api_error?: { err_code?: number }; message?: string } | null;
-  return e?.api_error?.err_code === 10071 || /wrong last sequence/i.test(e?.message ?? '');
 }

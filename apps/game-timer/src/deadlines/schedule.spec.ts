@@ -1,12 +1,5 @@
-import type { RoomView } from '@oasis198/contracts';
-import {
-  applyTimeout,
-  initialGameState,
-  startGame,
-  TIME_BASE_MS,
-  toSpecSeconds,
-  type GameState,
-} from '@oasis198/game-rules';
+import { applyTimeout, initialGameState } from '@oasis198/game-rules';
+import { roomView, sec, startedGame as started, T0 } from '../testing/room-views';
 import {
   decodeSchedule,
   encodeSchedule,
@@ -19,37 +12,7 @@ import {
   type RoomSchedule,
 } from './schedule';
 
-const T0 = TIME_BASE_MS + 50_000_000;
-const sec = 1000;
-
-function view(state: GameState, overrides: Partial<RoomView> = {}): RoomView {
-  return {
-    _id: 'room-1',
-    name: 'Room 1',
-    roomNumber: 1,
-    gameType: 'quick-battle',
-    createdBy: { id: 'a', name: 'a' },
-    duration: 14,
-    hasPassCode: false,
-    players: [
-      { id: 'a', name: 'a' },
-      { id: 'b', name: 'b' },
-    ],
-    gameStarted: state.gameStarted,
-    gameOver: state.gameOver,
-    aiCommit: state.aiCommit,
-    aiSeed: null,
-    whosTurn: { ...state, specialRandom: null, aiSeed: null },
-    version: 7,
-    createdAt: new Date(T0).toISOString(),
-    serverNow: toSpecSeconds(T0),
-    waitingSince: null,
-    ...overrides,
-  };
-}
-
-const started = () =>
-  startGame(initialGameState(), { duration: 14, nowMs: T0, specialRandom: 123456, aiSeed: 'a1'.repeat(32) });
+const view: typeof roomView = (state, overrides) => roomView(state, { version: 7, ...overrides });
 
 /** A running turn's schedule: its timeout at T0 + 19 s + 1 ms, its abandonment at T0 + 78 s. */
 const running = (): RoomSchedule => scheduleOf(view(started()));
@@ -99,7 +62,7 @@ describe('scheduleOf: a room snapshot becomes its schedule', () => {
 });
 
 describe('planFired: a fired schedule', () => {
-  it('waits (nak with delay) while it is early by our clock, then sends its first deadline', () => {
+  it('waits while it is early by our clock, then sends its first deadline', () => {
     const schedule = running();
     const due = T0 + 19 * sec + 1;
     expect(planFired(schedule, due - 420)).toEqual({ waitMs: 420 });

@@ -94,7 +94,7 @@ export function decodeSchedule(data: Uint8Array): RoomSchedule | null {
 }
 
 export type FiredPlan =
-  /** Early by this clock: hand it back to the server, which delivers it again after this long. */
+  /** Early by this clock, by this long: held until due, or handed back to the server with this delay. */
   | { waitMs: number }
   /** Due: ask the rooms service to apply it. */
   | { request: DeadlineDueRequest; latenessMs: number }

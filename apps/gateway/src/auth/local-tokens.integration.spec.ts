@@ -1,7 +1,13 @@
 import { COMMON_MESSAGES } from '@oasis198/contracts';
-import { startTestInfra, type TestInfra, waitFor } from '@oasis198/testing';
+import { waitFor } from '@oasis198/testing';
 import { SignJWT } from 'jose';
-import { AccountsStack, newAccount, TEST_JWT_SECRET, useAccountsStack } from '../testing/accounts-stack';
+import {
+  AccountsStack,
+  newAccount,
+  TEST_JWT_SECRET,
+  useAccountsStack,
+  useStack,
+} from '../testing/accounts-stack';
 
 interface Body {
   message?: string;
@@ -110,21 +116,11 @@ describe('tokens checked by every gateway replica itself, revocations pushed to 
 });
 
 describe('a gateway replica that has not caught up with the revocations', () => {
-  let infra: TestInfra | undefined;
-  let stack: AccountsStack | undefined;
-
-  beforeAll(async () => {
-    infra = await startTestInfra();
-    stack = new AccountsStack(infra);
-  }, 180_000);
-  afterAll(async () => {
-    await stack?.close();
-    await infra?.stop();
-  }, 60_000);
+  // Nothing started yet: no auth service, so no revocation bucket to watch.
+  const stack = useStack(async (infra) => new AccountsStack(infra), 'the empty stack');
 
   it('is not ready and serves no authenticated call until its watch has caught up', async () => {
-    const s = stack as AccountsStack;
-    // No auth service yet, so no revocation bucket to watch.
+    const s = stack();
     const { baseUrl } = await s.startGatewayReplica({ ready: false });
     const now = Math.floor(Date.now() / 1000);
     const token = await sign({

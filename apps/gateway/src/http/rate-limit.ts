@@ -15,8 +15,9 @@ import {
   openSharedLimits,
   rateLimited,
   type Reservation,
-  SharedLimit,
+  type SharedLimit,
   type SharedLimitOptions,
+  sharedLimitsOn,
   type VersionedStore,
 } from '@oasis198/service-kit';
 import type { NatsConnection } from 'nats';
@@ -76,11 +77,7 @@ export class GatewayLimits {
 
   /** The same limits on another store (unit tests: MemoryStore). */
   static on(store: VersionedStore, config: GatewayConfig, options: SharedLimitOptions = {}): GatewayLimits {
-    const rules = gatewayLimitRules(config);
-    const limits = Object.fromEntries(
-      Object.entries(rules).map(([name, rule]) => [name, new SharedLimit(store, name, rule, options)]),
-    ) as Record<GatewayLimitName, SharedLimit>;
-    return new GatewayLimits(limits);
+    return new GatewayLimits(sharedLimitsOn(store, gatewayLimitRules(config), options));
   }
 
   get(name: GatewayLimitName): SharedLimit {

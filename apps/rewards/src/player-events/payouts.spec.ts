@@ -1,38 +1,12 @@
-import type { GameDrawn, GameWon } from '@oasis198/contracts';
+import type { GameWon } from '@oasis198/contracts';
+import { drawnGame, wonGame } from './game-finished.fixtures';
 import { payoutsFor } from './payouts';
 
-const common = {
-  gameId: 'room1:1',
-  roomId: 'room1',
-  gameNumber: 1,
-  player1: { id: 'l', name: 'loser1' },
-  player2: { id: 'w', name: 'winner1' },
-  playedSeconds: 90,
-  aiSeed: 'a5'.repeat(32),
-  aiCommit: '5a'.repeat(32),
-  specialRandom: 111111,
-  finishedAt: '2026-01-01T00:00:00.000Z',
-};
-
-const game = (endReason: GameWon['endReason'], duration = 32): GameWon => ({
-  ...common,
-  draw: false,
-  winner: { id: 'w', name: 'winner1', seat: 'player2' },
-  loser: { id: 'l', name: 'loser1', seat: 'player1' },
-  endReason,
-  duration,
-  moves: 20,
-});
-
-const draw = (duration = 32): GameDrawn => ({
-  ...common,
-  draw: true,
-  winner: null,
-  loser: null,
-  endReason: 'moveLimit',
-  duration,
-  moves: 250,
-});
+const W = { id: 'w', name: 'winner1' };
+const L = { id: 'l', name: 'loser1' };
+const game = (endReason: GameWon['endReason'], duration = 32): GameWon =>
+  wonGame(W, L, { winnerSeat: 'player2', endReason, duration });
+const draw = (duration = 32) => drawnGame(L, W, { duration });
 
 describe('payoutsFor (DECISIONS.md rewards)', () => {
   it('pays the winner 25/10 and the loser 5/1 when 198 is reached', () => {

@@ -1,7 +1,8 @@
-import { type EventEnvelope, EventTypes, type GameFinished } from '@oasis198/contracts';
+import { type EventEnvelope, EventTypes } from '@oasis198/contracts';
 import { createLogger, makeEvent } from '@oasis198/service-kit';
 import { InMemoryRewardsRepository } from '../rewards/rewards.repository.fake';
 import type { RewardsRepository } from '../rewards/rewards.repository';
+import { wonGame } from './game-finished.fixtures';
 import { PlayerEventsService } from './player-events.service';
 
 const at = (ms: number) => new Date(ms);
@@ -11,24 +12,19 @@ const renamed = (userId: string, name: string, when: number) =>
   makeEvent(EventTypes.userRenamed, `n:${userId}:${when}`, { userId, name }, at(when));
 const deleted = (userId: string) => makeEvent(EventTypes.userDeleted, `d:${userId}`, { userId });
 const finished = (gameId: string, winner: string, loser: string, duration = 32): EventEnvelope =>
-  makeEvent(EventTypes.gameFinished, `g:${gameId}`, {
-    gameId,
-    roomId: gameId,
-    gameNumber: 1,
-    draw: false,
-    winner: { id: winner, name: `${winner}name`, seat: 'player1' },
-    loser: { id: loser, name: `${loser}name`, seat: 'player2' },
-    endReason: 'reached198',
-    player1: { id: winner, name: `${winner}name` },
-    player2: { id: loser, name: `${loser}name` },
-    duration,
-    playedSeconds: 60,
-    aiSeed: 'a5'.repeat(32),
-    aiCommit: '5a'.repeat(32),
-    specialRandom: 123456,
-    moves: 20,
-    finishedAt: new Date().toISOString(),
-  } satisfies GameFinished);
+  makeEvent(
+    EventTypes.gameFinished,
+    `g:${gameId}`,
+    wonGame(
+      { id: winner, name: `${winner}name` },
+      { id: loser, name: `${loser}name` },
+      {
+        gameId,
+        roomId: gameId,
+        duration,
+      },
+    ),
+  );
 
 function setup(keep?: number) {
   const repo = new InMemoryRewardsRepository(keep);

@@ -1,8 +1,17 @@
 import { EventTypes, type GameFinished, type RoomSnapshot } from '@oasis198/contracts';
 import { MOVE_LIMIT } from '@oasis198/game-rules';
 import { pendingEvents } from '@oasis198/service-kit';
-import { createHash } from 'node:crypto';
-import { alice, bob, fixedRandom, fixedSeeds, playBelow198, SEED, T0, waitingRoom } from './room.fixtures';
+import {
+  alice,
+  bob,
+  fixedRandom,
+  fixedSeeds,
+  playBelow198,
+  referenceCommit,
+  SEED,
+  T0,
+  waitingRoom,
+} from './room.fixtures';
 import type { RoomRecord } from './room.schema';
 import { eventsFor } from './room-events';
 import { isUnchanged, type Plan, planJoin, planLeave, planMove, type Transition } from './room-transitions';
@@ -104,7 +113,7 @@ describe('eventsFor', () => {
   });
 
   describe('fair play', () => {
-    const COMMIT = createHash('sha256').update(Buffer.from(SEED, 'hex')).digest('hex');
+    const COMMIT = referenceCommit(SEED);
     const seeded = () =>
       changed(planJoin(waitingRoom(), bob, undefined, T0, fixedRandom(), fixedSeeds(SEED))).next;
     const snapshotOf = (events: ReturnType<typeof eventsFor>) =>

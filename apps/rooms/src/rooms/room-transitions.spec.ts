@@ -6,7 +6,6 @@ import {
   POST_GAME_EXPIRY,
   WAITING_ROOM_EXPIRY,
 } from '@oasis198/game-rules';
-import { createHash } from 'node:crypto';
 import {
   alice,
   bob,
@@ -16,6 +15,7 @@ import {
   NEXT_SEED,
   playBelow198,
   referenceAi,
+  referenceCommit,
   SEED,
   T0,
   waitingRoom,
@@ -316,7 +316,7 @@ describe('fair play: the AI seed and the move limit', () => {
   it('starts each game with the drawn seed and its SHA-256 commitment', () => {
     const room = seededRoom();
     expect(room.whosTurn.aiSeed).toBe(SEED);
-    expect(room.whosTurn.aiCommit).toBe(createHash('sha256').update(Buffer.from(SEED, 'hex')).digest('hex'));
+    expect(room.whosTurn.aiCommit).toBe(referenceCommit(SEED));
     const moved = changed(planMove(room, alice.id, { number: 5, option: 'plain' }, T0 + sec, fixedRandom()));
     expect(moved.next.whosTurn.moves[0]?.aiNumber).toBe(referenceAi(SEED, 0));
   });

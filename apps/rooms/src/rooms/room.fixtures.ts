@@ -1,6 +1,6 @@
 import type { TokenClaims } from '@oasis198/contracts';
 import { initialGameState, TIME_BASE_MS } from '@oasis198/game-rules';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { RoomRecord } from './room.schema';
 import { isUnchanged, planMove } from './room-transitions';
 
@@ -53,6 +53,10 @@ export function waitingRoom(overrides: Partial<RoomRecord> = {}): RoomRecord {
     ...overrides,
   };
 }
+
+/** The commitment to an AI seed (DECISIONS.md "Fair play"), computed with node:crypto alone. */
+export const referenceCommit = (seed: string): string =>
+  createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex');
 
 /** The AI number of move i (DECISIONS.md "Fair play"), computed with node:crypto alone. */
 export const referenceAi = (seed: string, moveIndex: number): number =>

@@ -3,7 +3,6 @@ import { getModelToken } from '@nestjs/mongoose';
 import {
   AppError,
   type DeadlineDueResponse,
-  type EditRoomResponse,
   type EventEnvelope,
   EventTypes,
   type GameFinished,
@@ -13,21 +12,17 @@ import {
   type RoomPage,
   type RoomView,
   Streams,
-  type TokenClaims,
 } from '@oasis198/contracts';
 import { createLogger, createService, RpcClient } from '@oasis198/service-kit';
 import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
-import { createHash, createHmac } from 'node:crypto';
 import { roomsDefinition } from '../rooms.definition';
+import { referenceAi, referenceCommit } from './room.fixtures';
 import { ROOM_MODEL } from './room.schema';
 import { RoomsService } from './rooms.service';
+import { roomsClient, testCaller } from './rooms.test-client';
 
-/** DECISIONS.md "Fair play", with node:crypto alone: the commitment and the AI number of move i. */
-const sha256Hex = (seedHex: string) => createHash('sha256').update(Buffer.from(seedHex, 'hex')).digest('hex');
-const aiNumberOf = (seedHex: string, i: number) =>
-  1 + (createHmac('sha256', Buffer.from(seedHex, 'hex')).update(String(i)).digest().readUInt32BE(0) % 9);
 const HEX64 = /^[0-9a-f]{64}$/;
 
 // The rooms service on its own, over NATS request/reply, against real NATS and FerretDB.
@@ -44,30 +39,8 @@ function suite(infra: () => TestInfra) {
     let nc: NatsConnection;
     let env: Record<string, string>;
 
-    const user = (name: string): TokenClaims => ({
-      userId: uniqueName(name),
-      name,
-      jti: uniqueName('jti'),
-      exp: Math.floor(Date.now() / 1000) + 3600,
-    });
-    const call = <T>(subject: string, payload: unknown) => rpc.request<T>(subject, payload, 10_000);
-    const create = (caller: TokenClaims, body: Record<string, unknown> = {}) =>
-      call<RoomView>(Requests.rooms.create, {
-        caller,
-        body: {
-          gameType: 'quick-battle',
-          createdBy: { id: caller.userId, name: caller.name },
-          duration: 32,
-          passCode: '',
-          ...body,
-        },
-      });
-    const edit = (caller: TokenClaims, roomId: string, body: unknown) =>
-      call<EditRoomResponse>(Requests.rooms.edit, { caller, roomId, body }).then((r) => r.room);
-    const join = (caller: TokenClaims, roomId: string, passCode?: string) =>
-      edit(caller, roomId, { players: { playerId: caller.userId, playerName: caller.name }, passCode });
-    const move = (caller: TokenClaims, roomId: string, number: unknown, option = 'plain') =>
-      edit(caller, roomId, { move: { number, option } });
+    const user = testCaller;
+    const { call, create, edit, join, move } = roomsClient(() => rpc);
     const failure = async (promise: Promise<unknown>) => {
       try {
         await promise;
@@ -359,10 +332,10 @@ function suite(infra: () => TestInfra) {
       const seed = view.aiSeed as string;
       expect(seed).toMatch(HEX64);
       expect(view.whosTurn.aiSeed).toBe(seed);
-      expect(sha256Hex(seed)).toBe(commitAtStart);
+      expect(referenceCommit(seed)).toBe(commitAtStart);
       expect(view.aiCommit).toBe(commitAtStart);
       expect(view.whosTurn.moves.map((m) => m.aiNumber)).toEqual(
-        view.whosTurn.moves.map((_, i) => aiNumberOf(seed, i)),
+        view.whosTurn.moves.map((_, i) => referenceAi(seed, i)),
       );
     }
 

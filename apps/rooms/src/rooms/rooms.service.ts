@@ -25,11 +25,13 @@ import {
 import {
   CONFIG,
   JetStreamService,
+  keepPublishedStream,
   LOGGER,
   type Logger,
   Metrics,
   openSharedLimits,
   OutboxRelay,
+  publisherRelayOptions,
   rateLimited,
   type SharedLimit,
 } from '@oasis198/service-kit';
@@ -93,10 +95,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       sweepEveryMs: config.OUTBOX_SWEEP_MS,
       clearAfterMs: config.OUTBOX_CLEAR_AFTER_MS,
       metrics,
-      service: 'rooms',
-      stream: Streams.games.name,
-      deadLetterAttempts: config.OUTBOX_DEAD_LETTER_ATTEMPTS,
-      deadLetterAfterMs: config.OUTBOX_DEAD_LETTER_AFTER_MS,
+      ...publisherRelayOptions('rooms', Streams.games.name, config),
     });
   }
 
@@ -107,11 +106,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       maxBytes: this.config.GAMES_STREAM_MAX_BYTES,
       maxMsgSize: this.config.GAMES_STREAM_MAX_MSG_SIZE,
     };
-    await this.jetstream.ensureStreams([games], { updateLimits: true });
-    await this.jetstream.watchCapacity([games], {
-      everyMs: this.config.STREAM_CHECK_MS,
-      fullRatio: this.config.STREAM_FULL_RATIO,
-    });
+    await keepPublishedStream(this.jetstream, games, this.config);
     const { passcodes } = await openSharedLimits(
       this.jetstream.nc,
       KvBuckets.limits,

@@ -1,19 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
-import {
-  AppError,
-  type EditRoomResponse,
-  Requests,
-  type RoomView,
-  Streams,
-  type TokenClaims,
-} from '@oasis198/contracts';
+import { Requests, type RoomView, Streams } from '@oasis198/contracts';
 import { createLogger, createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
-import { mongoUrlFor, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { fillStream, mongoUrlFor, refusalOf, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, DiscardPolicy, type JetStreamManager, type NatsConnection } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
 import { ROOM_MODEL, type RoomRecord } from './room.schema';
+import { roomsClient, testCaller } from './rooms.test-client';
 
 // The rooms service when the GAMES stream is full, against real NATS and FerretDB: changes answer
 // 503 and store nothing, no stored event is dropped, and play resumes once there is room.
@@ -53,33 +47,8 @@ describe('rooms service with a full GAMES stream', () => {
     await app?.close();
   });
 
-  const user = (name: string): TokenClaims => ({
-    userId: uniqueName(name),
-    name,
-    jti: uniqueName('jti'),
-    exp: Math.floor(Date.now() / 1000) + 3600,
-  });
-  const call = <T>(subject: string, payload: unknown) => rpc.request<T>(subject, payload, 10_000);
-  const create = (caller: TokenClaims) =>
-    call<RoomView>(Requests.rooms.create, {
-      caller,
-      body: { gameType: 'quick-battle', createdBy: { id: caller.userId, name: caller.name }, duration: 60 },
-    });
-  const edit = (caller: TokenClaims, roomId: string, body: unknown) =>
-    call<EditRoomResponse>(Requests.rooms.edit, { caller, roomId, body }).then((r) => r.room);
-  const join = (caller: TokenClaims, roomId: string) =>
-    edit(caller, roomId, { players: { playerId: caller.userId, playerName: caller.name } });
-  const move = (caller: TokenClaims, roomId: string, number: number) =>
-    edit(caller, roomId, { move: { number, option: 'plain' } });
-  const refusal = async (promise: Promise<unknown>) => {
-    try {
-      await promise;
-    } catch (error) {
-      if (error instanceof AppError) return { code: error.code, message: error.message };
-      throw error;
-    }
-    return 'accepted';
-  };
+  const user = testCaller;
+  const { call, create, join, move } = roomsClient(() => rpc);
   const stored = (roomId: string) =>
     app.get<Model<RoomRecord>>(getModelToken(ROOM_MODEL)).findById(roomId).lean<RoomRecord>();
   const streamState = async () => (await jsm.streams.info(Streams.games.name)).state;
@@ -100,35 +69,22 @@ describe('rooms service with a full GAMES stream', () => {
     await waitFor(async () => (await stored(room._id))?.outboxAt === null, { what: 'the events to go out' });
 
     // The stream is almost full (as limited by the operator), then other traffic fills it.
-    const { config } = await jsm.streams.info(Streams.games.name);
-    await jsm.streams.update(Streams.games.name, {
-      ...config,
-      max_bytes: (await streamState()).bytes + 32 * 1024,
-      discard: DiscardPolicy.New,
-    });
-    const js = nc.jetstream();
-    let refused: unknown;
-    for (let i = 0; i < 1000 && !refused; i++) {
-      await js
-        .publish('room.filler', new Uint8Array(1024), { msgID: uniqueName('filler') })
-        .catch((error) => {
-          refused = error;
-        });
-    }
-    expect(refused).toMatchObject({ api_error: { err_code: 10077 } });
-    const full = await streamState();
+    const { config, full, refusal } = await fillStream(nc, Streams.games.name, 'room.filler');
+    expect(refusal).toMatchObject({ api_error: { err_code: 10077 } });
     await new Promise((resolve) => setTimeout(resolve, 600)); // two looks at the stream by rooms
 
     const before = await stored(room._id);
     const unavailable = { code: 'UNAVAILABLE', message: STREAM_FULL_MESSAGE };
-    expect(await refusal(move(bob, room._id, 4))).toEqual(unavailable);
-    expect(await refusal(create(carol))).toEqual(unavailable);
-    expect(await refusal(call(Requests.rooms.delete, { caller: alice, roomId: room._id }))).toEqual(
+    expect(await refusalOf(move(bob, room._id, 4))).toEqual(unavailable);
+    expect(await refusalOf(create(carol))).toEqual(unavailable);
+    expect(await refusalOf(call(Requests.rooms.delete, { caller: alice, roomId: room._id }))).toEqual(
       unavailable,
     );
     // Nothing stored: the room as it was, no room for carol (and she is in none).
     expect(await stored(room._id)).toEqual(before);
-    expect(await refusal(call(Requests.rooms.mine, { caller: carol }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await refusalOf(call(Requests.rooms.mine, { caller: carol }))).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     // Nothing dropped from the stream, nothing added.
     expect(await streamState()).toMatchObject({
       messages: full.messages,

@@ -198,9 +198,17 @@ export async function openSharedLimits<N extends string>(
   rules: Record<N, LimitRule>,
   options: SharedLimitOptions = {},
 ): Promise<Record<N, SharedLimit>> {
+  const ttlMs = Math.max(...Object.values<LimitRule>(rules).map((rule) => rule.windowMs));
+  return sharedLimitsOn(await KvStore.open(nc, bucket, ttlMs), rules, options);
+}
+
+/** The limits, by name, on one store (openSharedLimits: the KV bucket; unit tests: a MemoryStore). */
+export function sharedLimitsOn<N extends string>(
+  store: VersionedStore,
+  rules: Record<N, LimitRule>,
+  options: SharedLimitOptions = {},
+): Record<N, SharedLimit> {
   const entries = Object.entries(rules) as Array<[N, LimitRule]>;
-  const ttlMs = Math.max(...entries.map(([, rule]) => rule.windowMs));
-  const store = await KvStore.open(nc, bucket, ttlMs);
   return Object.fromEntries(
     entries.map(([name, rule]) => [name, new SharedLimit(store, name, rule, options)]),
   ) as Record<N, SharedLimit>;

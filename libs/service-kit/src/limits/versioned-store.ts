@@ -1,4 +1,5 @@
 import { type KV, type NatsConnection, nanos } from 'nats';
+import { openKvBucket } from '../nats/kv-bucket';
 
 /** A key's value and revision; revision 0 means the key holds nothing. */
 export interface VersionedEntry {
@@ -37,21 +38,9 @@ export class KvStore implements VersionedStore {
    * shorter than `ttlMs` is raised (a window must never outlive its key).
    */
   static async open(nc: NatsConnection, bucket: string, ttlMs: number): Promise<KvStore> {
-    const open = () => nc.jetstream().views.kv(bucket, { history: 1, ttl: ttlMs });
-    let kv: KV;
-    try {
-      kv = await open();
-    } catch (error) {
-      // Another service created it at the same moment, with its own TTL: use theirs (raised below).
-      if (!String((error as Error).message).includes('already in use')) throw error;
-      kv = await open();
-    }
-    const status = await kv.status();
-    if (status.ttl > 0 && status.ttl < ttlMs) {
-      const jsm = await nc.jetstreamManager();
-      const config = status.streamInfo.config;
-      await jsm.streams.update(config.name, { ...config, max_age: nanos(ttlMs) });
-    }
+    const { kv } = await openKvBucket(nc, bucket, { history: 1, ttl: ttlMs }, ({ max_age }) =>
+      max_age > 0 && max_age < nanos(ttlMs) ? { max_age: nanos(ttlMs) } : undefined,
+    );
     return new KvStore(kv);
   }
 

@@ -428,12 +428,14 @@ export function makeEvent<T extends EventType>(
   return { id, type, occurredAt: at.toISOString(), ...(requestId ? { requestId } : {}), data };
 }
 
-function isNotFound(error: unknown): boolean {
-  const e = error as { code?: string; api_error?: { err_code?: number }; message?: string };
+/** JetStream's "not found": a stream (10059), a consumer (10014) or a message (10037). */
+export function isNotFound(error: unknown): boolean {
+  const e = error as { code?: string; api_error?: { err_code?: number }; message?: string } | null;
   return (
     e?.code === '404' ||
     e?.api_error?.err_code === 10059 ||
     e?.api_error?.err_code === 10014 ||
+    e?.api_error?.err_code === 10037 ||
     /not found/i.test(e?.message ?? '')
   );
 }

@@ -1,28 +1,13 @@
 import { AppError } from '@oasis198/contracts';
+import { drawnGame, wonGame } from '../game-finished.fixtures';
 import { parseGameFinished } from './events';
 
-const base = {
-  gameId: 'room1:1',
-  roomId: 'room1',
-  gameNumber: 1,
-  player1: { id: 'p1', name: 'alice' },
-  player2: { id: 'p2', name: 'bob' },
-  duration: 32,
-  playedSeconds: 300,
-  aiSeed: 'a5'.repeat(32),
-  aiCommit: '5a'.repeat(32),
-  specialRandom: 123456,
-  finishedAt: '2026-01-01T00:00:00.000Z',
-};
-const won = {
-  ...base,
-  draw: false,
-  winner: { id: 'p1', name: 'alice', seat: 'player1' },
-  loser: { id: 'p2', name: 'bob', seat: 'player2' },
-  endReason: 'reached198',
-  moves: 30,
-};
-const drawn = { ...base, draw: true, winner: null, loser: null, endReason: 'moveLimit', moves: 250 };
+const [alice, bob] = [
+  { id: 'p1', name: 'alice' },
+  { id: 'p2', name: 'bob' },
+];
+const won = wonGame(alice, bob, { moves: 30 });
+const drawn = drawnGame(alice, bob);
 
 const refused = (data: unknown) => {
   try {
@@ -47,7 +32,7 @@ describe('parseGameFinished', () => {
   it('refuses a draw that names a winner, another end reason, or the same player twice (VALIDATION)', () => {
     expect(refused({ ...drawn, winner: won.winner })).toBe('VALIDATION');
     expect(refused({ ...drawn, endReason: 'timeout' })).toBe('VALIDATION');
-    expect(refused({ ...drawn, player2: base.player1 })).toBe('VALIDATION');
+    expect(refused({ ...drawn, player2: drawn.player1 })).toBe('VALIDATION');
     expect(refused({ ...drawn, player1: undefined })).toBe('VALIDATION');
   });
 

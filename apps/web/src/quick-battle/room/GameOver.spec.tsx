@@ -1,5 +1,5 @@
 import type { RoomView } from '@oasis198/contracts';
-import { aiNumber, type MoveRecord } from '@oasis198/game-rules';
+import { aiNumber, type MoveRecord, type Seat } from '@oasis198/game-rules';
 import { screen, within } from '@testing-library/react';
 import { fakeApi, type Handler } from '../../testing/fake-network';
 import { AI_COMMIT, AI_SEED, ALICE, BOB, CAROL, nowSpec, overRoom, ROOM_ID } from '../../testing/fixtures';
@@ -13,17 +13,19 @@ function serve(initial: RoomView, extra: Record<string, Handler> = {}) {
   return fakeApi({ [GET]: { body: initial }, ...extra });
 }
 
+/** The room as the server answers Play Again: the seat ready, the version one higher. */
+const readied = (room: RoomView, seat: Seat): RoomView => ({
+  ...room,
+  version: room.version + 1,
+  whosTurn: { ...room.whosTurn, [seat]: { turn: false, restart: true } },
+});
+
 const readyPanel = () => within(screen.getByRole('list', { name: 'Ready To Play' })).getAllByRole('listitem');
 
 describe('room screen: game over', () => {
   it('shows the win, the countdown and the explanation; Play Again marks your seat ready', async () => {
     const won = overRoom('player1');
-    const ready = {
-      ...won,
-      version: 10,
-      whosTurn: { ...won.whosTurn, player1: { turn: false, restart: true } },
-    };
-    const api = serve(won, { [EDIT]: { body: { room: ready } } });
+    const api = serve(won, { [EDIT]: { body: { room: readied(won, 'player1') } } });
     const { user } = renderApp(PATH, { user: ALICE });
 
     expect(await screen.findByRole('heading', { name: 'You won!' })).toBeInTheDocument();
@@ -138,12 +140,7 @@ describe('room screen: game over', () => {
 
     it('lets a player press Play Again after a draw', async () => {
       const drawn = overRoom(null);
-      const ready = {
-        ...drawn,
-        version: 10,
-        whosTurn: { ...drawn.whosTurn, player2: { turn: false, restart: true } },
-      };
-      const api = serve(drawn, { [EDIT]: { body: { room: ready } } });
+      const api = serve(drawn, { [EDIT]: { body: { room: readied(drawn, 'player2') } } });
       const { user } = renderApp(PATH, { user: BOB });
       await user.click(await screen.findByRole('button', { name: 'Play Again' }));
       expect(api.callsTo(EDIT)[0]?.body).toEqual({
