@@ -5,7 +5,16 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { AppError, COMMON_MESSAGES, rateLimitedMessage } from '@oasis198/contracts';
+import mongoose from 'mongoose';
 import { AllErrorsFilter, RetryLaterError, toEnvelope } from './errors';
+
+// The classes a request meets when the pool is cleared under it; the driver's index does not
+// export them, nor types this module.
+type PoolError = new (pool: { address: string }) => Error;
+const { PoolClearedError, PoolClearedOnNetworkError } = require('mongodb/lib/cmap/errors') as {
+  PoolClearedError: PoolError;
+  PoolClearedOnNetworkError: PoolError;
+};
 
 describe('toEnvelope', () => {
   it('keeps the code, message and details of an AppError', () => {
@@ -47,11 +56,36 @@ describe('toEnvelope', () => {
 });
 
 describe('database outages', () => {
-  it('answers 503, not 500, when the database cannot be reached (a restart, a lost connection)', () => {
-    for (const name of ['MongoNetworkError', 'MongoServerSelectionError', 'MongoPoolClearedError']) {
-      const error = Object.assign(new Error('connection 5 to 10.89.0.17:27017 closed'), { name });
+  // The driver's own error classes, as a request meets them when the database dies under it.
+  const driver = mongoose.mongo;
+  const outages: Error[] = [
+    new driver.MongoNetworkError('connection 5 to 10.89.0.17:27017 closed'),
+    new driver.MongoNetworkTimeoutError('timed out'),
+    new driver.MongoServerSelectionError('Server selection timed out', {} as never),
+    new PoolClearedOnNetworkError({ address: 'mongo:27017' }),
+    new PoolClearedError({ address: 'mongo:27017' }),
+    new driver.MongoServerClosedError(),
+    new driver.MongoTopologyClosedError(),
+    new driver.MongoNotConnectedError('not connected'),
+    new driver.MongoServerError({ code: 11600, errmsg: 'interrupted at shutdown' }),
+    new driver.MongoServerError({ code: 10107, errmsg: 'not primary' }),
+  ];
+
+  it.each(outages.map((error) => [`${error.name}${'code' in error ? ` ${String(error.code)}` : ''}`, error]))(
+    'answers 503, not 500, to %s (a restart, a lost connection, a failover)',
+    (_name, error) => {
       expect(toEnvelope(error)).toEqual({ code: 'UNAVAILABLE', message: COMMON_MESSAGES.unavailable });
-    }
+    },
+  );
+
+  it('keeps other database errors internal (a bad query is a bug, not an outage)', () => {
+    const error = jest.fn();
+    const bug = new driver.MongoServerError({ code: 2, errmsg: 'unknown operator: $bad' });
+    expect(toEnvelope(bug, { error } as never)).toEqual({
+      code: 'INTERNAL',
+      message: COMMON_MESSAGES.internal,
+    });
+    expect(error).toHaveBeenCalledTimes(1);
   });
 });
 

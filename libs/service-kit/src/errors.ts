@@ -83,19 +83,38 @@ export function toEnvelope(error: unknown, logger?: Logger): ErrorEnvelope {
   return { code: 'INTERNAL', message: COMMON_MESSAGES.internal };
 }
 
-/** The MongoDB driver's errors for a server it cannot reach (restarting, network gone): an outage. */
+/**
+ * The MongoDB driver's errors for a server it cannot reach or that is going away (restarting,
+ * network gone, the pool cleared while a request was on it): an outage, so 503, never 500. Names,
+ * not classes: the driver exports only some of them (PoolClearedOnNetworkError, which in-flight
+ * requests get when the database dies under them, is one it does not).
+ */
 const DATABASE_OUTAGES = new Set([
   'MongoNetworkError',
   'MongoNetworkTimeoutError',
   'MongoServerSelectionError',
   'MongooseServerSelectionError',
   'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoPoolClosedError',
+  'MongoWaitQueueTimeoutError',
+  'MongoServerClosedError',
   'MongoNotConnectedError',
   'MongoTopologyClosedError',
+  'MongoClientClosedError',
 ]);
 
+/**
+ * Server answers of a replica set member that is stepping down or shutting down; the driver
+ * retries a write once on them, and a second one is still an outage (a failover in progress).
+ */
+const FAILOVER_CODES = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
+
 export function isDatabaseOutage(error: unknown): boolean {
-  return error instanceof Error && DATABASE_OUTAGES.has(error.name);
+  if (!(error instanceof Error)) return false;
+  if (DATABASE_OUTAGES.has(error.name)) return true;
+  const code = (error as { code?: unknown }).code;
+  return error.name === 'MongoServerError' && typeof code === 'number' && FAILOVER_CODES.has(code);
 }
 
 function httpExceptionMessage(error: HttpException): string {

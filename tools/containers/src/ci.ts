@@ -10,14 +10,31 @@ import { raiseAddressLimitsForTests, stackUrls, startContainerStack, stopContain
 
 const LOGS = path.join(ROOT, '.artifacts', 'containers');
 
-/** Every container's output, kept in .artifacts/containers/ before the stack goes. */
-async function saveLogs(): Promise<void> {
+/** A CI run keeps only what it printed: this many error lines of the services are printed too. */
+const ERROR_LINES_SHOWN = 30;
+
+/**
+ * Every container's output, kept in .artifacts/containers/ before the stack goes. After a failure
+ * the services' error lines are printed as well (a CI run keeps only its output), so a 500 comes
+ * with the error behind it.
+ */
+async function saveLogs(printErrors: boolean): Promise<void> {
   rmSync(LOGS, { recursive: true, force: true });
   mkdirSync(LOGS, { recursive: true });
+  const errors: string[] = [];
   for (const container of await containersOf(loadCompose().name)) {
     const { stdout, stderr } = await podman(['logs', container.name], { allowFailure: true });
     writeFileSync(path.join(LOGS, `${container.name}.log`), stdout + stderr);
+    for (const line of (stdout + stderr).split('\n')) {
+      if (/"level":"(error|fatal)"/.test(line)) errors.push(`${container.name}: ${line.slice(0, 800)}`);
+    }
   }
+  if (!printErrors) return;
+  console.log(bold(`\n▸ error lines of the services (${errors.length}; all logs in .artifacts/containers/)`));
+  // The causes first: the gateway's access lines of failed requests only repeat their status.
+  const accessLine = (line: string) => Number(line.includes('"msg":"request failed"'));
+  errors.sort((a, b) => accessLine(a) - accessLine(b));
+  for (const line of errors.slice(0, ERROR_LINES_SHOWN)) console.log(line);
 }
 
 const started = Date.now();
@@ -47,7 +64,7 @@ try {
   failed = true;
   console.error(red((error as Error).message));
 } finally {
-  await saveLogs().catch((error: unknown) =>
+  await saveLogs(failed).catch((error: unknown) =>
     console.error(red(`saving logs failed: ${(error as Error).message}`)),
   );
   await step('remove the container stack', () => stopContainerStack()).catch((error: unknown) => {
