@@ -50,7 +50,13 @@ import { Fleet, enlist } from '../bench/lib/bots.mjs';
 import { measureFloor } from '../bench/lib/floor.mjs';
 import { GatewayClient } from '../bench/lib/http.mjs';
 import { diffMetrics, scrape } from '../bench/lib/metrics.mjs';
-import { ProcessSampler, discoverStack, loadAverage, machineTicks } from '../bench/lib/procs.mjs';
+import {
+  ProcessSampler,
+  discoverContainers,
+  discoverStack,
+  loadAverage,
+  machineTicks,
+} from '../bench/lib/procs.mjs';
 import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
 import { runTimerBench } from '../bench/lib/timer.mjs';
 import { bold, dim, red, yellow } from './lib/log.mjs';
@@ -64,7 +70,17 @@ const PROFILES = path.join(ARTIFACTS, 'profiles');
 const TEMP_PREFIX = 'oasis-bench-';
 /** Every bot registers, logs in and plays from 127.0.0.1: the gateway limits a bench stack runs with. */
 const BENCH_LIMITS = SHARED_ADDRESS_LIMITS;
-const PROCESS_ORDER = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'nats', 'ferretdb', 'bench'];
+const PROCESS_ORDER = [
+  'gateway',
+  'auth',
+  'rewards',
+  'rooms',
+  'game-timer',
+  'nats',
+  'ferretdb',
+  'web',
+  'bench',
+];
 
 // ------------------------------------------------------------------------------------------------
 // Options
@@ -261,6 +277,19 @@ function useRunningStack(url) {
   const parsed = new URL(url);
   const local = ['127.0.0.1', 'localhost', '::1'].includes(parsed.hostname);
   const found = local ? discoverStack(Number(parsed.port || 80)) : { pids: {}, ports: {} };
+  if (local && Object.keys(found.pids).length === 0) {
+    // The container stack (npm run stack:containers): CPU and memory per service, replicas summed;
+    // the services' own metrics stay inside the stack's network, so none are scraped.
+    const containers = discoverContainers();
+    if (Object.keys(containers.pids).length) {
+      log(
+        dim(
+          `  the container stack: ${JSON.stringify(containers.replicas)} (replicas; CPU and memory summed)`,
+        ),
+      );
+      return { url, pids: containers.pids, metricsUrls: {}, mongoUrl: opts['mongo-url'], own: false };
+    }
+  }
   const metricsUrls = {};
   for (const [name, port] of Object.entries(found.ports)) metricsUrls[name] = `http://127.0.0.1:${port}`;
   metricsUrls.gateway ??= url;
@@ -436,6 +465,11 @@ function printStep(r) {
       .map((row) => `${row.what}: ${row.count} x ${round(row.meanMs, 1)} ms (p99 <= ${row.p99LeMs} ms)`)
       .join('; ');
     log(dim(`    ${name} (loop lag p99 ${round(diff.loopLagP99Ms, 1)} ms): ${top}`));
+    const database = diff.rows.filter((row) => row.what.startsWith('DB ') && r.moves);
+    if (database.length) {
+      const perMove = database.map((row) => `${row.what.slice(3)} ${round(row.count / r.moves, 2)}`);
+      log(dim(`    ${name} database commands per move: ${perMove.join(', ')}`));
+    }
   }
 }
 

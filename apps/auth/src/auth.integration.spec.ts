@@ -94,6 +94,16 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
     for (const count of served) expect(count).toBeGreaterThan(0);
   });
 
+  it('times the database commands it sends (a registration inserts, a lookup finds)', async () => {
+    const count = async (command: string) =>
+      (await Promise.all(replicas.map((app) => databaseCommands(app, command)))).reduce((a, b) => a + b, 0);
+    const before = { insert: await count('insert'), find: await count('find') };
+    await register();
+    expect(await count('insert')).toBeGreaterThan(before.insert);
+    await users().findOne({ _id: 'nobody' });
+    expect(await count('find')).toBeGreaterThan(before.find);
+  });
+
   it('publishes user.registered with its msg-id and empties the outbox', async () => {
     const user = await register();
     const jsm = await nc.jetstreamManager();
@@ -224,6 +234,16 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
     });
   });
 });
+
+/** How many database commands of one kind this replica has sent (its own Prometheus registry). */
+async function databaseCommands(app: INestApplication, command: string): Promise<number> {
+  const metric = await app.get(Metrics).databaseCommands.get();
+  return metric.values
+    .filter(
+      (v) => v.metricName === 'oasis_db_command_duration_seconds_count' && v.labels['command'] === command,
+    )
+    .reduce((sum, v) => sum + v.value, 0);
+}
 
 /** How many auth.login requests this replica has handled (its own Prometheus registry). */
 async function loginCount(app: INestApplication): Promise<number> {

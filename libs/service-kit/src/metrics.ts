@@ -1,4 +1,5 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
+import type { Connection } from 'mongoose';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -71,9 +72,29 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly databaseCommands = new Histogram({
+    name: 'oasis_db_command_duration_seconds',
+    help: 'Time of a database command as the driver saw it, by command (find, findAndModify, update, ...) and outcome (ok or failed).',
+    labelNames: ['command', 'outcome'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * Times every command the connection's driver sends (its command monitoring, which the connection
+   * must be opened with): how many database round trips a request costs, and how long they take.
+   */
+  watchDatabase(connection: Connection): void {
+    const client = connection.getClient();
+    const observe = (event: { commandName: string; duration: number }, outcome: 'ok' | 'failed') =>
+      this.databaseCommands.observe({ command: event.commandName, outcome }, event.duration / 1000);
+    client.on('commandSucceeded', (event) => observe(event, 'ok'));
+    client.on('commandFailed', (event) => observe(event, 'failed'));
   }
 
   private streamGauge(name: string, help: string): Gauge<'stream'> {

@@ -72,6 +72,8 @@ export class ServiceKitModule implements BeforeApplicationShutdown, OnApplicatio
                 maxPoolSize: 20,
                 retryAttempts: Number.MAX_SAFE_INTEGER,
                 retryDelay: 2000,
+                monitorCommands: true,
+                onConnectionCreate: (connection) => metrics.watchDatabase(connection),
               }),
             ]
           : []),

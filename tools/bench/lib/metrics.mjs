@@ -7,6 +7,7 @@ const HISTOGRAMS = {
   oasis_rpc_duration_seconds: (l) => `RPC ${l.subject}${l.outcome === 'ok' ? '' : ` (${l.outcome})`}`,
   oasis_event_handle_duration_seconds: (l) =>
     `event ${l.consumer} ${l.type}${l.outcome === 'ok' ? '' : ` (${l.outcome})`}`,
+  oasis_db_command_duration_seconds: (l) => `DB ${l.command}${l.outcome === 'ok' ? '' : ` (${l.outcome})`}`,
 };
 const GAUGES = ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_mean_seconds'];
 

@@ -1,7 +1,10 @@
 // CPU and memory of the stack's processes, from /proc (Linux): utime + stime of /proc/<pid>/stat
 // over a window, VmRSS of /proc/<pid>/status sampled during it.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../../scripts/lib/workspace.mjs';
 
 /** Kernel clock ticks per second (USER_HZ); 100 on every mainstream Linux. */
 const TICKS = 100;
@@ -42,8 +45,19 @@ export function machineTicks() {
 
 export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 
+/** CPU ticks or RSS of one process or the sum over several (the replicas of one service); null if any is gone. */
+function over(pids, read) {
+  let total = 0;
+  for (const pid of [pids].flat()) {
+    const value = read(pid);
+    if (value === null) return null;
+    total += value;
+  }
+  return total;
+}
+
 /**
- * Samples a set of processes ({ name: pid }) over a window: start(), then sample() now and then
+ * Samples a set of processes ({ name: pid or [pids] }) over a window: start(), then sample() now and then
  * (for the peak RSS), then stop() -> { name: { cpuPct, rssMb, peakRssMb } } plus `machine` busy %.
  * cpuPct is of one core (200 % = both cores of this machine).
  */
@@ -56,7 +70,7 @@ export class ProcessSampler {
     this.startedAt = process.hrtime.bigint();
     this.ticks = {};
     this.peak = {};
-    for (const [name, pid] of Object.entries(this.pids)) this.ticks[name] = cpuTicks(pid);
+    for (const [name, pid] of Object.entries(this.pids)) this.ticks[name] = over(pid, cpuTicks);
     this.selfCpu = process.cpuUsage();
     this.machine = machineTicks();
     this.sample();
@@ -64,7 +78,7 @@ export class ProcessSampler {
 
   sample() {
     for (const [name, pid] of Object.entries(this.pids)) {
-      const rss = name === 'bench' ? process.memoryUsage.rss() : rssBytes(pid);
+      const rss = name === 'bench' ? process.memoryUsage.rss() : over(pid, rssBytes);
       if (rss !== null) this.peak[name] = Math.max(this.peak[name] ?? 0, rss);
     }
   }
@@ -79,10 +93,10 @@ export class ProcessSampler {
         const used = process.cpuUsage(this.selfCpu);
         cpuSeconds = (used.user + used.system) / 1e6;
       } else {
-        const end = cpuTicks(pid);
+        const end = over(pid, cpuTicks);
         cpuSeconds = end === null || this.ticks[name] === null ? null : (end - this.ticks[name]) / TICKS;
       }
-      const rss = name === 'bench' ? process.memoryUsage.rss() : rssBytes(pid);
+      const rss = name === 'bench' ? process.memoryUsage.rss() : over(pid, rssBytes);
       out[name] = {
         cpuSeconds,
         cpuPct: cpuSeconds === null ? null : (100 * cpuSeconds) / seconds,
@@ -173,4 +187,54 @@ export function discoverStack(gatewayPort) {
 function hasPort(argv, port) {
   const i = argv.indexOf('-p');
   return i >= 0 && Number(argv[i + 1]) === port;
+}
+
+/** A process and its children (nginx's workers under its master). */
+function withChildren(pid) {
+  const children = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return /^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${d}/status`, 'utf8'))?.[1] === String(pid);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [pid, ...children];
+}
+
+/** compose.yaml's service names as the bench names its processes. */
+const CONTAINER_PROCESS = { mongo: 'ferretdb' };
+
+/**
+ * The processes of the container stack (compose.yaml, `npm run stack:containers`) when it runs
+ * here: every running container of the compose project, by service, its replicas together.
+ * Resolves { pids: { name: [pids] }, replicas: { name: n } }, empty when there is none.
+ */
+export function discoverContainers(project = 'oasis198') {
+  const found = { pids: {}, replicas: {} };
+  let containers;
+  try {
+    const output = execFileSync(
+      'podman',
+      ['ps', '--format', 'json', '--filter', `label=com.docker.compose.project=${project}`],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, CONTAINERS_CONF: path.join(ROOT, 'tools', 'containers', 'containers.conf') },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    containers = JSON.parse(output || '[]');
+  } catch {
+    return found;
+  }
+  for (const container of containers) {
+    const service = container.Labels?.['com.docker.compose.service'];
+    if (!service || !(container.Pid > 0)) continue;
+    const name = CONTAINER_PROCESS[service] ?? service;
+    (found.pids[name] ??= []).push(...withChildren(container.Pid));
+    found.replicas[name] = (found.replicas[name] ?? 0) + 1;
+  }
+  return found;
 }

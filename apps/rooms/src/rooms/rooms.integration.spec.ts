@@ -4,6 +4,7 @@ import {
   AppError,
   type DeadlineDueResponse,
   type EventEnvelope,
+  EventIds,
   EventTypes,
   type GameFinished,
   type MessageResponse,
@@ -13,13 +14,14 @@ import {
   type RoomView,
   Streams,
 } from '@oasis198/contracts';
-import { createLogger, createService, RpcClient } from '@oasis198/service-kit';
+import { createLogger, createService, outboxKey, RpcClient } from '@oasis198/service-kit';
 import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
 import { referenceAi, referenceCommit } from './room.fixtures';
 import { ROOM_MODEL } from './room.schema';
+import { RoomsRepository } from './rooms.repository';
 import { RoomsService } from './rooms.service';
 import { roomsClient, testCaller } from './rooms.test-client';
 
@@ -236,6 +238,32 @@ function suite(infra: () => TestInfra) {
       } finally {
         await otherApp.close();
       }
+    });
+
+    it("writes a change whose events another replica's relay already published: refused by the version, never a database error", async () => {
+      // A replica deciding on an older copy makes the events of a version someone else wrote, and
+      // its relay may have published those (the sweep): the same outbox key to set and to remove.
+      const repository = app.get(RoomsRepository);
+      const alice = user('alice');
+      const room = await create(alice);
+      const stored = await repository.find(room._id);
+      if (!stored) throw new Error('the room is not stored');
+      const next = { ...stored, version: stored.version + 1 };
+      const event: EventEnvelope = {
+        id: EventIds.roomUpdated(room._id, next.version),
+        type: EventTypes.roomUpdated,
+        occurredAt: new Date().toISOString(),
+        data: { room: { ...room, version: next.version } },
+      };
+      const published = [outboxKey(event.id)];
+      // Stale (the room is at stored.version, not one below): refused, as any stale write.
+      await expect(
+        repository.commit(stored.version - 1, next, [event], undefined, published),
+      ).resolves.toBeNull();
+      // Current: written, and the event stays in the outbox to be published (a repeat is dropped by its msg-id).
+      const written = await repository.commit(stored.version, next, [event], undefined, published);
+      expect(written?.version).toBe(next.version);
+      await call<MessageResponse>(Requests.rooms.delete, { caller: alice, roomId: room._id });
     });
 
     it("removes a change's published events with the room's next change, and the last ones by themselves", async () => {

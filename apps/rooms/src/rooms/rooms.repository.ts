@@ -60,6 +60,11 @@ export class RoomsRepository {
    * that sets the new state, the new version and the events, and removes `published` (outbox keys
    * of events already published, see OutboxRelay.takePublished). Null when someone else changed
    * the room first (the caller reloads and judges again).
+   *
+   * A published key that this change writes again is not removed: a replica deciding on an older
+   * copy of the room makes the events of a version another replica already wrote, and its relay
+   * may have published those (its sweep). One update may not both set and unset a path (the
+   * database refuses it, which was a 500); the version guard refuses such a write anyway.
    */
   async commit(
     version: number,
@@ -77,8 +82,8 @@ export class RoomsRepository {
     }
     Object.assign(set, outboxFields(events));
     const update: Record<string, unknown> = { $set: set };
-    if (published.length)
-      update['$unset'] = Object.fromEntries(published.map((key) => [`outbox.${key}`, '']));
+    const removed = published.map((key) => `outbox.${key}`).filter((path) => !(path in set));
+    if (removed.length) update['$unset'] = Object.fromEntries(removed.map((path) => [path, '']));
     return fromStored(
       await this.rooms
         .findOneAndUpdate({ _id: next._id, version, tombstone: { $ne: true } }, update, { new: true })
