@@ -17,3 +17,4 @@ export * from './service-kit.module';
 export * from './bootstrap';
 export * from './caller';
 export * from './limits';
+export * from './paging';

@@ -9,6 +9,7 @@ import {
   type RewardView,
   type TokenClaims,
 } from '@oasis198/contracts';
+import { readablePage } from '@oasis198/service-kit';
 import { toRewardView } from './reward-view';
 import { RewardsRepository } from './rewards.repository';
 import { onlyFields, parseId, parsePlayerName } from './dto/requests';
@@ -27,14 +28,11 @@ export class RewardsService {
     return toRewardView(reward);
   }
 
-  /**
-   * A page of the leaderboard. A page so far out that its offset is no safe integer (MongoDB
-   * refuses such a skip) is empty: the last page with a safe offset is read for the total.
-   */
+  /** A page of the leaderboard; a page past any offset the database takes is empty (readablePage). */
   async list(page: number, pageSize: number): Promise<RewardPage> {
-    const lastSafePage = Math.floor(Number.MAX_SAFE_INTEGER / pageSize);
-    const { items, total } = await this.rewards.list(Math.min(page, lastSafePage), pageSize);
-    return { rewards: page > lastSafePage ? [] : items.map(toRewardView), page, pageSize, total };
+    const read = readablePage(page, pageSize);
+    const { items, total } = await this.rewards.list(read.page, pageSize);
+    return { rewards: read.beyond ? [] : items.map(toRewardView), page, pageSize, total };
   }
 
   /** The caller's own record; if it exists already it is returned unchanged. */

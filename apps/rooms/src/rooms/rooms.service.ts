@@ -33,6 +33,7 @@ import {
   OutboxRelay,
   publisherRelayOptions,
   rateLimited,
+  readablePage,
   type SharedLimit,
 } from '@oasis198/service-kit';
 import { Types } from 'mongoose';
@@ -135,14 +136,17 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     if (request.gameType !== undefined && !isGameType(request.gameType)) {
       throw new AppError('VALIDATION', MESSAGES.gameType);
     }
+    // A page past any offset the database takes (?page=3.6e307) is empty, not a database error.
+    const read = readablePage(page, ROOM_PAGE_SIZE);
     const { rooms, total } = await this.repository.list({
-      page,
+      page: read.page,
       pageSize: ROOM_PAGE_SIZE,
       freeSpot: request.freeSpot === true,
       gameType: request.gameType,
     });
     const now = Date.now();
-    return { rooms: rooms.map((room) => toRoomView(room, now)), page, pageSize: ROOM_PAGE_SIZE, total };
+    const shown = read.beyond ? [] : rooms.map((room) => toRoomView(room, now));
+    return { rooms: shown, page, pageSize: ROOM_PAGE_SIZE, total };
   }
 
   async get(roomId: unknown): Promise<RoomView> {
