@@ -6,28 +6,36 @@ import prettier from 'eslint-config-prettier';
 /**
  * Module boundaries. Every project carries two tags:
  *  - scope: web (browser code), server (NestJS services and their libraries), shared (pure code both
- *    sides use), tooling (test and benchmark runners that drive the running system from outside);
- *  - type: app, feature, data, util, contract.
+ *    sides use), testing (what tests start and share: libs/testing), tooling (test and benchmark
+ *    runners that drive the running system from outside);
+ *  - type: app, util, contract.
  * Web never imports server code, services never import each other (apps are never importable),
- * and everything may import the shared contracts and game rules.
+ * only tests import the testing library, and everything may import the shared contracts and game
+ * rules.
  */
 const depConstraints = [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:web', 'scope:shared'] },
   { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:server', 'scope:shared'] },
-  { sourceTag: 'scope:tooling', onlyDependOnLibsWithTags: ['scope:tooling', 'scope:server', 'scope:shared'] },
+  { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:testing', 'scope:shared'] },
   {
-    sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:feature', 'type:data', 'type:util', 'type:contract'],
+    sourceTag: 'scope:tooling',
+    onlyDependOnLibsWithTags: ['scope:tooling', 'scope:testing', 'scope:server', 'scope:shared'],
   },
-  {
-    sourceTag: 'type:feature',
-    onlyDependOnLibsWithTags: ['type:feature', 'type:data', 'type:util', 'type:contract'],
-  },
-  { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util', 'type:contract'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },
   { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract', 'type:util'] },
 ];
+
+/** The same, for tests and their helpers: server code's tests may also use the testing library. */
+const testDepConstraints = depConstraints.map((constraint) =>
+  constraint.sourceTag === 'scope:server'
+    ? { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'scope:testing'] }
+    : constraint,
+);
+
+/** Where tests and their helpers live. */
+const testFiles = ['**/*.spec.ts', '**/*.test-client.ts', '**/*.fixtures.ts', '**/src/testing/**/*.ts'];
 
 /** Packages that must never end up in the browser bundle. */
 const serverOnlyPackages = [
@@ -96,10 +104,19 @@ export default [
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
-    // Tests may use Node to cross-check shared code (e.g. node:crypto against the pure SHA-256).
-    files: ['libs/game-rules/**/*.spec.ts', 'libs/contracts/**/*.spec.ts'],
+    // Tests may use the testing library (and, for shared code, Node: no banned packages).
+    files: testFiles,
     rules: {
-      '@nx/enforce-module-boundaries': ['error', { allow: [], depConstraints }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          depConstraints: [
+            ...testDepConstraints,
+            { sourceTag: 'scope:web', bannedExternalImports: serverOnlyPackages },
+          ],
+        },
+      ],
     },
   },
   {
@@ -109,7 +126,7 @@ export default [
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        { allow: ['^(\\.\\./)+[\\w-]+/src/[\\w-]+\\.definition$'], depConstraints },
+        { allow: ['^(\\.\\./)+[\\w-]+/src/[\\w-]+\\.definition$'], depConstraints: testDepConstraints },
       ],
     },
   },
