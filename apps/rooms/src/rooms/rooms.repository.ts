@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EventEnvelope } from '@oasis198/contracts';
 import type { GameState, GameType } from '@oasis198/game-rules';
-import { outboxFields, outboxOf } from '@oasis198/service-kit';
+import { isDuplicateKeyError, outboxFields, outboxOf } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import {
   COUNTER_MODEL,
@@ -24,8 +24,6 @@ const MUTABLE: readonly (keyof RoomRecord)[] = [
   'waitingSince',
   'gameStartedAt',
 ];
-
-const isDuplicateKey = (error: unknown): boolean => (error as { code?: number })?.code === 11000;
 
 /** Rooms, room numbers and memberships in MongoDB. Every write that changes a room is one guarded update. */
 @Injectable()
@@ -119,7 +117,7 @@ export class RoomsRepository {
       await this.memberships.collection.insertOne({ _id: playerId, roomId, at } as never);
       return { claimed: true };
     } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
       const existing = await this.memberships.findById(playerId).lean<MembershipRecord>();
       // Released in between: try once more.
       if (!existing) return this.claimMembership(playerId, roomId, at);
