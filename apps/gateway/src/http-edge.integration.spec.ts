@@ -71,6 +71,28 @@ describe('the gateway serving the web app (local stack), behind no proxy it trus
     expect(res.headers.get('x-total-count')).toMatch(/^\d+$/);
   });
 
+  it('answers 405 with Allow for a method the API does not declare on a path it has; 404 for a path it has not', async () => {
+    const id = '000000000000000000000000';
+    const put = await stack().call('PUT', `/api/rooms/${id}`);
+    expect(put.status).toBe(405);
+    expect(put.body).toEqual({
+      message: 'PUT is not allowed here. Allowed: GET, HEAD.',
+      code: 'METHOD_NOT_ALLOWED',
+    });
+    expect(put.headers.get('allow')).toBe('GET, HEAD');
+    const post = await stack().call('POST', `/api/rooms/${id}/edit`, { body: {} });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('PATCH');
+    expect((await stack().call('DELETE', '/api/users/')).status).toBe(405);
+    // Declared methods, a preflight and unknown paths go on as before.
+    expect((await stack().call('PATCH', `/api/rooms/${id}/edit`, { body: {} })).status).toBe(401);
+    const preflight = await stack().call('OPTIONS', `/api/rooms/${id}/edit`, {
+      headers: { origin: 'https://play.example.com', 'access-control-request-method': 'PATCH' },
+    });
+    expect(preflight.status).toBe(204);
+    expect((await stack().call('PUT', '/api/nothing-here')).status).toBe(404);
+  });
+
   it('ignores X-Forwarded-For from a peer it does not trust: a client cannot pick its rate-limit key', async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= REGISTRATIONS_PER_ADDRESS; i++) {

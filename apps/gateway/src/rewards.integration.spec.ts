@@ -304,9 +304,22 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
 
     it('documents the list and its X-Total-Count header in the OpenAPI document', async () => {
       const doc = await stack().call<{
-        paths: Record<string, Record<string, { responses: Record<string, OpenApiResponse> }>>;
+        paths: Record<
+          string,
+          Record<
+            string,
+            {
+              responses: Record<string, OpenApiResponse>;
+              parameters?: { name: string; schema?: { type?: string } }[];
+            }
+          >
+        >;
       }>('GET', '/api/docs/openapi.json');
-      const ok = doc.body.paths['/api/rewards']?.['get']?.responses['200'];
+      const list = doc.body.paths['/api/rewards']?.['get'];
+      // Whole numbers are integers in the document, as the gateway checks them.
+      const types = Object.fromEntries((list?.parameters ?? []).map((p) => [p.name, p.schema?.type]));
+      expect(types).toMatchObject({ page: 'integer', pageSize: 'integer' });
+      const ok = list?.responses['200'];
       const schema = ok?.content?.['application/json']?.schema;
       expect(schema?.type).toBe('array');
       expect(schema?.items?.$ref).toMatch(/RewardViewDto$/);

@@ -16,6 +16,7 @@ const CODE_BY_HTTP_STATUS: Readonly<Record<number, ErrorCode>> = {
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   429: 'RATE_LIMITED',

@@ -1,9 +1,10 @@
 import { type INestApplication, ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import {
   AppError,
   contentSecurityPolicyDirectives,
+  HTTP_STATUS_BY_CODE,
   MAX_BODY_BYTES,
   REQUEST_ID_HEADER,
   TOTAL_COUNT_HEADER,
@@ -130,7 +131,40 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
       .build(),
   );
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
+  app.use(refuseUndeclaredMethods(document));
 }
+
+const OPERATIONS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * 405 with an `Allow` header for a method the API does not declare on a path it has, from the
+ * OpenAPI document (which lists every route the gateway serves); a path it does not have stays a
+ * 404. CORS preflights (OPTIONS) and HEAD of a GET pass on as before.
+ */
+export function refuseUndeclaredMethods(document: OpenAPIObject) {
+  const routes = Object.entries(document.paths).map(([template, item]) => {
+    const parts = template.replace(/\/$/, '').split(/\{[^}]+\}/);
+    return {
+      pattern: new RegExp(`^${parts.map(escapeRegExp).join('[^/]+')}/?$`, 'i'),
+      methods: OPERATIONS.filter((method) => item[method]).map((method) => method.toUpperCase()),
+    };
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'OPTIONS') return next();
+    const declared = new Set(routes.filter((r) => r.pattern.test(req.path)).flatMap((r) => r.methods));
+    if (declared.size === 0 || declared.has(req.method)) return next();
+    if (declared.has('GET')) declared.add('HEAD');
+    if (declared.has(req.method)) return next();
+    const allowed = [...declared].join(', ');
+    res.setHeader('Allow', allowed);
+    res.status(HTTP_STATUS_BY_CODE.METHOD_NOT_ALLOWED).json({
+      message: `${req.method} is not allowed here. Allowed: ${allowed}.`,
+      code: 'METHOD_NOT_ALLOWED',
+    });
+  };
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Express-level errors (a body that is too large or not JSON) become the same JSON error as any other. */
 export function handleEdgeErrors(nest: INestApplication): void {

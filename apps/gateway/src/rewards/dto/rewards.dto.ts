@@ -12,7 +12,12 @@ import { PageQueryDto } from '../../http/page-query.dto';
 import { SpecRule } from '../../http/spec-rule';
 
 export class ListRewardsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: REWARDS_MAX_PAGE_SIZE, default: REWARDS_PAGE_SIZE })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: REWARDS_MAX_PAGE_SIZE,
+    default: REWARDS_PAGE_SIZE,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: `pageSize must be a whole number from 1 to ${REWARDS_MAX_PAGE_SIZE}.` })
