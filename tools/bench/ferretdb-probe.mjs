@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { freePort } from '../scripts/lib/net.mjs';
 import { FERRETDB_BIN, ROOT } from '../scripts/lib/workspace.mjs';
-import { cpuTicks } from './lib/procs.mjs';
+import { cpuMsSince, cpuTicks } from './lib/procs.mjs';
 
 const { values } = parseArgs({
   options: { bin: { type: 'string', default: FERRETDB_BIN }, ops: { type: 'string', default: '600' } },
@@ -79,7 +79,7 @@ try {
     const started = performance.now();
     for (let i = 0; i < OPS; i++) await op(i);
     const seconds = (performance.now() - started) / 1000;
-    const cpuMs = ((cpuTicks(launcher.pid) - ticks) * 10) / OPS;
+    const cpuMs = cpuMsSince(launcher.pid, ticks) / OPS;
     console.log(`  ${label}: ${Math.round(OPS / seconds)}/s, ${cpuMs.toFixed(2)} ms FerretDB CPU each`);
   };
 

@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { freePort, mongoPing, tcpProbe, waitFor } from '../scripts/lib/net.mjs';
 import { FERRETDB_BIN, NATS_SERVER_BIN, ROOT } from '../scripts/lib/workspace.mjs';
-import { cpuTicks } from './lib/procs.mjs';
+import { cpuMsSince, cpuTicks } from './lib/procs.mjs';
 import { round, summarize } from './lib/stats.mjs';
 
 const { values } = parseArgs({
@@ -63,8 +63,6 @@ const wholeRoom = (room, index) => ({
   whosTurn: { currentNumber: index * 6, moves: Array.from({ length: 30 }, (_, i) => moveEvent(room, i)) },
 });
 
-/** CPU milliseconds of a process since a cpuTicks() reading (ticks of 10 ms). */
-const cpuMs = (pid, since) => (cpuTicks(pid) - since) * 10;
 const clientCpuMs = (since) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
@@ -111,7 +109,7 @@ async function appendMoves(js, server, { subject, payload, moves, rooms, perSeco
     movesPerSec: round(moves / seconds, 0),
     ackP50Ms: round(rtt.p50, 2),
     ackP99Ms: round(rtt.p99, 2),
-    natsCpuPerMoveMs: round(cpuMs(server.pid, serverTicks) / moves, 3),
+    natsCpuPerMoveMs: round(cpuMsSince(server.pid, serverTicks) / moves, 3),
     clientCpuPerMoveMs: round(clientCpuMs(client) / moves, 3),
     refused: conflicts,
   };
@@ -152,7 +150,7 @@ async function projection(db, launcher, rooms) {
       return;
     }
     const seconds = (performance.now() - started) / 1000;
-    const perRoom = cpuMs(launcher.pid, ticks) / rooms;
+    const perRoom = cpuMsSince(launcher.pid, ticks) / rooms;
     console.log(
       `  ${label}: ${Math.round(rooms / seconds)} rooms/s, ${perRoom.toFixed(3)} ms FerretDB CPU per room`,
     );

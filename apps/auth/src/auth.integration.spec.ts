@@ -22,6 +22,7 @@ import {
 import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, type NatsConnection } from 'nats';
+import type { Histogram } from 'prom-client';
 import { authDefinition } from './auth.definition';
 import { RevocationsService } from './tokens/revocations.service';
 import { RevokedToken } from './tokens/revoked-token.schema';
@@ -235,23 +236,23 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
   });
 });
 
-/** How many database commands of one kind this replica has sent (its own Prometheus registry). */
-async function databaseCommands(app: INestApplication, command: string): Promise<number> {
-  const metric = await app.get(Metrics).databaseCommands.get();
+/**
+ * How many observations of one label value a histogram of this replica has (its own Prometheus
+ * registry): auth.login requests handled, database commands of one kind sent.
+ */
+async function observations(
+  app: INestApplication,
+  histogram: (metrics: Metrics) => Histogram<string>,
+  label: string,
+  value: string,
+): Promise<number> {
+  const metric = await histogram(app.get(Metrics)).get();
   return metric.values
-    .filter(
-      (v) => v.metricName === 'oasis_db_command_duration_seconds_count' && v.labels['command'] === command,
-    )
+    .filter((v) => v.metricName?.endsWith('_count') && v.labels[label] === value)
     .reduce((sum, v) => sum + v.value, 0);
 }
 
-/** How many auth.login requests this replica has handled (its own Prometheus registry). */
-async function loginCount(app: INestApplication): Promise<number> {
-  const metric = await app.get(Metrics).rpcDuration.get();
-  return metric.values
-    .filter(
-      (v) =>
-        v.metricName === 'oasis_rpc_duration_seconds_count' && v.labels['subject'] === Requests.auth.login,
-    )
-    .reduce((sum, v) => sum + v.value, 0);
-}
+const loginCount = (app: INestApplication) =>
+  observations(app, (m) => m.rpcDuration, 'subject', Requests.auth.login);
+const databaseCommands = (app: INestApplication, command: string) =>
+  observations(app, (m) => m.databaseCommands, 'command', command);

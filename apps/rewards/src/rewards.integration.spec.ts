@@ -91,33 +91,24 @@ describe('rewards service: events applied once, whatever the order or the copies
   const renamedEvent = (userId: string, name: string, at: Date) =>
     makeEvent(EventTypes.userRenamed, EventIds.userRenamed(userId, name, at.getTime()), { userId, name }, at);
   let n = 0;
-  const finished = (winner: string, loser: string, gameId = `room-${randomUUID()}:${++n}`): GameFinished =>
+  /** The ids of a new game of a new room, finished now. */
+  const newGame = () => {
+    const roomId = `room-${randomUUID()}`;
+    return { gameId: `${roomId}:${++n}`, roomId, gameNumber: n, finishedAt: new Date().toISOString() };
+  };
+  const finished = (winner: string, loser: string): GameFinished =>
     wonGame(
       { id: winner, name: `w${winner.slice(0, 6)}` },
       { id: loser, name: `l${loser.slice(0, 6)}` },
-      {
-        gameId,
-        roomId: gameId.slice(0, gameId.lastIndexOf(':')),
-        gameNumber: n,
-        moves: 25,
-        finishedAt: new Date().toISOString(),
-      },
+      { ...newGame(), moves: 25 },
     );
   /** A draw (the move limit) between two players, in a 14-second room. */
-  const drawn = (player1: string, player2: string): GameFinished => {
-    const gameId = `room-${randomUUID()}:${++n}`;
-    return drawnGame(
+  const drawn = (player1: string, player2: string): GameFinished =>
+    drawnGame(
       { id: player1, name: `w${player1.slice(0, 6)}` },
       { id: player2, name: `l${player2.slice(0, 6)}` },
-      {
-        gameId,
-        roomId: gameId.slice(0, gameId.lastIndexOf(':')),
-        gameNumber: n,
-        duration: 14,
-        finishedAt: new Date().toISOString(),
-      },
+      { ...newGame(), duration: 14 },
     );
-  };
   const gameEvent = (game: GameFinished, id = EventIds.gameFinished(game.gameId)) =>
     makeEvent(EventTypes.gameFinished, id, game);
 

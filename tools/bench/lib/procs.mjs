@@ -3,8 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { ROOT } from '../../scripts/lib/workspace.mjs';
+import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.mjs';
 
 /** Kernel clock ticks per second (USER_HZ); 100 on every mainstream Linux. */
 const TICKS = 100;
@@ -19,6 +18,9 @@ export function cpuTicks(pid) {
     return null;
   }
 }
+
+/** CPU milliseconds a process used since an earlier cpuTicks() reading. */
+export const cpuMsSince = (pid, ticks) => ((cpuTicks(pid) - ticks) * 1000) / TICKS;
 
 export function rssBytes(pid) {
   try {
@@ -152,9 +154,8 @@ const portOf = (url) => {
  * Resolves { pids: { name: pid }, ports: { name: httpPort }, natsUrl, mongoUrl } (what was found).
  */
 export function discoverStack(gatewayPort) {
-  const procs = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map((d) => ({ pid: Number(d), argv: cmdline(Number(d)) }))
+  const procs = processIds()
+    .map((pid) => ({ pid, argv: cmdline(pid) }))
     .filter((p) => p.argv.length);
   const appOf = (argv) => argv.map((a) => /dist\/apps\/([^/]+)\/main\.js$/.exec(a)?.[1]).find(Boolean);
   const apps = procs
@@ -189,19 +190,25 @@ function hasPort(argv, port) {
   return i >= 0 && Number(argv[i + 1]) === port;
 }
 
-/** A process and its children (nginx's workers under its master). */
-function withChildren(pid) {
-  const children = readdirSync('/proc')
+/** Every process id in /proc. */
+function processIds() {
+  return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return /^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${d}/status`, 'utf8'))?.[1] === String(pid);
-      } catch {
-        return false;
-      }
-    })
     .map(Number);
-  return [pid, ...children];
+}
+
+/** Parent process id -> its children's ids, from one pass over /proc. */
+function childrenByParent() {
+  const children = new Map();
+  for (const pid of processIds()) {
+    try {
+      const parent = Number(/^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
 }
 
 /** compose.yaml's service names as the bench names its processes. */
@@ -209,31 +216,29 @@ const CONTAINER_PROCESS = { mongo: 'ferretdb' };
 
 /**
  * The processes of the container stack (compose.yaml, `npm run stack:containers`) when it runs
- * here: every running container of the compose project, by service, its replicas together.
+ * here: every running container that compose project of this checkout started, by service, its
+ * replicas together, each with its children (nginx's workers under its master).
  * Resolves { pids: { name: [pids] }, replicas: { name: n } }, empty when there is none.
  */
-export function discoverContainers(project = 'oasis198') {
+export function discoverContainers() {
   const found = { pids: {}, replicas: {} };
   let containers;
   try {
     const output = execFileSync(
       'podman',
-      ['ps', '--format', 'json', '--filter', `label=com.docker.compose.project=${project}`],
-      {
-        encoding: 'utf8',
-        env: { ...process.env, CONTAINERS_CONF: path.join(ROOT, 'tools', 'containers', 'containers.conf') },
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
+      ['ps', '--format', 'json', '--filter', `label=com.docker.compose.project.working_dir=${ROOT}`],
+      { encoding: 'utf8', env: { ...process.env, CONTAINERS_CONF }, stdio: ['ignore', 'pipe', 'ignore'] },
     );
     containers = JSON.parse(output || '[]');
   } catch {
     return found;
   }
+  const children = containers.length ? childrenByParent() : new Map();
   for (const container of containers) {
     const service = container.Labels?.['com.docker.compose.service'];
     if (!service || !(container.Pid > 0)) continue;
     const name = CONTAINER_PROCESS[service] ?? service;
-    (found.pids[name] ??= []).push(...withChildren(container.Pid));
+    (found.pids[name] ??= []).push(container.Pid, ...(children.get(container.Pid) ?? []));
     found.replicas[name] = (found.replicas[name] ?? 0) + 1;
   }
   return found;

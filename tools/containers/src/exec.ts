@@ -4,12 +4,10 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ROOT } from '../../scripts/lib/workspace.mjs';
+import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.mjs';
 
 export { bold, dim, formatDuration, green, red } from '../../scripts/lib/log.mjs';
-export { ROOT };
-/** Podman settings: the runc runtime and explicit ulimits (see the file). */
-export const CONTAINERS_CONF = path.join(ROOT, 'tools', 'containers', 'containers.conf');
+export { CONTAINERS_CONF, ROOT };
 /** Where built images' inputs (root file systems, static binaries, app artifacts) are kept. */
 export const IMAGES_DIR = path.join(ROOT, '.tools', 'images');
 

@@ -12,6 +12,9 @@ export const DATA_DIR = path.join(ROOT, '.data');
 /** Runtime state of `npm run infra` / `npm start`: infra.json and logs. */
 export const RUN_DIR = path.join(ROOT, '.run');
 
+/** Podman settings of this workspace: the runc runtime and explicit ulimits (see the file). */
+export const CONTAINERS_CONF = path.join(ROOT, 'tools', 'containers', 'containers.conf');
+
 /** Pinned tool versions. Bumping one makes the next `npm run setup` reinstall it. */
 export const NATS_SERVER_VERSION = 'v2.14.9';
 export const HELM_VERSION = 'v3.22.0';

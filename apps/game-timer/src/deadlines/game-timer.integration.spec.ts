@@ -115,7 +115,6 @@ function suite(infra: () => TestInfra) {
     });
 
     afterAll(async () => {
-      await Promise.all(apps.splice(0).map((app) => app.close()));
       await nc?.drain();
     });
 

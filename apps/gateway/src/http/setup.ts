@@ -152,9 +152,8 @@ export function refuseUndeclaredMethods(document: OpenAPIObject) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'OPTIONS') return next();
     const declared = new Set(routes.filter((r) => r.pattern.test(req.path)).flatMap((r) => r.methods));
-    if (declared.size === 0 || declared.has(req.method)) return next();
     if (declared.has('GET')) declared.add('HEAD');
-    if (declared.has(req.method)) return next();
+    if (declared.size === 0 || declared.has(req.method)) return next();
     const allowed = [...declared].join(', ');
     res.setHeader('Allow', allowed);
     res.status(HTTP_STATUS_BY_CODE.METHOD_NOT_ALLOWED).json({
