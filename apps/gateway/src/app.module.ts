@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ServiceKitModule } from '@oasis198/service-kit';
 import type { GatewayConfig } from './config';
 import { GatewayCoreModule } from './gateway-core.module';
+import { webAppModule } from './http/web-app';
 import { RewardsModule } from './rewards/rewards.module';
 import { RoomsModule } from './rooms/rooms.module';
 import { UsersModule } from './users/users.module';
@@ -18,6 +19,8 @@ export class AppModule {
         ServiceKitModule.forRoot({ name: 'gateway', config }),
         GatewayCoreModule,
         ...(FEATURES ?? []),
+        // The local stack serves the built web app here; in Kubernetes its own image does.
+        ...(config.WEB_DIST_DIR ? [webAppModule(config.WEB_DIST_DIR)] : []),
       ],
     };
   }

@@ -8,14 +8,15 @@ import {
   RpcClient,
 } from '@oasis198/service-kit';
 import { AuthGuard } from './auth/auth.guard';
-import { TokenVerifier } from './auth/token-verifier';
+import { JwtStrategy } from './auth/jwt.strategy';
+import { TokenRevocations } from './auth/token-revocations';
 import type { GatewayConfig } from './config';
 import { GatewayLimits } from './http/rate-limit';
 
 /**
  * The gateway's connection to the services (request/reply over NATS), its token check (local,
- * against the revocations auth writes to a NATS KV bucket), and its counting limits (in a NATS KV
- * bucket that every replica shares).
+ * through passport-jwt, against the revocations auth writes to a NATS KV bucket), and its counting
+ * limits (in a NATS KV bucket that every replica shares).
  */
 @Global()
 @Module({
@@ -35,10 +36,11 @@ import { GatewayLimits } from './http/rate-limit';
       useFactory: (config: GatewayConfig, jetstream: JetStreamService, logger: Logger) =>
         GatewayLimits.open(jetstream.nc, config, { logger }),
     },
-    TokenVerifier,
+    TokenRevocations,
+    JwtStrategy,
     AuthGuard,
   ],
-  exports: [RpcClient, TokenVerifier, AuthGuard, GatewayLimits],
+  exports: [RpcClient, TokenRevocations, JwtStrategy, AuthGuard, GatewayLimits],
 })
 export class GatewayCoreModule implements OnApplicationShutdown {
   constructor(@Inject(RpcClient) private readonly rpc: RpcClient) {}

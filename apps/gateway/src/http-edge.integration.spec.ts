@@ -61,6 +61,50 @@ describe('the gateway serving the web app (local stack), behind no proxy it trus
     expect(directives(api.headers.get('content-security-policy'))).toEqual(STRICT);
   });
 
+  it('caches the assets for an hour and never index.html; API paths stay JSON', async () => {
+    const asset = await stack().call<string>('GET', '/assets/index-abc.js');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=3600');
+    for (const route of ['/', '/quick-battle/rooms', '/assets/missing.js']) {
+      const page = await stack().call<string>('GET', route);
+      expect([route, page.status, page.headers.get('cache-control')]).toEqual([route, 200, 'no-cache']);
+      expect(page.body).toContain('<div id="root">');
+      expect(page.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const head = await stack().call('HEAD', '/profile');
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    // Only GET and HEAD are the app's; anything under /api, /health or /metrics is the API's.
+    for (const [method, path] of [
+      ['POST', '/profile'],
+      ['GET', '/api/nothing-here'],
+      ['GET', '/api'],
+      ['GET', '/health/nothing'],
+      ['GET', '/metrics/nothing'],
+    ] as const) {
+      const res = await stack().call(method, path);
+      expect([method, path, res.status, res.body]).toEqual([
+        method,
+        path,
+        404,
+        expect.objectContaining({ code: 'NOT_FOUND' }),
+      ]);
+    }
+    expect((await stack().call('GET', '/health/live')).status).toBe(200);
+  });
+
+  it('answers a body that is not JSON with the envelope, also while it serves the web app', async () => {
+    const res = await stack().call('POST', '/api/users/login', { rawBody: '{"email": "a@b.co",' });
+    expect([res.status, res.body]).toEqual([
+      400,
+      { message: 'The request body is not valid JSON.', code: 'VALIDATION' },
+    ]);
+    // A path Express cannot decode is the client's mistake too.
+    const odd = await stack().call('GET', '/api/rooms/%E0%A4%A');
+    expect([odd.status, odd.body]).toEqual([
+      400,
+      { message: "Failed to decode param '%E0%A4%A'", code: 'VALIDATION' },
+    ]);
+  });
+
   it('lets a cross-origin client (CORS_ORIGINS) read the X-Total-Count of a list', async () => {
     const res = await stack().call('GET', '/api/rewards/', {
       headers: { origin: 'https://play.example.com' },

@@ -284,6 +284,60 @@ describe('users calls through the gateway (SPEC §7)', () => {
       const good = await sign({ ...claims, jti: 'good' });
       expect((await edit(good, { name: user.name })).status).toBe(200);
     });
+
+    it('refuses well-signed tokens that lack a claim, carry a wrong one or are too long, with 401', async () => {
+      const user = await registered();
+      const claims = claimsOf(user.token);
+      const without = (name: string) =>
+        Object.fromEntries(Object.entries(claims).filter(([key]) => key !== name));
+      const refused = await Promise.all([
+        sign({ ...without('exp'), jti: 'no-exp' }), // signature libraries take it as never expiring
+        sign({ ...without('tv'), jti: 'no-tv' }),
+        sign({ ...claims, jti: 'half-tv', tv: 0.5 }),
+        sign({ ...without('name'), jti: 'no-name' }),
+        sign({ ...claims, jti: 'numeric-sub', sub: 42 }),
+        sign({ ...claims, jti: 'other-iss', iss: 'someone-else' }),
+        sign({ ...claims, jti: 'not-yet', nbf: Math.floor(Date.now() / 1000) + 600 }),
+        sign({ ...claims, jti: 'too-long', padding: 'x'.repeat(4096) }),
+        sign(without('jti')),
+      ]);
+      for (const token of refused) {
+        const res = await edit(token, { name: user.name });
+        expect([claimsOf(token)['jti'], res.status, res.body.message]).toEqual([
+          claimsOf(token)['jti'],
+          401,
+          COMMON_MESSAGES.invalidToken,
+        ]);
+      }
+    });
+
+    it('reads only "Bearer <token>": any other Authorization header counts as no token', async () => {
+      const user = await registered();
+      for (const authorization of [`Basic ${user.token}`, `Bearer ${user.token} extra`, 'Bearer', '']) {
+        const res = await stack().call<ErrorBody>('PATCH', '/api/users/edit', {
+          body: { name: user.name },
+          headers: { authorization },
+        });
+        expect([authorization, res.status, res.body.message]).toEqual([
+          authorization,
+          401,
+          COMMON_MESSAGES.unauthorized,
+        ]);
+      }
+      const res = await stack().call('PATCH', '/api/users/edit', {
+        body: { name: user.name },
+        headers: { authorization: `  bearer   ${user.token}  ` },
+      });
+      expect(res.status).toBe(200);
+    });
+
+    it('lets visitors read whatever token they send: public routes ignore it', async () => {
+      const user = await registered();
+      expect((await stack().call('POST', '/api/users/logout', { token: user.token })).status).toBe(200);
+      for (const token of [user.token, 'not-a-jwt']) {
+        expect((await stack().call('GET', '/api/rewards/', { token })).status).toBe(200);
+      }
+    });
   });
 
   describe('POST /api/users/logout', () => {

@@ -1,31 +1,31 @@
-import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
+import { createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
+import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import { AppError, COMMON_MESSAGES, type TokenClaims } from '@oasis198/contracts';
+import { invalidToken } from '@oasis198/service-kit';
 import type { Request } from 'express';
-import { TokenVerifier } from './token-verifier';
+import { bearerToken, JwtStrategy } from './jwt.strategy';
 
 export interface AuthenticatedRequest extends Request {
   caller?: TokenClaims;
 }
 
-/** Requires a valid bearer token; the verified claims become the caller. */
+/**
+ * Requires a valid bearer token (JwtStrategy, through passport); the verified claims become
+ * `request.caller`. No token: 401 'unauthorized'; a bad or ended one: 401 'invalid token'; 503
+ * while this replica's revocations are not caught up.
+ */
 @Injectable()
-export class AuthGuard implements CanActivate {
-  constructor(private readonly verifier: TokenVerifier) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const token = bearerToken(request);
-    if (!token) throw new AppError('UNAUTHORIZED', COMMON_MESSAGES.unauthorized);
-    request.caller = await this.verifier.verify(token);
-    return true;
+export class AuthGuard extends PassportAuthGuard() {
+  constructor(strategy: JwtStrategy) {
+    super({ defaultStrategy: strategy.name, property: 'caller', session: false });
   }
-}
 
-export function bearerToken(request: Request): string | undefined {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return undefined;
-  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-  return match?.[1];
+  override handleRequest<T>(error: unknown, caller: T | false, _info: unknown, context: ExecutionContext): T {
+    if (error) throw error;
+    if (caller) return caller;
+    const request = context.switchToHttp().getRequest<Request>();
+    throw bearerToken(request) ? invalidToken() : new AppError('UNAUTHORIZED', COMMON_MESSAGES.unauthorized);
+  }
 }
 
 /** The verified caller of a route behind AuthGuard. */

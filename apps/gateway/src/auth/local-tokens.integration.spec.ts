@@ -1,3 +1,4 @@
+import type { INestApplication } from '@nestjs/common';
 import { COMMON_MESSAGES } from '@oasis198/contracts';
 import { waitFor } from '@oasis198/testing';
 import { SignJWT } from 'jose';
@@ -27,9 +28,10 @@ const sign = (claims: Record<string, unknown>, secret = TEST_JWT_SECRET) =>
 describe('tokens checked by every gateway replica itself, revocations pushed to each', () => {
   const stack = useAccountsStack();
   let second = '';
+  let secondApp: INestApplication | undefined;
 
   beforeAll(async () => {
-    second = (await stack().startGatewayReplica()).baseUrl;
+    ({ baseUrl: second, app: secondApp } = await stack().startGatewayReplica());
   });
 
   const register = async () => {
@@ -112,6 +114,20 @@ describe('tokens checked by every gateway replica itself, revocations pushed to 
     } finally {
       await stack().startAuth();
     }
+  });
+
+  it('keeps judging tokens with its own watch when another replica in the same process stops', async () => {
+    const user = await register();
+    expect((await guarded(user.token, stack().baseUrl)).status).toBe(400);
+    // Stopped the way a rollout stops a replica (the stack then does not close it again).
+    const gateways = stack().gateways;
+    if (secondApp) gateways.splice(gateways.indexOf(secondApp), 1);
+    await secondApp?.close();
+    const res = await guarded(user.token, stack().baseUrl);
+    expect({ status: res.status, message: res.body.message }).toMatchObject({ status: 400 });
+    const logout = await stack().call('POST', '/api/users/logout', { token: user.token });
+    expect(logout.status).toBe(200);
+    expect((await guarded(user.token, stack().baseUrl)).status).toBe(401);
   });
 });
 

@@ -18,15 +18,13 @@ import {
   toEnvelope,
 } from '@oasis198/service-kit';
 import type { ValidationError } from 'class-validator';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Histogram } from 'prom-client';
 import type { GatewayConfig } from '../config';
+import { API_PATHS } from './web-app';
 
-const API_PATHS = /^\/(api|health|metrics)(\/|$)/;
 const API_DOCS = /^\/api\/docs(\/|$|-json)/;
 
 /** Everything the public HTTP edge needs before the routes: hardening, limits, ids, validation, docs. */
@@ -90,8 +88,9 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route =
-        (req.route?.path as string | undefined) ?? (API_PATHS.test(req.path) ? 'unmatched' : 'static');
+      // The web app's index.html answers a pattern route; it counts as static, like its files.
+      const path: unknown = req.route?.path;
+      const route = typeof path === 'string' ? path : API_PATHS.test(req.path) ? 'unmatched' : 'static';
       httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
       runWithRequestId(requestId, () => {
         const line = {
@@ -118,8 +117,6 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
       exceptionFactory: (errors) => validationFailure(errors),
     }),
   );
-
-  if (config.WEB_DIST_DIR) serveWebApp(app, resolve(config.WEB_DIST_DIR), logger);
 
   const document = SwaggerModule.createDocument(
     app,
@@ -196,21 +193,4 @@ function validationFailure(errors: ValidationError[]): AppError {
   walk(errors, '');
   const first = Object.values(details)[0] ?? 'The request is not valid.';
   return new AppError('VALIDATION', first, details);
-}
-
-/** Serves the built web app on the same origin as /api, with the SPA's index.html for its routes. */
-function serveWebApp(app: NestExpressApplication, root: string, logger: Logger): void {
-  const index = join(root, 'index.html');
-  if (!existsSync(index)) {
-    logger.warn({ root }, 'WEB_DIST_DIR has no index.html; the web app is not served');
-    return;
-  }
-  const assets = express.static(root, { index: false, maxAge: '1h', fallthrough: true });
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (API_PATHS.test(req.path) || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-    assets(req, res, () => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(index);
-    });
-  });
 }

@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
 import type { Request } from 'express';
-import { bearerToken } from '../auth/auth.guard';
+import { bearerToken } from '../auth/jwt.strategy';
 
 /** The raw bearer token of a request that AuthGuard has let through. */
 export const BearerToken = createParamDecorator((_data: unknown, context: ExecutionContext): string => {

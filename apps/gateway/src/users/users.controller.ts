@@ -20,7 +20,7 @@ import {
 } from '@oasis198/contracts';
 import { RpcClient } from '@oasis198/service-kit';
 import { AuthGuard, Caller } from '../auth/auth.guard';
-import { TokenVerifier } from '../auth/token-verifier';
+import { TokenRevocations } from '../auth/token-revocations';
 import { ErrorBodyDto } from '../http/error-body.dto';
 import { ApiRateLimited, LoginThrottle, RegisterThrottle } from '../http/rate-limit';
 import { BearerToken, ClientAddress } from './bearer-token.decorator';
@@ -42,7 +42,7 @@ export class UsersController {
     private readonly rpc: RpcClient,
     private readonly loginThrottle: LoginThrottle,
     private readonly registerThrottle: RegisterThrottle,
-    private readonly verifier: TokenVerifier,
+    private readonly revocations: TokenRevocations,
   ) {}
 
   @Post('login')
@@ -80,8 +80,8 @@ export class UsersController {
   ): Promise<EditUserResponse> {
     const { user } = await this.rpc.request<EditUserResult>(Requests.auth.edit, { caller, body });
     // This replica applies the new record at once (every replica's watch brings it too).
-    if (body.password !== undefined) await this.verifier.refresh(TokenRecords.user(caller.userId));
-    if (body.name !== undefined) await this.verifier.refresh(TokenRecords.name(caller.userId));
+    if (body.password !== undefined) await this.revocations.refresh(TokenRecords.user(caller.userId));
+    if (body.name !== undefined) await this.revocations.refresh(TokenRecords.name(caller.userId));
     return { user: { ...user, token } };
   }
 
@@ -92,7 +92,7 @@ export class UsersController {
   @ApiUnauthorizedResponse({ type: ErrorBodyDto })
   async delete(@Caller() caller: TokenClaims): Promise<MessageResponse> {
     const answer = await this.rpc.request<MessageResponse>(Requests.auth.delete, { caller });
-    await this.verifier.refresh(TokenRecords.user(caller.userId));
+    await this.revocations.refresh(TokenRecords.user(caller.userId));
     return answer;
   }
 
@@ -104,7 +104,7 @@ export class UsersController {
   @ApiUnauthorizedResponse({ type: ErrorBodyDto })
   async logout(@Caller() caller: TokenClaims): Promise<MessageResponse> {
     const answer = await this.rpc.request<MessageResponse>(Requests.auth.logout, { caller });
-    await this.verifier.refresh(TokenRecords.token(caller.jti));
+    await this.revocations.refresh(TokenRecords.token(caller.jti));
     return answer;
   }
 }

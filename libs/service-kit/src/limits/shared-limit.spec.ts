@@ -103,6 +103,27 @@ describe('SharedLimit', () => {
     expect({ reads: store.reads, writes: store.writes }).toEqual({ reads: 1, writes: 2 });
   });
 
+  it('remembers the revisions of at most cacheSize keys, forgetting the least recently used', async () => {
+    const store = new CountingStore();
+    const limit = new SharedLimit(
+      store,
+      'edits',
+      { max: 100, windowMs: 60_000 },
+      { now: clock, cacheSize: 2 },
+    );
+    for (const key of ['a', 'b', 'a', 'c']) await limit.reserve(key);
+    const cost = async (key: string) => {
+      store.reads = 0;
+      store.writes = 0;
+      await limit.reserve(key);
+      return { key, reads: store.reads, writes: store.writes };
+    };
+    // 'a' and 'c' are remembered: one write each. 'b' was forgotten: its guess fails, a read, a write.
+    expect(await cost('a')).toEqual({ key: 'a', reads: 0, writes: 1 });
+    expect(await cost('c')).toEqual({ key: 'c', reads: 0, writes: 1 });
+    expect(await cost('b')).toEqual({ key: 'b', reads: 1, writes: 2 });
+  });
+
   it('keeps keys apart by name and never stores a key in clear', async () => {
     const store = new CountingStore();
     const written = store.keys;

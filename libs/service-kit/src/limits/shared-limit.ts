@@ -1,4 +1,5 @@
 import { AppError, COMMON_MESSAGES, rateLimitedMessage } from '@oasis198/contracts';
+import { LRUCache } from 'lru-cache';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
@@ -60,9 +61,8 @@ const KEY_TOKEN = /^[-\w]+$/;
  * or refunded meanwhile.
  */
 export class SharedLimit {
-  private readonly known = new Map<string, Known>();
+  private readonly known: LRUCache<string, Known>;
   private readonly now: () => number;
-  private readonly cacheSize: number;
   private readonly maxAttempts: number;
   private readonly logger?: Logger;
 
@@ -76,7 +76,7 @@ export class SharedLimit {
     if (!(rule.max >= 1 && rule.windowMs >= 1))
       throw new Error(`limit ${name} needs max >= 1 and windowMs >= 1`);
     this.now = options.now ?? Date.now;
-    this.cacheSize = options.cacheSize ?? 10_000;
+    this.known = new LRUCache({ max: options.cacheSize ?? 10_000 });
     this.maxAttempts = options.maxAttempts ?? 50;
     this.logger = options.logger;
   }
@@ -138,7 +138,7 @@ export class SharedLimit {
         }
         const revision = await this.store.write(storeKey, encodeWindow(next), known.revision);
         if (revision !== null) {
-          this.remember(storeKey, { revision, state: next });
+          this.known.set(storeKey, { revision, state: next });
           return result;
         }
         lost += 1;
@@ -163,17 +163,8 @@ export class SharedLimit {
   private async read(storeKey: string): Promise<Known> {
     const entry = await this.store.read(storeKey);
     const known = { revision: entry.revision, state: decodeWindow(entry.value) };
-    this.remember(storeKey, known);
-    return known;
-  }
-
-  private remember(storeKey: string, known: Known): void {
-    this.known.delete(storeKey);
-    if (this.known.size >= this.cacheSize) {
-      const oldest = this.known.keys().next().value;
-      if (oldest !== undefined) this.known.delete(oldest);
-    }
     this.known.set(storeKey, known);
+    return known;
   }
 
   /** `<name>.<sha-256 of the key>`: any text (e-mails, IPv6 addresses) becomes a valid KV key, and none is stored in clear. */

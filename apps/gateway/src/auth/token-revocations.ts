@@ -1,38 +1,24 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { AppError, COMMON_MESSAGES, KvBuckets, type TokenClaims } from '@oasis198/contracts';
-import {
-  CONFIG,
-  invalidToken,
-  JetStreamService,
-  Lifecycle,
-  LOGGER,
-  type Logger,
-  type VerifiedToken,
-  verifyAccessToken,
-} from '@oasis198/service-kit';
+import { KvBuckets } from '@oasis198/contracts';
+import { JetStreamService, Lifecycle, LOGGER, type Logger, type VerifiedToken } from '@oasis198/service-kit';
 import { JSONCodec, type KV, type KvEntry, type QueuedIterator } from 'nats';
-import type { GatewayConfig } from '../config';
 import { RevocationSet } from './revocation-set';
 
-/** Signature checks remembered (by token string), so a token's HMAC is computed about once. */
-const MAX_VERIFIED = 20_000;
 /** Pause before watching again after the watch failed or NATS went away. */
 const RETRY_MS = 1000;
 const PRUNE_MS = 60_000;
 const codec = JSONCodec<unknown>();
 
 /**
- * Checks bearer tokens in this replica, with no round trip: the signature, algorithm, issuer and
- * expiry with the key auth signs with, then the revocations auth writes to the token bucket
- * (logouts, password changes, deletions; renames), which this replica watches and holds in
- * memory. Until the watch has delivered everything the bucket held, and whenever NATS is away,
- * the replica is not ready and answers 503 to calls that need a token (fail closed): a token
- * revoked meanwhile must not pass.
+ * What a signature cannot say about a token, in this replica with no round trip: the revocations
+ * auth writes to the token bucket (logouts, password changes, deletions; renames), which this
+ * replica watches and holds in memory (JwtStrategy checks the signature, then asks here). Until
+ * the watch has delivered everything the bucket held, and whenever NATS is away, the replica is
+ * not ready and answers 503 to calls that need a token (fail closed): a token revoked meanwhile
+ * must not pass.
  */
 @Injectable()
-export class TokenVerifier implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly key: Uint8Array;
-  private readonly verified = new Map<string, VerifiedToken>();
+export class TokenRevocations implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly revocations = new RevocationSet();
   private kv?: KV;
   private watcher?: QueuedIterator<KvEntry>;
@@ -49,11 +35,8 @@ export class TokenVerifier implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly jetstream: JetStreamService,
     private readonly lifecycle: Lifecycle,
-    @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {
-    this.key = new TextEncoder().encode(config.JWT_SECRET);
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     this.lifecycle.addReadiness('tokens', () =>
@@ -72,18 +55,19 @@ export class TokenVerifier implements OnApplicationBootstrap, OnApplicationShutd
     this.wake?.();
   }
 
-  /** Whether the revocations are caught up (calls with a token are served). */
+  /** Whether the revocations are caught up (calls with a token are served; 503 before). */
   get ready(): boolean {
     return this.current;
   }
 
-  /** The caller behind a token: 401 when it is bad or ended, 503 while revocations are not caught up. */
-  async verify(token: string): Promise<TokenClaims> {
-    const claims = await this.checkSignature(token);
-    if (!this.current) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
-    if (this.revocations.refuses(claims)) throw invalidToken();
-    const name = this.revocations.nameOf(claims.userId) ?? claims.name;
-    return { userId: claims.userId, name, jti: claims.jti, exp: claims.exp };
+  /** Whether a well-signed token was ended before its expiry: logged out, user deleted, old version. */
+  refuses(claims: VerifiedToken): boolean {
+    return this.revocations.refuses(claims);
+  }
+
+  /** The user's name since a rename (tokens keep the name they were signed with). */
+  nameOf(userId: string): string | undefined {
+    return this.revocations.nameOf(userId);
   }
 
   /**
@@ -98,19 +82,6 @@ export class TokenVerifier implements OnApplicationBootstrap, OnApplicationShutd
     } catch (error) {
       this.logger.warn({ err: error, key }, 'could not read a token record');
     }
-  }
-
-  private async checkSignature(token: string): Promise<VerifiedToken> {
-    const known = this.verified.get(token);
-    if (known) {
-      if (known.exp * 1000 > Date.now()) return known;
-      this.verified.delete(token);
-      throw invalidToken();
-    }
-    const claims = await verifyAccessToken(token, this.key, this.config.JWT_ISSUER);
-    if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
-    this.verified.set(token, claims);
-    return claims;
   }
 
   private apply(entry: KvEntry): void {

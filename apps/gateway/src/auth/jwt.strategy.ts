@@ -1,0 +1,80 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { AppError, COMMON_MESSAGES, type TokenClaims } from '@oasis198/contracts';
+import {
+  accessTokenClaims,
+  CONFIG,
+  invalidToken,
+  MAX_TOKEN_LENGTH,
+  TOKEN_ALGORITHM,
+} from '@oasis198/service-kit';
+import type { Request } from 'express';
+import { createSecretKey } from 'node:crypto';
+import passport from 'passport';
+import { Strategy, type StrategyOptionsWithoutRequest, type VerifyCallback } from 'passport-jwt';
+import type { GatewayConfig } from '../config';
+import { TokenRevocations } from './token-revocations';
+
+/** The token of an `Authorization: Bearer <token>` header; any other header is no token. */
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  return /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] ?? null;
+}
+
+let strategies = 0;
+
+/**
+ * passport-jwt's strategy registered under a name of its own (passport-jwt names every instance
+ * 'jwt', and passport keeps one registry per process): two gateway apps in one process, as the
+ * integration tests run replicas, must not judge tokens with each other's revocations.
+ */
+class NamedJwtStrategy extends Strategy {
+  constructor(options: StrategyOptionsWithoutRequest, verify: VerifyCallback) {
+    super(options, verify);
+    this.name = `jwt-${++strategies}`;
+  }
+}
+
+/**
+ * Bearer tokens, checked in this replica with no round trip. passport-jwt checks the signature,
+ * algorithm (HS256 only), issuer and expiry with auth's key; `validate` then reads the claims and
+ * asks this replica's copy of the token bucket what a signature cannot say (logouts, password
+ * changes, deletions; renames). While that copy is not caught up, a well-signed token gets 503.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(NamedJwtStrategy) implements OnApplicationShutdown {
+  constructor(
+    @Inject(CONFIG) config: GatewayConfig,
+    private readonly revocations: TokenRevocations,
+  ) {
+    // A key object made once: given the secret as text or bytes, jsonwebtoken first tries it as a
+    // PEM public key on every call (7 µs a check becomes 29). @types/passport-jwt names only string
+    // and Buffer; passport-jwt hands the key to jsonwebtoken as it is, which takes a KeyObject.
+    const key = createSecretKey(Buffer.from(config.JWT_SECRET)) as unknown as Buffer;
+    super({
+      jwtFromRequest: bearerToken,
+      // Tokens longer than any auth signs are refused unread.
+      secretOrKeyProvider: (
+        _request: unknown,
+        token: string,
+        done: (error: unknown, key?: Buffer) => void,
+      ) => (token.length > MAX_TOKEN_LENGTH ? done(invalidToken()) : done(null, key)),
+      algorithms: [TOKEN_ALGORITHM],
+      issuer: config.JWT_ISSUER,
+    });
+  }
+
+  /** The caller behind a well-signed token: 401 when its claims are wrong or it was ended, 503 while not caught up. */
+  validate(payload: unknown): TokenClaims {
+    const claims = accessTokenClaims(payload);
+    if (!this.revocations.ready) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    if (this.revocations.refuses(claims)) throw invalidToken();
+    const name = this.revocations.nameOf(claims.userId) ?? claims.name;
+    return { userId: claims.userId, name, jti: claims.jti, exp: claims.exp };
+  }
+
+  onApplicationShutdown(): void {
+    passport.unuse(this.name);
+  }
+}
