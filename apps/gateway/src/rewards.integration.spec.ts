@@ -4,14 +4,26 @@ import {
   EventTypes,
   type GameFinished,
   type GameWon,
+  type PlayedGame,
+  type PlayedGameDetail,
+  type RankedReward,
   REWARD_MESSAGES,
   type RewardView,
+  type RoomView,
 } from '@oasis198/contracts';
-import { MESSAGES } from '@oasis198/game-rules';
+import {
+  aiCommitOf,
+  aiNumber,
+  MESSAGES,
+  type MoveRecord,
+  toSpecSeconds,
+  verifyGame,
+} from '@oasis198/game-rules';
 import { makeEvent } from '@oasis198/service-kit';
 import { waitFor } from '@oasis198/testing';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { newAccount, useAccountsStack } from './testing/accounts-stack';
+import { SseClient } from './testing/sse-client';
 
 interface ErrorBody {
   message: string;
@@ -27,7 +39,7 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
   const stack = useAccountsStack();
   const jetstream = () => stack().events;
 
-  const getReward = (id: string) => stack().call<RewardView & ErrorBody>('GET', `/api/rewards/${id}`);
+  const getReward = (id: string) => stack().call<RankedReward & ErrorBody>('GET', `/api/rewards/${id}`);
 
   async function registered(): Promise<Player> {
     const account = newAccount('r');
@@ -37,7 +49,10 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
   }
 
   /** The record once the user.registered event has made it. */
-  async function rewardOf(id: string, until: (r: RewardView) => boolean = () => true): Promise<RewardView> {
+  async function rewardOf(
+    id: string,
+    until: (r: RankedReward) => boolean = () => true,
+  ): Promise<RankedReward> {
     return waitFor(
       async () => {
         const res = await getReward(id);
@@ -86,6 +101,8 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
         playerId: user.id,
         playerName: user.name,
         playedGames: 0,
+        wins: 0,
+        rank: expect.any(Number),
         assets: { points: 0, coins: 0 },
         categories: { bronze: false, silver: false, gold: false, platinum: false },
         championStatus: {
@@ -322,7 +339,7 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
       const ok = list?.responses['200'];
       const schema = ok?.content?.['application/json']?.schema;
       expect(schema?.type).toBe('array');
-      expect(schema?.items?.$ref).toMatch(/RewardViewDto$/);
+      expect(schema?.items?.$ref).toMatch(/RankedRewardDto$/);
       expect(ok?.headers?.['X-Total-Count']?.schema?.type).toBe('integer');
     });
   });
@@ -332,6 +349,141 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
       const res = await getReward('000000000000000000000000');
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ message: REWARD_MESSAGES.notFound, code: 'NOT_FOUND' });
+    });
+
+    it('answers the wins and the rank, the same rank the leaderboard shows, and moves the winner up', async () => {
+      const [a, b] = [await registered(), await registered()];
+      await Promise.all([rewardOf(a.id), rewardOf(b.id)]);
+      const before = (await getReward(a.id)).body;
+      await publishGame(game(person(a), person(b)));
+      const after = await rewardOf(a.id, (r) => r.playedGames === 1);
+      expect(after).toMatchObject({ wins: 1, assets: { points: 25 } });
+      expect(after.rank).toBeLessThan(before.rank);
+      const row = await stack().call<RankedReward[]>('GET', `/api/rewards/?page=${after.rank}&pageSize=1`);
+      expect(row.body).toMatchObject([{ rank: after.rank }]);
+      expect((await getReward(b.id)).body).toMatchObject({ wins: 0, assets: { points: 5 } });
+    });
+  });
+
+  describe('the leaderboard stream (GET /api/rewards/stream)', () => {
+    it('tells a listener when a game is paid', async () => {
+      const [a, b] = [await registered(), await registered()];
+      await Promise.all([rewardOf(a.id), rewardOf(b.id)]);
+      const sse = await SseClient.open(`${stack().baseUrl}/api/rewards/stream`);
+      try {
+        expect(sse.status).toBe(200);
+        expect(sse.headers?.get('content-type')).toMatch(/^text\/event-stream/);
+        await publishGame(game(person(a), person(b)));
+        await sse.until((c) => c.of('leaderboard').length > 0, 'a leaderboard notice');
+        expect(sse.of('leaderboard')[0]).toEqual({});
+        // By then the game is paid: a refetch shows it.
+        expect((await getReward(a.id)).body).toMatchObject({ playedGames: 1, wins: 1 });
+      } finally {
+        sse.close();
+      }
+    });
+  });
+
+  describe('GET /api/rewards/:userId/games', () => {
+    /** The room's final state as rooms publishes it: the moves and the revealed seed. */
+    function finalRoom(finished: GameFinished, moves: MoveRecord[]): RoomView {
+      return {
+        _id: finished.roomId,
+        players: [finished.player1, finished.player2],
+        gameOver: true,
+        aiSeed: finished.aiSeed,
+        aiCommit: finished.aiCommit,
+        version: 7,
+        whosTurn: {
+          gameNumber: finished.gameNumber,
+          gameOver: true,
+          moves,
+          endedAt: toSpecSeconds(Date.parse(finished.finishedAt)),
+        },
+      } as unknown as RoomView;
+    }
+
+    it("lists a player's finished games, newest first, and serves one with its moves to replay", async () => {
+      const [a, b] = [await registered(), await registered()];
+      await Promise.all([rewardOf(a.id), rewardOf(b.id)]);
+      const aiSeed = randomBytes(32).toString('hex');
+      const moves: MoveRecord[] = [0, 1, 2].map((i) => ({
+        player: i % 2 === 0 ? 'player1' : 'player2',
+        number: 8,
+        option: 'plain',
+        aiNumber: aiNumber(aiSeed, i),
+        total: 8 * (i + 1),
+        at: toSpecSeconds(Date.now()) - 3 + i,
+      }));
+      const first = {
+        ...game(person(a), person(b), { endReason: 'left' }),
+        moves: 3,
+        aiSeed,
+        aiCommit: aiCommitOf(aiSeed),
+      };
+      const second = game(person(b), person(a), { endReason: 'timeout' });
+      second.finishedAt = new Date(Date.parse(first.finishedAt) + 1000).toISOString();
+      await publishGame(first);
+      await jetstream().publish(
+        makeEvent(EventTypes.roomUpdated, EventIds.roomUpdated(first.roomId, 7), {
+          room: finalRoom(first, moves),
+        }),
+      );
+      await publishGame(second);
+      const list = await waitFor(
+        async () => {
+          const res = await stack().call<PlayedGame[]>('GET', `/api/rewards/${a.id}/games`);
+          return res.body.length === 2 && res.body[1]?.verifiable ? res : undefined;
+        },
+        { timeoutMs: 15_000, what: 'both games in the history' },
+      );
+      expect(list.status).toBe(200);
+      expect(list.body.map((g) => [g.gameId, g.result, g.endReason, g.opponent.name])).toEqual([
+        [second.gameId, 'lost', 'timeout', b.name],
+        [first.gameId, 'won', 'left', b.name],
+      ]);
+      const detail = await stack().call<PlayedGameDetail>(
+        'GET',
+        `/api/rewards/${a.id}/games/${encodeURIComponent(first.gameId)}`,
+      );
+      expect(detail.status).toBe(200);
+      expect(detail.body).toMatchObject({ gameId: first.gameId, aiSeed, moves: 3, moveList: moves });
+      expect(verifyGame(aiSeed, detail.body.aiCommit as string, detail.body.moveList ?? []).valid).toBe(true);
+    });
+
+    it('answers 404 for an unknown player or a game not in their history, 405 for a write', async () => {
+      const user = await registered();
+      await rewardOf(user.id);
+      expect((await stack().call('GET', `/api/rewards/${user.id}/games`)).body).toEqual([]);
+      for (const path of [
+        '/api/rewards/000000000000000000000000/games',
+        `/api/rewards/${'x'.repeat(65)}/games`,
+        `/api/rewards/${user.id}/games/room-x%3A1`,
+        `/api/rewards/${user.id}/games/${'x'.repeat(129)}`,
+      ]) {
+        const res = await stack().call<ErrorBody>('GET', path);
+        expect([path, res.status, res.body.code]).toEqual([path, 404, 'NOT_FOUND']);
+      }
+      expect((await stack().call('POST', `/api/rewards/${user.id}/games`)).status).toBe(405);
+    });
+
+    it('documents the history, a game with its moves, the rank and the stream in the OpenAPI document', async () => {
+      const doc = await stack().call<{ paths: Record<string, Record<string, unknown>> }>(
+        'GET',
+        '/api/docs/openapi.json',
+      );
+      for (const path of [
+        '/api/rewards/{userId}/games',
+        '/api/rewards/{userId}/games/{gameId}',
+        '/api/rewards/{userId}',
+        '/api/rewards/stream',
+      ]) {
+        expect([path, Object.keys(doc.body.paths[path] ?? {})]).toEqual([path, ['get']]);
+      }
+      expect(JSON.stringify(doc.body.paths['/api/rewards/{userId}'])).toMatch(/RankedRewardDto/);
+      expect(JSON.stringify(doc.body.paths['/api/rewards/{userId}/games/{gameId}'])).toMatch(
+        /PlayedGameDetailDto/,
+      );
     });
   });
 

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ServiceKitModule } from '@oasis198/service-kit';
 import type { RewardsConfig } from './config';
+import { GameHistoryModule } from './game-history/game-history.module';
 import { PlayerEventsModule } from './player-events/player-events.module';
 import { RewardsModule } from './rewards/rewards.module';
 
@@ -9,7 +10,12 @@ export class AppModule {
   static register(config: RewardsConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ServiceKitModule.forRoot({ name: 'rewards', config }), RewardsModule, PlayerEventsModule],
+      imports: [
+        ServiceKitModule.forRoot({ name: 'rewards', config }),
+        RewardsModule,
+        GameHistoryModule,
+        PlayerEventsModule,
+      ],
     };
   }
 }

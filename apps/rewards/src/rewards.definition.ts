@@ -3,7 +3,10 @@ import type { ServiceDefinition } from '@oasis198/service-kit';
 import { AppModule } from './app.module';
 import { type RewardsConfig, rewardsEnv } from './config';
 
-/** Reward records: the leaderboard calls over NATS and the user and game events from JetStream. */
+/**
+ * Reward records and game histories: the leaderboard and history calls over NATS, and the user and
+ * game events from JetStream.
+ */
 export const rewardsDefinition: ServiceDefinition<RewardsConfig> = {
   name: 'rewards',
   configSchema: rewardsEnv,

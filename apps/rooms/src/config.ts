@@ -1,4 +1,5 @@
 import { Streams } from '@oasis198/contracts';
+import { AI_JOIN_AFTER_SECONDS } from '@oasis198/game-rules';
 import { baseEnv, mongoEnv, publisherEnv } from '@oasis198/service-kit';
 import { z } from 'zod';
 
@@ -20,6 +21,12 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
    */
   PASSCODE_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   PASSCODE_FAILURE_WINDOW_S: z.coerce.number().int().positive().default(600),
+  /**
+   * A room created with the AI option gets the AI as player 2 this long after it started waiting,
+   * unless a person joins first (issue 15: 30 s; tests shorten it). Stored with each room, so the
+   * game timer reads the time from the room and needs no setting of its own.
+   */
+  AI_JOIN_AFTER_S: z.coerce.number().int().min(1).max(600).default(AI_JOIN_AFTER_SECONDS),
   /** Dead letters of refused events, and the watch on the GAMES stream's room (service-kit outbox.ts). */
   ...publisherEnv,
   /**

@@ -1,6 +1,7 @@
 import {
   ApiPaths,
   AppError,
+  Broadcasts,
   ERROR_CODES,
   EventIds,
   EventTypes,
@@ -21,6 +22,7 @@ describe('error envelope', () => {
       NOT_FOUND: 404,
       METHOD_NOT_ALLOWED: 405,
       CONFLICT: 409,
+      ROOM_FULL: 409,
       PAYLOAD_TOO_LARGE: 413,
       RATE_LIMITED: 429,
       UNAVAILABLE: 503,
@@ -31,6 +33,7 @@ describe('error envelope', () => {
 
   it('recognises envelopes and refuses look-alikes', () => {
     expect(isErrorEnvelope({ code: 'CONFLICT', message: 'x' })).toBe(true);
+    expect(isErrorEnvelope({ code: 'ROOM_FULL', message: 'x' })).toBe(true);
     expect(isErrorEnvelope({ code: 'TEAPOT', message: 'x' })).toBe(false);
     expect(isErrorEnvelope({ code: 'CONFLICT' })).toBe(false);
     expect(isErrorEnvelope('CONFLICT')).toBe(false);
@@ -53,6 +56,8 @@ describe('subjects and streams', () => {
     const requests = Object.values(Requests).flatMap((group) => Object.values(group));
     for (const subject of requests) expect(streamsOf(subject)).toHaveLength(0);
     expect(new Set(requests).size).toBe(requests.length);
+    // Broadcasts are core NATS only: a stream capturing one would store what may be lost.
+    for (const subject of Object.values(Broadcasts)) expect(streamsOf(subject)).toHaveLength(0);
   });
 
   it('filters each durable consumer to subjects of its stream', () => {
@@ -78,5 +83,6 @@ describe('API paths', () => {
     expect(ApiPaths.editRoom('a/b')).toBe('/api/rooms/a%2Fb/edit');
     expect(ApiPaths.deleteReward('u1')).toBe('/api/rewards/u1/delete');
     expect(ApiPaths.register).toBe('/api/users/');
+    expect(ApiPaths.playedGame('u1', 'room1:2')).toBe('/api/rewards/u1/games/room1%3A2');
   });
 });

@@ -9,6 +9,11 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
   'CONFLICT',
+  /**
+   * A join refused because both seats are taken: a 409 like CONFLICT, with a code of its own so
+   * clients can tell it from other conflicts (another room of theirs, a race) without reading text.
+   */
+  'ROOM_FULL',
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
   'UNAVAILABLE',
@@ -35,6 +40,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  ROOM_FULL: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,

@@ -9,6 +9,8 @@ export const ApiPaths = {
   logout: '/api/users/logout',
   rooms: '/api/rooms/',
   myRoom: '/api/rooms/mine',
+  /** Seats the caller in the oldest open room with a free spot, or opens one. */
+  playNow: '/api/rooms/play-now',
   room: (id: string) => `/api/rooms/${encodeURIComponent(id)}`,
   editRoom: (id: string) => `/api/rooms/${encodeURIComponent(id)}/edit`,
   deleteRoom: (id: string) => `/api/rooms/${encodeURIComponent(id)}/delete`,
@@ -16,6 +18,12 @@ export const ApiPaths = {
   reward: (userId: string) => `/api/rewards/${encodeURIComponent(userId)}`,
   editReward: (userId: string) => `/api/rewards/${encodeURIComponent(userId)}/edit`,
   deleteReward: (userId: string) => `/api/rewards/${encodeURIComponent(userId)}/delete`,
+  /** A player's last games, and one of them with its moves. */
+  playedGames: (userId: string) => `/api/rewards/${encodeURIComponent(userId)}/games`,
+  playedGame: (userId: string, gameId: string) =>
+    `/api/rewards/${encodeURIComponent(userId)}/games/${encodeURIComponent(gameId)}`,
+  /** Server-Sent Events: the leaderboard changed (a game was paid). */
+  leaderboardStream: '/api/rewards/stream',
   /** Server-Sent Events: the room list changes. */
   roomListStream: '/api/rooms/stream',
   /** Server-Sent Events: one room's state. */

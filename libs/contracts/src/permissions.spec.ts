@@ -1,6 +1,15 @@
 import { contentSecurityPolicy } from './content-security-policy';
 import { NATS_USERS, natsInboxPrefix, natsPermissions } from './permissions';
-import { Consumers, EventTypes, KvBuckets, QueueGroups, Requests, Streams, TimerSubjects } from './subjects';
+import {
+  Broadcasts,
+  Consumers,
+  EventTypes,
+  KvBuckets,
+  QueueGroups,
+  Requests,
+  Streams,
+  TimerSubjects,
+} from './subjects';
 
 const usersThat = (list: 'publish' | 'subscribe', subject: string) =>
   NATS_USERS.filter((user) => natsPermissions[user][list].includes(subject));
@@ -55,6 +64,7 @@ describe('NATS permissions', () => {
     const owner = {
       rewardsUsers: 'rewards',
       rewardsGames: 'rewards',
+      rewardsHistory: 'rewards',
       timerRooms: 'game-timer',
       timerFired: 'game-timer',
     } as const;
@@ -76,6 +86,11 @@ describe('NATS permissions', () => {
         expect([user, subject]).not.toEqual([user, expect.stringMatching(/^timer\.(fired|>|\*)/)]);
       }
     }
+  });
+
+  it('lets rewards alone announce a changed leaderboard, and the gateway alone hear it', () => {
+    expect(usersThat('publish', Broadcasts.leaderboardChanged)).toEqual(['rewards']);
+    expect(usersThat('subscribe', Broadcasts.leaderboardChanged)).toEqual(['gateway']);
   });
 
   it('keeps each user to its own replies and out of wildcards over everything', () => {

@@ -1,4 +1,5 @@
 import {
+  Broadcasts,
   Consumers,
   EventTypes,
   type EventType,
@@ -154,6 +155,7 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
       Requests.rooms.list,
       Requests.rooms.get,
       Requests.rooms.mine,
+      Requests.rooms.playNow,
       Requests.rooms.edit,
       Requests.rooms.delete,
     ),
@@ -161,6 +163,8 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     usesBucket(KvBuckets.limits),
     // Pushes room changes to browsers (core subscriptions to the JetStream subjects).
     hears(...roomEvents),
+    // Tells leaderboards in browsers that a game was paid.
+    hears(Broadcasts.leaderboardChanged),
     // Checks tokens itself against the revocations auth writes.
     watchesBucket(KvBuckets.tokens),
   ),
@@ -181,6 +185,9 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     ensuresStream(Streams.games.name),
     consumes(Consumers.rewardsUsers),
     consumes(Consumers.rewardsGames),
+    consumes(Consumers.rewardsHistory),
+    // After paying a game: the gateways push it to the leaderboards open in browsers.
+    { publish: [Broadcasts.leaderboardChanged] },
   ),
   rooms: user(
     'rooms',

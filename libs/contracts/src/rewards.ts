@@ -1,11 +1,21 @@
-import type { ChampionTitle, LevelStatusName, PremiumCategory } from '@oasis198/game-rules';
+import type {
+  ChampionTitle,
+  EndReason,
+  LevelStatusName,
+  MoveRecord,
+  PremiumCategory,
+  Seat,
+} from '@oasis198/game-rules';
+import type { Person } from './events';
 import type { TokenClaims } from './users';
 
-/** SPEC §3's reward / profile record, as GET /api/rewards/{userId} answers it. */
+/** SPEC §3's reward / profile record, plus the games won (the leaderboard's second key). */
 export interface RewardView {
   playerId: string;
   playerName: string;
   playedGames: number;
+  /** Games won against a person (a win against the AI pays nothing and counts nothing). */
+  wins: number;
   assets: { points: number; coins: number };
   categories: Record<PremiumCategory, boolean>;
   championStatus: Record<ChampionTitle, boolean>;
@@ -13,11 +23,19 @@ export interface RewardView {
 }
 
 /**
+ * A record with its place on the leaderboard (GET /api/rewards/{userId} and every list item):
+ * ranked by points, then wins, then name; players equal in all three share a rank (1, 2, 2, 4).
+ */
+export interface RankedReward extends RewardView {
+  rank: number;
+}
+
+/**
  * A page of the leaderboard as rewards.list answers it over NATS. Over HTTP, GET /api/rewards/
  * answers SPEC §7's list (`rewards`) with the total in the X-Total-Count header.
  */
 export interface RewardPage {
-  rewards: RewardView[];
+  rewards: RankedReward[];
   page: number;
   pageSize: number;
   total: number;
@@ -67,8 +85,68 @@ export interface DeleteRewardRequest {
 export const REWARDS_PAGE_SIZE = 20;
 export const REWARDS_MAX_PAGE_SIZE = 100;
 
+/** How many of a player's latest games their history keeps (issue 15: "the last 50 games"). */
+export const GAME_HISTORY_SIZE = 50;
+
+export type PlayedGameResult = 'won' | 'lost' | 'draw';
+
+/**
+ * One finished game in a player's history, as GET /api/rewards/{userId}/games lists it (newest
+ * first, at most GAME_HISTORY_SIZE), from game.finished.
+ */
+export interface PlayedGame {
+  /** `${roomId}:${gameNumber}`. */
+  gameId: string;
+  roomId: string;
+  /** When the game ended (ISO 8601). */
+  finishedAt: string;
+  /** The player's seat; player1 moves first. */
+  seat: Seat;
+  /** The other player. The AI is `{ id: 'ai:<roomId>', name: 'AI' }`. */
+  opponent: Person;
+  result: PlayedGameResult;
+  endReason: EndReason;
+  /** How many moves the game had. */
+  moves: number;
+  /** The room's turn duration in seconds. */
+  duration: number;
+  /** The commitment shown from the game's start and the seed revealed at its end (null before fair play). */
+  aiCommit: string | null;
+  aiSeed: string | null;
+  /** Whether its move list is recorded, so it can be replayed (GET .../games/{gameId}). */
+  verifiable: boolean;
+}
+
+/** GET /api/rewards/{userId}/games/{gameId}: the game with every move, to replay and check it. */
+export interface PlayedGameDetail extends PlayedGame {
+  /** Every move in order; null until the room's final state has been recorded. */
+  moveList: MoveRecord[] | null;
+}
+
+export interface GameHistoryRequest {
+  userId: string;
+}
+export interface PlayedGameRequest {
+  userId: string;
+  gameId: string;
+}
+
+/** The core NATS broadcast Broadcasts.leaderboardChanged: these players' records just changed. */
+export interface LeaderboardChanged {
+  gameId: string;
+  playerIds: string[];
+}
+
+/**
+ * The leaderboard's push stream (GET /api/rewards/stream, Server-Sent Events): an event of this
+ * type, data `{}`, at most once per LEADERBOARD_PUSH_INTERVAL_MS, after games were paid.
+ */
+export const LEADERBOARD_PUSH_EVENT = 'leaderboard';
+export const LEADERBOARD_PUSH_INTERVAL_MS = 1000;
+
 export const REWARD_MESSAGES = {
   notFound: 'This player has no reward record.',
   deleted: 'The reward has been deleted.',
   onlyPlayerName: 'Only playerName can be changed.',
+  gameNotFound: "This game is not in the player's history.",
 } as const;

@@ -40,6 +40,14 @@ export interface RoomView {
    * deleted WAITING_ROOM_EXPIRY seconds after it; the game timer derives that deadline from here.
    */
   waitingSince?: number | null;
+  /**
+   * The creator chose "Play the AI if nobody joins within 30 s": while the room waits for a second
+   * player, the AI (id `ai:<roomId>`, name 'AI') takes the seat AI_JOIN_AFTER_SECONDS after
+   * waitingSince, unless a person joins first.
+   */
+  aiOpponent?: boolean;
+  /** When the AI takes the empty seat (SPEC seconds), while the room waits for a player; else null. */
+  aiJoinsAt?: number | null;
 }
 
 /** The game state as clients see it: the secrets (specialRandom, aiSeed) are null while it runs. */
@@ -58,6 +66,8 @@ export interface CreateRoomBody {
   createdBy: Person;
   duration: number;
   passCode: string;
+  /** Optional (default false): the AI takes the empty seat if nobody joins within 30 s. */
+  aiOpponent?: boolean;
 }
 
 /** PATCH /api/rooms/{id}/edit bodies (SPEC §3, DECISIONS.md): intents only. */
@@ -103,6 +113,10 @@ export interface GetRoomRequest {
 export interface MyRoomRequest {
   caller: TokenClaims;
 }
+/** POST /api/rooms/play-now: no body; the caller comes from the token. */
+export interface PlayNowRequest {
+  caller: TokenClaims;
+}
 /** The body is passed through untouched; the rooms service is the one that parses and judges it. */
 export interface EditRoomRequest {
   caller: TokenClaims;
@@ -114,7 +128,11 @@ export interface DeleteRoomRequest {
   roomId: string;
 }
 
-export const DEADLINE_KINDS = ['turn', 'abandoned', 'post-game', 'waiting'] as const;
+/**
+ * 'ai-join': the AI takes the empty seat of a room created with the AI option; 'ai-move': the AI
+ * plays its turn once its think time is over.
+ */
+export const DEADLINE_KINDS = ['turn', 'abandoned', 'post-game', 'waiting', 'ai-join', 'ai-move'] as const;
 export type DeadlineKind = (typeof DEADLINE_KINDS)[number];
 
 /** From the game timer: a deadline of this room fell due. Rooms applies it only if still current. */

@@ -19,12 +19,18 @@ export const Requests = {
     create: 'rewards.create',
     edit: 'rewards.edit',
     delete: 'rewards.delete',
+    /** A player's last games (the history read model). */
+    games: 'rewards.games',
+    /** One game of a player's history, with its moves (for Verify). */
+    game: 'rewards.game',
   },
   rooms: {
     create: 'rooms.create',
     list: 'rooms.list',
     get: 'rooms.get',
     mine: 'rooms.mine',
+    /** Seats the caller in the oldest open room with a free spot, or opens one (Play now). */
+    playNow: 'rooms.play-now',
     edit: 'rooms.edit',
     delete: 'rooms.delete',
     /** Internal: the game timer asks rooms to apply a due deadline. */
@@ -108,6 +114,15 @@ export const Consumers = {
     durable: 'rewards-games',
     filterSubjects: [EventTypes.gameFinished],
   },
+  /**
+   * The game history read model: a game's result from game.finished, its moves from the room's
+   * final room.updated (the only event that carries the move list and the seed together).
+   */
+  rewardsHistory: {
+    stream: Streams.games.name,
+    durable: 'rewards-history',
+    filterSubjects: [EventTypes.gameFinished, EventTypes.roomUpdated],
+  },
   timerRooms: {
     stream: Streams.games.name,
     durable: 'game-timer-rooms',
@@ -126,6 +141,15 @@ export const Consumers = {
 export const KvBuckets = {
   limits: 'oasis-limits',
   tokens: 'oasis-tokens',
+} as const;
+
+/**
+ * Core NATS subjects outside every stream: broadcasts whose loss costs nothing (a client that
+ * misses one refetches when its stream reopens), so they are not stored.
+ */
+export const Broadcasts = {
+  /** rewards, after paying a game: leaderboards may have changed (LeaderboardChanged). */
+  leaderboardChanged: 'leaderboard.changed',
 } as const;
 
 /** Queue groups for request/reply: replicas of one service share its subjects. */

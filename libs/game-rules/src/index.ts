@@ -8,3 +8,4 @@ export * from './verify';
 export * from './display';
 export * from './validation';
 export * from './rewards';
+export * from './bot';

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** Where the stack under test answers: tools/scripts/e2e.mjs sets it (or --url does). */
@@ -15,6 +16,13 @@ export function baseUrl(): string {
 /** Screenshots and failure evidence: .artifacts/e2e (git-ignored). */
 export function artifactsDir(): string {
   return process.env['E2E_ARTIFACTS_DIR'] ?? path.resolve(__dirname, '../../../../.artifacts/e2e');
+}
+
+/** Screenshots of screens for people to look at, by name and width: .artifacts/screens (git-ignored). */
+export function screensDir(): string {
+  const dir = path.join(artifactsDir(), '..', 'screens');
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /** Debian's Chromium, installed by `node tools/scripts/setup.mjs --chromium`. Never downloaded. */

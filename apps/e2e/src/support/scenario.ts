@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Person } from './browser';
 import { present } from './browser';
-import { artifactsDir } from './config';
+import { artifactsDir, screensDir } from './config';
 
 interface Current {
   dir: string;
@@ -22,6 +22,12 @@ export interface ScenarioOptions {
   after?: number[];
   /** Jest's budget for the whole scenario (default 60 s). */
   timeout?: number;
+  /**
+   * A scenario whose screenshots are for people to look at: they go to .artifacts/screens/ instead,
+   * which the e2e runner does not wipe when it starts (another run's start would lose them); the
+   * scenario empties its own folder there when it starts.
+   */
+  screens?: boolean;
 }
 
 /**
@@ -34,12 +40,14 @@ export function scenario(
   slug: string,
   title: string,
   run: () => Promise<void>,
-  { after = [], timeout }: ScenarioOptions = {},
+  { after = [], timeout, screens = false }: ScenarioOptions = {},
 ): void {
   test(
     `${number}. ${title}`,
     async () => {
-      current = { dir: path.join(artifactsDir(), `${number}-${slug}`), shots: 0, evidence: true };
+      const dir = path.join(screens ? screensDir() : artifactsDir(), `${number}-${slug}`);
+      if (screens) rmSync(dir, { recursive: true, force: true });
+      current = { dir, shots: 0, evidence: true };
       mkdirSync(current.dir, { recursive: true });
       const missing = after.filter((n) => !passed.has(n));
       if (missing.length) {
@@ -74,13 +82,23 @@ function scenarioDir(): string {
  * A screenshot at a key moment: <nn>-<person>-<what>.png. Animations are finished first (a dialog
  * caught mid-fade looks broken when it is not). The whole page is captured, except while a modal
  * dialog is open: its fixed backdrop covers the window only, so the window is what the person sees.
+ * `windowOnly` keeps just the window, to show what fits without scrolling.
  */
-export async function shot(person: Person, what: string, page: Page = person.page): Promise<void> {
+export async function shot(
+  person: Person,
+  what: string,
+  page: Page = person.page,
+  { windowOnly = false }: { windowOnly?: boolean } = {},
+): Promise<void> {
   const dir = scenarioDir();
   const n = current ? ++current.shots : 0;
   const file = `${String(n).padStart(2, '0')}-${person.label}-${what}.png`;
   const modal = (await page.getByRole('dialog').or(page.getByRole('alertdialog')).count()) > 0;
-  await page.screenshot({ path: path.join(dir, file), fullPage: !modal, animations: 'disabled' });
+  await page.screenshot({
+    path: path.join(dir, file),
+    fullPage: !modal && !windowOnly,
+    animations: 'disabled',
+  });
 }
 
 async function keepEvidence(): Promise<void> {

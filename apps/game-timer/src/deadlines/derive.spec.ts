@@ -1,4 +1,5 @@
 import {
+  aiThinkMs,
   applyMove,
   applyTimeout,
   fromSpecSeconds,
@@ -84,5 +85,42 @@ describe('deriveDeadlines', () => {
     ]);
     expect(deriveDeadlines(view(initialGameState(), { players: [{ id: 'a', name: 'a' }] }))).toEqual([]);
     expect(deriveDeadlines(view(initialGameState()))).toEqual([]);
+  });
+
+  it('lets the AI take the empty seat when the snapshot says, before the waiting room expires', () => {
+    const waitingSince = toSpecSeconds(T0);
+    const deadlines = deriveDeadlines(
+      view(initialGameState(), {
+        players: [{ id: 'p1', name: 'p1' }],
+        waitingSince,
+        aiOpponent: true,
+        aiJoinsAt: waitingSince + 30,
+      }),
+    );
+    expect(deadlines.map((d) => [d.kind, d.dueAt.getTime()])).toEqual([
+      ['ai-join', T0 + 30 * sec],
+      ['waiting', T0 + 600 * sec],
+    ]);
+  });
+
+  it("arms the AI's move at its think time on its own turn, and nothing of the kind on a person's turn", () => {
+    const ai = { id: 'ai:room-1', name: 'AI' };
+    const players = [{ id: 'p1', name: 'p1' }, ai];
+    expect(deriveDeadlines(view(started(), { players })).map((d) => d.kind)).toEqual(['turn', 'abandoned']);
+    const moved = applyMove(
+      started(),
+      'player1',
+      { number: 4, option: 'plain' },
+      { duration: 14, nowMs: T0 + 5 * sec },
+    );
+    if (!moved.ok) throw new Error(moved.message);
+    const room = view(moved.state, { players });
+    const [first] = deriveDeadlines(room);
+    expect(first).toEqual({
+      kind: 'ai-move',
+      dueAt: new Date(fromSpecSeconds(moved.state.turnStart) + aiThinkMs(room._id, 1, 1)),
+      gameNumber: 1,
+      moveIndex: 1,
+    });
   });
 });

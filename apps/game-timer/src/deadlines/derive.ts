@@ -1,7 +1,11 @@
 import type { DeadlineKind, RoomView } from '@oasis198/contracts';
 import {
   abandonedAt,
+  aiThinkMs,
   fromSpecSeconds,
+  isAiPlayerId,
+  seatToMove,
+  SEATS,
   postGameExpiry,
   timeoutAt,
   WAITING_ROOM_EXPIRY,
@@ -22,7 +26,9 @@ export interface DeadlineEntry {
  *   timeoutAt;
  * - abandoned: the same turn, still unplayed 60 s past its deadline;
  * - post-game: a finished game's room at game over + 64 s;
- * - waiting: a room with one player, 10 minutes after it started waiting.
+ * - waiting: a room with one player, 10 minutes after it started waiting;
+ * - ai-join: a room created with the AI option, when its snapshot says the AI takes the seat;
+ * - ai-move: the AI's turn, once its think time (aiThinkMs) from the turn's start is over.
  */
 export function deriveDeadlines(room: RoomView): DeadlineEntry[] {
   const state = room.whosTurn;
@@ -35,11 +41,20 @@ export function deriveDeadlines(room: RoomView): DeadlineEntry[] {
     const abandoned = abandonedAt(state);
     if (timeout !== null) deadlines.push({ kind: 'turn', dueAt: at(timeout, 1), ...turn });
     if (abandoned !== null) deadlines.push({ kind: 'abandoned', dueAt: at(abandoned), ...turn });
+    const seat = seatToMove(state);
+    const mover = seat ? room.players[SEATS.indexOf(seat)] : undefined;
+    if (mover && isAiPlayerId(mover.id)) {
+      const thinkMs = aiThinkMs(room._id, turn.gameNumber, turn.moveIndex);
+      deadlines.push({ kind: 'ai-move', dueAt: at(state.turnStart, thinkMs), ...turn });
+    }
   }
   const expiry = postGameExpiry(state);
   if (expiry !== null) deadlines.push({ kind: 'post-game', dueAt: at(expiry), ...turn });
   if (room.players.length === 1 && !state.gameStarted && typeof room.waitingSince === 'number') {
     deadlines.push({ kind: 'waiting', dueAt: at(room.waitingSince, WAITING_ROOM_EXPIRY * 1000), ...turn });
+  }
+  if (typeof room.aiJoinsAt === 'number') {
+    deadlines.push({ kind: 'ai-join', dueAt: at(room.aiJoinsAt), ...turn });
   }
   return deadlines.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
 }

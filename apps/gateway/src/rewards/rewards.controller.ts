@@ -6,6 +6,8 @@ import {
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiUnauthorizedResponse,
@@ -13,6 +15,10 @@ import {
 import {
   type DeleteRewardResponse,
   type EditRewardResponse,
+  GAME_HISTORY_SIZE,
+  type PlayedGame,
+  type PlayedGameDetail,
+  type RankedReward,
   REWARDS_PAGE_SIZE,
   Requests,
   TOTAL_COUNT_HEADER,
@@ -24,15 +30,24 @@ import { RpcClient } from '@oasis198/service-kit';
 import type { Response } from 'express';
 import { AuthGuard, Caller } from '../auth/auth.guard';
 import { ErrorBodyDto } from '../http/error-body.dto';
-import { LimitPerUser } from '../http/rate-limit';
+import { ApiRateLimited, LimitPerUser } from '../http/rate-limit';
+import { RoomPushService } from '../rooms/room-push.service';
+import { ClientAddress } from '../users/bearer-token.decorator';
 import { MessageDto } from '../users/dto/responses.dto';
-import { EditRewardResponseDto, RewardViewDto } from './dto/reward-view.dto';
+import { PlayedGameDetailDto, PlayedGameDto } from './dto/played-game.dto';
+import { EditRewardResponseDto, RankedRewardDto, RewardViewDto } from './dto/reward-view.dto';
 import { CreateRewardDto, EditRewardDto, ListRewardsQueryDto } from './dto/rewards.dto';
+import { LEADERBOARD_FRAME, LeaderboardPushService } from './leaderboard-push.service';
 
 /** The 429 of a reward write (REWARD_WRITES_PER_MINUTE per user). */
 const WRITES_LIMITED = 'Too many reward writes by this user in a minute.';
 
-/** SPEC §7 rewards calls, forwarded to the rewards service. Reads are public; writes are the owner's. */
+const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
+
+/**
+ * SPEC §7 rewards calls, forwarded to the rewards service, the game histories, and the
+ * leaderboard's live stream. Reads are public; writes are the owner's.
+ */
 @ApiTags('rewards')
 @ApiServiceUnavailableResponse({
   type: ErrorBodyDto,
@@ -40,13 +55,18 @@ const WRITES_LIMITED = 'Too many reward writes by this user in a minute.';
 })
 @Controller('api/rewards')
 export class RewardsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly push: RoomPushService,
+    private readonly leaderboard: LeaderboardPushService,
+  ) {}
 
   /** SPEC §7: a list. The leaderboard's size travels in X-Total-Count, so the body stays a list. */
   @Get()
   @ApiOkResponse({
-    type: [RewardViewDto],
-    description: 'The leaderboard: most points first, then by name; one page (?page=, ?pageSize=).',
+    type: [RankedRewardDto],
+    description:
+      'The leaderboard: most points first, then most wins, then by name, each with its rank; one page (?page=, ?pageSize=).',
     headers: {
       [TOTAL_COUNT_HEADER]: {
         description: 'How many reward records there are in all pages.',
@@ -61,7 +81,7 @@ export class RewardsController {
   async list(
     @Query() query: ListRewardsQueryDto,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<RewardView[]> {
+  ): Promise<RankedReward[]> {
     const page = await this.rpc.request<RewardPage>(Requests.rewards.list, {
       page: query.page ?? 1,
       pageSize: query.pageSize ?? REWARDS_PAGE_SIZE,
@@ -70,11 +90,52 @@ export class RewardsController {
     return page.rewards;
   }
 
+  /** Before `:userId`, which would take "stream" for an id. */
+  @Get('stream')
+  @ApiOperation({
+    summary:
+      'Server-Sent Events: event "leaderboard" (data {}) after games were paid, at most once a second; refetch the page and ranks shown.',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiRateLimited(STREAMS_LIMITED)
+  stream(@ClientAddress() client: string, @Res() res: Response): void {
+    const release = this.push.takePlace(client);
+    let unsubscribe = () => undefined as unknown;
+    const stream = this.push.open(res, () => {
+      unsubscribe();
+      release();
+    });
+    if (!stream.ended()) unsubscribe = this.leaderboard.watch(() => stream.write(LEADERBOARD_FRAME));
+  }
+
   @Get(':userId')
-  @ApiOkResponse({ type: RewardViewDto })
+  @ApiOperation({ summary: 'A player’s reward record with their rank on the leaderboard.' })
+  @ApiOkResponse({ type: RankedRewardDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
-  get(@Param('userId') userId: string): Promise<RewardView> {
-    return this.rpc.request<RewardView>(Requests.rewards.get, { userId });
+  get(@Param('userId') userId: string): Promise<RankedReward> {
+    return this.rpc.request<RankedReward>(Requests.rewards.get, { userId });
+  }
+
+  /** Public like the record itself: every game was watchable live, and fair play is for anyone to check. */
+  @Get(':userId/games')
+  @ApiOperation({ summary: `A player’s last ${GAME_HISTORY_SIZE} finished games, newest first.` })
+  @ApiOkResponse({ type: [PlayedGameDto] })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No reward record for this id.' })
+  games(@Param('userId') userId: string): Promise<PlayedGame[]> {
+    return this.rpc.request<PlayedGame[]>(Requests.rewards.games, { userId });
+  }
+
+  @Get(':userId/games/:gameId')
+  @ApiOperation({
+    summary: 'One game of a player’s history with every move, to replay it and check the AI numbers.',
+  })
+  @ApiOkResponse({ type: PlayedGameDetailDto })
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: 'No such player, or no such game in their history.',
+  })
+  game(@Param('userId') userId: string, @Param('gameId') gameId: string): Promise<PlayedGameDetail> {
+    return this.rpc.request<PlayedGameDetail>(Requests.rewards.game, { userId, gameId });
   }
 
   @Post()

@@ -74,6 +74,28 @@ describe('live push streams', () => {
     await waitFor(async () => (await openStreams()) === 0, { what: 'every stream to close' });
   });
 
+  it("counts the leaderboard's stream in the same places", async () => {
+    const address = from('10.3.0.1');
+    const boardUrl = `${stack().baseUrl}/api/rewards/stream`;
+    const held = [
+      await SseClient.open(boardUrl, address),
+      await SseClient.open(listUrl(), address),
+      await SseClient.open(boardUrl, address),
+    ];
+    expect(held.map((c) => c.status)).toEqual([200, 200, 200]);
+    for (const url of [boardUrl, listUrl()]) expect((await SseClient.open(url, address)).status).toBe(429);
+    held[0]?.close();
+    const freed = await waitFor(
+      async () => {
+        const client = await SseClient.open(listUrl(), address);
+        return client.status === 200 ? client : undefined;
+      },
+      { what: 'the place the leaderboard stream freed', intervalMs: 50 },
+    );
+    for (const client of [...held, freed]) client.close();
+    await waitFor(async () => (await openStreams()) === 0, { what: 'every stream to close' });
+  });
+
   it('cleans up a room stream whose client leaves while the gateway still awaits the room', async () => {
     const s = stack();
     const alice = await s.register('a');

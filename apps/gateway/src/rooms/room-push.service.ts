@@ -119,15 +119,20 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
    * Turns an HTTP response into an event stream: headers that keep proxies from buffering or
    * caching it, a heartbeat comment every PUSH_HEARTBEAT_SECONDS, and clean-up (`onClose`, once)
    * when the client goes. A client that has already gone is cleaned up at once. Returns a writer
-   * for push messages and a way to end the stream.
+   * for push messages (and `write` for a frame of another stream's own), and a way to end the stream.
    */
   open(
     res: Response,
     onClose: () => void,
-  ): { send: (message: PushMessage | ListPushMessage) => void; end: () => void; ended: () => boolean } {
+  ): {
+    send: (message: PushMessage | ListPushMessage) => void;
+    write: (frame: string) => void;
+    end: () => void;
+    ended: () => boolean;
+  } {
     if (res.destroyed) {
       onClose();
-      return { send: () => undefined, end: () => undefined, ended: () => true };
+      return { send: () => undefined, write: () => undefined, end: () => undefined, ended: () => true };
     }
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -159,7 +164,7 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
       res.write(chunk);
     };
     res.on('close', end);
-    return { send: (message) => write(frame(message)), end, ended: () => ended };
+    return { send: (message) => write(frame(message)), write, end, ended: () => ended };
   }
 
   private dispatch(event: EventEnvelope): void {

@@ -81,6 +81,22 @@ export class RoomsController {
     return this.rpc.request<RoomView>(Requests.rooms.create, { caller, body });
   }
 
+  @Post('play-now')
+  @HttpCode(200)
+  @UseGuards(AuthGuard)
+  @LimitPerUser('roomCreates', 'Too many rooms created by this user in a minute.')
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary:
+      "Play now: a seat in the oldest open room (no passcode, one player waiting), or a new room of the caller's own; the caller's current room if they have one.",
+  })
+  @ApiOkResponse({ type: RoomViewDto })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The caller already plays in another room.' })
+  playNow(@Caller() caller: TokenClaims): Promise<RoomView> {
+    return this.rpc.request<RoomView>(Requests.rooms.playNow, { caller });
+  }
+
   @Get()
   @ApiOperation({ summary: 'Rooms, newest first, 8 a page.' })
   @ApiOkResponse({ type: RoomPageDto })

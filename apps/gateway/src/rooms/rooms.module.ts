@@ -5,5 +5,7 @@ import { RoomsController } from './rooms.controller';
 @Module({
   controllers: [RoomsController],
   providers: [RoomPushService],
+  // The leaderboard's stream (rewards) shares its stream places and SSE plumbing.
+  exports: [RoomPushService],
 })
 export class RoomsModule {}

@@ -11,31 +11,41 @@ const draw = (duration = 32) => drawnGame(L, W, { duration });
 describe('payoutsFor (DECISIONS.md rewards)', () => {
   it('pays the winner 25/10 and the loser 5/1 when 198 is reached', () => {
     expect(payoutsFor(game('reached198'))).toEqual([
-      { playerId: 'w', playerName: 'winner1', points: 25, coins: 10, titles: [] },
-      { playerId: 'l', playerName: 'loser1', points: 5, coins: 1, titles: [] },
+      { playerId: 'w', playerName: 'winner1', points: 25, coins: 10, wins: 1, titles: [] },
+      { playerId: 'l', playerName: 'loser1', points: 5, coins: 1, wins: 0, titles: [] },
     ]);
   });
 
   it.each(['timeout', 'left'] as const)('gives a loser by %s nothing (the winner still 25/10)', (reason) => {
     const [winner, loser] = payoutsFor(game(reason));
-    expect(winner).toMatchObject({ points: 25, coins: 10 });
-    expect(loser).toMatchObject({ points: 0, coins: 0 });
+    expect(winner).toMatchObject({ points: 25, coins: 10, wins: 1 });
+    expect(loser).toMatchObject({ points: 0, coins: 0, wins: 0 });
   });
 
   it('gives the blitz title to the winner of a 14-second room only', () => {
     for (const duration of [14, 32, 60, 300]) {
       const [winner, loser] = payoutsFor(game('reached198', duration));
-      expect(winner.titles).toEqual(duration === 14 ? ['blitzWinner'] : []);
-      expect(loser.titles).toEqual([]);
+      expect(winner?.titles).toEqual(duration === 14 ? ['blitzWinner'] : []);
+      expect(loser?.titles).toEqual([]);
     }
   });
 
   it('pays each player of a draw (the move limit) a played game with 0 points, 0 coins and no title', () => {
     for (const duration of [14, 32]) {
       expect(payoutsFor(draw(duration))).toEqual([
-        { playerId: 'l', playerName: 'loser1', points: 0, coins: 0, titles: [] },
-        { playerId: 'w', playerName: 'winner1', points: 0, coins: 0, titles: [] },
+        { playerId: 'l', playerName: 'loser1', points: 0, coins: 0, wins: 0, titles: [] },
+        { playerId: 'w', playerName: 'winner1', points: 0, coins: 0, wins: 0, titles: [] },
       ]);
     }
+  });
+
+  it('pays the human of a game against the AI one played game and nothing else; the AI gets no record', () => {
+    const ai = { id: 'ai:room1', name: 'AI' };
+    const human = { id: 'h', name: 'human1' };
+    const expected = [{ playerId: 'h', playerName: 'human1', points: 0, coins: 0, wins: 0, titles: [] }];
+    // Won or lost, in a blitz room or a draw, from either seat.
+    expect(payoutsFor(wonGame(human, ai, { duration: 14 }))).toEqual(expected);
+    expect(payoutsFor(wonGame(ai, human, { winnerSeat: 'player2' }))).toEqual(expected);
+    expect(payoutsFor(drawnGame(ai, human))).toEqual(expected);
   });
 });

@@ -1,28 +1,31 @@
-import type { GameFinished } from '@oasis198/contracts';
-import { BLITZ_DURATION, type ChampionTitle, rewardFor } from '@oasis198/game-rules';
+import type { GameFinished, Person } from '@oasis198/contracts';
+import { BLITZ_DURATION, type ChampionTitle, isAiPlayerId, NO_REWARD, rewardFor } from '@oasis198/game-rules';
 import type { Credit } from '../rewards/rewards.repository';
 
 /**
- * What a finished game pays (DECISIONS.md "Rewards" and "Fair play"): both players one played
- * game; the winner 25 points and 10 coins (and the blitz title in a 14-second room); the loser 5
- * and 1, or nothing after a timeout or leaving; each player of a draw (the move limit) nothing
- * and no title.
+ * What a finished game pays (DECISIONS.md "Rewards" and "Fair play", issue 15): both players one
+ * played game; the winner 25 points, 10 coins and a win (and the blitz title in a 14-second room);
+ * the loser 5 and 1, or nothing after a timeout or leaving; each player of a draw (the move limit)
+ * nothing and no title. A game against the AI pays its human one played game and nothing else,
+ * so it cannot be farmed, and the AI (`ai:<roomId>`, no account) gets no record at all.
  */
-export function payoutsFor(game: GameFinished): [Credit, Credit] {
+export function payoutsFor(game: GameFinished): Credit[] {
+  const humans = [game.player1, game.player2].filter((player) => !isAiPlayerId(player.id));
+  if (humans.length < 2) return humans.map((player) => played(player));
   if (game.draw) {
-    const draw = (player: { id: string; name: string }): Credit => ({
-      playerId: player.id,
-      playerName: player.name,
-      ...rewardFor('draw', game.endReason),
-      titles: [],
-    });
-    return [draw(game.player1), draw(game.player2)];
+    const paid = rewardFor('draw', game.endReason);
+    return [played(game.player1, paid), played(game.player2, paid)];
   }
   const win = rewardFor('win', game.endReason);
   const loss = rewardFor('loss', game.endReason);
   const winnerTitles: ChampionTitle[] = game.duration === BLITZ_DURATION ? ['blitzWinner'] : [];
   return [
-    { playerId: game.winner.id, playerName: game.winner.name, ...win, titles: winnerTitles },
-    { playerId: game.loser.id, playerName: game.loser.name, ...loss, titles: [] },
+    { playerId: game.winner.id, playerName: game.winner.name, ...win, wins: 1, titles: winnerTitles },
+    { playerId: game.loser.id, playerName: game.loser.name, ...loss, wins: 0, titles: [] },
   ];
+}
+
+/** A played game and no win: a draw's pay, or nothing at all (a game against the AI). */
+function played(player: Person, paid: { points: number; coins: number } = NO_REWARD): Credit {
+  return { playerId: player.id, playerName: player.name, ...paid, wins: 0, titles: [] };
 }

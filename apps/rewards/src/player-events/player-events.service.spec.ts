@@ -1,11 +1,27 @@
-import { type EventEnvelope, EventTypes } from '@oasis198/contracts';
+import { type EventEnvelope, EventTypes, type LeaderboardChanged } from '@oasis198/contracts';
 import { createLogger, makeEvent } from '@oasis198/service-kit';
 import { InMemoryRewardsRepository } from '../rewards/rewards.repository.fake';
 import type { RewardsRepository } from '../rewards/rewards.repository';
-import { wonGame } from './game-finished.fixtures';
+import { InMemoryGameHistoryRepository } from '../game-history/game-history.repository.fake';
+import type { GameHistoryRepository, PlayerGameResult } from '../game-history/game-history.repository';
+import { drawnGame, wonGame } from './game-finished.fixtures';
 import { PlayerEventsService } from './player-events.service';
 
 const at = (ms: number) => new Date(ms);
+const entry = (playerId: string, gameId: string): PlayerGameResult => ({
+  playerId,
+  gameId,
+  roomId: 'room1',
+  finishedAt: new Date(0),
+  seat: 'player1',
+  opponent: { id: 'x', name: 'x' },
+  result: 'won',
+  endReason: 'reached198',
+  moves: 20,
+  duration: 32,
+  aiCommit: null,
+  aiSeed: null,
+});
 const registered = (userId: string, name: string, when = 1000) =>
   makeEvent(EventTypes.userRegistered, `r:${userId}:${when}`, { userId, name }, at(when));
 const renamed = (userId: string, name: string, when: number) =>
@@ -28,8 +44,15 @@ const finished = (gameId: string, winner: string, loser: string, duration = 32):
 
 function setup(keep?: number) {
   const repo = new InMemoryRewardsRepository(keep);
-  const service = new PlayerEventsService(repo as unknown as RewardsRepository, createLogger('t', 'silent'));
-  return { repo, service };
+  const history = new InMemoryGameHistoryRepository();
+  const announced: LeaderboardChanged[] = [];
+  const service = new PlayerEventsService(
+    repo as unknown as RewardsRepository,
+    history as unknown as GameHistoryRepository,
+    { changed: (change) => void announced.push(change) },
+    createLogger('t', 'silent'),
+  );
+  return { repo, history, service, announced };
 }
 
 describe('PlayerEventsService', () => {
@@ -114,6 +137,42 @@ describe('PlayerEventsService', () => {
     await service.onGameEvent(finished('g1', 'w', 'l'));
     expect(repo.rewards.get('w')).toEqual(before);
     expect(repo.rewards.get('l')).toMatchObject({ playedGames: 250, assets: { points: 1250, coins: 250 } });
+  });
+
+  it('counts a win once per game, however often it is delivered, and never for a draw', async () => {
+    const { repo, service } = setup();
+    for (let i = 0; i < 3; i++) await service.onGameEvent(finished('g1', 'w', 'l'));
+    await service.onGameEvent(finished('g2', 'w', 'l'));
+    const draw = drawnGame({ id: 'w', name: 'wname' }, { id: 'l', name: 'lname' }, { gameId: 'g3' });
+    await service.onGameEvent(makeEvent(EventTypes.gameFinished, 'g:g3', draw));
+    expect(repo.rewards.get('w')).toMatchObject({ playedGames: 3, wins: 2 });
+    expect(repo.rewards.get('l')).toMatchObject({ playedGames: 3, wins: 0 });
+  });
+
+  it('announces a paid game to the leaderboards once, not its redeliveries', async () => {
+    const { service, announced } = setup();
+    await service.onGameEvent(finished('g1', 'w', 'l'));
+    await service.onGameEvent(finished('g1', 'w', 'l'));
+    expect(announced).toEqual([{ gameId: 'g1', playerIds: ['w', 'l'] }]);
+  });
+
+  it('gives the AI no record: a game against it pays the human one played game', async () => {
+    const { repo, service } = setup();
+    await service.onUserEvent(registered('h', 'human1'));
+    const game = wonGame({ id: 'h', name: 'human1' }, { id: 'ai:room9', name: 'AI' }, { gameId: 'room9:1' });
+    await service.onGameEvent(makeEvent(EventTypes.gameFinished, 'g:room9:1', game));
+    expect(repo.rewards.has('ai:room9')).toBe(false);
+    expect(repo.rewards.get('h')).toMatchObject({ playedGames: 1, wins: 0, assets: { points: 0, coins: 0 } });
+  });
+
+  it("deletes the player's game history with the account", async () => {
+    const { history, service } = setup();
+    await service.onUserEvent(registered('u1', 'alice1'));
+    await history.recordResult({ ...entry('u1', 'g1') });
+    await history.recordResult({ ...entry('u2', 'g1') });
+    await service.onUserEvent(deleted('u1'));
+    expect(await history.list('u1', 50)).toEqual([]);
+    expect(await history.list('u2', 50)).toHaveLength(1);
   });
 
   it('refuses a malformed game.finished as never applicable (VALIDATION) and ignores unrelated events', async () => {

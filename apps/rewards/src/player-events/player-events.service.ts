@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EventEnvelope, EventTypes } from '@oasis198/contracts';
 import { LOGGER, type Logger } from '@oasis198/service-kit';
+import { GameHistoryRepository } from '../game-history/game-history.repository';
 import { RewardsRepository } from '../rewards/rewards.repository';
 import { occurredAtMs, parseGameFinished, parseUserDeleted, parseUserNamed } from './dto/events';
+import { LeaderboardNotifier } from './leaderboard-notifier';
 import { payoutsFor } from './payouts';
 
 /**
@@ -13,6 +15,8 @@ import { payoutsFor } from './payouts';
 export class PlayerEventsService {
   constructor(
     private readonly rewards: RewardsRepository,
+    private readonly history: GameHistoryRepository,
+    private readonly leaderboard: LeaderboardNotifier,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -28,7 +32,9 @@ export class PlayerEventsService {
         const { userId } = parseUserDeleted(event.data);
         await this.rewards.markDeleted(userId);
         await this.rewards.delete(userId);
-        this.logger.info({ userId }, 'reward record deleted with its user');
+        // The history's writers check the mark too, so no late game brings an entry back.
+        const games = await this.history.deleteFor(userId);
+        this.logger.info({ userId, games }, 'reward record and game history deleted with its user');
         return;
       }
       default:
@@ -39,15 +45,19 @@ export class PlayerEventsService {
   async onGameEvent(event: EventEnvelope): Promise<void> {
     if (event.type !== EventTypes.gameFinished) return;
     const game = parseGameFinished(event.data);
+    const paid: string[] = [];
     for (const credit of payoutsFor(game)) {
       if (await this.rewards.isDeleted(credit.playerId)) continue;
       const outcome = await this.rewards.credit(game.gameId, credit);
       await this.undoIfDeletedMeanwhile(credit.playerId);
+      if (outcome === 'paid') paid.push(credit.playerId);
       this.logger.info(
         { gameId: game.gameId, playerId: credit.playerId, points: credit.points, outcome },
         'game rewards applied',
       );
     }
+    // Once per game (a redelivery pays nothing and announces nothing).
+    if (paid.length) this.leaderboard.changed({ gameId: game.gameId, playerIds: paid });
   }
 
   /** A registration creates the record; a rename renames it (or creates it if it came first). */

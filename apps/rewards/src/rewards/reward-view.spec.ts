@@ -9,7 +9,7 @@ const stored = (points: number): Reward => ({
 });
 
 describe('toRewardView', () => {
-  it("answers SPEC §3's fields only (no internal bookkeeping)", () => {
+  it("answers SPEC §3's fields and the wins only (no internal bookkeeping)", () => {
     const view = toRewardView(stored(0));
     expect(Object.keys(view).sort()).toEqual(
       [
@@ -20,6 +20,7 @@ describe('toRewardView', () => {
         'playedGames',
         'playerId',
         'playerName',
+        'wins',
       ].sort(),
     );
     expect(view.playerId).toBe('p1');

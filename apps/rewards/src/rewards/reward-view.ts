@@ -9,6 +9,7 @@ export function toRewardView(reward: Reward): RewardView {
     playerId: reward._id,
     playerName: reward.playerName,
     playedGames: reward.playedGames ?? 0,
+    wins: reward.wins ?? 0,
     assets: { points, coins: reward.assets?.coins ?? 0 },
     categories: flags(PREMIUM_CATEGORIES, reward.categories),
     championStatus: flags(CHAMPION_TITLES, reward.championStatus),

@@ -22,6 +22,10 @@ export class Reward {
   @Prop({ type: Number, required: true })
   playedGames!: number;
 
+  /** Games won against a person, paid with the game's points (the leaderboard's second key). */
+  @Prop({ type: Number, required: true })
+  wins!: number;
+
   @Prop(raw({ points: { type: Number, required: true }, coins: { type: Number, required: true } }))
   assets!: { points: number; coins: number };
 
@@ -44,8 +48,9 @@ export class Reward {
 }
 
 export const RewardSchema = SchemaFactory.createForClass(Reward);
-// The leaderboard's order.
-RewardSchema.index({ 'assets.points': -1, playerName: 1, _id: 1 });
+// The leaderboard's order (points, then wins, then name; the id keeps pages stable), which also
+// serves the count of players ahead of one (RewardsRepository.countAhead).
+RewardSchema.index({ 'assets.points': -1, wins: -1, playerName: 1, _id: 1 });
 
 /** The ids of deleted players, so a late or redelivered event cannot bring their record back. */
 @Schema({ collection: 'deleted_players', versionKey: false })
@@ -95,6 +100,7 @@ export function freshReward(
     _id: playerId,
     playerName,
     playedGames: 0,
+    wins: 0,
     assets: { points: 0, coins: 0 },
     categories: allFalse(PREMIUM_CATEGORIES),
     championStatus: allFalse(CHAMPION_TITLES),

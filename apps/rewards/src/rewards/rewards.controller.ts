@@ -3,6 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   type DeleteRewardResponse,
   type EditRewardResponse,
+  type RankedReward,
   Requests,
   type RewardPage,
   type RewardView,
@@ -17,7 +18,7 @@ export class RewardsController {
   constructor(private readonly rewards: RewardsService) {}
 
   @MessagePattern(Requests.rewards.get)
-  get(@Payload() request: unknown): Promise<RewardView> {
+  get(@Payload() request: unknown): Promise<RankedReward> {
     return this.rewards.get(asObject(request)['userId']);
   }
 

@@ -1,4 +1,5 @@
 import { CHAMPION_TITLES } from '@oasis198/game-rules';
+import { compareStanding, type Standing } from './ranking';
 import { freshReward, paidGameId, type Reward } from './reward.schema';
 import type { Credit, CreditOutcome, RewardsRepository } from './rewards.repository';
 
@@ -27,14 +28,16 @@ export class InMemoryRewardsRepository implements Repository {
     return reward ? structuredClone(reward) : null;
   }
 
+  async countAhead(standing: Standing): Promise<number> {
+    return [...this.rewards.values()].filter((reward) => compareStanding(reward, standing) < 0).length;
+  }
+
   async list(page: number, pageSize: number): Promise<{ items: Reward[]; total: number }> {
     const sorted = [...this.rewards.values()].sort(
-      (a, b) =>
-        b.assets.points - a.assets.points ||
-        a.playerName.localeCompare(b.playerName) ||
-        a._id.localeCompare(b._id),
+      (a, b) => compareStanding(a, b) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0),
     );
-    return { items: sorted.slice((page - 1) * pageSize, page * pageSize), total: sorted.length };
+    const items = sorted.slice((page - 1) * pageSize, page * pageSize).map((r) => structuredClone(r));
+    return { items, total: sorted.length };
   }
 
   async createIfMissing(playerId: string, playerName: string, nameAt: number): Promise<boolean> {
@@ -78,6 +81,7 @@ export class InMemoryRewardsRepository implements Repository {
       this.rewards.set(credit.playerId, reward);
     }
     reward.playedGames += 1;
+    reward.wins += credit.wins;
     reward.assets.points += credit.points;
     reward.assets.coins += credit.coins;
     for (const title of CHAMPION_TITLES)

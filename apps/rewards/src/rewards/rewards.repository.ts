@@ -4,6 +4,7 @@ import { CHAMPION_TITLES, type ChampionTitle, PREMIUM_CATEGORIES } from '@oasis1
 import { CONFIG, isDuplicateKeyError } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import type { RewardsConfig } from '../config';
+import { aheadOf, type Standing } from './ranking';
 import { allFalse, DeletedPlayer, freshReward, PaidGame, paidGameId, Reward } from './reward.schema';
 
 /** Points, coins and titles one player earns from one game. */
@@ -13,6 +14,8 @@ export interface Credit {
   playerName: string;
   points: number;
   coins: number;
+  /** 1 for a win that counts on the leaderboard, else 0. */
+  wins: number;
   titles: readonly ChampionTitle[];
 }
 
@@ -34,18 +37,29 @@ export class RewardsRepository implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     await Promise.all([this.rewards.init(), this.deleted.init(), this.paid.init()]);
+    // Records from before wins were counted rank as 0 wins; the leaderboard's filters and sort
+    // need the field itself (a missing field neither equals 0 nor sorts with it).
+    await this.rewards.updateMany({ wins: { $exists: false } }, { $set: { wins: 0 } });
   }
 
   findById(playerId: string): Promise<Reward | null> {
     return this.rewards.findById(playerId).lean<Reward>().exec();
   }
 
-  /** A page of the leaderboard: most points first, then by name and id for a stable order. */
+  /** How many records are ahead of this standing on the leaderboard (its rank is one more). */
+  countAhead(standing: Standing): Promise<number> {
+    return this.rewards.countDocuments(aheadOf(standing)).exec();
+  }
+
+  /**
+   * A page of the leaderboard: most points first, then most wins, then by name, and by id for a
+   * stable order among equals.
+   */
   async list(page: number, pageSize: number): Promise<{ items: Reward[]; total: number }> {
     const [items, total] = await Promise.all([
       this.rewards
         .find({})
-        .sort({ 'assets.points': -1, playerName: 1, _id: 1 })
+        .sort({ 'assets.points': -1, wins: -1, playerName: 1, _id: 1 })
         .skip((page - 1) * pageSize)
         .limit(pageSize)
         .lean<Reward[]>()
@@ -135,7 +149,12 @@ export class RewardsRepository implements OnModuleInit {
           .findOneAndUpdate(
             { _id: credit.playerId, recentGames: { $ne: gameId } },
             {
-              $inc: { playedGames: 1, 'assets.points': credit.points, 'assets.coins': credit.coins },
+              $inc: {
+                playedGames: 1,
+                wins: credit.wins,
+                'assets.points': credit.points,
+                'assets.coins': credit.coins,
+              },
               $push: { recentGames: gameId },
               $setOnInsert: onInsert,
               ...(credit.titles.length ? { $set: set } : {}),

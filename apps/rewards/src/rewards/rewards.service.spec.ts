@@ -1,6 +1,7 @@
 import { COMMON_MESSAGES, REWARD_MESSAGES, type TokenClaims } from '@oasis198/contracts';
 import { MESSAGES } from '@oasis198/game-rules';
 import { InMemoryRewardsRepository } from './rewards.repository.fake';
+import type { Reward } from './reward.schema';
 import type { RewardsRepository } from './rewards.repository';
 import { RewardsService } from './rewards.service';
 
@@ -27,6 +28,51 @@ describe('RewardsService', () => {
       message: REWARD_MESSAGES.notFound,
     });
     await expect(rewards.get({ $gt: '' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  function player(repo: InMemoryRewardsRepository, id: string, name: string, points: number, wins: number) {
+    return repo.createIfMissing(id, name, 1).then(() => {
+      const reward = repo.rewards.get(id) as Reward;
+      reward.assets.points = points;
+      reward.wins = wins;
+    });
+  }
+
+  it('ranks by points, then wins, then name; players equal in all three share a rank', async () => {
+    const { repo, rewards } = setup();
+    await player(repo, 'a', 'amy1', 50, 1);
+    await player(repo, 'b', 'bob1', 50, 2);
+    await player(repo, 'c', 'cid1', 50, 1);
+    await player(repo, 'd', 'amy1', 50, 1); // the same name, points and wins as 'a'
+    await player(repo, 'e', 'eve1', 70, 0);
+    await player(repo, 'f', 'fay1', 10, 9);
+    const page = await rewards.list(1, 10);
+    expect(page.rewards.map((r) => [r.playerId, r.rank])).toEqual([
+      ['e', 1],
+      ['b', 2],
+      ['a', 3],
+      ['d', 3],
+      ['c', 5],
+      ['f', 6],
+    ]);
+    expect(page.rewards[1]).toMatchObject({ playerName: 'bob1', wins: 2, assets: { points: 50 } });
+    // GET answers the same rank as the list shows, for every player.
+    for (const reward of page.rewards) expect((await rewards.get(reward.playerId)).rank).toBe(reward.rank);
+    // A page that starts inside a tie ranks its first row by counting who is ahead.
+    expect((await rewards.list(2, 3)).rewards.map((r) => [r.playerId, r.rank])).toEqual([
+      ['d', 3],
+      ['c', 5],
+      ['f', 6],
+    ]);
+    expect((await rewards.list(4, 2)).rewards).toEqual([]);
+  });
+
+  it('orders names by character code, as the database does (digits, then capitals, then small letters)', async () => {
+    const { repo, rewards } = setup();
+    await player(repo, 'a', 'bob1', 0, 0);
+    await player(repo, 'b', 'Zed1', 0, 0);
+    await player(repo, 'c', '9lives', 0, 0);
+    expect((await rewards.list(1, 10)).rewards.map((r) => r.playerName)).toEqual(['9lives', 'Zed1', 'bob1']);
   });
 
   it('lists by points, then name, with the page numbers it used', async () => {

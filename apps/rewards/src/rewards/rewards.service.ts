@@ -4,12 +4,14 @@ import {
   COMMON_MESSAGES,
   type DeleteRewardResponse,
   type EditRewardResponse,
+  type RankedReward,
   REWARD_MESSAGES,
   type RewardPage,
   type RewardView,
   type TokenClaims,
 } from '@oasis198/contracts';
 import { readablePage } from '@oasis198/service-kit';
+import { pageRanks } from './ranking';
 import { toRewardView } from './reward-view';
 import { RewardsRepository } from './rewards.repository';
 import { onlyFields, parseId, parsePlayerName } from './dto/requests';
@@ -22,17 +24,27 @@ const CREATE_MESSAGE = 'Send only playerId and playerName.';
 export class RewardsService {
   constructor(private readonly rewards: RewardsRepository) {}
 
-  async get(userId: unknown): Promise<RewardView> {
+  /** A record with its rank: one indexed count of the players ahead of it. */
+  async get(userId: unknown): Promise<RankedReward> {
     const reward = await this.rewards.findById(parseId(userId));
     if (!reward) throw notFound();
-    return toRewardView(reward);
+    return { ...toRewardView(reward), rank: 1 + (await this.rewards.countAhead(reward)) };
   }
 
-  /** A page of the leaderboard; a page past any offset the database takes is empty (readablePage). */
+  /**
+   * A page of the leaderboard with each row's rank, consistent with get(): one count for the first
+   * row (it may tie with the row before the page), the others from their neighbours. A page past
+   * any offset the database takes is empty (readablePage).
+   */
   async list(page: number, pageSize: number): Promise<RewardPage> {
     const read = readablePage(page, pageSize);
     const { items, total } = await this.rewards.list(read.page, pageSize);
-    return { rewards: read.beyond ? [] : items.map(toRewardView), page, pageSize, total };
+    const [first] = items;
+    if (read.beyond || !first) return { rewards: [], page, pageSize, total };
+    const firstRank = 1 + (await this.rewards.countAhead(first));
+    const ranks = pageRanks(items, (read.page - 1) * pageSize + 1, firstRank);
+    const rewards = items.map((item, i) => ({ ...toRewardView(item), rank: ranks[i] as number }));
+    return { rewards, page, pageSize, total };
   }
 
   /** The caller's own record; if it exists already it is returned unchanged. */

@@ -4,6 +4,7 @@ import {
   LATE_TOLERANCE,
   MOVE_LIMIT,
   POST_GAME_EXPIRY,
+  toSpecSeconds,
   WAITING_ROOM_EXPIRY,
 } from '@oasis198/game-rules';
 import {
@@ -89,7 +90,7 @@ describe('joining', () => {
   it('is a harmless repeat for a member, and refuses a third player with 409', () => {
     expect(isUnchanged(planJoin(waitingRoom(), alice, undefined, T0, fixedRandom()))).toBe(true);
     expect(refusal(() => planJoin(startedRoom(), carol, undefined, T0, fixedRandom()))).toEqual({
-      code: 'CONFLICT',
+      code: 'ROOM_FULL',
       message: ROOM_MESSAGES.full,
     });
   });
@@ -361,5 +362,96 @@ describe('fair play: the AI seed and the move limit', () => {
     expect(changed(planLeave(old, alice.id, T0 + sec)).next.whosTurn.endReason).toBe('left');
     // Its view has no commitment to show, and says so with null rather than leaving the field out.
     expect(toRoomView(old, T0)).toMatchObject({ aiCommit: null, aiSeed: null, whosTurn: { aiCommit: null } });
+  });
+});
+
+describe('the AI opponent', () => {
+  const ai = { id: `ai:${waitingRoom()._id}`, name: 'AI' };
+  const aiRoom = () => waitingRoom({ aiJoinAfter: 30 });
+  const request = (room: RoomRecord, kind: 'ai-join' | 'ai-move') => ({
+    roomId: room._id,
+    kind,
+    version: room.version,
+    gameNumber: room.whosTurn.gameNumber,
+    moveIndex: room.whosTurn.moves.length,
+  });
+  const applied = (plan: ReturnType<typeof planDeadline>): Transition => {
+    if ('notApplied' in plan) throw new Error(`expected a change, got ${plan.notApplied}`);
+    return plan;
+  };
+
+  it('takes the empty seat of a room created with the AI option once its 30 s are up, and starts the game', () => {
+    const room = aiRoom();
+    expect(toRoomView(room, T0)).toMatchObject({
+      aiOpponent: true,
+      aiJoinsAt: toSpecSeconds(T0 + 30 * sec),
+    });
+    expect(planDeadline(room, request(room, 'ai-join'), T0 + 30 * sec - 1)).toEqual({
+      notApplied: 'not-due',
+    });
+    const next = applied(planDeadline(room, request(room, 'ai-join'), T0 + 30 * sec, fixedRandom())).next;
+    expect(next.players).toEqual([alice, ai]);
+    expect(next.whosTurn).toMatchObject({ gameStarted: true, player1: { turn: true } });
+    expect(toRoomView(next, T0 + 30 * sec)).toMatchObject({ aiOpponent: true, aiJoinsAt: null });
+  });
+
+  it('leaves the seat to a person who joined first, and never joins a room without the option', () => {
+    const joined = changed(planJoin(aiRoom(), bob, undefined, T0 + sec, fixedRandom())).next;
+    expect(planDeadline(joined, request(joined, 'ai-join'), T0 + 60 * sec)).toEqual({
+      notApplied: 'not-waiting',
+    });
+    const plain = waitingRoom();
+    expect(toRoomView(plain, T0)).toMatchObject({ aiOpponent: false, aiJoinsAt: null });
+    expect(planDeadline(plain, request(plain, 'ai-join'), T0 + 60 * sec)).toEqual({
+      notApplied: 'not-waiting',
+    });
+  });
+
+  it("plays its own turn after its think time, with a legal move, and never the person's turn", () => {
+    const started = applied(
+      planDeadline(aiRoom(), request(aiRoom(), 'ai-join'), T0 + 30 * sec, fixedRandom()),
+    ).next;
+    // Player 1 (alice) moves first: no AI move is due on her turn.
+    expect(planDeadline(started, request(started, 'ai-move'), T0 + 60 * sec)).toEqual({
+      notApplied: 'not-ai-turn',
+    });
+    const moved = changed(
+      planMove(started, alice.id, { number: 5, option: 'plain' }, T0 + 31 * sec, fixedRandom()),
+    ).next;
+    const turnStartMs = T0 + 31 * sec;
+    expect(planDeadline(moved, request(moved, 'ai-move'), turnStartMs + 1000)).toEqual({
+      notApplied: 'not-due',
+    });
+    const after = applied(
+      planDeadline(moved, request(moved, 'ai-move'), turnStartMs + 3600, fixedRandom()),
+    ).next;
+    expect(after.whosTurn.moves).toHaveLength(2);
+    expect(after.whosTurn.moves[1]).toMatchObject({ player: 'player2' });
+    expect(after.whosTurn.player1.turn).toBe(true);
+    // A repeated deadline for the same turn changes nothing.
+    expect(planDeadline(after, request(moved, 'ai-move'), turnStartMs + 5000)).toEqual({
+      notApplied: 'not-ai-turn',
+    });
+  });
+
+  it('is ready for another game as soon as its opponent is', () => {
+    let room = applied(
+      planDeadline(aiRoom(), request(aiRoom(), 'ai-join'), T0 + 30 * sec, fixedRandom()),
+    ).next;
+    let nowMs = T0 + 31 * sec;
+    while (!room.whosTurn.gameOver) {
+      nowMs += 100;
+      const seat = room.whosTurn.player1.turn ? 'player1' : 'player2';
+      room =
+        seat === 'player1'
+          ? changed(planMove(room, alice.id, { number: 9, option: 'plain' }, nowMs, fixedRandom())).next
+          : applied(planDeadline(room, request(room, 'ai-move'), nowMs + 3600, fixedRandom())).next;
+      if (seat === 'player2') nowMs += 3600;
+    }
+    const again = changed(
+      planReady(room, alice.id, 'player1', nowMs + sec, fixedRandom(), fixedSeeds(NEXT_SEED)),
+    ).next;
+    expect(again.whosTurn).toMatchObject({ gameStarted: true, gameOver: false, gameNumber: 2, moves: [] });
+    expect(again.version).toBe(room.version + 1);
   });
 });

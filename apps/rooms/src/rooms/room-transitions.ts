@@ -7,11 +7,17 @@ import {
 } from '@oasis198/contracts';
 import {
   abandonedAt,
+  AI_PLAYER_NAME,
+  aiPlayerId,
+  aiThinkMs,
   applyLeave,
   applyMove,
   applyTimeout,
   checkJoinPasscode,
+  chooseBotMove,
   currentTurn,
+  fromSpecSeconds,
+  isAiPlayerId,
   drawSpecialRandom,
   type GameState,
   markReady,
@@ -21,6 +27,7 @@ import {
   type RandomSource,
   type Seat,
   SEATS,
+  seatToMove,
   startGame,
   toSpecSeconds,
   WAITING_ROOM_EXPIRY,
@@ -28,6 +35,7 @@ import {
 import { type AiSeedSource, cryptoAiSeed } from './random';
 import { refusalError } from './refusals';
 import type { RoomRecord } from './room.schema';
+import { aiJoinsAt, toRoomView } from './room-view';
 
 /**
  * The rules of a room's life around the game engine, as pure functions: each takes the room as
@@ -107,7 +115,7 @@ export function planJoin(
   aiSeed: AiSeedSource = cryptoAiSeed,
 ): Plan {
   if (seatOf(room, player.id)) return UNCHANGED;
-  if (room.players.length >= MAX_PLAYERS) throw new AppError('CONFLICT', ROOM_MESSAGES.full);
+  if (room.players.length >= MAX_PLAYERS) throw new AppError('ROOM_FULL', ROOM_MESSAGES.full);
   const wrong = checkJoinPasscode(passCode, room.passCode);
   if (wrong) throw new AppError('FORBIDDEN', wrong);
   const players = [...room.players, { id: player.id, name: player.name }];
@@ -194,6 +202,18 @@ export function planReady(
   });
   if (!result.ok) throw refusalError(result);
   if (result.state === room.whosTurn) return UNCHANGED;
+  const other = personAt(room, seat === 'player1' ? 'player2' : 'player1');
+  if (isAiPlayerId(other.id) && !result.restarted) {
+    // The AI is always up for another game: it says so as soon as its opponent does.
+    return planReady(
+      { ...room, whosTurn: result.state },
+      other.id,
+      seatOf(room, other.id) as Seat,
+      nowMs,
+      random,
+      aiSeed,
+    );
+  }
   return { next: withState(room, result.state, nowMs) };
 }
 
@@ -216,7 +236,12 @@ export function planMove(
  * A deadline from the game timer, applied only if it is still current and due by this
  * service's clock. The engine decides the timeout; the room rules decide the deletions.
  */
-export function planDeadline(room: RoomRecord, request: DeadlineDueRequest, nowMs: number): DeadlinePlan {
+export function planDeadline(
+  room: RoomRecord,
+  request: DeadlineDueRequest,
+  nowMs: number,
+  random: RandomSource = Math.random,
+): DeadlinePlan {
   const state = room.whosTurn;
   const now = toSpecSeconds(nowMs);
   const turn = { gameNumber: request.gameNumber, moveIndex: request.moveIndex };
@@ -254,6 +279,33 @@ export function planDeadline(room: RoomRecord, request: DeadlineDueRequest, nowM
         return { notApplied: 'not-due' };
       }
       return deleting(room, withState(room, state, nowMs), 'waiting-expired');
+    }
+    case 'ai-join': {
+      // A person who joined first keeps the seat; the AI joins only a room still waiting for one.
+      const due = aiJoinsAt(room);
+      if (due === null) return { notApplied: 'not-waiting' };
+      if (now < due) return { notApplied: 'not-due' };
+      const ai: Person = { id: aiPlayerId(room._id), name: AI_PLAYER_NAME };
+      return planJoin(room, ai, room.passCode, nowMs, random) as Transition;
+    }
+    case 'ai-move': {
+      const seat = seatToMove(state);
+      const current = currentTurn(state);
+      if (!seat || !isAiPlayerId(personAt(room, seat).id)) return { notApplied: 'not-ai-turn' };
+      if (current.gameNumber !== turn.gameNumber || current.moveIndex !== turn.moveIndex) {
+        return { notApplied: 'stale-turn' };
+      }
+      const thinkMs = aiThinkMs(room._id, current.gameNumber, current.moveIndex);
+      if (nowMs < fromSpecSeconds(state.turnStart) + thinkMs) return { notApplied: 'not-due' };
+      // The AI decides from the room as every client sees it: never from the seed or specialRandom.
+      const view = toRoomView(room, nowMs).whosTurn;
+      return planMove(
+        room,
+        personAt(room, seat).id,
+        chooseBotMove(view, seat, random),
+        nowMs,
+        random,
+      ) as Transition;
     }
     default:
       return { notApplied: 'unknown-kind' };

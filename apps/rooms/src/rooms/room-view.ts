@@ -8,6 +8,15 @@ import type { RoomRecord } from './room.schema';
  * (specialRandom and the AI seed) stay null until the game is over. The seed's commitment is
  * public from the game's start (DECISIONS.md "Fair play").
  */
+/** When the AI takes the empty seat (SPEC seconds), while the room waits for one; else null. */
+export function aiJoinsAt(
+  room: Pick<RoomRecord, 'aiJoinAfter' | 'waitingSince' | 'players' | 'whosTurn'>,
+): number | null {
+  if (!room.aiJoinAfter || !room.waitingSince || room.players.length !== 1 || room.whosTurn.gameStarted)
+    return null;
+  return toSpecSeconds(new Date(room.waitingSince).getTime() + room.aiJoinAfter * 1000);
+}
+
 export function toRoomView(room: RoomRecord, nowMs: number): RoomView {
   const s = room.whosTurn;
   // `?? null`: a game stored before fair play has no seed and no commitment.
@@ -56,5 +65,7 @@ export function toRoomView(room: RoomRecord, nowMs: number): RoomView {
     createdAt: new Date(room.createdAt).toISOString(),
     serverNow: toSpecSeconds(nowMs),
     waitingSince: room.waitingSince ? toSpecSeconds(new Date(room.waitingSince).getTime()) : null,
+    aiOpponent: !!room.aiJoinAfter,
+    aiJoinsAt: aiJoinsAt(room),
   };
 }

@@ -39,6 +39,11 @@ export interface RoomRecord extends OutboxDocument {
   waitingSince: Date | null;
   /** When the current (or last) game started. */
   gameStartedAt: Date | null;
+  /**
+   * The creator chose to play the AI if nobody joins: the AI takes the seat this many seconds after
+   * waitingSince (the service's AI_JOIN_AFTER_S when the room was made). Null or absent: no AI.
+   */
+  aiJoinAfter?: number | null;
   createdAt: Date;
   updatedAt?: Date;
 }
@@ -62,6 +67,7 @@ export const RoomSchema = new Schema<RoomRecord>(
     version: { type: Number, required: true },
     waitingSince: { type: Date, default: null },
     gameStartedAt: { type: Date, default: null },
+    aiJoinAfter: { type: Number, default: null },
     outbox: { type: Schema.Types.Mixed, default: null },
     outboxAt: { type: Date, default: null },
     tombstone: { type: Boolean, default: false },

@@ -11,6 +11,7 @@ import {
   type ListRoomsRequest,
   type MessageResponse,
   type MyRoomRequest,
+  type PlayNowRequest,
   Requests,
   type RoomPage,
   type RoomView,
@@ -40,6 +41,11 @@ export class RoomsController {
   @MessagePattern(Requests.rooms.mine)
   mine(@Payload() request: MyRoomRequest): Promise<RoomView> {
     return this.rooms.mine(request?.caller);
+  }
+
+  @MessagePattern(Requests.rooms.playNow)
+  playNow(@Payload() request: PlayNowRequest): Promise<RoomView> {
+    return this.rooms.playNow(request?.caller);
   }
 
   @MessagePattern(Requests.rooms.edit)

@@ -105,6 +105,42 @@ export class RoomsRepository {
     return { rooms: rooms.map((room) => fromStored(room) as RoomRecord), total };
   }
 
+  /** Open rooms, oldest first: no passcode, one player waiting, no game yet (Play now's candidates). */
+  async openRooms(limit: number): Promise<RoomRecord[]> {
+    const rooms = await this.rooms
+      .find({ tombstone: { $ne: true }, playerCount: 1, gameStarted: false, passCode: '' })
+      .sort({ roomNumber: 1 })
+      .limit(limit)
+      .lean<StoredRoom[]>();
+    return rooms.map((room) => fromStored(room) as RoomRecord);
+  }
+
+  /**
+   * Takes the named lease if it is free or expired: true when this owner holds it now. One lease
+   * document per name, taken by a guarded update (the database serialises the two takers).
+   */
+  async takeLease(name: string, owner: string, ms: number): Promise<boolean> {
+    const leases = this.counters.db.collection<{ _id: string; owner: string; until: Date }>('leases');
+    const now = new Date();
+    try {
+      await leases.insertOne({ _id: name, owner, until: new Date(now.getTime() + ms) });
+      return true;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const taken = await leases.updateOne(
+      { _id: name, until: { $lt: now } },
+      { $set: { owner, until: new Date(now.getTime() + ms) } },
+    );
+    return taken.modifiedCount === 1;
+  }
+
+  /** Gives the lease back, if this owner still holds it. */
+  async releaseLease(name: string, owner: string): Promise<void> {
+    const leases = this.counters.db.collection<{ _id: string; owner: string; until: Date }>('leases');
+    await leases.updateOne({ _id: name, owner }, { $set: { until: new Date(0) } });
+  }
+
   // ----------------------------------------------------------------------------- memberships
 
   /** Takes the player's one membership for a room; the existing one when the player already has one. */

@@ -17,6 +17,7 @@ import {
 } from '@oasis198/contracts';
 import {
   checkJoinPasscode,
+  DEFAULT_TURN_DURATION,
   initialGameState,
   isGameType,
   MESSAGES,
@@ -37,6 +38,7 @@ import {
   type SharedLimit,
 } from '@oasis198/service-kit';
 import { Types } from 'mongoose';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RoomsConfig } from '../config';
 import { parseCreateRoom } from './dto/create-room.dto';
@@ -68,6 +70,12 @@ const MEMBERSHIP_SETTLE_MS = 10_000;
 const ROOM_ID = /^[0-9a-f]{24}$/;
 /** Rooms remembered for the next change's first guess; a room played on is changed every few seconds. */
 const RECENT_ROOMS = 5000;
+/** Play now: the lease that makes one pairing decision at a time, how long it lasts, and how long to wait for it. */
+const PLAY_NOW_LEASE = 'play-now';
+const PLAY_NOW_LEASE_MS = 5000;
+const PLAY_NOW_WAIT_MS = 8000;
+/** Open rooms Play now tries, oldest first, before it opens one (each may be taken meanwhile). */
+const PLAY_NOW_CANDIDATES = 5;
 
 const notFound = () => new AppError('NOT_FOUND', ROOM_MESSAGES.notFound);
 
@@ -155,18 +163,67 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
 
   /** The caller's current room; 404 when they are in none. */
   async mine(caller: TokenClaims): Promise<RoomView> {
-    const playerId = callerId(caller);
-    const membership = await this.repository.membershipOf(playerId);
-    if (!membership) throw notFound();
-    const room = await this.repository.find(membership.roomId);
-    if (!room || room.tombstone || !seatOf(room, playerId)) {
-      await this.healIfStale(playerId, membership);
-      throw notFound();
-    }
+    const room = await this.roomOf(callerId(caller));
+    if (!room) throw notFound();
     return toRoomView(room, Date.now());
   }
 
+  /** The room the player plays in, if any (a membership left over from a gone room is healed). */
+  private async roomOf(playerId: string): Promise<RoomRecord | null> {
+    const membership = await this.repository.membershipOf(playerId);
+    if (!membership) return null;
+    const room = await this.repository.find(membership.roomId);
+    if (!room || room.tombstone || !seatOf(room, playerId)) {
+      await this.healIfStale(playerId, membership);
+      return null;
+    }
+    return room;
+  }
+
   // -------------------------------------------------------------------------------- changes
+
+  /**
+   * Play now: the caller's room if they already have one (a second press changes nothing), else a
+   * seat in the oldest open room (no passcode, one player waiting), else a new room of their own.
+   * One pairing decision at a time, under a lease shared by every replica: pressed by 20 players
+   * at once it makes 10 games, never a room of 3 (a join is still judged on the room as stored,
+   * so a seat taken through the list at the same moment is refused, and the next room is tried).
+   */
+  async playNow(caller: TokenClaims): Promise<RoomView> {
+    const playerId = callerId(caller);
+    const own = await this.roomOf(playerId);
+    if (own) return toRoomView(own, Date.now());
+    this.relay.assertCanPublish();
+    const owner = randomUUID();
+    const until = Date.now() + PLAY_NOW_WAIT_MS;
+    while (!(await this.repository.takeLease(PLAY_NOW_LEASE, owner, PLAY_NOW_LEASE_MS))) {
+      if (Date.now() > until) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+      await sleep(5 + Math.floor(Math.random() * 20));
+    }
+    try {
+      for (const room of await this.repository.openRooms(PLAY_NOW_CANDIDATES)) {
+        try {
+          return await this.join(caller, room._id, '');
+        } catch (error) {
+          // Taken, gone or closed meanwhile: the next one.
+          if (
+            !(error instanceof AppError) ||
+            !['ROOM_FULL', 'CONFLICT', 'NOT_FOUND', 'FORBIDDEN'].includes(error.code)
+          ) {
+            throw error;
+          }
+        }
+      }
+      return await this.create(caller, {
+        gameType: 'quick-battle',
+        createdBy: { id: playerId, name: caller.name },
+        duration: DEFAULT_TURN_DURATION,
+        passCode: '',
+      });
+    } finally {
+      await this.repository.releaseLease(PLAY_NOW_LEASE, owner).catch(() => undefined);
+    }
+  }
 
   /** Creates a room with the caller as player 1 (so SPEC's later auto-join is a harmless repeat). */
   async create(caller: TokenClaims, body: unknown): Promise<RoomView> {
@@ -195,6 +252,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
         version: 1,
         waitingSince: new Date(now),
         gameStartedAt: null,
+        aiJoinAfter: input.aiOpponent ? this.config.AI_JOIN_AFTER_S : null,
         createdAt: new Date(now),
         updatedAt: new Date(now),
       };
@@ -246,7 +304,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     let outcome: DeadlineDueResponse = { applied: false, reason: 'gone' };
     try {
       await this.change(request.roomId, (room, now): Plan => {
-        const plan: DeadlinePlan = planDeadline(room, request, now);
+        const plan: DeadlinePlan = planDeadline(room, request, now, cryptoRandom);
         if ('notApplied' in plan) {
           outcome = { applied: false, reason: plan.notApplied };
           return { unchanged: true };

@@ -12,6 +12,10 @@ export const keys = {
   myRoomAll: ['my-room'] as const,
   reward: (userId: string) => ['reward', userId] as const,
   rewardAll: ['reward'] as const,
+  leaderboard: (page: number) => ['leaderboard', page] as const,
+  leaderboardAll: ['leaderboard'] as const,
+  games: (userId: string) => ['games', userId] as const,
+  gamesAll: ['games'] as const,
   gif: (url: string) => ['gif', url] as const,
 };
 

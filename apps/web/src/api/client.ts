@@ -1,4 +1,4 @@
-import { isErrorEnvelope } from '@oasis198/contracts';
+import { isErrorEnvelope, TOTAL_COUNT_HEADER } from '@oasis198/contracts';
 import { T } from '../texts';
 import { getSession, setSession } from './session';
 
@@ -39,6 +39,8 @@ export interface RequestOptions {
   /** Send the logged-in user's bearer token (and refuse locally when there is none). */
   auth?: boolean;
   signal?: AbortSignal;
+  /** Reads the headers of a successful answer (e.g. a paged list's X-Total-Count). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -98,7 +100,22 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       envelope?.details,
     );
   }
+  options.onHeaders?.(response.headers);
   return payload as T;
+}
+
+/** A page of a SPEC list: its items, and the number of items in all pages (X-Total-Count). */
+export async function apiPage<T>(path: string, signal?: AbortSignal): Promise<{ items: T[]; total: number }> {
+  let total: number | null = null;
+  const items = await apiRequest<T[]>(path, {
+    signal,
+    onHeaders: (headers) => {
+      const count = Number(headers?.get(TOTAL_COUNT_HEADER));
+      total = Number.isSafeInteger(count) && count >= 0 ? count : null;
+    },
+  });
+  const list = Array.isArray(items) ? items : [];
+  return { items: list, total: total ?? list.length };
 }
 
 /** A GET to a third-party origin (the GIF service): no credentials, no token. */

@@ -10,12 +10,15 @@ import {
   type EditUserResponse,
   type LoginBody,
   type MessageResponse,
+  type PlayedGame,
+  type PlayedGameDetail,
+  type RankedReward,
   type RegisterBody,
   type RewardView,
   type RoomPage,
   type RoomView,
 } from '@oasis198/contracts';
-import { apiRequest, externalJson } from './client';
+import { apiPage, apiRequest, externalJson } from './client';
 
 /** SPEC §7's calls, one function each, with the shapes of libs/contracts. */
 export const api = {
@@ -27,7 +30,7 @@ export const api = {
   logout: () => apiRequest<MessageResponse>(ApiPaths.logout, { method: 'POST', auth: true }),
 
   reward: (userId: string, signal?: AbortSignal) =>
-    apiRequest<RewardView>(ApiPaths.reward(userId), { signal }),
+    apiRequest<RankedReward>(ApiPaths.reward(userId), { signal }),
   createReward: (body: CreateRewardBody) =>
     apiRequest<RewardView>(ApiPaths.rewards, { method: 'POST', body, auth: true }),
   editReward: (userId: string, playerName: string) =>
@@ -38,11 +41,20 @@ export const api = {
     }),
   deleteReward: (userId: string) =>
     apiRequest<MessageResponse>(ApiPaths.deleteReward(userId), { method: 'DELETE', auth: true }),
+  /** The leaderboard: one page of ranked records, and how many there are in all. */
+  leaderboard: (page: number, pageSize: number, signal?: AbortSignal) =>
+    apiPage<RankedReward>(`${ApiPaths.rewards}?page=${page}&pageSize=${pageSize}`, signal),
+  playedGames: (userId: string, signal?: AbortSignal) =>
+    apiRequest<PlayedGame[]>(ApiPaths.playedGames(userId), { signal }),
+  playedGame: (userId: string, gameId: string, signal?: AbortSignal) =>
+    apiRequest<PlayedGameDetail>(ApiPaths.playedGame(userId, gameId), { signal }),
 
   rooms: (page: number, freeSpot: boolean, signal?: AbortSignal) =>
     apiRequest<RoomPage>(`${ApiPaths.rooms}?page=${page}&freeSpot=${freeSpot}`, { signal }),
   myRoom: (signal?: AbortSignal) => apiRequest<RoomView>(ApiPaths.myRoom, { auth: true, signal }),
   room: (roomId: string, signal?: AbortSignal) => apiRequest<RoomView>(ApiPaths.room(roomId), { signal }),
+  /** Play now: a seat in the oldest open room, or a room of one's own (the caller's room if they have one). */
+  playNow: () => apiRequest<RoomView>(ApiPaths.playNow, { method: 'POST', auth: true }),
   createRoom: (body: CreateRoomBody) =>
     apiRequest<RoomView>(ApiPaths.rooms, { method: 'POST', body, auth: true }),
   editRoom: (roomId: string, body: EditRoomBody) =>

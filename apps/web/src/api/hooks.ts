@@ -3,7 +3,7 @@ import type {
   CreateRoomBody,
   EditRoomBody,
   EditUserBody,
-  RewardView,
+  RankedReward,
   RoomPage,
   RoomView,
 } from '@oasis198/contracts';
@@ -100,6 +100,18 @@ export function useCreateRoom() {
   });
 }
 
+/** Play now: the server seats the caller (or opens a room for them) and answers the room. */
+export function usePlayNow() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.playNow(),
+    onSuccess: (room) => {
+      acceptRoom(client, room);
+      refreshRoomLists(client);
+    },
+  });
+}
+
 /** Join, leave, ready and move: the room's intents (DECISIONS.md). The server's answer is shown. */
 export function useRoomIntent(roomId: string) {
   const client = useQueryClient();
@@ -163,6 +175,7 @@ function forgetUser(client: QueryClient): void {
   setSession(null);
   client.removeQueries({ queryKey: keys.rewardAll });
   client.removeQueries({ queryKey: keys.myRoomAll });
+  client.removeQueries({ queryKey: keys.gamesAll });
 }
 
 /** Ends the session after the server refused the user (e.g. their record is gone): revoke, then forget. */
@@ -216,7 +229,7 @@ export function useDeleteUser() {
 
 /** The profile record. A network failure is retried every 10 s until it answers (SPEC §4). */
 export function useReward(userId: string | undefined) {
-  return useQuery<RewardView>({
+  return useQuery<RankedReward>({
     queryKey: keys.reward(userId ?? ''),
     enabled: userId !== undefined,
     queryFn: ({ signal }) => api.reward(userId as string, signal),

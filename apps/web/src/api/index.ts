@@ -3,6 +3,7 @@ export * from './client';
 export * from './endpoints';
 export * from './hooks';
 export * from './push';
+export * from './rewards';
 export { keys, acceptRoom, wasDeleted } from './cache';
 export { serverNowMs } from './clock';
 export { getSession, setSession, useSession, visitorId } from './session';

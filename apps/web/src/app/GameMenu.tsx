@@ -68,6 +68,9 @@ export function GameMenu() {
         <Link to="/tournaments" onClick={close}>
           {T.tournaments}
         </Link>
+        <Link to="/leaderboard" onClick={close}>
+          {T.leaderboard}
+        </Link>
         {user ? (
           <Link to="/profile" onClick={close}>
             {T.profile}

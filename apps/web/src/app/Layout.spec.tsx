@@ -56,7 +56,8 @@ describe('layout', () => {
     expect(button).toHaveAttribute('aria-expanded', 'false');
     await user.click(button);
     const menu = screen.getByRole('dialog', { name: 'Game menu' });
-    expect(menu).toHaveAttribute('aria-modal', 'true');
+    expect(menu).toBeInstanceOf(HTMLDialogElement); // opened modally: see Dialog.spec
+    expect(menu).toHaveAttribute('open');
     expect(within(menu).getByRole('tab', { name: 'HOW TO PLAY' })).toHaveAttribute('aria-selected', 'true');
     expect(within(menu).getByText(/Visitors can watch any room live/)).toBeInTheDocument();
     expect(within(menu).getAllByText(/Negative 2 X/).length).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ function screen<M, K extends keyof M>(load: () => Promise<M>, name: K) {
 
 const accounts = () => import('../accounts');
 const profile = () => import('../profile');
+const leaderboard = () => import('../leaderboard');
 const quickBattle = () => import('../quick-battle');
 const room = () => import('../quick-battle/room');
 const tournaments = () => import('../tournaments');
@@ -20,6 +21,7 @@ const Login = screen(accounts, 'Login');
 const Join = screen(accounts, 'Join');
 const ForgetPassword = screen(accounts, 'ForgetPassword');
 const Profile = screen(profile, 'Profile');
+const Leaderboard = screen(leaderboard, 'Leaderboard');
 const QuickBattleLayout = screen(quickBattle, 'QuickBattleLayout');
 const QuickBattleHome = screen(quickBattle, 'QuickBattleHome');
 const RoomList = screen(quickBattle, 'RoomList');
@@ -48,6 +50,7 @@ export const routes: RouteObject[] = [
       { path: 'join', element: <Join /> },
       { path: 'forget-password', element: <ForgetPassword /> },
       { path: 'profile', element: <Profile /> },
+      { path: 'leaderboard', element: <Leaderboard /> },
       {
         path: 'quick-battle',
         element: <QuickBattleLayout />,

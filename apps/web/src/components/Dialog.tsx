@@ -1,22 +1,16 @@
-import { useEffect, useEffectEvent, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
 import styles from './Dialog.module.css';
-
-/** Open dialogs, innermost last: keys go to the innermost one. */
-const openDialogs: HTMLElement[] = [];
-
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export interface DialogProps {
   title: string;
   /** Hide the title visually (it still names the dialog). */
   hideTitle?: boolean;
   children?: ReactNode;
-  /** Escape and a click on the backdrop call it. */
+  /** Escape and a click on the backdrop call it; the owner then stops rendering the dialog. */
   onClose: () => void;
   actions?: ReactNode;
-  /** The element to focus first; by default the first focusable one. */
+  /** The element to focus first; by default the browser's choice (the first focusable one). */
   initialFocus?: RefObject<HTMLElement | null>;
   variant?: 'centre' | 'drawer-left' | 'drawer-right';
   role?: 'dialog' | 'alertdialog';
@@ -25,8 +19,9 @@ export interface DialogProps {
 }
 
 /**
- * A modal dialog: role=dialog with aria-modal, labelled by its title, focus moved in and kept
- * inside (Tab wraps), Escape closes, and focus returns where it was when it closes.
+ * A modal dialog: the browser's own <dialog>, opened with showModal(), so the page behind is inert
+ * and focus stays inside without a hand-made trap. It is labelled by its title; Escape and a click
+ * on the backdrop ask the owner to close it, and focus returns where it was when it goes.
  */
 export function Dialog({
   title,
@@ -42,69 +37,55 @@ export function Dialog({
 }: DialogProps) {
   const titleId = useId();
   const bodyId = useId();
-  const panel = useRef<HTMLDivElement>(null);
-
-  const close = useEffectEvent(onClose);
-
+  const dialog = useRef<HTMLDialogElement>(null);
+  // Where a pointer went down: a click counts as one on the backdrop only if it began there too
+  // (a text selection dragged out of the panel is not).
+  const pressed = useRef<EventTarget | null>(null);
   useEffect(() => {
-    const element = panel.current;
+    const element = dialog.current;
     if (!element) return undefined;
     const previous = document.activeElement as HTMLElement | null;
-    openDialogs.push(element);
-    const target = initialFocus?.current ?? element.querySelector<HTMLElement>(FOCUSABLE) ?? element;
-    target.focus();
-
-    // Listening on the document keeps Escape and the Tab trap working even when the focused
-    // element inside the dialog has just been removed.
-    const onKeyDown = (event: KeyboardEvent): void => {
-      if (openDialogs[openDialogs.length - 1] !== element) return;
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        close();
-        return;
-      }
-      if (event.key !== 'Tab') return;
-      const items = Array.from(element.querySelectorAll<HTMLElement>(FOCUSABLE));
-      const first = items[0];
-      const last = items[items.length - 1];
-      const active = document.activeElement;
-      if (!first || !last) {
-        event.preventDefault();
-        element.focus();
-      } else if (!element.contains(active)) {
-        event.preventDefault();
-        (event.shiftKey ? last : first).focus();
-      } else if (event.shiftKey && (active === first || active === element)) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && active === last) {
-        event.preventDefault();
-        first.focus();
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
+    if (!element.open) element.showModal();
+    initialFocus?.current?.focus();
+    // The owner unmounts the dialog rather than calling close(), which leaves the top layer but
+    // does not give focus back: that is done here.
     return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      openDialogs.splice(openDialogs.indexOf(element), 1);
       if (previous && document.contains(previous)) previous.focus();
     };
-    // Focus moves once, when the dialog opens.
+    // The dialog opens once, when it mounts.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // Escape: the browser fires `cancel`. Prevented, the dialog stays open until its owner removes it.
+  // A cancel the browser does not let be prevented (Escape again without a user action between)
+  // closes it anyway, and then `close` tells the owner, so onClose runs once either way.
+  const onCancel = (event: SyntheticEvent<HTMLDialogElement>): void => {
+    if (!event.nativeEvent.cancelable) return;
+    event.preventDefault();
+    onClose();
+  };
+
   return createPortal(
-    <div className={`${styles.backdrop} ${styles[variant]}`}>
-      <button type="button" className={styles.scrim} tabIndex={-1} aria-hidden="true" onClick={onClose} />
-      <div
-        ref={panel}
-        id={id}
-        role={role}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={children ? bodyId : undefined}
-        tabIndex={-1}
-        className={`${styles.panel} ${className ?? ''}`}
-      >
+    // A click on the ::backdrop is a click on the <dialog> itself, whose panel fills it; Escape is
+    // the keyboard's way out, handled by the browser.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
+    <dialog
+      ref={dialog}
+      id={id}
+      role={role === 'alertdialog' ? 'alertdialog' : undefined}
+      aria-labelledby={titleId}
+      aria-describedby={children ? bodyId : undefined}
+      className={`${styles.dialog} ${styles[variant]}`}
+      onCancel={onCancel}
+      onClose={onClose}
+      onPointerDown={(event) => {
+        pressed.current = event.target;
+      }}
+      onClick={(event) => {
+        if (event.target === event.currentTarget && pressed.current === event.currentTarget) onClose();
+      }}
+    >
+      <div className={`${styles.panel} ${className ?? ''}`}>
         <h2 id={titleId} className={hideTitle ? 'visually-hidden' : styles.title}>
           {title}
         </h2>
@@ -115,7 +96,7 @@ export function Dialog({
         ) : null}
         {actions ? <div className={styles.actions}>{actions}</div> : null}
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }

@@ -16,6 +16,9 @@ export function Home() {
             {T.tournaments}
           </Link>
         </div>
+        <Link to="/leaderboard" className={styles.leaderboard}>
+          {T.leaderboard}
+        </Link>
       </section>
       <div className={styles.dunes} aria-hidden="true">
         <svg className={styles.sand} viewBox="0 0 400 120" preserveAspectRatio="none" focusable="false">

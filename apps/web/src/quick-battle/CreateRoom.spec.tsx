@@ -43,6 +43,18 @@ describe('/quick-battle/create', () => {
     expect(api.calls).toHaveLength(0);
   });
 
+  it('asks for the AI opponent only when the creator chooses it', async () => {
+    const created = room();
+    const api = fakeApi({ 'POST /api/rooms/': { body: created }, 'GET /api/rooms/:id': { body: created } });
+    const { user } = renderApp('/quick-battle/create', { user: ALICE });
+    await user.click(
+      await screen.findByRole('checkbox', { name: 'Play the AI if nobody joins within 30 s' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await screen.findByText(`Room ${roomLabel(created._id)} is ready. Taking you there…`);
+    expect(api.callsTo('POST /api/rooms/')[0]?.body).toMatchObject({ aiOpponent: true, passCode: '' });
+  });
+
   it('creates the room, shows the redirect screen and enters the room after 2 s', async () => {
     jest.useFakeTimers();
     try {

@@ -37,6 +37,7 @@ export function CreateRoom() {
   const [gameType, setGameType] = useState<GameType>('quick-battle');
   const [duration, setDuration] = useState<TurnDuration>(DEFAULT_TURN_DURATION);
   const [passCode, setPassCode] = useState('');
+  const [aiOpponent, setAiOpponent] = useState(false);
   const [passError, setPassError] = useState<string | null>(null);
   const [locked, setLocked] = useState(false);
   const [created, setCreated] = useState<RoomView | null>(null);
@@ -64,7 +65,14 @@ export function CreateRoom() {
     setLocked(true);
     later(() => setLocked(false), CREATE_LOCK_MS);
     create.mutate(
-      { gameType, createdBy: { id: user._id, name: user.name }, duration, passCode },
+      {
+        gameType,
+        createdBy: { id: user._id, name: user.name },
+        duration,
+        passCode,
+        // SPEC's create body as it is, unless the creator chose the AI option (issue 15).
+        ...(aiOpponent ? { aiOpponent: true } : {}),
+      },
       {
         onSuccess: (room) => {
           setCreated(room);
@@ -133,6 +141,10 @@ export function CreateRoom() {
             onChange={(e) => setPassCode(e.target.value)}
             error={passError}
           />
+          <label className={`${styles.option} ${styles.aiChoice}`}>
+            <input type="checkbox" checked={aiOpponent} onChange={(e) => setAiOpponent(e.target.checked)} />
+            <span>{T.aiOpponent}</span>
+          </label>
           <button type="submit" className="btn btn-big" disabled={locked}>
             {create.isPending ? <Spinner inline label={T.creatingRoom} /> : null}
             {locked ? T.creatingRoom : T.create}

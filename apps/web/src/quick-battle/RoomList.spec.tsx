@@ -100,6 +100,20 @@ describe('/quick-battle/rooms', () => {
     expect(router.state.location.state).toEqual({ intent: 'watch' });
   });
 
+  it('plays now: asks the server for a seat and takes the player to the room it answers', async () => {
+    const seated = { ...open, players: [...open.players, { id: ALICE._id, name: ALICE.name }] };
+    const api = fakeApi({
+      'GET /api/rooms/': page([open]),
+      'GET /api/rooms/mine': { status: 404, body: { message: 'x', code: 'NOT_FOUND' } },
+      'POST /api/rooms/play-now': { body: seated },
+      'GET /api/rooms/:id': { body: seated },
+    });
+    const { user, router } = renderApp('/quick-battle/rooms', { user: ALICE });
+    await user.click(await screen.findByRole('button', { name: 'Play now' }));
+    expect(api.callsTo('POST /api/rooms/play-now')[0]?.headers.Authorization).toBe(`Bearer ${ALICE.token}`);
+    expect(router.state.location.pathname).toBe(`/quick-battle/rooms/${open._id}`);
+  });
+
   it('pages through 8 rooms at a time and filters rooms with one free spot', async () => {
     const api = fakeApi({ 'GET /api/rooms/': page([open], { total: 20 }) });
     const { user } = renderApp('/quick-battle/rooms');
@@ -117,7 +131,7 @@ describe('/quick-battle/rooms', () => {
     expect(api.calls.at(-1)?.url.search).toBe('?page=1&freeSpot=true');
   });
 
-  it('offers My Room when the user has one, a disabled one when not, none to visitors', async () => {
+  it('offers My Room when the user has one, a disabled one when not, and a way to log in to visitors', async () => {
     const api = fakeApi({ 'GET /api/rooms/': page([open]), 'GET /api/rooms/mine': { body: open } });
     const first = renderApp('/quick-battle/rooms', { user: BOB });
     expect(await screen.findByRole('link', { name: 'My Room' })).toHaveAttribute(
@@ -133,9 +147,16 @@ describe('/quick-battle/rooms', () => {
     expect(await screen.findByRole('button', { name: 'My Room' })).toBeDisabled();
     second.unmount();
 
-    renderApp('/quick-battle/rooms');
+    // SPEC §2 lists My Room on the room list; a visitor has none until they log in.
+    const visitor = renderApp('/quick-battle/rooms');
     await screen.findByRole('list', { name: 'Rooms' });
     expect(screen.queryByRole('button', { name: 'My Room' })).not.toBeInTheDocument();
+    const myRoom = screen.getByRole('link', { name: 'My Room' });
+    expect(myRoom).toHaveAttribute('href', '/login');
+    await visitor.user.click(myRoom);
+    expect(visitor.router.state.location.pathname).toBe('/login');
+    await act(() => visitor.router.navigate('/quick-battle/rooms'));
+    await screen.findByRole('list', { name: 'Rooms' });
     expect(screen.getByRole('link', { name: 'Create a Room' })).toHaveAttribute(
       'href',
       '/quick-battle/create',

@@ -2,7 +2,7 @@ import type { RoomView } from '@oasis198/contracts';
 import { MAX_PLAYERS, roomLabel } from '@oasis198/game-rules';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { errorMessage, useMyRoom, useRoomList, useRoomListStream, useSession } from '../api';
+import { errorMessage, useMyRoom, usePlayNow, useRoomList, useRoomListStream, useSession } from '../api';
 import { useTimeouts } from '../components/hooks';
 import { Spinner } from '../components/Spinner';
 import { Switch } from '../components/Switch';
@@ -23,6 +23,7 @@ export function RoomList() {
   const navigate = useNavigate();
   const later = useTimeouts();
   const [overlay, setOverlay] = useState<string | null>(null);
+  const playNow = usePlayNow();
 
   const go = (next: { page?: number; freeSpot?: boolean }): void => {
     const p = next.page ?? page;
@@ -63,6 +64,27 @@ export function RoomList() {
             {T.createRoom}
           </Link>
           {user ? (
+            <button
+              type="button"
+              className="btn btn-warm"
+              title={T.playNowHint}
+              disabled={playNow.isPending}
+              onClick={() =>
+                playNow.mutate(undefined, {
+                  onSuccess: (room) => navigate(`/quick-battle/rooms/${room._id}`),
+                  onError: (error) => showOverlay(errorMessage(error)),
+                })
+              }
+            >
+              {playNow.isPending ? <Spinner inline label={T.findingSeat} /> : null}
+              {T.playNow}
+            </button>
+          ) : (
+            <Link to="/login" className="btn btn-warm">
+              {T.playNow}
+            </Link>
+          )}
+          {user ? (
             mine.data ? (
               <Link to={`/quick-battle/rooms/${mine.data._id}`} className="btn btn-secondary">
                 {T.myRoom}
@@ -72,7 +94,12 @@ export function RoomList() {
                 {T.myRoom}
               </button>
             )
-          ) : null}
+          ) : (
+            // SPEC §2 lists My Room for everyone; a visitor's way to a room of their own is to log in.
+            <Link to="/login" className="btn btn-secondary">
+              {T.myRoom}
+            </Link>
+          )}
         </div>
       </div>
       <Switch

@@ -10,7 +10,8 @@ export interface FakeRequest {
   headers: Record<string, string>;
 }
 
-export type FakeResponse = { status?: number; body?: unknown } | 'network-error';
+export type FakeResponse =
+  { status?: number; body?: unknown; headers?: Record<string, string> } | 'network-error';
 export type Handler = FakeResponse | ((req: FakeRequest) => FakeResponse | Promise<FakeResponse>);
 
 export interface FakeApi {
@@ -58,7 +59,13 @@ export function fakeApi(routes: Record<string, Handler> = {}): FakeApi {
     if (answer === 'network-error') throw new TypeError('Failed to fetch');
     const status = answer.status ?? 200;
     const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-    return { ok: status >= 200 && status < 300, status, text: async () => text } as unknown as Response;
+    const answered = new Map(Object.entries(answer.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    return {
+      ok: status >= 200 && status < 300,
+      status,
+      headers: { get: (name: string) => answered.get(name.toLowerCase()) ?? null },
+      text: async () => text,
+    } as unknown as Response;
   });
 
   global.fetch = fetchImpl as unknown as typeof fetch;

@@ -1,8 +1,13 @@
-import type { AuthUser, RewardView, RoomView, WhosTurnView } from '@oasis198/contracts';
+import type { AuthUser, PlayedGameDetail, RankedReward, RoomView, WhosTurnView } from '@oasis198/contracts';
 import {
   aiCommitOf,
+  applyMove,
   freshOasis,
   initialGameState,
+  oasisKeyOf,
+  seatToMove,
+  startGame,
+  usableOptions,
   roomLabel,
   toSpecSeconds,
   turnDeadline,
@@ -18,11 +23,13 @@ export const CAROL: AuthUser = { _id: 'user-carol', name: 'carol', token: 'token
 export const ROOM_ID = '6650aa00bb11cc22dd33ee44';
 export const ROOM_LABEL = roomLabel(ROOM_ID);
 
-export function reward(overrides: Partial<RewardView> = {}): RewardView {
+export function reward(overrides: Partial<RankedReward> = {}): RankedReward {
   return {
     playerId: ALICE._id,
     playerName: ALICE.name,
     playedGames: 12,
+    wins: 7,
+    rank: 4,
     assets: { points: 250, coins: 80 },
     categories: { bronze: false, silver: true, gold: false, platinum: false },
     championStatus: {
@@ -139,5 +146,45 @@ export function overRoom(winner: Seat | null, overrides: Partial<WhosTurnView> =
     aiCommit: state.aiCommit,
     aiSeed: state.aiSeed,
     whosTurn: state,
+  };
+}
+
+/**
+ * A whole game played through the engine (libs/game-rules), as the server plays it: each player
+ * picks 7 with the first Support Oasis option they may use, until one reaches 198.
+ */
+export function enginePlayedGame(aiSeed = AI_SEED): { moves: MoveRecord[]; winner: Seat } {
+  const duration = 32;
+  let nowMs = Date.UTC(2026, 0, 1, 12);
+  let state = startGame(initialGameState(), { duration, nowMs, specialRandom: 123456, aiSeed });
+  while (!state.gameOver) {
+    const seat = seatToMove(state) as Seat;
+    const option = usableOptions(state.currentNumber, state.helpOasis[oasisKeyOf(seat)])[0] ?? 'plain';
+    nowMs += 1500;
+    const next = applyMove(state, seat, { number: 7, option }, { duration, nowMs });
+    if (!next.ok) throw new Error(`the engine refused a move: ${next.message}`);
+    state = next.state;
+  }
+  return { moves: state.moves, winner: state.winner as Seat };
+}
+
+/** A finished game of ALICE's history (player 1, against BOB), with its moves as the server serves it. */
+export function playedGame(overrides: Partial<PlayedGameDetail> = {}): PlayedGameDetail {
+  const { moves, winner } = enginePlayedGame();
+  return {
+    gameId: `${ROOM_ID}:1`,
+    roomId: ROOM_ID,
+    finishedAt: '2026-01-01T12:01:30.000Z',
+    seat: 'player1',
+    opponent: { id: BOB._id, name: BOB.name },
+    result: winner === 'player1' ? 'won' : 'lost',
+    endReason: 'reached198',
+    moves: moves.length,
+    duration: 32,
+    aiCommit: AI_COMMIT,
+    aiSeed: AI_SEED,
+    verifiable: true,
+    moveList: moves,
+    ...overrides,
   };
 }

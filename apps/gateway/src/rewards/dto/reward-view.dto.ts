@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { EditRewardResponse, RewardView } from '@oasis198/contracts';
+import type { EditRewardResponse, RankedReward, RewardView } from '@oasis198/contracts';
 
 export class AssetsDto {
   @ApiProperty({ example: 130 })
@@ -35,15 +35,28 @@ export class LevelStatusDto {
   level!: number;
 }
 
-/** SPEC §3's reward / profile record. */
+/** SPEC §3's reward / profile record, plus the games won. */
 export class RewardViewDto implements RewardView {
   @ApiProperty() playerId!: string;
   @ApiProperty() playerName!: string;
   @ApiProperty() playedGames!: number;
+  @ApiProperty({ description: 'Games won against a person (a win against the AI counts nothing).' })
+  wins!: number;
   @ApiProperty({ type: AssetsDto }) assets!: AssetsDto;
   @ApiProperty({ type: CategoriesDto }) categories!: CategoriesDto;
   @ApiProperty({ type: ChampionStatusDto }) championStatus!: ChampionStatusDto;
   @ApiProperty({ type: LevelStatusDto }) levelStatus!: LevelStatusDto;
+}
+
+/** A record with its place on the leaderboard. */
+export class RankedRewardDto extends RewardViewDto implements RankedReward {
+  @ApiProperty({
+    example: 3,
+    description:
+      'Place on the leaderboard by points, then wins, then name (most first, name A to Z); players ' +
+      'equal in all three share a rank (1, 2, 2, 4).',
+  })
+  rank!: number;
 }
 
 export class EditRewardResponseDto implements EditRewardResponse {

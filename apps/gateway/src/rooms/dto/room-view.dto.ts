@@ -79,6 +79,16 @@ export class RoomViewDto implements RoomView {
     description: 'Since when the room has waited with one player.',
   })
   waitingSince!: number | null;
+
+  @ApiProperty({ description: 'The AI takes the empty seat if nobody joins within 30 s.' })
+  aiOpponent!: boolean;
+
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'When the AI takes the empty seat (SPEC seconds), while the room waits for a player.',
+  })
+  aiJoinsAt!: number | null;
 }
 
 export class RoomPageDto implements RoomPage {

@@ -79,6 +79,16 @@ export class CreateRoomDto implements CreateRoomBody {
   @ApiProperty({ example: '', description: "'' for an open room, else 1 to 4 digits. Never sent back." })
   @SpecRule(validateCreatePasscode)
   passCode!: string;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description:
+      'Play the AI if nobody joins within 30 s: the AI (id ai:<roomId>, name AI) then takes the empty seat.',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'aiOpponent must be true or false.' })
+  aiOpponent?: boolean;
 }
 
 export class PlayersIntentDto {

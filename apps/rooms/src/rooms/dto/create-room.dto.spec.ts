@@ -23,7 +23,16 @@ function refused(input: unknown): AppError {
 
 describe('parseCreateRoom', () => {
   it('accepts SPEC §5 values; an absent passcode means an open room', () => {
-    expect(parseCreateRoom(body, me)).toEqual({ gameType: 'quick-battle', duration: 14, passCode: '' });
+    expect(parseCreateRoom(body, me)).toEqual({
+      gameType: 'quick-battle',
+      duration: 14,
+      passCode: '',
+      aiOpponent: false,
+    });
+    expect(parseCreateRoom({ ...body, aiOpponent: true }, me).aiOpponent).toBe(true);
+    expect(() => parseCreateRoom({ ...body, aiOpponent: 'yes' }, me)).toThrow(
+      'aiOpponent must be true or false.',
+    );
     const { passCode: _omitted, ...withoutPasscode } = body;
     expect(parseCreateRoom({ ...withoutPasscode, duration: 300 }, me).passCode).toBe('');
     expect(parseCreateRoom({ ...body, passCode: '0007', gameType: 'tournament' }, me).passCode).toBe('0007');

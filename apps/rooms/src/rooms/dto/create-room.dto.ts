@@ -11,9 +11,11 @@ export interface CreateRoomInput {
   gameType: GameType;
   duration: TurnDuration;
   passCode: string;
+  aiOpponent: boolean;
 }
 
-const CREATE_FIELDS = new Set(['gameType', 'createdBy', 'duration', 'passCode']);
+const CREATE_FIELDS = new Set(['gameType', 'createdBy', 'duration', 'passCode', 'aiOpponent']);
+const AI_OPPONENT_MESSAGE = 'aiOpponent must be true or false.';
 
 /**
  * SPEC §5 on create, with the engine's validators and messages. Identity comes from the token:
@@ -40,11 +42,15 @@ export function parseCreateRoom(body: unknown, caller: TokenClaims): CreateRoomI
   if (gameType) details['gameType'] = gameType;
   if (duration) details['duration'] = duration;
   if (passCode) details['passCode'] = passCode;
+  if (input.aiOpponent !== undefined && typeof input.aiOpponent !== 'boolean') {
+    details['aiOpponent'] = AI_OPPONENT_MESSAGE;
+  }
   const first = Object.values(details)[0];
   if (first) throw new AppError('VALIDATION', first, details);
   return {
     gameType: input.gameType as GameType,
     duration: input.duration as TurnDuration,
     passCode: (input.passCode as string | undefined) ?? '',
+    aiOpponent: input.aiOpponent === true,
   };
 }

@@ -70,9 +70,11 @@ export function GameLayer({
       <h2 id="game-title" className="visually-hidden">
         {T.quickBattle}
       </h2>
-      <PlayersHeader room={room} mySeat={mySeat} />
-
-      {banner ? <p className={styles.banner}>{banner}</p> : null}
+      <div className={styles.gameTop}>
+        <PlayersHeader room={room} mySeat={mySeat} />
+        {banner ? <p className={styles.banner}>{banner}</p> : null}
+        <PickOverlay room={room} mySeat={mySeat} />
+      </div>
 
       <div className={styles.scoreRow}>
         <div className={styles.stat}>
@@ -117,10 +119,10 @@ export function GameLayer({
         {mySeat !== null && !myTurn && activeSeat(w) !== null ? (
           <section className={styles.pause} aria-labelledby="pause-title">
             <h3 id="pause-title">{T.opponentTurnPause}</h3>
-            <p>
+            <p className={styles.pauseNumber}>
               {T.currentNumber}: <strong>{total}</strong>
             </p>
-            <WaitingAnimation />
+            <WaitingAnimation fill />
           </section>
         ) : null}
       </div>
@@ -138,7 +140,6 @@ export function GameLayer({
         </button>
       </div>
 
-      <PickOverlay room={room} mySeat={mySeat} />
       {settingsOpen ? <SettingsMenu onClose={() => setSettingsOpen(false)} /> : null}
     </section>
   );

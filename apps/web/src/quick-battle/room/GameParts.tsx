@@ -86,7 +86,11 @@ export function Milestones({ total }: { total: number }) {
       <ol>
         {milestones(total).map(({ milestone, reached }) => (
           <li key={milestone} className={reached ? styles.reached : styles.pending}>
-            <span className={styles.milestoneNumber}>{T.milestone(milestone)}</span>
+            <span className={styles.milestoneNumber}>
+              {/* A phone shows the number alone; the word stays for screen readers. */}
+              <span className={styles.milestoneWord}>{T.milestoneWord} </span>
+              {milestone}
+            </span>
             <span>{reached ? T.milestoneReached : T.milestonePending}</span>
           </li>
         ))}
@@ -198,7 +202,10 @@ export function Rounds({ room, mySeat }: { room: RoomView; mySeat: Seat | null }
   );
 }
 
-/** After every move (yours or the opponent's) the pick and the AI's number show for 2.4 s. */
+/**
+ * After every move (yours or the opponent's) the pick and the AI's number show for 2.4 s, over the
+ * players and the status banner: never over the total, the clock or the milestones.
+ */
 export function PickOverlay({ room, mySeat }: { room: RoomView; mySeat: Seat | null }) {
   const moves = room.whosTurn.moves ?? [];
   const key = `${room.whosTurn.gameNumber}:${moves.length}`;
@@ -215,8 +222,10 @@ export function PickOverlay({ room, mySeat }: { room: RoomView; mySeat: Seat | n
           <span className={styles.pickOption}> · {OPTION_LABELS[last.option]}</span>
         ) : null}
       </p>
-      <p className={styles.pickAi}>{T.aiPicked(last.aiNumber)}</p>
-      {last.number === last.aiNumber ? <p className={styles.pickMatch}>{T.itsAMatch}</p> : null}
+      <p className={styles.pickAi}>
+        {T.aiPicked(last.aiNumber)}
+        {last.number === last.aiNumber ? <span className={styles.pickMatch}> · {T.itsAMatch}</span> : null}
+      </p>
     </div>
   );
 }

@@ -1,8 +1,9 @@
 import type { RoomView } from '@oasis198/contracts';
-import { PASSCODE_MAX_LENGTH, roomLabel } from '@oasis198/game-rules';
+import { fromSpecSeconds, PASSCODE_MAX_LENGTH, roomLabel } from '@oasis198/game-rules';
 import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Field } from '../../components/Field';
+import { useServerNow } from '../../components/hooks';
 import { Spinner } from '../../components/Spinner';
 import { T } from '../../texts';
 import styles from './Room.module.css';
@@ -125,6 +126,17 @@ export function AutoJoin({
 }
 
 /** Fewer than 2 players: a member waits for an opponent, a spectator for the game. */
+/** "The AI joins in 12 s": a room created with the AI option, while it waits for a person. */
+function AiCountdown({ joinsAt }: { joinsAt: number }) {
+  const now = useServerNow(1000);
+  const seconds = Math.max(0, Math.ceil((fromSpecSeconds(joinsAt) - now) / 1000));
+  return (
+    <p className={styles.aiCountdown} role="status">
+      {T.aiJoinsIn(seconds)}
+    </p>
+  );
+}
+
 export function WaitingPanel({
   room,
   member,
@@ -145,6 +157,7 @@ export function WaitingPanel({
         <span>{T.roomPlayers(room.players.length)}</span>
         {room.hasPassCode ? <span>{T.passcodeRequired}</span> : null}
       </p>
+      {typeof room.aiJoinsAt === 'number' ? <AiCountdown joinsAt={room.aiJoinsAt} /> : null}
       <WaitingAnimation />
       <div className={styles.lobbyActions}>
         {onPlay ? (

@@ -109,11 +109,9 @@ describe('room screen: lobby', () => {
 
   it('shows the room-full overlay for 2.5 s when the spot was taken meanwhile, then lets them watch', async () => {
     jest.useFakeTimers();
+    // Told apart by its code alone: whatever the server's wording, SPEC's text shows.
     serve(room(), {
-      [EDIT]: {
-        status: 409,
-        body: { message: "Game already started — you can't join this room.", code: 'CONFLICT' },
-      },
+      [EDIT]: { status: 409, body: { message: 'Both seats are taken.', code: 'ROOM_FULL' } },
     });
     renderApp(PATH, { user: CAROL, fakeTimers: true, state: { intent: 'play' } });
     await screen.findByText('Joining the room…');
@@ -124,6 +122,25 @@ describe('room screen: lobby', () => {
     await advance(2_500);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByText('This room is waiting for a second player.')).toBeInTheDocument();
+  });
+
+  it('shows any other refused join as the server words it, without the room-full overlay', async () => {
+    jest.useFakeTimers();
+    serve(room(), {
+      [EDIT]: {
+        status: 409,
+        body: { message: 'You are already playing in another room. Leave it first.', code: 'CONFLICT' },
+      },
+    });
+    renderApp(PATH, { user: CAROL, fakeTimers: true, state: { intent: 'play' } });
+    await screen.findByText('Joining the room…');
+    await advance(1_100);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'You are already playing in another room. Leave it first.',
+    );
+    expect(screen.queryByText("Game already started — you can't join this room.")).not.toBeInTheDocument();
+    await advance(2_600);
+    expect(screen.getByRole('heading', { name: 'Play' })).toBeInTheDocument();
   });
 
   it('keeps the creator waiting for an opponent, with the bundled animation and no third-party call', async () => {

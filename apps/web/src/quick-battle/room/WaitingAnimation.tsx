@@ -15,7 +15,14 @@ function providerOrigin(url: string): string | null {
  * The opponent-waiting animation: a GIF service's preview image, refreshed every 3 s, only when an
  * operator configured a key; otherwise a bundled animation and no third-party call at all.
  */
-export function WaitingAnimation({ active = true }: { active?: boolean }) {
+export function WaitingAnimation({
+  active = true,
+  fill = false,
+}: {
+  active?: boolean;
+  /** Grow to the space the parent leaves (the opponent's-turn panel), rather than a set size. */
+  fill?: boolean;
+}) {
   const config = getConfig();
   const useService = gifServiceEnabled(config);
   const gif = useWaitingGif(active && useService);
@@ -23,7 +30,7 @@ export function WaitingAnimation({ active = true }: { active?: boolean }) {
 
   if (useService && gif.data) {
     return (
-      <figure className={styles.gif}>
+      <figure className={`${styles.gif} ${fill ? styles.fill : ''}`}>
         <img src={gif.data} alt={T.waitingAnimation} referrerPolicy="no-referrer" />
         {origin ? (
           <figcaption>
@@ -37,8 +44,13 @@ export function WaitingAnimation({ active = true }: { active?: boolean }) {
   }
 
   return (
-    <div className={styles.caravan} role="img" aria-label={T.waitingAnimation}>
-      <svg viewBox="0 0 240 90" aria-hidden="true" focusable="false">
+    <div
+      className={`${styles.caravan} ${fill ? styles.fill : ''}`}
+      role="img"
+      aria-label={T.waitingAnimation}
+    >
+      {/* Drawn from the bottom: a taller box shows more sky above the dunes. */}
+      <svg viewBox="0 0 240 90" preserveAspectRatio="xMidYMax meet" aria-hidden="true" focusable="false">
         <circle className={styles.caravanSun} cx="200" cy="22" r="14" />
         <path d="M0 70 Q50 50 110 66 T240 60 V90 H0Z" fill="#e9c88a" />
         <path d="M0 80 Q70 64 140 78 T240 76 V90 H0Z" fill="#c9a15f" />

@@ -1,0 +1,122 @@
+// Issue 15, item 4: a finished game appears in both players' My games (profile), and Verify replays
+// it in the browser, checking the commitment and every AI number. Screenshots of My games at 390 and
+// 1280 px go to .artifacts/screens/, and axe-core audits the profile with it at both widths.
+import type { Browser, Locator, Page } from 'playwright-core';
+import { confirmRegistered, newcomer, openProfile, register } from './support/accounts';
+import { DESKTOP, launchBrowser, Person, PHONE, type Viewport } from './support/browser';
+import { playToTheEnd } from './support/game';
+import { createRoom, dial, openRoomList, roomCard } from './support/rooms';
+import { scenario, shot } from './support/scenario';
+import { auditScreen } from './support/screens';
+import { eventually } from './support/wait';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Player {
+  person: Person;
+  name: string;
+}
+
+async function newPlayer(label: string, viewport: Viewport): Promise<Player> {
+  const person = await Person.enter(browser, label, viewport);
+  const account = newcomer(label[0]?.toUpperCase() + label.slice(1));
+  await register(person, account);
+  await confirmRegistered(person.page, account.name);
+  return { person, name: account.name };
+}
+
+/**
+ * The profile's My games once it lists a game: the history is built from the game's events a
+ * moment after it ends, so a player who does not see it yet reloads, and so does this.
+ */
+async function myGames(page: Page, name: string): Promise<Locator> {
+  await page.goto('/');
+  await openProfile(page, name);
+  const section = page.getByRole('region', { name: 'My games' });
+  let attempt = 0;
+  await eventually(
+    async () => {
+      if (attempt++ > 0) {
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
+      }
+      await section.getByRole('row').nth(1).waitFor({ timeout: 2_000 });
+    },
+    { timeout: 15_000, interval: 500 },
+  );
+  return section;
+}
+
+/** The cells of a game's row, by column header. */
+async function readGame(section: Locator, index = 0): Promise<Record<string, string>> {
+  // Text content, not innerText: the headers are upper-cased by CSS only.
+  const headers = await section.getByRole('columnheader').allTextContents();
+  const row = section.getByRole('row').nth(index + 1);
+  // As screen readers get them: without the copies a phone shows under the opponent and result.
+  const cells = await row.getByRole('cell').evaluateAll((elements) =>
+    elements.map((element) => {
+      const copy = element.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+      return copy.textContent ?? '';
+    }),
+  );
+  return Object.fromEntries(headers.map((header, i) => [header.trim(), (cells[i] ?? '').trim()]));
+}
+
+scenario(
+  31,
+  'my-games',
+  'My games verifies a finished game: it replays the moves and checks the commitment and every AI number',
+  async () => {
+    const host = await newPlayer('hana', DESKTOP);
+    const guest = await newPlayer('idris', PHONE);
+    const room = await createRoom(host.person, { duration: '60 s' });
+    await openRoomList(guest.person.page);
+    await roomCard(guest.person.page, room)
+      .getByRole('button', { name: `Enter Room ${room.label}` })
+      .click();
+    for (const player of [host, guest]) await dial(player.person.page).waitFor();
+
+    const { mover: winner, other: loser } = await playToTheEnd(host, guest);
+    await winner.person.page.getByRole('heading', { name: 'You won!' }).waitFor();
+
+    const moves: string[] = [];
+    for (const [player, opponent, result] of [
+      [winner, loser, 'Won'],
+      [loser, winner, 'Lost'],
+    ] as const) {
+      const section = await myGames(player.person.page, player.name);
+      const game = await readGame(section);
+      expect(game).toMatchObject({ Opponent: opponent.name, Result: result, 'End reason': 'Reached 198' });
+      expect(game['Date']).toMatch(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d$/);
+      moves.push(game['Moves'] ?? '');
+    }
+    // The same game for both, of at least the 11 moves 198 takes at 18 a move at most.
+    expect(moves[0]).toBe(moves[1]);
+    expect(Number(moves[0])).toBeGreaterThanOrEqual(11);
+
+    // Verify, in the winner's browser: the engine replays every move and checks the AI numbers.
+    const page = winner.person.page;
+    const section = page.getByRole('region', { name: 'My games' });
+    await section
+      .getByRole('button', { name: `Verify the game against ${loser.name}`, exact: false })
+      .click();
+    const report = section.getByRole('status');
+    await report.getByText('Every AI number of this game checks out.').waitFor();
+    expect(await report.innerText()).toContain('Every move follows the rules.');
+    expect(await report.innerText()).toContain(`Replayed ${moves[0]} moves.`);
+    await shot(winner.person, 'my-games-verified');
+
+    // Not scrolled first: a full-page screenshot of a scrolled page draws the sticky header mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await auditScreen(page, 'my-games')).toEqual([]);
+    for (const player of [host, guest]) await player.person.leave();
+  },
+  { timeout: 120_000 },
+);

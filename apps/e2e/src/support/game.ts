@@ -1,0 +1,73 @@
+import type { Locator, Page } from 'playwright-core';
+import type { Person } from './browser';
+import { dialKey, isMyTurn, offeredAt, oasisOption, readRounds, readTotal, type OptionLabel } from './rooms';
+import { eventually } from './wait';
+
+/** Two people in one game: whose turn it is, and who waits. */
+export interface Turn<P extends { person: Person }> {
+  mover: P;
+  other: P;
+}
+
+/** Waits until exactly one of the two players has the turn. */
+export function whoseTurn<P extends { person: Person }>(a: P, b: P): Promise<Turn<P>> {
+  return eventually(async () => {
+    const [mine, theirs] = await Promise.all([isMyTurn(a.person.page), isMyTurn(b.person.page)]);
+    if (mine === theirs) throw new Error(`expected exactly one player to have the turn (${mine}, ${theirs})`);
+    return mine ? { mover: a, other: b } : { mover: b, other: a };
+  });
+}
+
+/** Plays `key` (plain) and waits until the mover's screen counts the move. */
+export async function playKey(page: Page, key: number): Promise<void> {
+  const rounds = await readRounds(page);
+  await dialKey(page, key).click();
+  await page.getByRole('heading', { name: `Rounds: ${rounds + 1}`, exact: true }).waitFor();
+}
+
+/**
+ * Plays the biggest legal step (9 with the strongest option on offer) until the total reaches 198;
+ * resolves with the winner's turn (the mover of the last move).
+ */
+export async function playToTheEnd<P extends { person: Person }>(a: P, b: P): Promise<Turn<P>> {
+  const preference: OptionLabel[] = ['Double', 'Add extra 7', 'Add extra 4', 'Add extra 1'];
+  for (;;) {
+    const turn = await whoseTurn(a, b);
+    const page = turn.mover.person.page;
+    const total = await readTotal(page);
+    const option = preference.find((o) => offeredAt(total).includes(o));
+    if (option) {
+      const button = oasisOption(page, option);
+      // An option whose uses are spent is not offered: then a plain 9.
+      if ((await button.count()) > 0 && (await button.isEnabled())) {
+        await button.click();
+        await eventually(async () => expect(await button.getAttribute('aria-pressed')).toBe('true'));
+      }
+    }
+    const rounds = await readRounds(page);
+    await dialKey(page, 9).click();
+    const over = page.getByRole('button', { name: 'Play Again' });
+    const next = page.getByRole('heading', { name: `Rounds: ${rounds + 1}`, exact: true });
+    await over.or(next).first().waitFor();
+    if (await over.isVisible()) return turn;
+  }
+}
+
+/** An element's box in the window (CSS pixels), failing clearly when it is not rendered. */
+export async function boxOf(locator: Locator, what: string): Promise<Box> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`${what} is not rendered`);
+  return box;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Whether two boxes share any area (touching edges do not count). */
+export function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}

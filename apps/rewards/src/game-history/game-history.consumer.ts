@@ -1,0 +1,25 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Consumers, Streams } from '@oasis198/contracts';
+import { JetStreamService } from '@oasis198/service-kit';
+import { GameHistoryService } from './game-history.service';
+
+/**
+ * The history's own durable consumer of the GAMES stream (game.finished and room.updated), apart
+ * from the one that pays games, so neither waits for the other's retries.
+ */
+@Injectable()
+export class GameHistoryConsumer implements OnApplicationBootstrap {
+  private started = false;
+
+  constructor(
+    private readonly jetstream: JetStreamService,
+    private readonly history: GameHistoryService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.jetstream.ensureStreams([Streams.games]);
+    await this.jetstream.consume(Consumers.rewardsHistory, (event) => this.history.onGameEvent(event));
+  }
+}

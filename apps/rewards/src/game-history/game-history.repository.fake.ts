@@ -1,0 +1,82 @@
+import { GAME_HISTORY_SIZE } from '@oasis198/contracts';
+import type {
+  GameHistoryRepository,
+  PlayerGameMoves,
+  PlayerGameResult,
+  StoredPlayerGame,
+} from './game-history.repository';
+import { playerGameId } from './game-history.schema';
+
+type Repository = Pick<GameHistoryRepository, keyof GameHistoryRepository>;
+
+const newestFirst = (a: StoredPlayerGame, b: StoredPlayerGame): number =>
+  b.finishedAt.getTime() - a.finishedAt.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+
+/** GameHistoryRepository in memory with the real one's rules (one entry per player and game, trimmed), for unit tests. */
+export class InMemoryGameHistoryRepository implements Repository {
+  readonly games = new Map<string, StoredPlayerGame>();
+  /** How many writes reached the store (a no-op repeat writes nothing). */
+  writes = 0;
+
+  constructor(private readonly keep = GAME_HISTORY_SIZE) {}
+
+  async onModuleInit(): Promise<void> {
+    // nothing to prepare
+  }
+
+  async recordResult(entry: PlayerGameResult): Promise<boolean> {
+    const _id = playerGameId(entry.playerId, entry.gameId);
+    if (this.games.get(_id)?.result !== undefined || this.tooOld(entry.playerId, entry.finishedAt)) {
+      return false;
+    }
+    this.games.set(_id, { ...this.games.get(_id), _id, ...structuredClone(entry) });
+    this.writes += 1;
+    this.trim(entry.playerId);
+    return true;
+  }
+
+  async recordMoves(entry: PlayerGameMoves): Promise<boolean> {
+    const _id = playerGameId(entry.playerId, entry.gameId);
+    const stored = this.games.get(_id);
+    if (stored?.verifiable || this.tooOld(entry.playerId, entry.finishedAt)) return false;
+    const { playerId, gameId, finishedAt } = entry;
+    this.games.set(_id, {
+      ...(stored ?? { _id, playerId, gameId, finishedAt }),
+      moveList: JSON.stringify(entry.moves),
+      verifiable: true,
+    });
+    this.writes += 1;
+    this.trim(entry.playerId);
+    return true;
+  }
+
+  async list(playerId: string, limit: number): Promise<StoredPlayerGame[]> {
+    return this.of(playerId)
+      .filter((game) => game.result !== undefined)
+      .slice(0, limit)
+      .map(({ moveList: _omitted, ...game }) => structuredClone(game));
+  }
+
+  async find(playerId: string, gameId: string): Promise<StoredPlayerGame | null> {
+    const game = this.games.get(playerGameId(playerId, gameId));
+    return game?.result ? structuredClone(game) : null;
+  }
+
+  async deleteFor(playerId: string): Promise<number> {
+    const mine = this.of(playerId);
+    for (const game of mine) this.games.delete(game._id);
+    return mine.length;
+  }
+
+  private of(playerId: string): StoredPlayerGame[] {
+    return [...this.games.values()].filter((game) => game.playerId === playerId).sort(newestFirst);
+  }
+
+  private tooOld(playerId: string, finishedAt: Date): boolean {
+    return this.of(playerId).filter((game) => game.finishedAt > finishedAt).length >= this.keep;
+  }
+
+  private trim(playerId: string): void {
+    for (const game of this.of(playerId).slice(this.keep)) this.games.delete(game._id);
+  }
+}

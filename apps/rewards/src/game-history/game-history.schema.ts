@@ -1,0 +1,71 @@
+import { Prop, raw, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { Person, PlayedGameResult } from '@oasis198/contracts';
+import type { EndReason, Seat } from '@oasis198/game-rules';
+
+/**
+ * One game in one player's history (issue 15 "My games"), a read model of the GAMES stream: the
+ * result comes from game.finished, the moves from the room's final room.updated, in whichever
+ * order they arrive. Both write into this one document, so neither waits for the other; the list
+ * shows a game once its result is in.
+ */
+@Schema({ collection: 'player_games', versionKey: false, minimize: false })
+export class PlayerGame {
+  /** playerGameId(playerId, gameId). */
+  @Prop({ type: String, required: true })
+  _id!: string;
+
+  @Prop({ type: String, required: true })
+  playerId!: string;
+
+  @Prop({ type: String, required: true })
+  gameId!: string;
+
+  /** When the game ended: the history keeps a player's GAME_HISTORY_KEPT latest by it. */
+  @Prop({ type: Date, required: true })
+  finishedAt!: Date;
+
+  // From game.finished.
+  @Prop({ type: String })
+  roomId?: string;
+
+  @Prop({ type: String })
+  seat?: Seat;
+
+  @Prop(raw({ id: { type: String }, name: { type: String } }))
+  opponent?: Person;
+
+  @Prop({ type: String })
+  result?: PlayedGameResult;
+
+  @Prop({ type: String })
+  endReason?: EndReason;
+
+  /** How many moves the game had. */
+  @Prop({ type: Number })
+  moves?: number;
+
+  @Prop({ type: Number })
+  duration?: number;
+
+  @Prop({ type: String, default: undefined })
+  aiCommit?: string | null;
+
+  @Prop({ type: String, default: undefined })
+  aiSeed?: string | null;
+
+  // From the room's final state.
+  /** The move list as JSON text: nothing queries inside it, and one value is cheap to store. */
+  @Prop({ type: String })
+  moveList?: string;
+
+  /** Set with moveList, so a list can say a game can be replayed without reading its moves. */
+  @Prop({ type: Boolean })
+  verifiable?: boolean;
+}
+
+export const PlayerGameSchema = SchemaFactory.createForClass(PlayerGame);
+// A player's history, newest first (the list, the trim and the "too old to keep" check).
+PlayerGameSchema.index({ playerId: 1, finishedAt: -1 });
+
+/** The id of one game in one player's history (unambiguous whatever characters the ids hold). */
+export const playerGameId = (playerId: string, gameId: string): string => JSON.stringify([playerId, gameId]);

@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AppError,
+  type EventEnvelope,
+  EventTypes,
+  type PlayedGame,
+  type PlayedGameDetail,
+  REWARD_MESSAGES,
+} from '@oasis198/contracts';
+import { CONFIG, LOGGER, type Logger } from '@oasis198/service-kit';
+import type { RewardsConfig } from '../config';
+import { parseGameFinished } from '../player-events/dto/events';
+import { parseId } from '../rewards/dto/requests';
+import { RewardsRepository } from '../rewards/rewards.repository';
+import { GameHistoryRepository } from './game-history.repository';
+import { historyMoves, historyResults, toPlayedGame, toPlayedGameDetail } from './history-entries';
+
+/** A game id as rooms makes it (`${roomId}:${gameNumber}`); anything longer names no game. */
+const MAX_GAME_ID_LENGTH = 128;
+
+/**
+ * Each player's last games (issue 15 "My games"): built from the GAMES stream idempotently, so a
+ * redelivered event changes nothing, never for a deleted player, and served read-only to anyone,
+ * like the reward record itself.
+ */
+@Injectable()
+export class GameHistoryService {
+  constructor(
+    private readonly history: GameHistoryRepository,
+    private readonly rewards: RewardsRepository,
+    @Inject(CONFIG) private readonly config: Pick<RewardsConfig, 'GAME_HISTORY_KEPT'>,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** game.finished gives each player's result; the room's final room.updated gives the moves. */
+  async onGameEvent(event: EventEnvelope): Promise<void> {
+    if (event.type === EventTypes.gameFinished) {
+      for (const entry of historyResults(parseGameFinished(event.data))) {
+        await this.forLivePlayer(entry.playerId, () => this.history.recordResult(entry));
+      }
+      return;
+    }
+    if (event.type !== EventTypes.roomUpdated) return;
+    for (const entry of historyMoves(event.data)) {
+      await this.forLivePlayer(entry.playerId, () => this.history.recordMoves(entry));
+    }
+  }
+
+  /** The player's last games, newest first; 404 for someone without a reward record (or the AI). */
+  async list(userId: unknown): Promise<PlayedGame[]> {
+    const playerId = await this.existingPlayer(userId);
+    const games = await this.history.list(playerId, this.config.GAME_HISTORY_KEPT);
+    return games.map(toPlayedGame);
+  }
+
+  /** One game of the player's history with its moves. */
+  async get(userId: unknown, gameId: unknown): Promise<PlayedGameDetail> {
+    const playerId = await this.existingPlayer(userId);
+    if (typeof gameId !== 'string' || gameId.length === 0 || gameId.length > MAX_GAME_ID_LENGTH) {
+      throw gameNotFound();
+    }
+    const game = await this.history.find(playerId, gameId);
+    if (!game) throw gameNotFound();
+    return toPlayedGameDetail(game);
+  }
+
+  /**
+   * Writes for a player who has not deleted their account; if another replica handled the
+   * deletion between the check and the write, the history goes again.
+   */
+  private async forLivePlayer(playerId: string, write: () => Promise<boolean>): Promise<void> {
+    if (await this.rewards.isDeleted(playerId)) return;
+    if (!(await write())) return;
+    if (await this.rewards.isDeleted(playerId)) await this.history.deleteFor(playerId);
+  }
+
+  private async existingPlayer(userId: unknown): Promise<string> {
+    const playerId = parseId(userId);
+    if (!(await this.rewards.findById(playerId))) throw new AppError('NOT_FOUND', REWARD_MESSAGES.notFound);
+    return playerId;
+  }
+}
+
+const gameNotFound = () => new AppError('NOT_FOUND', REWARD_MESSAGES.gameNotFound);

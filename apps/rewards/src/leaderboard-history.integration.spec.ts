@@ -1,0 +1,340 @@
+import type { INestApplication } from '@nestjs/common';
+import { getModelToken } from '@nestjs/mongoose';
+import {
+  Broadcasts,
+  Consumers,
+  type EventEnvelope,
+  EventIds,
+  EventTypes,
+  type GameFinished,
+  type LeaderboardChanged,
+  type PlayedGame,
+  type PlayedGameDetail,
+  type RankedReward,
+  Requests,
+  type RewardPage,
+  type RoomView,
+} from '@oasis198/contracts';
+import { aiCommitOf, aiNumber, type MoveRecord, toSpecSeconds } from '@oasis198/game-rules';
+import {
+  createLogger,
+  createService,
+  JetStreamService,
+  makeEvent,
+  natsServers,
+  RpcClient,
+} from '@oasis198/service-kit';
+import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
+import type { Model } from 'mongoose';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PlayerGame } from './game-history/game-history.schema';
+import { wonGame } from './player-events/game-finished.fixtures';
+import { freshReward, Reward } from './rewards/reward.schema';
+import { rewardsDefinition } from './rewards.definition';
+
+/** Issue 15: the leaderboard (wins, ranks, pages, the live notice) and each player's game history. */
+describe('rewards service: leaderboard and game history', () => {
+  const KEPT = 3;
+  let infra: TestInfra;
+  let env: Record<string, string>;
+  const replicas: INestApplication[] = [];
+  let rpc: RpcClient;
+  let events: JetStreamService;
+  const announced: LeaderboardChanged[] = [];
+
+  beforeAll(async () => {
+    infra = await startTestInfra();
+    env = {
+      NATS_URL: infra.natsUrl,
+      MONGO_URL: mongoUrlFor(infra, uniqueName('rewards-lb')),
+      LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
+      NODE_ENV: 'test',
+      GAME_HISTORY_KEPT: String(KEPT),
+      SHUTDOWN_GRACE_MS: '200',
+    };
+    // Two replicas share the durable consumers, as in production.
+    for (let i = 0; i < 2; i++) replicas.push((await createService(rewardsDefinition, env)).app);
+    const logger = createLogger('rewards-lb', 'silent');
+    rpc = new RpcClient(natsServers(infra.natsUrl), 'rewards-lb', 5000, logger);
+    await rpc.connect();
+    events = new JetStreamService({ servers: natsServers(infra.natsUrl), name: 'rewards-lb' }, logger);
+    await events.connect();
+    events.subscribe(Broadcasts.leaderboardChanged, (data) => announced.push(data as LeaderboardChanged));
+  }, 120_000);
+
+  afterAll(async () => {
+    await rpc?.close();
+    await events?.close();
+    for (const app of replicas) await app.close();
+    await infra?.stop();
+  }, 60_000);
+
+  const model = <T>(name: string) => {
+    const [app] = replicas;
+    if (!app) throw new Error('rewards is not running');
+    return app.get<Model<T>>(getModelToken(name));
+  };
+  const get = (userId: unknown) => rpc.request<RankedReward>(Requests.rewards.get, { userId });
+  const list = (page: unknown, pageSize: unknown) =>
+    rpc.request<RewardPage>(Requests.rewards.list, { page, pageSize });
+  const games = (userId: unknown) => rpc.request<PlayedGame[]>(Requests.rewards.games, { userId });
+  const game = (userId: unknown, gameId: unknown) =>
+    rpc.request<PlayedGameDetail>(Requests.rewards.game, { userId, gameId });
+  const publish = (event: EventEnvelope) => events.publish(event);
+
+  /** Waits until the durable consumers of games have handled every event published. */
+  async function drain(): Promise<void> {
+    const jsm = await events.nc.jetstreamManager();
+    await waitFor(
+      async () => {
+        for (const consumer of [Consumers.rewardsUsers, Consumers.rewardsGames, Consumers.rewardsHistory]) {
+          const info = await jsm.consumers.info(consumer.stream, consumer.durable);
+          if (info.num_pending > 0 || info.num_ack_pending > 0) return false;
+        }
+        return true;
+      },
+      { timeoutMs: 15_000, what: 'the consumers to handle every event' },
+    );
+  }
+
+  const seed = () => randomBytes(32).toString('hex');
+  const person = (name: string) => ({ id: randomUUID(), name });
+  let minute = 0;
+
+  /** A finished game of a new room: `winner` (player 1) beat `loser` by reaching 198 in `moves` moves. */
+  function played(winner: { id: string; name: string }, loser: { id: string; name: string }, moves = 4) {
+    const roomId = `room-${randomUUID()}`;
+    const aiSeed = seed();
+    const finishedAtMs = Date.UTC(2026, 0, 1) + ++minute * 60_000;
+    const moveList: MoveRecord[] = Array.from({ length: moves }, (_, i) => ({
+      player: i % 2 === 0 ? 'player1' : 'player2',
+      number: 9,
+      option: 'plain',
+      aiNumber: aiNumber(aiSeed, i),
+      total: 9 * (i + 1),
+      at: toSpecSeconds(finishedAtMs) - moves + i,
+    }));
+    const result: GameFinished = wonGame(winner, loser, {
+      gameId: `${roomId}:1`,
+      roomId,
+      gameNumber: 1,
+      moves,
+      aiSeed,
+      aiCommit: aiCommitOf(aiSeed),
+      finishedAt: new Date(finishedAtMs).toISOString(),
+    });
+    const room = {
+      _id: roomId,
+      players: [winner, loser],
+      gameOver: true,
+      aiSeed,
+      aiCommit: aiCommitOf(aiSeed),
+      version: 9,
+      whosTurn: { gameNumber: 1, gameOver: true, moves: moveList, endedAt: toSpecSeconds(finishedAtMs) },
+    } as unknown as RoomView;
+    return {
+      gameId: result.gameId,
+      moveList,
+      finished: (copy = '') =>
+        makeEvent(EventTypes.gameFinished, EventIds.gameFinished(result.gameId) + copy, result),
+      finalRoom: (version = 9) =>
+        makeEvent(EventTypes.roomUpdated, EventIds.roomUpdated(roomId, version), {
+          room: { ...room, version },
+        }),
+    };
+  }
+
+  describe('the leaderboard', () => {
+    it('pays each win once across replicas, however many copies of the game arrive', async () => {
+      const [a, b] = [person('winsA1'), person('winsB1')];
+      const games = [played(a, b), played(a, b), played(b, a)];
+      for (const g of games) {
+        await publish(g.finished());
+        await publish(g.finished(':copy'));
+      }
+      await drain();
+      expect(await get(a.id)).toMatchObject({ playedGames: 3, wins: 2, assets: { points: 55 } });
+      expect(await get(b.id)).toMatchObject({ playedGames: 3, wins: 1, assets: { points: 35 } });
+      // Each payment is announced once, none for the copies (two replicas may share a game's two).
+      await waitFor(async () => announced.filter((n) => n.gameId === games[2]?.gameId).length > 0, {
+        what: 'the notices',
+      });
+      for (const g of games) {
+        const paid = announced.filter((n) => n.gameId === g.gameId).flatMap((n) => n.playerIds);
+        expect([g.gameId, paid.sort()]).toEqual([g.gameId, [a.id, b.id].sort()]);
+      }
+    });
+
+    it('ranks by points, then wins, then name, ties shared, the same in the list and in GET, page by page', async () => {
+      // Far ahead of anyone else this suite makes: ranks 1 to 6.
+      const top = 1_000_000;
+      const seeded = [
+        ['e', 'lbEve1', top + 20, 0],
+        ['b', 'lbBob1', top, 2],
+        ['a', 'lbAmy1', top, 1],
+        ['d', 'lbAmy1', top, 1],
+        ['c', 'lbCid1', top, 1],
+        ['f', 'lbFay1', top - 1, 9],
+      ] as const;
+      const ids = Object.fromEntries(seeded.map(([key]) => [key, randomUUID()]));
+      for (const [key, name, points, wins] of seeded) {
+        await model<Reward>(Reward.name).create({
+          ...freshReward(ids[key] as string, name, 1),
+          wins,
+          assets: { points, coins: 0 },
+        });
+      }
+      const expected = [
+        ['e', 1],
+        ['b', 2],
+        ['a', 3],
+        ['d', 3],
+        ['c', 5],
+        ['f', 6],
+      ];
+      const byKey = (rows: RankedReward[]) =>
+        rows.map((r) => [Object.keys(ids).find((k) => ids[k] === r.playerId), r.rank]);
+      const firstPage = await list(1, 6);
+      // 'a' and 'd' tie completely: the id orders them, so compare the pair as a set.
+      expect(byKey(firstPage.rewards).map(([, rank]) => rank)).toEqual(expected.map(([, rank]) => rank));
+      expect(byKey(firstPage.rewards).map(([key]) => key)).toEqual(
+        expect.arrayContaining(expected.map(([key]) => key)),
+      );
+      expect(firstPage.total).toBeGreaterThanOrEqual(6);
+      for (const reward of firstPage.rewards) expect((await get(reward.playerId)).rank).toBe(reward.rank);
+
+      // Pages of 2 give the same order and ranks, the tie cut by a page boundary included.
+      const paged: RankedReward[] = [];
+      for (let page = 1; page <= 3; page++) paged.push(...(await list(page, 2)).rewards);
+      expect(paged.map((r) => [r.playerId, r.rank])).toEqual(
+        firstPage.rewards.map((r) => [r.playerId, r.rank]),
+      );
+      const pageTwo = (await list(2, 3)).rewards;
+      expect(pageTwo[0]?.rank).toBe(3);
+    });
+
+    it('ranks a record stored before wins existed as 0 wins, once a replica has started', async () => {
+      // Both just behind the six above: the old one first by name, once it counts as 0 wins.
+      const [old, fresh] = [randomUUID(), randomUUID()];
+      const { wins: _wins, ...withoutWins } = freshReward(old, 'lbAaa1', 1);
+      await model<Reward>(Reward.name).collection.insertOne({
+        ...withoutWins,
+        assets: { points: 999_990, coins: 0 },
+      } as never);
+      await model<Reward>(Reward.name).create({
+        ...freshReward(fresh, 'lbZzz1', 1),
+        assets: { points: 999_990, coins: 0 },
+      });
+      const extra = (await createService(rewardsDefinition, env)).app;
+      try {
+        expect(await get(old)).toMatchObject({ wins: 0, rank: 7 });
+        expect(await get(fresh)).toMatchObject({ wins: 0, rank: 8 });
+        expect((await list(4, 2)).rewards.map((r) => [r.playerId, r.rank])).toEqual([
+          [old, 7],
+          [fresh, 8],
+        ]);
+      } finally {
+        await extra.close();
+      }
+    });
+
+    it('refuses a bad page or page size (400) and an id that names no record (404)', async () => {
+      for (const [page, pageSize] of [
+        [0, 20],
+        [1.5, 20],
+        ['2', 20],
+        [1, 0],
+        [1, 101],
+      ]) {
+        await expect(list(page, pageSize)).rejects.toMatchObject({ code: 'VALIDATION' });
+      }
+      for (const id of ['nobody', '', 'x'.repeat(65), 42, { $gt: '' }, 'ai:room1']) {
+        await expect(get(id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      }
+    });
+  });
+
+  describe('the game history', () => {
+    it('lists both players’ side of a game, from game.finished, with the moves of the final room state', async () => {
+      const [a, b] = [person('histA1'), person('histB1')];
+      const g = played(a, b, 6);
+      // The moves first, then the result: the order the events arrive in does not matter.
+      await publish(g.finalRoom());
+      await publish(g.finished());
+      await drain();
+      expect(await games(a.id)).toEqual([
+        expect.objectContaining({
+          gameId: g.gameId,
+          opponent: b,
+          seat: 'player1',
+          result: 'won',
+          endReason: 'reached198',
+          moves: 6,
+          verifiable: true,
+        }),
+      ]);
+      expect(await games(b.id)).toMatchObject([{ opponent: a, result: 'lost', seat: 'player2' }]);
+      const detail = await game(b.id, g.gameId);
+      expect(detail.moveList).toEqual(g.moveList);
+      expect(detail.aiCommit).toBe(aiCommitOf(detail.aiSeed as string));
+    });
+
+    it('changes nothing when the events come again, and keeps the last GAME_HISTORY_KEPT games', async () => {
+      const [a, b] = [person('keepA1'), person('keepB1')];
+      const all = Array.from({ length: KEPT + 2 }, () => played(a, b));
+      for (const g of all) {
+        await publish(g.finished());
+        await publish(g.finalRoom());
+      }
+      await drain();
+      const newest = all
+        .slice(-KEPT)
+        .reverse()
+        .map((g) => g.gameId);
+      expect((await games(a.id)).map((g) => g.gameId)).toEqual(newest);
+      const stored = await model<PlayerGame>(PlayerGame.name).find({ playerId: a.id }).lean();
+
+      // Copies of every event, the final state re-sent at a later version (Play Again), and the
+      // oldest games again: the history stays exactly as it was.
+      for (const g of all) {
+        await publish(g.finished(':again'));
+        await publish(g.finalRoom(10));
+      }
+      await drain();
+      expect(await model<PlayerGame>(PlayerGame.name).find({ playerId: a.id }).lean()).toEqual(stored);
+      expect((await games(a.id)).every((g) => g.verifiable)).toBe(true);
+    });
+
+    it("deletes a player's history with the account; a late game does not bring it back", async () => {
+      const [gone, other] = [person('goneA1'), person('goneB1')];
+      await publish(played(gone, other).finished());
+      await drain();
+      expect(await games(gone.id)).toHaveLength(1);
+      await publish(makeEvent(EventTypes.userDeleted, EventIds.userDeleted(gone.id), { userId: gone.id }));
+      const late = played(other, gone);
+      await publish(late.finished());
+      await publish(late.finalRoom());
+      await drain();
+      await expect(games(gone.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(await model<PlayerGame>(PlayerGame.name).countDocuments({ playerId: gone.id })).toBe(0);
+      expect(await games(other.id)).toHaveLength(2);
+    });
+
+    it('answers 404 for a player without a record or a game not in their history', async () => {
+      const [a, b] = [person('missA1'), person('missB1')];
+      const g = played(a, b);
+      await publish(g.finished());
+      await drain();
+      for (const id of ['nobody', '', 'x'.repeat(65), 7]) {
+        await expect(games(id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      }
+      for (const gameId of ['room-x:1', '', 'x'.repeat(129), 7]) {
+        await expect(game(a.id, gameId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      }
+      // Its result is in; its moves are not (no final room state arrived).
+      expect(await game(a.id, g.gameId)).toMatchObject({ verifiable: false, moveList: null });
+      await sleep(0);
+    });
+  });
+});
