@@ -3,10 +3,10 @@
 // finds no violation. Each scenario prints how many screens it audited and what it found.
 // Screenshots at both widths of the dialogs (.artifacts/screens/21-accessibility-of-routes-and-dialogs/)
 // and the room layers (.artifacts/screens/22-accessibility-of-the-room-layers/).
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { confirmRegistered, newcomer, register, submitLogin, type Account } from './support/accounts';
 import { axeViolations, AxeReport, type ScreenKind } from './support/axe';
-import { DESKTOP, launchBrowser, Person, PHONE } from './support/browser';
+import { DESKTOP, useBrowser, Person, PHONE } from './support/browser';
 import { playToTheEnd, whoseTurn } from './support/game';
 import { createRoom, dial, openRoomList, roomCard, type Room } from './support/rooms';
 import { scenario, shot } from './support/scenario';
@@ -43,18 +43,11 @@ interface Player {
   account: Account;
 }
 
-let browser: Browser;
+const browser = useBrowser();
 let ada: Player;
 let bo: Player;
 let visitor: Person;
 let room: Room;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** A screen is ready once its main heading shows and nothing is loading any more. */
 async function ready(page: Page): Promise<void> {
@@ -81,7 +74,7 @@ scenario(
       report.audit(person.page, 'dialog', what, (width) =>
         shot(person, `${what.replace(/\W+/g, '-')}-${width}px`),
       );
-    visitor = await Person.enter(browser, 'visitor', DESKTOP);
+    visitor = await Person.enter(browser(), 'visitor', DESKTOP);
     const v = visitor.page;
 
     // The audit sees what it should: an image without a text alternative is a violation.
@@ -120,8 +113,8 @@ scenario(
     await dialog(visitor, 'check your e-mail');
 
     // Two newcomers: the registration notice, then the player's own routes and dialogs.
-    ada = { person: await Person.enter(browser, 'ada', DESKTOP), account: newcomer('Ada') };
-    bo = { person: await Person.enter(browser, 'bo', PHONE), account: newcomer('Bo') };
+    ada = { person: await Person.enter(browser(), 'ada', DESKTOP), account: newcomer('Ada') };
+    bo = { person: await Person.enter(browser(), 'bo', PHONE), account: newcomer('Bo') };
     await register(ada.person, ada.account);
     await dialog(ada.person, 'account created');
     await confirmRegistered(ada.person.page, ada.account.name);

@@ -1,5 +1,4 @@
 // Scenario 8 of issue 7: a player's account from the inside: rename, log out, log in, delete.
-import type { Browser } from 'playwright-core';
 import {
   confirmOk,
   confirmRegistered,
@@ -9,23 +8,17 @@ import {
   register,
   submitLogin,
 } from './support/accounts';
-import { launchBrowser, Person } from './support/browser';
+import { useBrowser, Person } from './support/browser';
 import { scenario, shot } from './support/scenario';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 scenario(
   8,
   'account-flows',
   'Account flows: rename on the profile, log out through the dialog, log in again, delete the account',
   async () => {
-    const layla = await Person.enter(browser, 'layla');
+    const layla = await Person.enter(browser(), 'layla');
     const { page } = layla;
     const account = newcomer('Layla');
     await register(layla, account);

@@ -1,22 +1,16 @@
 // Issue 15, item 3: the leaderboard ranks players by points, then wins, then name; each player sees
 // their own rank highlighted; it follows the games as they end, without a reload. Screenshots of it
 // at 390 and 1280 px go to .artifacts/screens/, and axe-core audits it at both widths.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { confirmRegistered, newcomer, register } from './support/accounts';
-import { DESKTOP, LAPTOP, launchBrowser, Person, type Viewport } from './support/browser';
+import { DESKTOP, LAPTOP, useBrowser, Person, type Viewport } from './support/browser';
 import { playKey, whoseTurn } from './support/game';
 import { createRoom, dial, openRoomList, roomCard } from './support/rooms';
 import { scenario, shot } from './support/scenario';
 import { auditScreen } from './support/screens';
 import { eventually } from './support/wait';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 interface Player {
   person: Person;
@@ -24,7 +18,7 @@ interface Player {
 }
 
 async function newPlayer(label: string, first: string, viewport: Viewport): Promise<Player> {
-  const person = await Person.enter(browser, label, viewport);
+  const person = await Person.enter(browser(), label, viewport);
   const account = newcomer(first);
   await register(person, account);
   await confirmRegistered(person.page, account.name);

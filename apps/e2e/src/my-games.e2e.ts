@@ -1,22 +1,16 @@
 // Issue 15, item 4: a finished game appears in both players' My games (profile), and Verify replays
 // it in the browser, checking the commitment and every AI number. Screenshots of My games at 390 and
 // 1280 px go to .artifacts/screens/, and axe-core audits the profile with it at both widths.
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { confirmRegistered, newcomer, openProfile, register } from './support/accounts';
-import { DESKTOP, launchBrowser, Person, PHONE, type Viewport } from './support/browser';
+import { DESKTOP, useBrowser, Person, PHONE, type Viewport } from './support/browser';
 import { playToTheEnd } from './support/game';
 import { createRoom, dial, openRoomList, roomCard } from './support/rooms';
 import { scenario, shot } from './support/scenario';
 import { auditScreen } from './support/screens';
 import { eventually } from './support/wait';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 interface Player {
   person: Person;
@@ -24,7 +18,7 @@ interface Player {
 }
 
 async function newPlayer(label: string, viewport: Viewport): Promise<Player> {
-  const person = await Person.enter(browser, label, viewport);
+  const person = await Person.enter(browser(), label, viewport);
   const account = newcomer(label[0]?.toUpperCase() + label.slice(1));
   await register(person, account);
   await confirmRegistered(person.page, account.name);

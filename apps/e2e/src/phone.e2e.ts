@@ -2,21 +2,15 @@
 // the total nor the clock nor a milestone, and on a desktop the opponent's-turn column is the live
 // waiting panel at full size. One player on a 390×844 phone, one at a 1280 px desktop.
 // Screenshots: .artifacts/screens/20-phone-sized-game-fits-one-screen/.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { confirmRegistered, newcomer, register, type Account } from './support/accounts';
-import { DESKTOP, launchBrowser, Person, PHONE } from './support/browser';
+import { DESKTOP, useBrowser, Person, PHONE } from './support/browser';
 import { boxOf, overlaps, playKey, whoseTurn, type Box } from './support/game';
 import { createRoom, dial, openRoomList, readTotal, roomCard } from './support/rooms';
 import { scenario, shot } from './support/scenario';
 import { eventually } from './support/wait';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 interface Player {
   person: Person;
@@ -72,9 +66,9 @@ scenario(
   'A phone-sized game fits one screen: total, clock and dial without scrolling; the announcement ' +
     "covers none of them; the desktop's waiting panel uses its whole column",
   async () => {
-    const phone: Player = { person: await Person.enter(browser, 'phone', PHONE), account: newcomer('Pia') };
+    const phone: Player = { person: await Person.enter(browser(), 'phone', PHONE), account: newcomer('Pia') };
     const desk: Player = {
-      person: await Person.enter(browser, 'desktop', DESKTOP),
+      person: await Person.enter(browser(), 'desktop', DESKTOP),
       account: newcomer('Dov'),
     };
     for (const { person, account } of [phone, desk]) {

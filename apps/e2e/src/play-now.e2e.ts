@@ -1,6 +1,6 @@
 // Issue 15, items 1 and 2: Play now pairs two players, and a lone player plays a whole game against
 // the AI that takes the empty seat after 30 s.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   confirmRegistered,
   expectProfile,
@@ -9,7 +9,7 @@ import {
   register,
   type ProfileCards,
 } from './support/accounts';
-import { DESKTOP, launchBrowser, Person, PHONE } from './support/browser';
+import { DESKTOP, useBrowser, Person, PHONE } from './support/browser';
 import { whoseTurn } from './support/game';
 import {
   dialKey,
@@ -24,18 +24,11 @@ import {
 import { scenario, shot } from './support/scenario';
 import { eventually } from './support/wait';
 
-let browser: Browser;
+const browser = useBrowser();
 const people: Person[] = [];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
 async function newPlayer(label: string, viewport = DESKTOP): Promise<{ person: Person; name: string }> {
-  const person = await Person.enter(browser, label, viewport);
+  const person = await Person.enter(browser(), label, viewport);
   people.push(person);
   const account = newcomer(label);
   await register(person, account);

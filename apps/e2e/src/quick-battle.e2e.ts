@@ -1,6 +1,5 @@
 // Scenarios 1-6 of issue 7, one story: two newcomers register, meet in a passcode room, play a
 // whole game to 198 while a visitor watches, ask for a rematch, and a third user finds the room full.
-import type { Browser } from 'playwright-core';
 import {
   confirmRegistered,
   expectProfile,
@@ -9,7 +8,7 @@ import {
   type Account,
   type ProfileCards,
 } from './support/accounts';
-import { DESKTOP, LAPTOP, launchBrowser, Person, PHONE } from './support/browser';
+import { DESKTOP, LAPTOP, useBrowser, Person, PHONE } from './support/browser';
 import {
   createRoom,
   dial,
@@ -41,18 +40,11 @@ interface Player {
   account: Account;
 }
 
-let browser: Browser;
+const browser = useBrowser();
 let amira: Player;
 let bashir: Player;
 let visitor: Person;
 let room: Room;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 const players = (): Player[] => [amira, bashir];
 
@@ -64,8 +56,8 @@ scenario(
   'newcomers-register',
   'Two newcomers register through /join, see the success dialog and land on their profiles with 0 points',
   async () => {
-    amira = { person: await Person.enter(browser, 'amira', DESKTOP), account: newcomer('Amira') };
-    bashir = { person: await Person.enter(browser, 'bashir', LAPTOP), account: newcomer('Bashir') };
+    amira = { person: await Person.enter(browser(), 'amira', DESKTOP), account: newcomer('Amira') };
+    bashir = { person: await Person.enter(browser(), 'bashir', LAPTOP), account: newcomer('Bashir') };
     await Promise.all(
       players().map(async ({ person, account }) => {
         await register(person, account);
@@ -135,7 +127,7 @@ scenario(
   'visitor-watches',
   'A visitor, not logged in, watches the room live and read-only',
   async () => {
-    visitor = await Person.enter(browser, 'visitor', PHONE);
+    visitor = await Person.enter(browser(), 'visitor', PHONE);
     const v = visitor;
     await openRoomList(v.page);
     const card = roomCard(v.page, room);
@@ -422,7 +414,7 @@ scenario(
   'room-full',
   "A third user trying to join the full room sees 'Game already started — you can't join this room'",
   async () => {
-    const cyrus = await Person.enter(browser, 'cyrus', DESKTOP);
+    const cyrus = await Person.enter(browser(), 'cyrus', DESKTOP);
     const account = newcomer('Cyrus');
     await register(cyrus, account);
     await confirmRegistered(cyrus.page, account.name);

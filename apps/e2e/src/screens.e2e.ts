@@ -3,20 +3,14 @@
 // screen must fit its window's width (no sideways scrolling); the screenshots are for people to
 // look at (.artifacts/e2e/9-screens-at-phone-and-desktop-width/). Against `npm start`:
 //   npm run e2e -- --url http://127.0.0.1:8080 -t "phone and desktop"
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { confirmRegistered, newcomer, openProfile, register } from './support/accounts';
-import { DESKTOP, launchBrowser, Person, PHONE } from './support/browser';
+import { DESKTOP, useBrowser, Person, PHONE } from './support/browser';
 import { createRoom, dial, dialKey, isMyTurn, openRoomList, readRounds, roomCard } from './support/rooms';
 import { scenario, shot } from './support/scenario';
 import { eventually } from './support/wait';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** How far the page is wider than its window, in CSS pixels (0 when it fits). */
 function overflow(page: Page): Promise<number> {
@@ -38,8 +32,8 @@ scenario(
   'screens-at-phone-and-desktop-width',
   'Home, the room list, a running game and the profile fit phone and desktop widths',
   async () => {
-    const phone = { person: await Person.enter(browser, 'phone', PHONE), account: newcomer('Sami') };
-    const desktop = { person: await Person.enter(browser, 'desktop', DESKTOP), account: newcomer('Tara') };
+    const phone = { person: await Person.enter(browser(), 'phone', PHONE), account: newcomer('Sami') };
+    const desktop = { person: await Person.enter(browser(), 'desktop', DESKTOP), account: newcomer('Tara') };
     const both = [phone, desktop];
 
     for (const { person, account } of both) {

@@ -1,6 +1,5 @@
 // Scenario 7 of issue 7: a 14 s room where the player to move does nothing. The game timer ends the
 // game by timeout, and the rewards service pays what DECISIONS.md says.
-import type { Browser } from 'playwright-core';
 import {
   confirmRegistered,
   expectProfile,
@@ -10,7 +9,7 @@ import {
   type Account,
   type ProfileCards,
 } from './support/accounts';
-import { DESKTOP, LAPTOP, launchBrowser, Person } from './support/browser';
+import { DESKTOP, LAPTOP, useBrowser, Person } from './support/browser';
 import { createRoom, dial, isMyTurn, openRoomList, readTotal, roomCard } from './support/rooms';
 import { scenario, shot } from './support/scenario';
 import { eventually } from './support/wait';
@@ -18,13 +17,7 @@ import { eventually } from './support/wait';
 /** A turn's deadline is turnStart + 14 s + 4 s; the timeout falls 1 s after it (DECISIONS.md). */
 const TIMEOUT_AFTER_START_MS = 19_000;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 interface Player {
   person: Person;
@@ -38,10 +31,10 @@ scenario(
     'and the profiles show the points, coins, played games, level and blitz title',
   async () => {
     const dalia: Player = {
-      person: await Person.enter(browser, 'dalia', DESKTOP),
+      person: await Person.enter(browser(), 'dalia', DESKTOP),
       account: newcomer('Dalia'),
     };
-    const emre: Player = { person: await Person.enter(browser, 'emre', LAPTOP), account: newcomer('Emre') };
+    const emre: Player = { person: await Person.enter(browser(), 'emre', LAPTOP), account: newcomer('Emre') };
     for (const { person, account } of [dalia, emre]) {
       await register(person, account);
       await confirmRegistered(person.page, account.name);

@@ -13,7 +13,6 @@ import {
   type RankedReward,
   Requests,
   type RewardPage,
-  type RoomView,
 } from '@oasis198/contracts';
 import { aiCommitOf, aiNumber, type MoveRecord, toSpecSeconds } from '@oasis198/game-rules';
 import {
@@ -102,8 +101,16 @@ describe('rewards service: leaderboard and game history', () => {
   const person = (name: string) => ({ id: randomUUID(), name });
   let minute = 0;
 
-  /** A finished game of a new room: `winner` (player 1) beat `loser` by reaching 198 in `moves` moves. */
-  function played(winner: { id: string; name: string }, loser: { id: string; name: string }, moves = 4) {
+  /**
+   * A finished game of a new room: `winner` (player 1) beat `loser` by reaching 198 in `moves` moves.
+   * Its game.finished carries the moves unless `withMoves` is false (as events written before did).
+   */
+  function played(
+    winner: { id: string; name: string },
+    loser: { id: string; name: string },
+    moves = 4,
+    withMoves = true,
+  ) {
     const roomId = `room-${randomUUID()}`;
     const aiSeed = seed();
     const finishedAtMs = Date.UTC(2026, 0, 1) + ++minute * 60_000;
@@ -120,28 +127,16 @@ describe('rewards service: leaderboard and game history', () => {
       roomId,
       gameNumber: 1,
       moves,
+      ...(withMoves ? { moveList } : {}),
       aiSeed,
       aiCommit: aiCommitOf(aiSeed),
       finishedAt: new Date(finishedAtMs).toISOString(),
     });
-    const room = {
-      _id: roomId,
-      players: [winner, loser],
-      gameOver: true,
-      aiSeed,
-      aiCommit: aiCommitOf(aiSeed),
-      version: 9,
-      whosTurn: { gameNumber: 1, gameOver: true, moves: moveList, endedAt: toSpecSeconds(finishedAtMs) },
-    } as unknown as RoomView;
     return {
       gameId: result.gameId,
       moveList,
       finished: (copy = '') =>
         makeEvent(EventTypes.gameFinished, EventIds.gameFinished(result.gameId) + copy, result),
-      finalRoom: (version = 9) =>
-        makeEvent(EventTypes.roomUpdated, EventIds.roomUpdated(roomId, version), {
-          room: { ...room, version },
-        }),
     };
   }
 
@@ -256,11 +251,9 @@ describe('rewards service: leaderboard and game history', () => {
   });
 
   describe('the game history', () => {
-    it('lists both players’ side of a game, from game.finished, with the moves of the final room state', async () => {
+    it('lists both players’ side of a game, with its moves, from game.finished', async () => {
       const [a, b] = [person('histA1'), person('histB1')];
       const g = played(a, b, 6);
-      // The moves first, then the result: the order the events arrive in does not matter.
-      await publish(g.finalRoom());
       await publish(g.finished());
       await drain();
       expect(await games(a.id)).toEqual([
@@ -285,7 +278,6 @@ describe('rewards service: leaderboard and game history', () => {
       const all = Array.from({ length: KEPT + 2 }, () => played(a, b));
       for (const g of all) {
         await publish(g.finished());
-        await publish(g.finalRoom());
       }
       await drain();
       const newest = all
@@ -295,12 +287,8 @@ describe('rewards service: leaderboard and game history', () => {
       expect((await games(a.id)).map((g) => g.gameId)).toEqual(newest);
       const stored = await model<PlayerGame>(PlayerGame.name).find({ playerId: a.id }).lean();
 
-      // Copies of every event, the final state re-sent at a later version (Play Again), and the
-      // oldest games again: the history stays exactly as it was.
-      for (const g of all) {
-        await publish(g.finished(':again'));
-        await publish(g.finalRoom(10));
-      }
+      // Copies of every event, the oldest games among them: the history stays exactly as it was.
+      for (const g of all) await publish(g.finished(':again'));
       await drain();
       expect(await model<PlayerGame>(PlayerGame.name).find({ playerId: a.id }).lean()).toEqual(stored);
       expect((await games(a.id)).every((g) => g.verifiable)).toBe(true);
@@ -314,7 +302,6 @@ describe('rewards service: leaderboard and game history', () => {
       await publish(makeEvent(EventTypes.userDeleted, EventIds.userDeleted(gone.id), { userId: gone.id }));
       const late = played(other, gone);
       await publish(late.finished());
-      await publish(late.finalRoom());
       await drain();
       await expect(games(gone.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
       expect(await model<PlayerGame>(PlayerGame.name).countDocuments({ playerId: gone.id })).toBe(0);
@@ -323,7 +310,7 @@ describe('rewards service: leaderboard and game history', () => {
 
     it('answers 404 for a player without a record or a game not in their history', async () => {
       const [a, b] = [person('missA1'), person('missB1')];
-      const g = played(a, b);
+      const g = played(a, b, 4, false);
       await publish(g.finished());
       await drain();
       for (const id of ['nobody', '', 'x'.repeat(65), 7]) {
@@ -332,7 +319,7 @@ describe('rewards service: leaderboard and game history', () => {
       for (const gameId of ['room-x:1', '', 'x'.repeat(129), 7]) {
         await expect(game(a.id, gameId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
       }
-      // Its result is in; its moves are not (no final room state arrived).
+      // Its result is in; its moves are not (its game.finished did not carry them).
       expect(await game(a.id, g.gameId)).toMatchObject({ verifiable: false, moveList: null });
       await sleep(0);
     });

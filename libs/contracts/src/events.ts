@@ -85,6 +85,12 @@ interface GameFinishedBase {
   specialRandom: number;
   /** How many moves the game had. */
   moves: number;
+  /**
+   * Every move of the game, as the engine recorded it (at most MOVE_LIMIT, about 25 KiB), so the
+   * game can be replayed and checked later from this one event (issue 15, My games). Absent only
+   * from events written before it was added.
+   */
+  moveList?: MoveRecord[];
   finishedAt: string;
 }
 

@@ -121,7 +121,7 @@ export const Consumers = {
   rewardsHistory: {
     stream: Streams.games.name,
     durable: 'rewards-history',
-    filterSubjects: [EventTypes.gameFinished, EventTypes.roomUpdated],
+    filterSubjects: [EventTypes.gameFinished],
   },
   timerRooms: {
     stream: Streams.games.name,

@@ -23,6 +23,24 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 }
 
+/**
+ * One browser for a test file: launched before its scenarios and closed after them. Returns the
+ * way to reach it (it exists only once the file's beforeAll has run).
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is launched in beforeAll');
+    return browser;
+  };
+}
+
 /** Everything a person's pages said: console messages, uncaught errors, failed API calls. */
 export interface PageLog {
   lines: string[];

@@ -4,7 +4,7 @@ import { JetStreamService } from '@oasis198/service-kit';
 import { GameHistoryService } from './game-history.service';
 
 /**
- * The history's own durable consumer of the GAMES stream (game.finished and room.updated), apart
+ * The history's own durable consumer of the GAMES stream (game.finished), apart
  * from the one that pays games, so neither waits for the other's retries.
  */
 @Injectable()

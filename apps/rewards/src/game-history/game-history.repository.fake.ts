@@ -1,10 +1,5 @@
 import { GAME_HISTORY_SIZE } from '@oasis198/contracts';
-import type {
-  GameHistoryRepository,
-  PlayerGameMoves,
-  PlayerGameResult,
-  StoredPlayerGame,
-} from './game-history.repository';
+import type { GameHistoryRepository, PlayerGameResult, StoredPlayerGame } from './game-history.repository';
 import { playerGameId } from './game-history.schema';
 
 type Repository = Pick<GameHistoryRepository, keyof GameHistoryRepository>;
@@ -26,25 +21,10 @@ export class InMemoryGameHistoryRepository implements Repository {
 
   async recordResult(entry: PlayerGameResult): Promise<boolean> {
     const _id = playerGameId(entry.playerId, entry.gameId);
-    if (this.games.get(_id)?.result !== undefined || this.tooOld(entry.playerId, entry.finishedAt)) {
-      return false;
-    }
-    this.games.set(_id, { ...this.games.get(_id), _id, ...structuredClone(entry) });
-    this.writes += 1;
-    this.trim(entry.playerId);
-    return true;
-  }
-
-  async recordMoves(entry: PlayerGameMoves): Promise<boolean> {
-    const _id = playerGameId(entry.playerId, entry.gameId);
-    const stored = this.games.get(_id);
-    if (stored?.verifiable || this.tooOld(entry.playerId, entry.finishedAt)) return false;
-    const { playerId, gameId, finishedAt } = entry;
-    this.games.set(_id, {
-      ...(stored ?? { _id, playerId, gameId, finishedAt }),
-      moveList: JSON.stringify(entry.moves),
-      verifiable: true,
-    });
+    if (this.games.has(_id) || this.tooOld(entry.playerId, entry.finishedAt)) return false;
+    const { moveList, ...fields } = structuredClone(entry);
+    const moves = moveList ? { moveList: JSON.stringify(moveList), verifiable: true } : { verifiable: false };
+    this.games.set(_id, { _id, ...fields, ...moves });
     this.writes += 1;
     this.trim(entry.playerId);
     return true;

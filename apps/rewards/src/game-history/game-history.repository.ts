@@ -21,22 +21,16 @@ export interface PlayerGameResult {
   duration: number;
   aiCommit: string | null;
   aiSeed: string | null;
-}
-
-/** A game's moves for one of its players, from the room's final state. */
-export interface PlayerGameMoves {
-  playerId: string;
-  gameId: string;
-  finishedAt: Date;
-  moves: readonly MoveRecord[];
+  /** Every move, to replay the game; null for an event written before game.finished carried them. */
+  moveList: readonly MoveRecord[] | null;
 }
 
 /** A history entry as read back: the result is there once game.finished was applied. */
 export type StoredPlayerGame = PlayerGame;
 
 /**
- * Persistence of the game history: one document per (player, game), each part (result, moves)
- * written once by a guarded single-document upsert, and each player's history kept to their
+ * Persistence of the game history: one document per (player, game), written once from the game's
+ * game.finished (an insert: a copy of the event finds it there), and each player's history kept to their
  * GAME_HISTORY_KEPT latest games. A redelivered event writes nothing, and neither does an event of
  * a game older than every game kept (it would be trimmed at once).
  */
@@ -56,35 +50,13 @@ export class GameHistoryRepository implements OnModuleInit {
    * when it is there already or the game is older than every game the history keeps.
    */
   async recordResult(entry: PlayerGameResult): Promise<boolean> {
-    const { playerId, gameId, ...fields } = entry;
+    const { playerId, gameId, moveList, ...fields } = entry;
     const _id = playerGameId(playerId, gameId);
-    if (await this.games.exists({ _id, result: { $exists: true } })) return false;
+    if (await this.games.exists({ _id })) return false;
     if (await this.tooOld(playerId, entry.finishedAt)) return false;
-    const written = await this.upsert(
-      { _id, result: { $exists: false } },
-      { $set: { playerId, gameId, ...fields } },
-    );
+    const moves = moveList ? { moveList: JSON.stringify(moveList), verifiable: true } : { verifiable: false };
+    const written = await this.insert({ _id, playerId, gameId, ...fields, ...moves });
     if (written) await this.trim(playerId);
-    return written;
-  }
-
-  /**
-   * Records a game's moves for a player once (a later copy of the room's final state is not
-   * written again); false when they are there already or the game is too old to keep.
-   */
-  async recordMoves(entry: PlayerGameMoves): Promise<boolean> {
-    const _id = playerGameId(entry.playerId, entry.gameId);
-    if (await this.games.exists({ _id, verifiable: true })) return false;
-    if (await this.tooOld(entry.playerId, entry.finishedAt)) return false;
-    const written = await this.upsert(
-      { _id, verifiable: { $ne: true } },
-      {
-        $set: { moveList: JSON.stringify(entry.moves), verifiable: true },
-        // game.finished sets these too (the same values); whichever comes first creates the entry.
-        $setOnInsert: { playerId: entry.playerId, gameId: entry.gameId, finishedAt: entry.finishedAt },
-      },
-    );
-    if (written) await this.trim(entry.playerId);
     return written;
   }
 
@@ -110,21 +82,14 @@ export class GameHistoryRepository implements OnModuleInit {
     return deletedCount;
   }
 
-  /**
-   * One guarded upsert: the filter refuses an entry that has this part already, and then the
-   * insert fails on the id. That also happens when another replica inserted the entry (with the
-   * other part) a moment before, so it is tried once more: the filter then matches that entry,
-   * or still refuses it. True when it wrote.
-   */
-  private async upsert(filter: Record<string, unknown>, update: Record<string, unknown>): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.games.updateOne(filter, update, { upsert: true });
-        return true;
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-        if (attempt >= 2) return false;
-      }
+  /** Inserts the entry; false when it is there already (a redelivery, or another replica first). */
+  private async insert(entry: PlayerGame): Promise<boolean> {
+    try {
+      await this.games.collection.insertOne(entry as never);
+      return true;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      return false;
     }
   }
 

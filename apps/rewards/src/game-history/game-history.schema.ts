@@ -3,10 +3,8 @@ import type { Person, PlayedGameResult } from '@oasis198/contracts';
 import type { EndReason, Seat } from '@oasis198/game-rules';
 
 /**
- * One game in one player's history (issue 15 "My games"), a read model of the GAMES stream: the
- * result comes from game.finished, the moves from the room's final room.updated, in whichever
- * order they arrive. Both write into this one document, so neither waits for the other; the list
- * shows a game once its result is in.
+ * One game in one player's history (issue 15 "My games"), a read model of the GAMES stream,
+ * written once from the game's game.finished, which carries the result and every move.
  */
 @Schema({ collection: 'player_games', versionKey: false, minimize: false })
 export class PlayerGame {
@@ -53,7 +51,6 @@ export class PlayerGame {
   @Prop({ type: String, default: undefined })
   aiSeed?: string | null;
 
-  // From the room's final state.
   /** The move list as JSON text: nothing queries inside it, and one value is cheap to store. */
   @Prop({ type: String })
   moveList?: string;

@@ -29,33 +29,28 @@ function movesOf(count = 3): MoveRecord[] {
   });
 }
 
-/** game.finished of game n of room `room`, alice (player 1) beating bob, ended at T0 + n minutes. */
-function finished(n: number, room = 'room1', players = { winner: ALICE, loser: BOB }): EventEnvelope {
+/**
+ * game.finished of game n of room `room`, alice (player 1) beating bob, ended at T0 + n minutes,
+ * with its moves unless `withMoves` is false (an event written before game.finished carried them).
+ */
+function finished(
+  n: number,
+  room = 'room1',
+  players = { winner: ALICE, loser: BOB },
+  withMoves = true,
+): EventEnvelope {
   const game = wonGame(players.winner, players.loser, {
     gameId: `${room}:${n}`,
     roomId: room,
     gameNumber: n,
     moves: 3,
+    ...(withMoves ? { moveList: movesOf() } : {}),
     aiSeed: SEED,
     aiCommit: aiCommitOf(SEED),
     endReason: 'left',
     finishedAt: new Date(T0 + n * 60_000).toISOString(),
   });
   return makeEvent(EventTypes.gameFinished, `g:${room}:${n}`, game);
-}
-
-/** The room's room.updated snapshot at the end of game n (or while it runs). */
-function snapshot(n: number, { over = true, room = 'room1', players = [ALICE, BOB] } = {}): EventEnvelope {
-  const endedAt = toSpecSeconds(T0 + n * 60_000);
-  const view = {
-    _id: room,
-    players,
-    gameOver: over,
-    aiSeed: over ? SEED : null,
-    aiCommit: aiCommitOf(SEED),
-    whosTurn: { gameNumber: n, moves: movesOf(), endedAt: over ? endedAt : null, gameOver: over },
-  } as unknown as RoomView;
-  return makeEvent(EventTypes.roomUpdated, `u:${room}:${n}:${over}`, { room: view });
 }
 
 function setup(keep = 50) {
@@ -75,7 +70,7 @@ describe('GameHistoryService', () => {
     const { rewards, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
     await rewards.createIfMissing('bob', 'bob1', 1);
-    await service.onGameEvent(finished(1));
+    await service.onGameEvent(finished(1, 'room1', { winner: ALICE, loser: BOB }, false));
     expect(await service.list('alice')).toEqual([
       {
         gameId: 'room1:1',
@@ -95,32 +90,26 @@ describe('GameHistoryService', () => {
     expect(await service.list('bob')).toMatchObject([{ seat: 'player2', opponent: ALICE, result: 'lost' }]);
   });
 
-  it('adds the moves from the final room state, in either order, and only from that state', async () => {
-    const { rewards, service } = setup();
+  it('keeps the moves game.finished carries, for both players, and reads no other event', async () => {
+    const { rewards, history, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
     await rewards.createIfMissing('bob', 'bob1', 1);
-    // Game 1: the result first; game 2: the moves first. A running game's snapshot adds nothing.
-    await service.onGameEvent(snapshot(1, { over: false }));
     await service.onGameEvent(finished(1));
-    await service.onGameEvent(snapshot(1));
-    await service.onGameEvent(snapshot(2));
-    expect(await service.list('alice')).toHaveLength(1);
-    await service.onGameEvent(finished(2));
-    for (const gameId of ['room1:1', 'room1:2']) {
-      const game = await service.get('bob', gameId);
-      expect(game).toMatchObject({ gameId, verifiable: true, moveList: movesOf() });
+    for (const player of ['alice', 'bob']) {
+      expect(await service.get(player, 'room1:1')).toMatchObject({ verifiable: true, moveList: movesOf() });
     }
+    // A room snapshot (one per move) is not the history's business: it writes nothing.
+    const writes = history.writes;
+    await service.onGameEvent(makeEvent(EventTypes.roomUpdated, 'u:room1:9', { room: {} as RoomView }));
+    expect(history.writes).toBe(writes);
   });
 
   it('changes nothing when an event is delivered again', async () => {
     const { rewards, history, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
     await service.onGameEvent(finished(1));
-    await service.onGameEvent(snapshot(1));
     const before = structuredClone([...history.games.entries()]);
     const writes = history.writes;
-    // A copy of the final state (the room sends it again when a player presses Play Again).
-    await service.onGameEvent(snapshot(1));
     await service.onGameEvent(finished(1));
     expect([...history.games.entries()]).toEqual(before);
     expect(history.writes).toBe(writes);
@@ -134,7 +123,6 @@ describe('GameHistoryService', () => {
     expect((await service.list('alice')).map((g) => g.gameId)).toEqual(['room1:5', 'room1:4', 'room1:3']);
     const writes = history.writes;
     await service.onGameEvent(finished(1));
-    await service.onGameEvent(snapshot(2));
     expect(history.writes).toBe(writes);
     expect((await service.list('alice')).map((g) => g.gameId)).toEqual(['room1:5', 'room1:4', 'room1:3']);
   });
@@ -144,7 +132,6 @@ describe('GameHistoryService', () => {
     await rewards.createIfMissing('alice', 'alice1', 1);
     const ai = { id: 'ai:room7', name: 'AI' };
     await service.onGameEvent(finished(1, 'room7', { winner: ai, loser: ALICE }));
-    await service.onGameEvent(snapshot(1, { room: 'room7', players: [ai, ALICE] }));
     expect(await service.list('alice')).toMatchObject([
       { opponent: ai, result: 'lost', seat: 'player2', verifiable: true },
     ]);
@@ -166,7 +153,6 @@ describe('GameHistoryService', () => {
     const { rewards, history, service } = setup();
     await rewards.markDeleted('bob');
     await service.onGameEvent(finished(1));
-    await service.onGameEvent(snapshot(1));
     expect([...history.games.values()].map((game) => game.playerId)).toEqual(['alice']);
   });
 
@@ -186,7 +172,7 @@ describe('GameHistoryService', () => {
   it('answers 404 for an unknown player or game, and a clear 404 for ids that cannot name one', async () => {
     const { rewards, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
-    await service.onGameEvent(finished(1));
+    await service.onGameEvent(finished(1, 'room1', { winner: ALICE, loser: BOB }, false));
     for (const id of ['nobody', '', 'x'.repeat(65), 42, { $gt: '' }]) {
       await expect(service.list(id)).rejects.toMatchObject({
         code: 'NOT_FOUND',
@@ -203,10 +189,10 @@ describe('GameHistoryService', () => {
     expect(await service.list('alice')).toHaveLength(1);
   });
 
-  it('terminates a malformed final room state or result (VALIDATION), and ignores other events', async () => {
+  it('terminates a malformed result or move list (VALIDATION), and ignores other events', async () => {
     const { service } = setup();
-    const bad = snapshot(1);
-    (bad.data as { room: { whosTurn: { moves: unknown[] } } }).room.whosTurn.moves = [{ player: 'x' }];
+    const bad = finished(1);
+    (bad.data as { moveList: unknown[] }).moveList = [{ player: 'x' }];
     await expect(service.onGameEvent(bad)).rejects.toMatchObject({ code: 'VALIDATION' });
     const noDate = finished(1);
     (noDate.data as { finishedAt: string }).finishedAt = 'yesterday';

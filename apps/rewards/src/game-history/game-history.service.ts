@@ -13,7 +13,7 @@ import { parseGameFinished } from '../player-events/dto/events';
 import { parseId } from '../rewards/dto/requests';
 import { RewardsRepository } from '../rewards/rewards.repository';
 import { GameHistoryRepository } from './game-history.repository';
-import { historyMoves, historyResults, toPlayedGame, toPlayedGameDetail } from './history-entries';
+import { historyResults, toPlayedGame, toPlayedGameDetail } from './history-entries';
 
 /** A game id as rooms makes it (`${roomId}:${gameNumber}`); anything longer names no game. */
 const MAX_GAME_ID_LENGTH = 128;
@@ -32,17 +32,11 @@ export class GameHistoryService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** game.finished gives each player's result; the room's final room.updated gives the moves. */
+  /** game.finished gives each player's result and the game's moves, in one event. */
   async onGameEvent(event: EventEnvelope): Promise<void> {
-    if (event.type === EventTypes.gameFinished) {
-      for (const entry of historyResults(parseGameFinished(event.data))) {
-        await this.forLivePlayer(entry.playerId, () => this.history.recordResult(entry));
-      }
-      return;
-    }
-    if (event.type !== EventTypes.roomUpdated) return;
-    for (const entry of historyMoves(event.data)) {
-      await this.forLivePlayer(entry.playerId, () => this.history.recordMoves(entry));
+    if (event.type !== EventTypes.gameFinished) return;
+    for (const entry of historyResults(parseGameFinished(event.data))) {
+      await this.forLivePlayer(entry.playerId, () => this.history.recordResult(entry));
     }
   }
 

@@ -1,12 +1,10 @@
 import {
   AppError,
   type GameFinished,
-  gameIdOf,
   type PlayedGame,
   type PlayedGameDetail,
 } from '@oasis198/contracts';
 import {
-  fromSpecSeconds,
   isAiPlayerId,
   isAiSeed,
   isPick,
@@ -16,7 +14,7 @@ import {
   type MoveRecord,
   SEATS,
 } from '@oasis198/game-rules';
-import type { PlayerGameMoves, PlayerGameResult, StoredPlayerGame } from './game-history.repository';
+import type { PlayerGameResult, StoredPlayerGame } from './game-history.repository';
 
 const malformed = (what: string) => new AppError('VALIDATION', `malformed ${what} event`);
 
@@ -35,6 +33,8 @@ export function historyResults(game: GameFinished): PlayerGameResult[] {
   if (Number.isNaN(finishedAt.getTime()) || !isId(game.roomId) || !Number.isInteger(game.moves)) {
     throw malformed('game.finished');
   }
+  // The moves, when the event carries them (events written before it was added do not).
+  const moveList = Array.isArray(game.moveList) ? movesOf(game.moveList) : null;
   const bySeat = { player1: game.player1, player2: game.player2 };
   return SEATS.filter((seat) => !isAiPlayerId(bySeat[seat].id)).map((seat) => {
     const player = bySeat[seat];
@@ -52,42 +52,17 @@ export function historyResults(game: GameFinished): PlayerGameResult[] {
       duration: game.duration,
       aiCommit: hexOrNull(game.aiCommit),
       aiSeed: hexOrNull(game.aiSeed),
+      moveList,
     };
   });
 }
 
-/**
- * The moves of a finished game for each of its people, from a room.updated snapshot: only the
- * snapshot of a game that is over, with its seed revealed (the one event carrying the move list
- * and the seed together), gives any; every other snapshot (most of them: one per move) is
- * ignored at once.
- */
-export function historyMoves(data: unknown): PlayerGameMoves[] {
-  const room = isObject(data) ? data['room'] : undefined;
-  if (!isObject(room) || room['gameOver'] !== true || !isAiSeed(room['aiSeed'])) return [];
-  const state = room['whosTurn'];
-  const players = room['players'];
-  if (
-    !isId(room['_id']) ||
-    !isObject(state) ||
-    !Number.isInteger(state['gameNumber']) ||
-    typeof state['endedAt'] !== 'number' ||
-    !Array.isArray(state['moves']) ||
-    state['moves'].length > MOVE_LIMIT ||
-    !Array.isArray(players)
-  ) {
-    throw malformed('room.updated');
-  }
-  const moves = state['moves'].map(toMoveRecord);
-  const gameId = gameIdOf(room['_id'], state['gameNumber'] as number);
-  const finishedAt = new Date(fromSpecSeconds(state['endedAt']));
-  return players
-    .map((player) => (isObject(player) ? player['id'] : undefined))
-    .filter((id): id is string => isId(id) && !isAiPlayerId(id))
-    .map((playerId) => ({ playerId, gameId, finishedAt, moves }));
+function movesOf(list: readonly unknown[]): MoveRecord[] {
+  if (list.length > MOVE_LIMIT) throw malformed('game.finished');
+  return list.map(toMoveRecord);
 }
 
-/** A move as the engine records it, and nothing else of whatever the snapshot carried. */
+/** A move as the engine records it, and nothing else of whatever the event carried. */
 function toMoveRecord(value: unknown): MoveRecord {
   if (
     !isObject(value) ||
@@ -98,7 +73,7 @@ function toMoveRecord(value: unknown): MoveRecord {
     typeof value['total'] !== 'number' ||
     typeof value['at'] !== 'number'
   ) {
-    throw malformed('room.updated');
+    throw malformed('game.finished');
   }
   const { player, number, option, aiNumber, total, at } = value as unknown as MoveRecord;
   return { player, number, option, aiNumber, total, at };

@@ -201,6 +201,8 @@ describe('eventsFor', () => {
         aiCommit: COMMIT,
         specialRandom: before.whosTurn.specialRandom,
         moves: 250,
+        // Every move, so the game can be replayed and checked from this event alone (My games).
+        moveList: change.next.whosTurn.moves,
         finishedAt: new Date(T0 + 30_000).toISOString(),
       });
       expect(snapshotOf(events)).toMatchObject({

@@ -99,6 +99,7 @@ export function eventsFor(prev: RoomRecord | null, change: Transition, nowMs: nu
           aiCommit: after.aiCommit ?? null,
           specialRandom: after.specialRandom,
           moves: after.moves.length,
+          moveList: after.moves,
           finishedAt: new Date(fromSpecSeconds(endedAt)).toISOString(),
         },
         at(),
