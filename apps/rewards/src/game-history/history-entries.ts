@@ -1,9 +1,4 @@
-import {
-  AppError,
-  type GameFinished,
-  type PlayedGame,
-  type PlayedGameDetail,
-} from '@oasis198/contracts';
+import { AppError, type GameFinished, type PlayedGame, type PlayedGameDetail } from '@oasis198/contracts';
 import {
   isAiPlayerId,
   isAiSeed,
