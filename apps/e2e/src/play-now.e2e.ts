@@ -22,6 +22,7 @@ import {
   roomLabelOf,
 } from './support/rooms';
 import { scenario, shot } from './support/scenario';
+import { auditScreen } from './support/screens';
 import { eventually } from './support/wait';
 
 const browser = useBrowser();
@@ -37,8 +38,9 @@ async function newPlayer(label: string, viewport = DESKTOP): Promise<{ person: P
 }
 
 /** The room list's Play now: resolves with the room the server seated the player in. */
-async function pressPlayNow(page: Page): Promise<string> {
+async function pressPlayNow(page: Page, audit = false): Promise<string> {
   await openRoomList(page);
+  if (audit) expect(await auditScreen(page, 'room-list-play-now')).toEqual([]);
   await page.getByRole('button', { name: 'Play now' }).click();
   await page.waitForURL(/\/quick-battle\/rooms\/[^/?#]+$/, { timeout: 15_000 });
   return new URL(page.url()).pathname.split('/').pop() ?? '';
@@ -47,7 +49,7 @@ async function pressPlayNow(page: Page): Promise<string> {
 scenario(20, 'play-now', 'Play now pairs two players who press it one after the other', async () => {
   const first = await newPlayer('Nadia', DESKTOP);
   const second = await newPlayer('Omar', PHONE);
-  const roomId = await pressPlayNow(first.person.page);
+  const roomId = await pressPlayNow(first.person.page, true);
   await shot(first.person, 'waiting-after-play-now');
   expect(await pressPlayNow(second.person.page)).toBe(roomId);
   // Both see the game start in the same room: exactly one of them has the turn.
@@ -70,13 +72,15 @@ scenario(
     await page.getByRole('link', { name: 'Create a Room' }).click();
     await page.getByRole('radio', { name: '14 s', exact: true }).check();
     await page.getByRole('checkbox', { name: 'Play the AI if nobody joins within 30 s' }).check();
+    expect(await auditScreen(page, 'create-room-ai-option')).toEqual([]);
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL(/\/quick-battle\/rooms\/[^/?#]+$/, { timeout: 15_000 });
-    await shot(person, 'waiting-for-the-ai');
+    await page.getByText(/The AI takes the seat in \d+ s/).waitFor();
+    expect(await auditScreen(page, 'waiting-for-the-ai')).toEqual([]);
 
     // The AI takes the seat 30 s after the room started waiting (the game timer asks rooms).
     await page.getByRole('group', { name: 'Dial' }).waitFor({ timeout: 45_000 });
-    await shot(person, 'playing-the-ai');
+    expect(await auditScreen(page, 'playing-the-ai')).toEqual([]);
     const preference = ['Double', 'Add extra 7', 'Add extra 4', 'Add extra 1'] as const;
     const over = page.getByRole('button', { name: 'Play Again' });
     let aiMoves = 0;
@@ -105,7 +109,7 @@ scenario(
       if (rounds > 0) aiMoves++;
     }
     expect(aiMoves).toBeGreaterThan(3);
-    await shot(person, 'game-over-against-the-ai');
+    expect(await auditScreen(page, 'game-over-against-the-ai')).toEqual([]);
 
     // A game against the AI counts as played, and pays no points or coins.
     await page.goto('/');
