@@ -1,6 +1,8 @@
 import { type RankedReward, REWARDS_PAGE_SIZE } from '@oasis198/contracts';
 import { Link, useSearchParams } from 'react-router-dom';
-import { errorMessage, useLeaderboard, useLeaderboardStream, useReward, useSession } from '../api';
+import { useLeaderboard, useLeaderboardStream, useReward, useSession } from '../api';
+import { LoadError } from '../components/LoadError';
+import { Pager } from '../components/Pager';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './Leaderboard.module.css';
@@ -89,39 +91,10 @@ export function Leaderboard() {
         </div>
       ) : null}
       {data && data.rewards.length === 0 ? <p className={styles.hint}>{T.noPlayers}</p> : null}
-      {board.isError && !data ? (
-        <div role="alert" className="alert">
-          <p className={styles.flush}>{errorMessage(board.error)}</p>
-          <button type="button" className="btn btn-secondary" onClick={() => void board.refetch()}>
-            {T.retry}
-          </button>
-        </div>
-      ) : null}
+      {board.isError && !data ? <LoadError error={board.error} onRetry={() => void board.refetch()} /> : null}
       {!data && board.isPending ? <Spinner /> : null}
 
-      {data && (pages > 1 || page > 1) ? (
-        <nav className={styles.pager} aria-label="Pagination">
-          <button
-            type="button"
-            className="btn btn-secondary"
-            aria-label={T.previousPage}
-            disabled={page <= 1}
-            onClick={() => go(page - 1)}
-          >
-            <span aria-hidden="true">←</span>
-          </button>
-          <span aria-live="polite">{T.pageOf(Math.min(page, pages), pages)}</span>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            aria-label={T.nextPage}
-            disabled={page >= pages}
-            onClick={() => go(page + 1)}
-          >
-            <span aria-hidden="true">→</span>
-          </button>
-        </nav>
-      ) : null}
+      {data ? <Pager page={page} pages={pages} onGo={go} /> : null}
     </div>
   );
 }

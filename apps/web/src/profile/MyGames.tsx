@@ -2,6 +2,7 @@ import { GAME_HISTORY_SIZE, type PlayedGame } from '@oasis198/contracts';
 import { isAiPlayerId } from '@oasis198/game-rules';
 import { Fragment, useId } from 'react';
 import { errorMessage, useGameHistory, usePlayedGame } from '../api';
+import { LoadError } from '../components/LoadError';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './MyGames.module.css';
@@ -59,14 +60,7 @@ export function MyGames({ userId }: { userId: string }) {
       </div>
     );
   } else if (history.isError) {
-    body = (
-      <div role="alert" className="alert">
-        <p className={styles.flush}>{errorMessage(history.error)}</p>
-        <button type="button" className="btn btn-secondary" onClick={() => void history.refetch()}>
-          {T.retry}
-        </button>
-      </div>
-    );
+    body = <LoadError error={history.error} onRetry={() => void history.refetch()} />;
   } else {
     body = <Spinner />;
   }

@@ -1,7 +1,8 @@
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { errorMessage, useSession } from '../api';
+import { useSession } from '../api';
 import { useUi } from '../app/ui-state';
 import { NoticeDialog } from '../components/Dialog';
+import { LoadError } from '../components/LoadError';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import { MyGames } from './MyGames';
@@ -98,14 +99,7 @@ function ProfileBody({ userId }: { userId: string | undefined }) {
     );
   }
   if (reward.isError && !notFound) {
-    return (
-      <div role="alert" className="alert">
-        <p className={styles.flush}>{errorMessage(reward.error)}</p>
-        <button type="button" className="btn btn-secondary" onClick={() => void reward.refetch()}>
-          {T.retry}
-        </button>
-      </div>
-    );
+    return <LoadError error={reward.error} onRetry={() => void reward.refetch()} />;
   }
   return <Spinner />;
 }

@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorMessage, useMyRoom, usePlayNow, useRoomList, useRoomListStream, useSession } from '../api';
 import { useTimeouts } from '../components/hooks';
+import { LoadError } from '../components/LoadError';
+import { Pager } from '../components/Pager';
 import { Spinner } from '../components/Spinner';
 import { Switch } from '../components/Switch';
 import { T } from '../texts';
@@ -109,14 +111,7 @@ export function RoomList() {
       />
 
       {list.isPending ? <Spinner /> : null}
-      {list.isError && !data ? (
-        <div role="alert" className="alert">
-          <p className={styles.flush}>{errorMessage(list.error)}</p>
-          <button type="button" className="btn btn-secondary" onClick={() => void list.refetch()}>
-            {T.retry}
-          </button>
-        </div>
-      ) : null}
+      {list.isError && !data ? <LoadError error={list.error} onRetry={() => void list.refetch()} /> : null}
 
       {data && data.rooms.length === 0 ? (
         <p className={styles.empty} role="status">
@@ -137,29 +132,7 @@ export function RoomList() {
         </ul>
       ) : null}
 
-      {data && (pages > 1 || page > 1) ? (
-        <nav className={styles.pager} aria-label="Pagination">
-          <button
-            type="button"
-            className="btn btn-secondary"
-            aria-label={T.previousPage}
-            disabled={page <= 1}
-            onClick={() => go({ page: page - 1 })}
-          >
-            <span aria-hidden="true">←</span>
-          </button>
-          <span aria-live="polite">{T.pageOf(Math.min(page, pages), pages)}</span>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={page >= pages}
-            onClick={() => go({ page: page + 1 })}
-            aria-label={T.nextPage}
-          >
-            <span aria-hidden="true">→</span>
-          </button>
-        </nav>
-      ) : null}
+      {data ? <Pager page={page} pages={pages} onGo={(p) => go({ page: p })} /> : null}
 
       {overlay ? (
         <div className={styles.overlay} role="alert">

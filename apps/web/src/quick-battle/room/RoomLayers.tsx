@@ -1,7 +1,7 @@
 import type { AuthUser, RoomView } from '@oasis198/contracts';
 import { MAX_PLAYERS, roomLabel, type Seat } from '@oasis198/game-rules';
 import { Link, useNavigate } from 'react-router-dom';
-import { errorMessage } from '../../api';
+import { LoadError } from '../../components/LoadError';
 import { Spinner } from '../../components/Spinner';
 import { T } from '../../texts';
 import type { RoomIntent } from '../constants';
@@ -26,14 +26,7 @@ export function RoomBar({ roomId }: { roomId: string }) {
 /** Before the room is known: loading, or the failure with a retry (a 404 leaves instead). */
 export function RoomPending({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   if (!error) return <Spinner />;
-  return (
-    <div role="alert" className="alert">
-      <p>{errorMessage(error)}</p>
-      <button type="button" className="btn btn-secondary" onClick={onRetry}>
-        {T.retry}
-      </button>
-    </div>
-  );
+  return <LoadError error={error} onRetry={onRetry} />;
 }
 
 /** SPEC §8: 'Game already started — you can't join this room.', over the screen for 2.5 s. */
