@@ -1,4 +1,4 @@
-// Network probes for the local infrastructure (Node builtins only).
+// Network probes for the local infrastructure (Node builtins, and the MongoDB driver for its ping).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -111,109 +111,23 @@ export async function natsHealthy({ port, monitorPort }) {
 }
 
 /**
- * Sends the MongoDB command `{ ping: 1, $db: "admin" }` as a raw OP_MSG and resolves true when the
- * reply says ok: 1. Enough wire protocol to know a server really answers, without a driver.
+ * Asks the MongoDB-compatible server `{ ping: 1 }` with the driver and resolves true when it
+ * answers ok: a listening port is not enough, the server must really answer commands.
  */
-export function mongoPing(port, { timeoutMs = 2000 } = {}) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: HOST, port });
-    let received = Buffer.alloc(0);
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write(opMsg({ ping: 1, $db: 'admin' })));
-    socket.on('data', (chunk) => {
-      received = Buffer.concat([received, chunk]);
-      if (received.length < 4 || received.length < received.readInt32LE(0)) return;
-      try {
-        // header (16 bytes), flagBits (4), section kind 0 (1), then the reply document
-        done(received.readInt32LE(12) === 2013 && bsonOk(received.subarray(21)));
-      } catch {
-        done(false);
-      }
-    });
+export async function mongoPing(port, { timeoutMs = 2000 } = {}) {
+  const { MongoClient } = await import('mongodb');
+  const client = new MongoClient(`mongodb://${HOST}:${port}/?directConnection=true`, {
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    socketTimeoutMS: timeoutMs,
   });
-}
-
-/** An OP_MSG with one body section holding a flat document of int32 and string values. */
-function opMsg(command) {
-  const elements = [];
-  for (const [key, value] of Object.entries(command)) {
-    const name = Buffer.from(key + '\0', 'utf8');
-    if (typeof value === 'number') {
-      const int = Buffer.alloc(4);
-      int.writeInt32LE(value);
-      elements.push(Buffer.from([0x10]), name, int);
-    } else {
-      const str = Buffer.from(String(value) + '\0', 'utf8');
-      const len = Buffer.alloc(4);
-      len.writeInt32LE(str.length);
-      elements.push(Buffer.from([0x02]), name, len, str);
-    }
-  }
-  const body = Buffer.concat(elements);
-  const doc = Buffer.alloc(4 + body.length + 1);
-  doc.writeInt32LE(doc.length);
-  body.copy(doc, 4);
-  const header = Buffer.alloc(21);
-  header.writeInt32LE(21 + doc.length, 0); // messageLength
-  header.writeInt32LE(1, 4); // requestID
-  header.writeInt32LE(0, 8); // responseTo
-  header.writeInt32LE(2013, 12); // opCode OP_MSG
-  header.writeUInt32LE(0, 16); // flagBits
-  header.writeUInt8(0, 20); // section kind 0: body
-  return Buffer.concat([header, doc]);
-}
-
-/** Reads the top-level `ok` field of a BSON document (double, int32 or int64). */
-function bsonOk(doc) {
-  const end = doc.readInt32LE(0) - 1;
-  let i = 4;
-  while (i < end) {
-    const type = doc[i++];
-    const nameEnd = doc.indexOf(0, i);
-    const name = doc.toString('utf8', i, nameEnd);
-    i = nameEnd + 1;
-    if (name === 'ok') {
-      if (type === 0x01) return doc.readDoubleLE(i) === 1;
-      if (type === 0x10) return doc.readInt32LE(i) === 1;
-      if (type === 0x12) return doc.readBigInt64LE(i) === 1n;
-      return false;
-    }
-    i += bsonValueSize(doc, type, i);
-  }
-  return false;
-}
-
-function bsonValueSize(doc, type, i) {
-  switch (type) {
-    case 0x01: // double
-    case 0x09: // UTC datetime
-    case 0x11: // timestamp
-    case 0x12: // int64
-      return 8;
-    case 0x02: // string
-      return 4 + doc.readInt32LE(i);
-    case 0x03: // document
-    case 0x04: // array
-      return doc.readInt32LE(i);
-    case 0x05: // binary
-      return 5 + doc.readInt32LE(i);
-    case 0x07: // ObjectId
-      return 12;
-    case 0x08: // boolean
-      return 1;
-    case 0x0a: // null
-      return 0;
-    case 0x10: // int32
-      return 4;
-    case 0x13: // decimal128
-      return 16;
-    default:
-      throw new Error(`unsupported BSON type ${type}`);
+  try {
+    const reply = await client.db('admin').command({ ping: 1 });
+    return reply?.ok === 1;
+  } catch {
+    return false;
+  } finally {
+    await client.close().catch(() => undefined);
   }
 }
 
