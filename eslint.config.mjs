@@ -131,9 +131,9 @@ export default [
     },
   },
   {
-    // The container tools (TypeScript run by Node) share the command-line scripts' helpers in
-    // tools/scripts/lib (plain JavaScript, in no project: paths, output, polling, test limits).
-    files: ['tools/containers/src/**/*.ts'],
+    // The container and fuzzing tools (TypeScript run by Node) share the command-line scripts'
+    // helpers in tools/scripts/lib (plain JavaScript, in no project: paths, output, polling, test limits).
+    files: ['tools/containers/src/**/*.ts', 'tools/fuzz/src/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', { allow: ['../../scripts/lib/*'], depConstraints }],
     },

@@ -2,9 +2,10 @@
 // Installs what the workspace needs, skipping every step that is already satisfied:
 //   npm packages (npm ci, keyed by a hash of package-lock.json),
 //   nats-server and the FerretDB launcher into .tools/bin (keyed by version / source hash),
-//   helm, kubeconform, the Kubernetes API schemas and checkov (--helm, for the chart checks), Debian's
-//   chromium (--chromium), and podman with its API service and the test images (--containers).
-// Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--containers] [--quiet]
+//   helm, kubeconform, the Kubernetes API schemas and checkov (--helm, for the chart checks),
+//   schemathesis (--fuzz, for the API fuzzing run), Debian's chromium (--chromium), and podman with
+//   its API service and the test images (--containers).
+// Usage: node tools/scripts/setup.mjs [--helm] [--fuzz] [--chromium] [--containers] [--quiet]
 // Node builtins only: this runs before node_modules exists.
 import { createHash } from 'node:crypto';
 import {
@@ -34,13 +35,16 @@ import {
   NATS_SERVER_BIN,
   NATS_SERVER_VERSION,
   ROOT,
+  SCHEMATHESIS_BIN,
+  SCHEMATHESIS_VENV,
+  SCHEMATHESIS_VERSION,
   TOOLS_BIN,
 } from './lib/workspace.mjs';
 
-const USAGE = 'Usage: node tools/scripts/setup.mjs [--helm] [--chromium] [--containers] [--quiet]';
+const USAGE = 'Usage: node tools/scripts/setup.mjs [--helm] [--fuzz] [--chromium] [--containers] [--quiet]';
 const flags = new Set(process.argv.slice(2));
 for (const flag of flags) {
-  if (!['--helm', '--chromium', '--containers', '--quiet', '--help', '-h'].includes(flag))
+  if (!['--helm', '--fuzz', '--chromium', '--containers', '--quiet', '--help', '-h'].includes(flag))
     fail(`unknown option ${flag}\n${USAGE}`);
 }
 if (flags.has('--help') || flags.has('-h')) {
@@ -403,36 +407,55 @@ async function go(args, cwd) {
 
 /**
  * checkov (PyPI), the security scanner check-deploy runs on the rendered charts, pinned, in a
- * virtualenv of its own (.tools/checkov-venv): python3 -m venv, then pip install (about a minute
- * the first time). A venv that already holds the pinned version is adopted as it is.
+ * virtualenv of its own (.tools/checkov-venv); about a minute the first time.
  */
-async function checkov() {
-  if (recordedVersion('checkov') === CHECKOV_VERSION && existsSync(CHECKOV_BIN)) return undefined;
+const checkov = () =>
+  pythonTool({ name: 'checkov', version: CHECKOV_VERSION, venv: CHECKOV_VENV, bin: CHECKOV_BIN });
+
+/** schemathesis (PyPI), the API fuzzer of the fuzzing stage (tools/fuzz), pinned, in .tools/schemathesis-venv. */
+const schemathesis = () =>
+  pythonTool({
+    name: 'schemathesis',
+    version: SCHEMATHESIS_VERSION,
+    venv: SCHEMATHESIS_VENV,
+    bin: SCHEMATHESIS_BIN,
+  });
+
+/**
+ * A Python tool from PyPI at a pinned version in a virtualenv of its own: python3 -m venv, then
+ * pip install. A venv that already holds the pinned version is adopted as it is.
+ */
+async function pythonTool({ name, version, venv, bin }) {
+  if (recordedVersion(name) === version && existsSync(bin)) return undefined;
+  const python = path.join(venv, 'bin', 'python');
+  // The installed distribution's version, as pip records it ('' when there is none).
+  const versionScript = `import importlib.metadata as m; print(m.version(${JSON.stringify(name)}))`;
   const installed = async () =>
-    existsSync(CHECKOV_BIN) && (await run(CHECKOV_BIN, ['--version'], { capture: true })).output.trim();
+    existsSync(bin) && existsSync(python)
+      ? (await run(python, ['-c', versionScript], { capture: true })).output.trim()
+      : '';
   let did = 'adopted the installed one';
-  if ((await installed()) !== CHECKOV_VERSION) {
+  if ((await installed()) !== version) {
     if (!hasCommand('python3')) {
-      throw new StepError('checkov needs Python 3.9+ (python3, with its venv module) on the PATH');
+      throw new StepError(`${name} needs Python 3.9+ (python3, with its venv module) on the PATH`);
     }
-    notice(`checkov ${CHECKOV_VERSION}: python3 -m venv .tools/checkov-venv, pip install (about a minute)`);
-    const venv = await run('python3', ['-m', 'venv', CHECKOV_VENV], { capture: true });
-    if (venv.code !== 0) {
-      throw new StepError('python3 -m venv failed (Debian: apt-get install python3-venv)', venv.output);
+    const where = path.relative(ROOT, venv);
+    notice(`${name} ${version}: python3 -m venv ${where}, pip install (about a minute)`);
+    const created = await run('python3', ['-m', 'venv', venv], { capture: true });
+    if (created.code !== 0) {
+      throw new StepError('python3 -m venv failed (Debian: apt-get install python3-venv)', created.output);
     }
     const pip = await run(
-      path.join(CHECKOV_VENV, 'bin', 'python'),
-      ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `checkov==${CHECKOV_VERSION}`],
+      python,
+      ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `${name}==${version}`],
       { capture: true },
     );
-    if (pip.code !== 0) throw new StepError(`pip install checkov==${CHECKOV_VERSION} failed`, pip.output);
+    if (pip.code !== 0) throw new StepError(`pip install ${name}==${version} failed`, pip.output);
     const now = await installed();
-    if (now !== CHECKOV_VERSION) {
-      throw new StepError(`checkov --version says ${now || 'nothing'}, not ${CHECKOV_VERSION}`);
-    }
-    did = `installed ${CHECKOV_VERSION}`;
+    if (now !== version) throw new StepError(`${where} holds ${name} ${now || 'nothing'}, not ${version}`);
+    did = `installed ${version}`;
   }
-  recordVersion('checkov', CHECKOV_VERSION);
+  recordVersion(name, version);
   return did;
 }
 
@@ -527,6 +550,7 @@ const steps = [
         [`checkov ${CHECKOV_VERSION}`, checkov],
       ]
     : []),
+  ...(flags.has('--fuzz') ? [[`schemathesis ${SCHEMATHESIS_VERSION}`, schemathesis]] : []),
   ...(flags.has('--chromium') ? [['chromium', chromium]] : []),
   ...(flags.has('--containers') ? [['podman and images', containers]] : []),
 ];

@@ -2,8 +2,10 @@
 // `npm test`: the whole check suite, in order, stopping at the first failure:
 //   setup (with helm, chromium and podman), formatting, lint of these scripts, lint + typecheck +
 //   unit tests + build of every project, integration tests (real NATS and MongoDB, in containers
-//   where podman runs), the deployment checks, the end-to-end tests, and the container stage (the
-//   replicated container stack, the end-to-end scenarios against it, the fault test).
+//   where podman runs), the deployment checks, the end-to-end tests, the API fuzzing run
+//   (schemathesis against the OpenAPI document of the stack as `npm start` runs it), and the
+//   container stage (the replicated container stack, the end-to-end scenarios against it, the
+//   fault test).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bold, dim, formatDuration, green, red, table, yellow } from './lib/log.mjs';
@@ -16,7 +18,10 @@ const script = (name) => path.join(ROOT, 'tools', 'scripts', name);
 const env = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 
 const stages = [
-  { name: 'setup', command: [process.execPath, script('setup.mjs'), '--helm', '--chromium', '--containers'] },
+  {
+    name: 'setup',
+    command: [process.execPath, script('setup.mjs'), '--helm', '--fuzz', '--chromium', '--containers'],
+  },
   { name: 'format', command: [bin('prettier'), '--check', '.'] },
   {
     name: 'lint, typecheck, test, build',
@@ -31,6 +36,13 @@ const stages = [
   { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1'] },
   { name: 'deployment checks', command: [process.execPath, script('check-deploy.mjs')], optional: true },
   { name: 'end-to-end', command: [process.execPath, script('e2e.mjs')], optional: true },
+  // Every schemathesis check against the gateway's OpenAPI document, on a throwaway stack of what
+  // the stages above built.
+  {
+    name: 'fuzzing',
+    command: [process.execPath, path.join(ROOT, 'tools', 'fuzz', 'src', 'fuzz.ts'), '--no-build'],
+    optional: true,
+  },
   // The replicated container stack: images, the end-to-end scenarios against it, the fault test.
   {
     name: 'containers',

@@ -1,15 +1,15 @@
 // Issue 15, accessibility: axe-core audits every route, every dialog and each layer of the room
 // screen (lobby, game, game over, for players and for a watching visitor) at 390 and 1280 px, and
 // finds no violation. Each scenario prints how many screens it audited and what it found.
-// Screenshots at both widths of the dialogs (.artifacts/screens/21-accessibility-of-routes-and-dialogs/)
-// and the room layers (.artifacts/screens/22-accessibility-of-the-room-layers/).
-import type { Page } from 'playwright-core';
+// Screenshots at both widths of the dialogs (.artifacts/screens/21-accessibility/) and the room
+// layers (.artifacts/screens/22-accessibility/).
+import type { Page } from '@playwright/test';
 import { confirmRegistered, newcomer, register, submitLogin, type Account } from './support/accounts';
 import { axeViolations, AxeReport, type ScreenKind } from './support/axe';
-import { DESKTOP, useBrowser, Person, PHONE } from './support/browser';
+import { DESKTOP, Person, PHONE } from './support/browser';
 import { playToTheEnd, whoseTurn } from './support/game';
 import { createRoom, dial, openRoomList, roomCard, type Room } from './support/rooms';
-import { scenario, shot } from './support/scenario';
+import { expect, shot, test } from './support/scenario';
 
 /** SPEC §2's routes (and an unknown path, which shows home), as a visitor reaches them. */
 const VISITOR_ROUTES = [
@@ -38,12 +38,13 @@ const PLAYER_ROUTES = ['/profile', '/quick-battle/create'];
 
 const PASSCODE = '2468';
 
+test.use({ screens: true });
+
 interface Player {
   person: Person;
   account: Account;
 }
 
-const browser = useBrowser();
 let ada: Player;
 let bo: Player;
 let visitor: Person;
@@ -63,18 +64,16 @@ function conclude(report: AxeReport): void {
   expect(report.violations()).toEqual([]);
 }
 
-scenario(
-  21,
-  'accessibility-of-routes-and-dialogs',
-  'axe-core finds no violation on any route or dialog at 390 and 1280 px',
-  async () => {
+test.describe.serial('axe-core audits, the room layers continuing from the routes and dialogs', () => {
+  test('21. axe-core finds no violation on any route or dialog at 390 and 1280 px', async ({ browser }) => {
+    test.setTimeout(240_000);
     const report = new AxeReport();
     /** Audits a dialog at both widths, with a screenshot at each. */
     const dialog = (person: Person, what: string) =>
       report.audit(person.page, 'dialog', what, (width) =>
         shot(person, `${what.replace(/\W+/g, '-')}-${width}px`),
       );
-    visitor = await Person.enter(browser(), 'visitor', DESKTOP);
+    visitor = await Person.enter(browser, 'visitor', DESKTOP);
     const v = visitor.page;
 
     // The audit sees what it should: an image without a text alternative is a violation.
@@ -113,8 +112,8 @@ scenario(
     await dialog(visitor, 'check your e-mail');
 
     // Two newcomers: the registration notice, then the player's own routes and dialogs.
-    ada = { person: await Person.enter(browser(), 'ada', DESKTOP), account: newcomer('Ada') };
-    bo = { person: await Person.enter(browser(), 'bo', PHONE), account: newcomer('Bo') };
+    ada = { person: await Person.enter(browser, 'ada', DESKTOP), account: newcomer('Ada') };
+    bo = { person: await Person.enter(browser, 'bo', PHONE), account: newcomer('Bo') };
     await register(ada.person, ada.account);
     await dialog(ada.person, 'account created');
     await confirmRegistered(ada.person.page, ada.account.name);
@@ -149,83 +148,80 @@ scenario(
     await remove.waitFor({ state: 'hidden' });
 
     conclude(report);
-  },
-  { timeout: 240_000, screens: true },
-);
+  });
 
-scenario(
-  22,
-  'accessibility-of-the-room-layers',
-  'axe-core finds no violation in the lobby, game and game-over layers, for players and a visitor, ' +
-    'nor in the room dialogs, at 390 and 1280 px',
-  async () => {
-    const report = new AxeReport();
-    /** Audits a person's room screen at both widths, with a screenshot at each. */
-    const layer = (person: Person, what: string, kind: ScreenKind = 'room layer') =>
-      report.audit(person.page, kind, `${what} (${person.label})`, (width) =>
-        shot(person, `${kind === 'dialog' ? 'dialog-' : ''}${what}-${width}px`),
-      );
+  test(
+    '22. axe-core finds no violation in the lobby, game and game-over layers, for players and a visitor, ' +
+      'nor in the room dialogs, at 390 and 1280 px',
+    async () => {
+      test.setTimeout(240_000);
+      const report = new AxeReport();
+      /** Audits a person's room screen at both widths, with a screenshot at each. */
+      const layer = (person: Person, what: string, kind: ScreenKind = 'room layer') =>
+        report.audit(person.page, kind, `${what} (${person.label})`, (width) =>
+          shot(person, `${kind === 'dialog' ? 'dialog-' : ''}${what}-${width}px`),
+        );
 
-    // Lobby: the creator waits; a visitor chooses between playing and watching; a player is
-    // asked for the passcode, and told when it is wrong.
-    room = await createRoom(ada.person, { duration: '60 s', passcode: PASSCODE });
-    const a = ada.person.page;
-    await a.getByRole('heading', { name: 'Waiting for an opponent' }).waitFor();
-    await layer(ada.person, 'lobby-waiting');
-    await a.getByRole('button', { name: 'Exit' }).click();
-    const exit = a.getByRole('dialog', { name: `Sure you want to leave the room ${room.label}?` });
-    await exit.waitFor();
-    await layer(ada.person, 'exit', 'dialog');
-    await exit.getByRole('button', { name: 'Cancel' }).click();
-    await exit.waitFor({ state: 'hidden' });
+      // Lobby: the creator waits; a visitor chooses between playing and watching; a player is
+      // asked for the passcode, and told when it is wrong.
+      room = await createRoom(ada.person, { duration: '60 s', passcode: PASSCODE });
+      const a = ada.person.page;
+      await a.getByRole('heading', { name: 'Waiting for an opponent' }).waitFor();
+      await layer(ada.person, 'lobby-waiting');
+      await a.getByRole('button', { name: 'Exit' }).click();
+      const exit = a.getByRole('dialog', { name: `Sure you want to leave the room ${room.label}?` });
+      await exit.waitFor();
+      await layer(ada.person, 'exit', 'dialog');
+      await exit.getByRole('button', { name: 'Cancel' }).click();
+      await exit.waitFor({ state: 'hidden' });
 
-    const v = visitor.page;
-    await v.goto(`/quick-battle/rooms/${room.id}`);
-    await v.getByRole('heading', { name: 'Play or watch?' }).waitFor();
-    await layer(visitor, 'lobby-play-or-watch');
-    await v.getByRole('button', { name: 'Watch' }).click();
+      const v = visitor.page;
+      await v.goto(`/quick-battle/rooms/${room.id}`);
+      await v.getByRole('heading', { name: 'Play or watch?' }).waitFor();
+      await layer(visitor, 'lobby-play-or-watch');
+      await v.getByRole('button', { name: 'Watch' }).click();
 
-    const b = bo.person.page;
-    await openRoomList(b);
-    await roomCard(b, room)
-      .getByRole('button', { name: `Enter Room ${room.label}` })
-      .click();
-    const passcode = b.getByLabel('Passcode', { exact: true });
-    await passcode.waitFor();
-    await layer(bo.person, 'lobby-passcode');
-    await passcode.fill('1357');
-    await b.getByRole('button', { name: 'Join', exact: true }).click();
-    await b.getByText('Oops, try again!').waitFor();
-    await layer(bo.person, 'lobby-wrong-passcode');
-    await passcode.fill(PASSCODE);
-    await b.getByRole('button', { name: 'Join', exact: true }).click();
+      const b = bo.person.page;
+      await openRoomList(b);
+      await roomCard(b, room)
+        .getByRole('button', { name: `Enter Room ${room.label}` })
+        .click();
+      const passcode = b.getByLabel('Passcode', { exact: true });
+      await passcode.waitFor();
+      await layer(bo.person, 'lobby-passcode');
+      await passcode.fill('1357');
+      await b.getByRole('button', { name: 'Join', exact: true }).click();
+      await b.getByText('Oops, try again!').waitFor();
+      await layer(bo.person, 'lobby-wrong-passcode');
+      await passcode.fill(PASSCODE);
+      await b.getByRole('button', { name: 'Join', exact: true }).click();
 
-    // Game: the player to move, the player who waits, the visitor watching, the settings.
-    for (const page of [a, b, v]) await page.getByRole('heading', { name: 'Rounds: 0' }).waitFor();
-    await dial(a).waitFor();
-    const turn = await whoseTurn(ada, bo);
-    await layer(turn.mover.person, 'game-my-turn');
-    await layer(turn.other.person, 'game-opponents-turn');
-    await layer(visitor, 'game-watching');
-    const m = turn.mover.person.page;
-    await m.getByRole('button', { name: 'Settings' }).click();
-    const settings = m.getByRole('dialog', { name: 'GAME SETTINGS' });
-    await settings.waitFor();
-    await layer(turn.mover.person, 'settings', 'dialog');
-    await settings.getByRole('button', { name: 'Close' }).click();
-    await settings.waitFor({ state: 'hidden' });
+      // Game: the player to move, the player who waits, the visitor watching, the settings.
+      for (const page of [a, b, v]) await page.getByRole('heading', { name: 'Rounds: 0' }).waitFor();
+      await dial(a).waitFor();
+      const turn = await whoseTurn(ada, bo);
+      await layer(turn.mover.person, 'game-my-turn');
+      await layer(turn.other.person, 'game-opponents-turn');
+      await layer(visitor, 'game-watching');
+      const m = turn.mover.person.page;
+      await m.getByRole('button', { name: 'Settings' }).click();
+      const settings = m.getByRole('dialog', { name: 'GAME SETTINGS' });
+      await settings.waitFor();
+      await layer(turn.mover.person, 'settings', 'dialog');
+      await settings.getByRole('button', { name: 'Close' }).click();
+      await settings.waitFor({ state: 'hidden' });
 
-    // Game over: the winner, the loser and the visitor.
-    const end = await playToTheEnd(ada, bo);
-    await end.mover.person.page.getByRole('heading', { name: 'You won!' }).waitFor();
-    await end.other.person.page.getByRole('heading', { name: 'You lost' }).waitFor();
-    await v.getByRole('heading', { name: `${end.mover.account.name} won` }).waitFor();
-    await layer(end.mover.person, 'game-over-won');
-    await layer(end.other.person, 'game-over-lost');
-    await layer(visitor, 'game-over-watching');
+      // Game over: the winner, the loser and the visitor.
+      const end = await playToTheEnd(ada, bo);
+      await end.mover.person.page.getByRole('heading', { name: 'You won!' }).waitFor();
+      await end.other.person.page.getByRole('heading', { name: 'You lost' }).waitFor();
+      await v.getByRole('heading', { name: `${end.mover.account.name} won` }).waitFor();
+      await layer(end.mover.person, 'game-over-won');
+      await layer(end.other.person, 'game-over-lost');
+      await layer(visitor, 'game-over-watching');
 
-    conclude(report);
-    for (const person of [ada.person, bo.person, visitor]) await person.leave();
-  },
-  { after: [21], timeout: 240_000, screens: true },
-);
+      conclude(report);
+      for (const person of [ada.person, bo.person, visitor]) await person.leave();
+    },
+  );
+});

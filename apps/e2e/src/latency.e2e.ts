@@ -1,15 +1,13 @@
 // Issue 15, item 7: how long after a player's click the opponent (and a visitor) see the move. It
 // prints the figures (docs/benchmarks.md records them); a speed is never a pass/fail condition here.
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import { confirmRegistered, newcomer, register } from './support/accounts';
-import { DESKTOP, useBrowser, Person } from './support/browser';
+import { DESKTOP, Person } from './support/browser';
 import { whoseTurn } from './support/game';
 import { dialKey, openRoomList, readRounds } from './support/rooms';
-import { scenario } from './support/scenario';
+import { expect, test } from './support/scenario';
 
 const MOVES = 24;
-
-const browser = useBrowser();
 
 /** Records, in the page, when the Total card's text last changed (Date.now(): one clock for all pages). */
 async function watchTotal(page: Page): Promise<void> {
@@ -61,84 +59,81 @@ const read = (page: Page, name: '__seenAt' | '__clickAt' | '__sentAt' | '__pushA
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
-scenario(
-  30,
-  'felt-latency',
-  'Prints how long after the click the opponent and a visitor see a move (two players and a visitor, real browsers)',
-  async () => {
-    const players = await Promise.all(
-      ['Lena', 'Marek'].map(async (label) => {
-        const person = await Person.enter(browser(), label, DESKTOP);
-        const account = newcomer(label);
-        await register(person, account);
-        await confirmRegistered(person.page, account.name);
-        return { person };
-      }),
-    );
-    const [a, b] = players as [{ person: Person }, { person: Person }];
-    await openRoomList(a.person.page);
-    await a.person.page.getByRole('button', { name: 'Play now' }).click();
-    await a.person.page.waitForURL(/\/quick-battle\/rooms\/[^/?#]+$/);
-    await openRoomList(b.person.page);
-    await b.person.page.getByRole('button', { name: 'Play now' }).click();
-    await b.person.page.waitForURL(a.person.page.url());
-    const visitor = await Person.enter(browser(), 'visitor', DESKTOP);
-    await visitor.page.goto(new URL(a.person.page.url()).pathname);
-    await visitor.page.getByRole('status', { name: 'Total' }).waitFor();
+test('30. Prints how long after the click the opponent and a visitor see a move (two players and a visitor, real browsers)', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const players = await Promise.all(
+    ['Lena', 'Marek'].map(async (label) => {
+      const person = await Person.enter(browser, label, DESKTOP);
+      const account = newcomer(label);
+      await register(person, account);
+      await confirmRegistered(person.page, account.name);
+      return { person };
+    }),
+  );
+  const [a, b] = players as [{ person: Person }, { person: Person }];
+  await openRoomList(a.person.page);
+  await a.person.page.getByRole('button', { name: 'Play now' }).click();
+  await a.person.page.waitForURL(/\/quick-battle\/rooms\/[^/?#]+$/);
+  await openRoomList(b.person.page);
+  await b.person.page.getByRole('button', { name: 'Play now' }).click();
+  await b.person.page.waitForURL(a.person.page.url());
+  const visitor = await Person.enter(browser, 'visitor', DESKTOP);
+  await visitor.page.goto(new URL(a.person.page.url()).pathname);
+  await visitor.page.getByRole('status', { name: 'Total' }).waitFor();
 
-    for (const person of [a.person, b.person, visitor]) await stampNetwork(person);
-    await visitor.page.getByRole('status', { name: 'Total' }).waitFor();
+  for (const person of [a.person, b.person, visitor]) await stampNetwork(person);
+  await visitor.page.getByRole('status', { name: 'Total' }).waitFor();
 
-    const toOpponent: number[] = [];
-    const toVisitor: number[] = [];
-    const clickToSent: number[] = [];
-    const sentToPush: number[] = [];
-    const pushToScreen: number[] = [];
-    for (let i = 0; i < MOVES; i++) {
-      const { mover, other } = await whoseTurn(a, b);
-      await Promise.all([
-        watchTotal(other.person.page),
-        watchTotal(visitor.page),
-        stampNextClick(mover.person.page),
-      ]);
-      const rounds = await readRounds(mover.person.page);
-      // Small picks: the game lasts the whole sample.
-      await dialKey(mover.person.page, 1).click();
-      await other.person.page.getByRole('heading', { name: `Rounds: ${rounds + 1}`, exact: true }).waitFor();
-      await visitor.page.getByRole('heading', { name: `Rounds: ${rounds + 1}`, exact: true }).waitFor();
-      const [clickAt, sentAt] = await Promise.all([
-        read(mover.person.page, '__clickAt'),
-        read(mover.person.page, '__sentAt'),
-      ]);
-      const [seen, pushAt, watched] = await Promise.all([
-        read(other.person.page, '__seenAt'),
-        read(other.person.page, '__pushAt'),
-        read(visitor.page, '__seenAt'),
-      ]);
-      if (clickAt > 0 && seen > 0) toOpponent.push(seen - clickAt);
-      if (clickAt > 0 && watched > 0) toVisitor.push(watched - clickAt);
-      if (clickAt > 0 && sentAt >= clickAt) clickToSent.push(sentAt - clickAt);
-      if (sentAt > 0 && pushAt >= sentAt) sentToPush.push(pushAt - sentAt);
-      if (pushAt > 0 && seen >= pushAt) pushToScreen.push(seen - pushAt);
-    }
-    const summary = (label: string, values: number[]) => {
-      const sorted = [...values].sort((x, y) => x - y);
-      return `${label}: ${sorted.length} moves, p50 ${percentile(sorted, 50)} ms, p95 ${percentile(sorted, 95)} ms, max ${sorted.at(-1)} ms`;
-    };
-    console.log(
-      [
-        'click to screen (issue 15, item 7)',
-        summary('opponent', toOpponent),
-        summary('visitor', toVisitor),
-        "the opponent's figure in parts:",
-        summary("  click to request sent (mover's page)", clickToSent),
-        summary('  request sent to push received (network, gateway, rooms)', sentToPush),
-        summary("  push received to screen (opponent's page)", pushToScreen),
-      ].join('\n  '),
-    );
-    // Every move was seen: the figures cover the whole sample.
-    expect(toOpponent).toHaveLength(MOVES);
-    expect(toVisitor).toHaveLength(MOVES);
-  },
-  { timeout: 180_000 },
-);
+  const toOpponent: number[] = [];
+  const toVisitor: number[] = [];
+  const clickToSent: number[] = [];
+  const sentToPush: number[] = [];
+  const pushToScreen: number[] = [];
+  for (let i = 0; i < MOVES; i++) {
+    const { mover, other } = await whoseTurn(a, b);
+    await Promise.all([
+      watchTotal(other.person.page),
+      watchTotal(visitor.page),
+      stampNextClick(mover.person.page),
+    ]);
+    const rounds = await readRounds(mover.person.page);
+    // Small picks: the game lasts the whole sample.
+    await dialKey(mover.person.page, 1).click();
+    await other.person.page.getByRole('heading', { name: `Rounds: ${rounds + 1}`, exact: true }).waitFor();
+    await visitor.page.getByRole('heading', { name: `Rounds: ${rounds + 1}`, exact: true }).waitFor();
+    const [clickAt, sentAt] = await Promise.all([
+      read(mover.person.page, '__clickAt'),
+      read(mover.person.page, '__sentAt'),
+    ]);
+    const [seen, pushAt, watched] = await Promise.all([
+      read(other.person.page, '__seenAt'),
+      read(other.person.page, '__pushAt'),
+      read(visitor.page, '__seenAt'),
+    ]);
+    if (clickAt > 0 && seen > 0) toOpponent.push(seen - clickAt);
+    if (clickAt > 0 && watched > 0) toVisitor.push(watched - clickAt);
+    if (clickAt > 0 && sentAt >= clickAt) clickToSent.push(sentAt - clickAt);
+    if (sentAt > 0 && pushAt >= sentAt) sentToPush.push(pushAt - sentAt);
+    if (pushAt > 0 && seen >= pushAt) pushToScreen.push(seen - pushAt);
+  }
+  const summary = (label: string, values: number[]) => {
+    const sorted = [...values].sort((x, y) => x - y);
+    return `${label}: ${sorted.length} moves, p50 ${percentile(sorted, 50)} ms, p95 ${percentile(sorted, 95)} ms, max ${sorted.at(-1)} ms`;
+  };
+  console.log(
+    [
+      'click to screen (issue 15, item 7)',
+      summary('opponent', toOpponent),
+      summary('visitor', toVisitor),
+      "the opponent's figure in parts:",
+      summary("  click to request sent (mover's page)", clickToSent),
+      summary('  request sent to push received (network, gateway, rooms)', sentToPush),
+      summary("  push received to screen (opponent's page)", pushToScreen),
+    ].join('\n  '),
+  );
+  // Every move was seen: the figures cover the whole sample.
+  expect(toOpponent).toHaveLength(MOVES);
+  expect(toVisitor).toHaveLength(MOVES);
+});

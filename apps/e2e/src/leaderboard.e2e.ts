@@ -1,24 +1,27 @@
 // Issue 15, item 3: the leaderboard ranks players by points, then wins, then name; each player sees
 // their own rank highlighted; it follows the games as they end, without a reload. Screenshots of it
 // at 390 and 1280 px go to .artifacts/screens/, and axe-core audits it at both widths.
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from '@playwright/test';
 import { confirmRegistered, newcomer, register } from './support/accounts';
-import { DESKTOP, LAPTOP, useBrowser, Person, type Viewport } from './support/browser';
+import { DESKTOP, LAPTOP, Person, type Viewport } from './support/browser';
 import { playKey, whoseTurn } from './support/game';
 import { createRoom, dial, openRoomList, roomCard } from './support/rooms';
-import { scenario, shot } from './support/scenario';
+import { expect, shot, test } from './support/scenario';
 import { auditScreen } from './support/screens';
 import { eventually } from './support/wait';
-
-const browser = useBrowser();
 
 interface Player {
   person: Person;
   name: string;
 }
 
-async function newPlayer(label: string, first: string, viewport: Viewport): Promise<Player> {
-  const person = await Person.enter(browser(), label, viewport);
+async function newPlayer(
+  browser: Browser,
+  label: string,
+  first: string,
+  viewport: Viewport,
+): Promise<Player> {
+  const person = await Person.enter(browser, label, viewport);
   const account = newcomer(first);
   await register(person, account);
   await confirmRegistered(person.page, account.name);
@@ -53,69 +56,66 @@ async function readOwnRank(page: Page): Promise<OwnRank> {
   return { rank: Number(/#(\d+)/.exec(text)?.[1]), text };
 }
 
-scenario(
-  30,
-  'leaderboard',
-  'The leaderboard shows the winner moving up, live, with each player’s own rank highlighted',
-  async () => {
-    // Equal on 0 points and 0 wins, players go by name: the future winner (Z…) starts behind
-    // the future loser (A…), whatever other players the stack holds.
-    const loser = await newPlayer('aamir', 'Aamir', DESKTOP);
-    const winner = await newPlayer('zaid', 'Zaid', LAPTOP);
-    const [loserBoard, winnerBoard] = [await openLeaderboard(loser), await openLeaderboard(winner)];
-    const before = { winner: await readOwnRank(winnerBoard), loser: await readOwnRank(loserBoard) };
-    expect(before.winner.rank).toBeGreaterThan(before.loser.rank);
-    expect(before.winner.text).toContain(winner.name);
-    await shot(winner.person, 'leaderboard-before', winnerBoard);
+test('30. The leaderboard shows the winner moving up, live, with each player’s own rank highlighted', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  // Equal on 0 points and 0 wins, players go by name: the future winner (Z…) starts behind
+  // the future loser (A…), whatever other players the stack holds.
+  const loser = await newPlayer(browser, 'aamir', 'Aamir', DESKTOP);
+  const winner = await newPlayer(browser, 'zaid', 'Zaid', LAPTOP);
+  const [loserBoard, winnerBoard] = [await openLeaderboard(loser), await openLeaderboard(winner)];
+  const before = { winner: await readOwnRank(winnerBoard), loser: await readOwnRank(loserBoard) };
+  expect(before.winner.rank).toBeGreaterThan(before.loser.rank);
+  expect(before.winner.text).toContain(winner.name);
+  await shot(winner.person, 'leaderboard-before', winnerBoard);
 
-    // A game: two moves, then the loser leaves it (the winner gets 25 points and a win).
-    const room = await createRoom(winner.person, { duration: '60 s' });
-    await openRoomList(loser.person.page);
-    await roomCard(loser.person.page, room)
-      .getByRole('button', { name: `Enter Room ${room.label}` })
-      .click();
-    for (const player of [winner, loser]) await dial(player.person.page).waitFor();
-    for (let i = 0; i < 2; i++) {
-      const { mover } = await whoseTurn(winner, loser);
-      await playKey(mover.person.page, 5);
-    }
-    const l = loser.person.page;
-    await l.getByRole('button', { name: 'Exit', exact: true }).click();
-    await l
-      .getByRole('dialog', { name: `Sure you want to leave the room ${room.label}?` })
-      .getByRole('button', { name: 'Exit', exact: true })
-      .click();
-    // A game left after it started closes the room (SPEC §4); the winner is told why.
-    await winner.person.page.getByText('A player left, so the room was closed.').waitFor();
+  // A game: two moves, then the loser leaves it (the winner gets 25 points and a win).
+  const room = await createRoom(winner.person, { duration: '60 s' });
+  await openRoomList(loser.person.page);
+  await roomCard(loser.person.page, room)
+    .getByRole('button', { name: `Enter Room ${room.label}` })
+    .click();
+  for (const player of [winner, loser]) await dial(player.person.page).waitFor();
+  for (let i = 0; i < 2; i++) {
+    const { mover } = await whoseTurn(winner, loser);
+    await playKey(mover.person.page, 5);
+  }
+  const l = loser.person.page;
+  await l.getByRole('button', { name: 'Exit', exact: true }).click();
+  await l
+    .getByRole('dialog', { name: `Sure you want to leave the room ${room.label}?` })
+    .getByRole('button', { name: 'Exit', exact: true })
+    .click();
+  // A game left after it started closes the room (SPEC §4); the winner is told why.
+  await winner.person.page.getByText('A player left, so the room was closed.').waitFor();
 
-    // The open leaderboards follow without a reload: the winner moves up, past the loser.
-    const after = await eventually(
-      async () => {
-        const now = { winner: await readOwnRank(winnerBoard), loser: await readOwnRank(loserBoard) };
-        expect(now.winner.rank).toBeLessThan(now.loser.rank);
-        return now;
-      },
-      { timeout: 10_000, interval: 250 },
-    );
-    expect(after.winner.rank).toBeLessThan(before.winner.rank);
-    expect(after.winner.text).toMatch(/\b25\b/);
-    console.log(
-      `leaderboard: the winner moved from #${before.winner.rank} to #${after.winner.rank}, ` +
-        `the loser from #${before.loser.rank} to #${after.loser.rank}`,
-    );
+  // The open leaderboards follow without a reload: the winner moves up, past the loser.
+  const after = await eventually(
+    async () => {
+      const now = { winner: await readOwnRank(winnerBoard), loser: await readOwnRank(loserBoard) };
+      expect(now.winner.rank).toBeLessThan(now.loser.rank);
+      return now;
+    },
+    { timeout: 10_000, interval: 250 },
+  );
+  expect(after.winner.rank).toBeLessThan(before.winner.rank);
+  expect(after.winner.text).toMatch(/\b25\b/);
+  console.log(
+    `leaderboard: the winner moved from #${before.winner.rank} to #${after.winner.rank}, ` +
+      `the loser from #${before.loser.rank} to #${after.loser.rank}`,
+  );
 
-    // The winner's own rank is highlighted: their row on its page, after "Show my page" if needed.
-    const myPage = winnerBoard.getByRole('button', { name: 'Show my page' });
-    if ((await myPage.count()) > 0) {
-      await shot(winner.person, 'leaderboard-own-rank-off-page', winnerBoard);
-      await myPage.click();
-    }
-    const row = winnerBoard.locator('tr[aria-current="true"]');
-    await row.waitFor();
-    expect(await row.innerText()).toContain(`${winner.name} (you)`);
+  // The winner's own rank is highlighted: their row on its page, after "Show my page" if needed.
+  const myPage = winnerBoard.getByRole('button', { name: 'Show my page' });
+  if ((await myPage.count()) > 0) {
+    await shot(winner.person, 'leaderboard-own-rank-off-page', winnerBoard);
+    await myPage.click();
+  }
+  const row = winnerBoard.locator('tr[aria-current="true"]');
+  await row.waitFor();
+  expect(await row.innerText()).toContain(`${winner.name} (you)`);
 
-    expect(await auditScreen(winnerBoard, 'leaderboard')).toEqual([]);
-    for (const player of [winner, loser]) await player.person.leave();
-  },
-  { timeout: 90_000 },
-);
+  expect(await auditScreen(winnerBoard, 'leaderboard')).toEqual([]);
+  for (const player of [winner, loser]) await player.person.leave();
+});

@@ -1,24 +1,22 @@
 // Issue 15, item 4: a finished game appears in both players' My games (profile), and Verify replays
 // it in the browser, checking the commitment and every AI number. Screenshots of My games at 390 and
 // 1280 px go to .artifacts/screens/, and axe-core audits the profile with it at both widths.
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { confirmRegistered, newcomer, openProfile, register } from './support/accounts';
-import { DESKTOP, useBrowser, Person, PHONE, type Viewport } from './support/browser';
+import { DESKTOP, Person, PHONE, type Viewport } from './support/browser';
 import { playToTheEnd } from './support/game';
 import { createRoom, dial, openRoomList, roomCard } from './support/rooms';
-import { scenario, shot } from './support/scenario';
+import { expect, shot, test } from './support/scenario';
 import { auditScreen } from './support/screens';
 import { eventually } from './support/wait';
-
-const browser = useBrowser();
 
 interface Player {
   person: Person;
   name: string;
 }
 
-async function newPlayer(label: string, viewport: Viewport): Promise<Player> {
-  const person = await Person.enter(browser(), label, viewport);
+async function newPlayer(browser: Browser, label: string, viewport: Viewport): Promise<Player> {
+  const person = await Person.enter(browser, label, viewport);
   const account = newcomer(label[0]?.toUpperCase() + label.slice(1));
   await register(person, account);
   await confirmRegistered(person.page, account.name);
@@ -63,54 +61,49 @@ async function readGame(section: Locator, index = 0): Promise<Record<string, str
   return Object.fromEntries(headers.map((header, i) => [header.trim(), (cells[i] ?? '').trim()]));
 }
 
-scenario(
-  31,
-  'my-games',
-  'My games verifies a finished game: it replays the moves and checks the commitment and every AI number',
-  async () => {
-    const host = await newPlayer('hana', DESKTOP);
-    const guest = await newPlayer('idris', PHONE);
-    const room = await createRoom(host.person, { duration: '60 s' });
-    await openRoomList(guest.person.page);
-    await roomCard(guest.person.page, room)
-      .getByRole('button', { name: `Enter Room ${room.label}` })
-      .click();
-    for (const player of [host, guest]) await dial(player.person.page).waitFor();
+test('31. My games verifies a finished game: it replays the moves and checks the commitment and every AI number', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const host = await newPlayer(browser, 'hana', DESKTOP);
+  const guest = await newPlayer(browser, 'idris', PHONE);
+  const room = await createRoom(host.person, { duration: '60 s' });
+  await openRoomList(guest.person.page);
+  await roomCard(guest.person.page, room)
+    .getByRole('button', { name: `Enter Room ${room.label}` })
+    .click();
+  for (const player of [host, guest]) await dial(player.person.page).waitFor();
 
-    const { mover: winner, other: loser } = await playToTheEnd(host, guest);
-    await winner.person.page.getByRole('heading', { name: 'You won!' }).waitFor();
+  const { mover: winner, other: loser } = await playToTheEnd(host, guest);
+  await winner.person.page.getByRole('heading', { name: 'You won!' }).waitFor();
 
-    const moves: string[] = [];
-    for (const [player, opponent, result] of [
-      [winner, loser, 'Won'],
-      [loser, winner, 'Lost'],
-    ] as const) {
-      const section = await myGames(player.person.page, player.name);
-      const game = await readGame(section);
-      expect(game).toMatchObject({ Opponent: opponent.name, Result: result, 'End reason': 'Reached 198' });
-      expect(game['Date']).toMatch(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d$/);
-      moves.push(game['Moves'] ?? '');
-    }
-    // The same game for both, of at least the 11 moves 198 takes at 18 a move at most.
-    expect(moves[0]).toBe(moves[1]);
-    expect(Number(moves[0])).toBeGreaterThanOrEqual(11);
+  const moves: string[] = [];
+  for (const [player, opponent, result] of [
+    [winner, loser, 'Won'],
+    [loser, winner, 'Lost'],
+  ] as const) {
+    const section = await myGames(player.person.page, player.name);
+    const game = await readGame(section);
+    expect(game).toMatchObject({ Opponent: opponent.name, Result: result, 'End reason': 'Reached 198' });
+    expect(game['Date']).toMatch(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d$/);
+    moves.push(game['Moves'] ?? '');
+  }
+  // The same game for both, of at least the 11 moves 198 takes at 18 a move at most.
+  expect(moves[0]).toBe(moves[1]);
+  expect(Number(moves[0])).toBeGreaterThanOrEqual(11);
 
-    // Verify, in the winner's browser: the engine replays every move and checks the AI numbers.
-    const page = winner.person.page;
-    const section = page.getByRole('region', { name: 'My games' });
-    await section
-      .getByRole('button', { name: `Verify the game against ${loser.name}`, exact: false })
-      .click();
-    const report = section.getByRole('status');
-    await report.getByText('Every AI number of this game checks out.').waitFor();
-    expect(await report.innerText()).toContain('Every move follows the rules.');
-    expect(await report.innerText()).toContain(`Replayed ${moves[0]} moves.`);
-    await shot(winner.person, 'my-games-verified');
+  // Verify, in the winner's browser: the engine replays every move and checks the AI numbers.
+  const page = winner.person.page;
+  const section = page.getByRole('region', { name: 'My games' });
+  await section.getByRole('button', { name: `Verify the game against ${loser.name}`, exact: false }).click();
+  const report = section.getByRole('status');
+  await report.getByText('Every AI number of this game checks out.').waitFor();
+  expect(await report.innerText()).toContain('Every move follows the rules.');
+  expect(await report.innerText()).toContain(`Replayed ${moves[0]} moves.`);
+  await shot(winner.person, 'my-games-verified');
 
-    // Not scrolled first: a full-page screenshot of a scrolled page draws the sticky header mid-page.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    expect(await auditScreen(page, 'my-games')).toEqual([]);
-    for (const player of [host, guest]) await player.person.leave();
-  },
-  { timeout: 120_000 },
-);
+  // Not scrolled first: a full-page screenshot of a scrolled page draws the sticky header mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  expect(await auditScreen(page, 'my-games')).toEqual([]);
+  for (const player of [host, guest]) await player.person.leave();
+});

@@ -1,16 +1,16 @@
 // Issue 15, screen fixes: a phone-sized game fits one screen, the move announcement covers neither
 // the total nor the clock nor a milestone, and on a desktop the opponent's-turn column is the live
 // waiting panel at full size. One player on a 390×844 phone, one at a 1280 px desktop.
-// Screenshots: .artifacts/screens/20-phone-sized-game-fits-one-screen/.
-import type { Page } from 'playwright-core';
+// Screenshots: .artifacts/screens/20-phone/.
+import type { Page } from '@playwright/test';
 import { confirmRegistered, newcomer, register, type Account } from './support/accounts';
-import { DESKTOP, useBrowser, Person, PHONE } from './support/browser';
+import { DESKTOP, Person, PHONE } from './support/browser';
 import { boxOf, overlaps, playKey, whoseTurn, type Box } from './support/game';
 import { createRoom, dial, openRoomList, readTotal, roomCard } from './support/rooms';
-import { scenario, shot } from './support/scenario';
+import { expect, shot, test } from './support/scenario';
 import { eventually } from './support/wait';
 
-const browser = useBrowser();
+test.use({ screens: true });
 
 interface Player {
   person: Person;
@@ -60,15 +60,14 @@ async function coveredByAnnouncement(page: Page, who: string): Promise<string[]>
   return covered;
 }
 
-scenario(
-  20,
-  'phone-sized-game-fits-one-screen',
-  'A phone-sized game fits one screen: total, clock and dial without scrolling; the announcement ' +
+test(
+  '20. A phone-sized game fits one screen: total, clock and dial without scrolling; the announcement ' +
     "covers none of them; the desktop's waiting panel uses its whole column",
-  async () => {
-    const phone: Player = { person: await Person.enter(browser(), 'phone', PHONE), account: newcomer('Pia') };
+  async ({ browser }) => {
+    test.setTimeout(90_000);
+    const phone: Player = { person: await Person.enter(browser, 'phone', PHONE), account: newcomer('Pia') };
     const desk: Player = {
-      person: await Person.enter(browser(), 'desktop', DESKTOP),
+      person: await Person.enter(browser, 'desktop', DESKTOP),
       account: newcomer('Dov'),
     };
     for (const { person, account } of [phone, desk]) {
@@ -148,5 +147,4 @@ scenario(
 
     for (const { person } of [phone, desk]) await person.leave();
   },
-  { timeout: 90_000, screens: true },
 );

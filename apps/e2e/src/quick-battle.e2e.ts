@@ -8,7 +8,7 @@ import {
   type Account,
   type ProfileCards,
 } from './support/accounts';
-import { DESKTOP, LAPTOP, useBrowser, Person, PHONE } from './support/browser';
+import { DESKTOP, LAPTOP, Person, PHONE } from './support/browser';
 import {
   createRoom,
   dial,
@@ -29,7 +29,7 @@ import {
   type OptionLabel,
   type Room,
 } from './support/rooms';
-import { scenario, shot } from './support/scenario';
+import { expect, shot, test } from './support/scenario';
 import { eventually } from './support/wait';
 
 const PASSCODE = '4821';
@@ -40,7 +40,6 @@ interface Player {
   account: Account;
 }
 
-const browser = useBrowser();
 let amira: Player;
 let bashir: Player;
 let visitor: Person;
@@ -50,106 +49,6 @@ const players = (): Player[] => [amira, bashir];
 
 /** Everyone looking at the game: both players, and the visitor once they watch. */
 const screens = (): Person[] => [amira.person, bashir.person, ...(visitor ? [visitor] : [])];
-
-scenario(
-  1,
-  'newcomers-register',
-  'Two newcomers register through /join, see the success dialog and land on their profiles with 0 points',
-  async () => {
-    amira = { person: await Person.enter(browser(), 'amira', DESKTOP), account: newcomer('Amira') };
-    bashir = { person: await Person.enter(browser(), 'bashir', LAPTOP), account: newcomer('Bashir') };
-    await Promise.all(
-      players().map(async ({ person, account }) => {
-        await register(person, account);
-        await shot(person, 'account-created');
-        await confirmRegistered(person.page, account.name);
-        await expectProfile(person.page, account.name, (shown) =>
-          expect(shown).toEqual<ProfileCards>({
-            playerName: account.name,
-            playedGames: '0',
-            assets: '0 points · 0 coins',
-            premiumCategory: 'none',
-            championTitles: 'none yet',
-            statusAndLevel: 'Rookie · Level 1',
-            points: '0',
-            coins: '0',
-          }),
-        );
-        await shot(person, 'profile');
-      }),
-    );
-  },
-);
-
-scenario(
-  2,
-  'passcode-room',
-  'A creates a 32 s room with a passcode; B finds it available, enters a wrong passcode, then the right one',
-  async () => {
-    room = await createRoom(amira.person, { duration: '32 s', passcode: PASSCODE });
-    const a = amira.person.page;
-    await a.getByRole('heading', { name: 'Waiting for an opponent' }).waitFor();
-    expect(await a.getByRole('heading', { level: 1 }).innerText()).toBe(`Room ${room.label}`);
-    await shot(amira.person, 'waiting-for-opponent');
-
-    const b = bashir.person.page;
-    await openRoomList(b);
-    const card = roomCard(b, room);
-    await card.waitFor();
-    const cardText = await card.innerText();
-    for (const part of ['Enter · available', '1/2 players', '32 s turns', `by ${amira.account.name}`])
-      expect(cardText).toContain(part);
-    await card.getByRole('img', { name: 'Passcode required' }).waitFor();
-    // The switch narrows the list to rooms with one free spot: this one stays.
-    const freeSpot = b.getByRole('switch', { name: 'Only rooms with one free spot' });
-    await freeSpot.click();
-    expect(await freeSpot.getAttribute('aria-checked')).toBe('true');
-    await card.waitFor();
-    await shot(bashir.person, 'room-list');
-
-    await card.getByRole('button', { name: `Enter Room ${room.label}` }).click();
-    await b.getByRole('heading', { name: 'Passcode required' }).waitFor();
-    const passcode = b.getByLabel('Passcode', { exact: true });
-    await passcode.fill(WRONG_PASSCODE);
-    await b.getByRole('button', { name: 'Join', exact: true }).click();
-    await b.getByRole('alert').filter({ hasText: 'Oops, try again!' }).waitFor();
-    await shot(bashir.person, 'wrong-passcode');
-
-    await passcode.fill(PASSCODE);
-    await b.getByRole('button', { name: 'Join', exact: true }).click();
-    await dial(b).waitFor();
-  },
-  { after: [1] },
-);
-
-scenario(
-  5,
-  'visitor-watches',
-  'A visitor, not logged in, watches the room live and read-only',
-  async () => {
-    visitor = await Person.enter(browser(), 'visitor', PHONE);
-    const v = visitor;
-    await openRoomList(v.page);
-    const card = roomCard(v.page, room);
-    await card.waitFor();
-    expect(await card.innerText()).toContain('Closed · unavailable');
-    expect(await card.innerText()).toContain('2/2 players');
-    await card.getByRole('link', { name: `Watch Room ${room.label}` }).click();
-    await v.page.getByRole('status').filter({ hasText: 'You are watching this game.' }).waitFor();
-    const playersList = await v.page.getByRole('list', { name: 'Players' }).innerText();
-    expect(playersList).toContain(amira.account.name);
-    expect(playersList).toContain(bashir.account.name);
-    await v.page.getByText(/^(Amira|Bashir)\w+'s turn$/).waitFor();
-    // Read-only: no dial, no Support Oasis, no way to take a seat.
-    expect(await dial(v.page).count()).toBe(0);
-    expect(await oasisPanel(v.page).count()).toBe(0);
-    expect(await v.page.getByRole('button', { name: 'Play', exact: true }).count()).toBe(0);
-    expect(await readTotal(v.page)).toBe(0);
-    await shot(v, 'watching');
-    // Its live view is checked after every move of scenarios 3 and 4.
-  },
-  { after: [2] },
-);
 
 // ------------------------------------------------------------------------------------------------
 // Playing: one move at a time, checked on every screen.
@@ -271,150 +170,230 @@ function biggestStep(_total: number, offered: OptionLabel[]): Plan {
 
 const tierOf = (total: number): 1 | 2 | 3 => (total >= 161 ? 3 : total >= 73 ? 2 : 1);
 
-scenario(
-  3,
-  'play-through-the-dial',
-  "They play through the dial with Random and an Oasis option in each tier, see each other's moves, " +
-    'agree on the totals, and milestones turn green at 73 and 161',
-  async () => {
-    // The game starts on both screens (and the visitor's).
-    for (const person of screens()) {
-      const p = person.page;
-      await eventually(async () => expect(await readTotal(p)).toBe(0));
-      await p.getByText('Game Started', { exact: true }).waitFor();
-      expect(await readRounds(p)).toBe(0);
-    }
-    await expectMilestones(0);
-    const first = await whoseTurn();
-    await first.other.person.page.getByText("Opponent's turn", { exact: true }).waitFor();
-    await shot(first.mover.person, 'game-started-my-turn');
-    await shot(first.other.person, 'game-started-opponents-turn');
+test.describe.serial('Issue 7: two newcomers, from registration to a full room', () => {
+  test('1. Two newcomers register through /join, see the success dialog and land on their profiles with 0 points', async ({
+    browser,
+  }) => {
+    amira = { person: await Person.enter(browser, 'amira', DESKTOP), account: newcomer('Amira') };
+    bashir = { person: await Person.enter(browser, 'bashir', LAPTOP), account: newcomer('Bashir') };
+    await Promise.all(
+      players().map(async ({ person, account }) => {
+        await register(person, account);
+        await shot(person, 'account-created');
+        await confirmRegistered(person.page, account.name);
+        await expectProfile(person.page, account.name, (shown) =>
+          expect(shown).toEqual({
+            playerName: account.name,
+            playedGames: '0',
+            assets: '0 points · 0 coins',
+            premiumCategory: 'none',
+            championTitles: 'none yet',
+            statusAndLevel: 'Rookie · Level 1',
+            points: '0',
+            coins: '0',
+          } satisfies ProfileCards),
+        );
+        await shot(person, 'profile');
+      }),
+    );
+  });
 
-    // Random first; then an Oasis option on every move, the biggest step each time, until the
-    // total is in the last tier, where Negative 2 X takes a little off instead of winning already.
-    const optionTiers = new Set<number>();
-    const crossed = new Set<number>();
-    let toggled = false;
-    let played = await play(() => ({ key: 'Random', option: null }));
-    await shot(played.turn.other.person, 'saw-random-move');
-    while (!optionTiers.has(3)) {
-      const total = played.after;
-      if (!toggled && offeredAt(total).includes('Double')) {
-        // Clicking a selected option again goes back to a plain pick.
-        const { mover } = await whoseTurn();
-        const double = oasisOption(mover.person.page, 'Double');
-        await double.click();
-        expect(await double.getAttribute('aria-pressed')).toBe('true');
-        await double.click();
-        expect(await double.getAttribute('aria-pressed')).toBe('false');
-        toggled = true;
+  test('2. A creates a 32 s room with a passcode; B finds it available, enters a wrong passcode, then the right one', async () => {
+    room = await createRoom(amira.person, { duration: '32 s', passcode: PASSCODE });
+    const a = amira.person.page;
+    await a.getByRole('heading', { name: 'Waiting for an opponent' }).waitFor();
+    expect(await a.getByRole('heading', { level: 1 }).innerText()).toBe(`Room ${room.label}`);
+    await shot(amira.person, 'waiting-for-opponent');
+
+    const b = bashir.person.page;
+    await openRoomList(b);
+    const card = roomCard(b, room);
+    await card.waitFor();
+    const cardText = await card.innerText();
+    for (const part of ['Enter · available', '1/2 players', '32 s turns', `by ${amira.account.name}`])
+      expect(cardText).toContain(part);
+    await card.getByRole('img', { name: 'Passcode required' }).waitFor();
+    // The switch narrows the list to rooms with one free spot: this one stays.
+    const freeSpot = b.getByRole('switch', { name: 'Only rooms with one free spot' });
+    await freeSpot.click();
+    expect(await freeSpot.getAttribute('aria-checked')).toBe('true');
+    await card.waitFor();
+    await shot(bashir.person, 'room-list');
+
+    await card.getByRole('button', { name: `Enter Room ${room.label}` }).click();
+    await b.getByRole('heading', { name: 'Passcode required' }).waitFor();
+    const passcode = b.getByLabel('Passcode', { exact: true });
+    await passcode.fill(WRONG_PASSCODE);
+    await b.getByRole('button', { name: 'Join', exact: true }).click();
+    await b.getByRole('alert').filter({ hasText: 'Oops, try again!' }).waitFor();
+    await shot(bashir.person, 'wrong-passcode');
+
+    await passcode.fill(PASSCODE);
+    await b.getByRole('button', { name: 'Join', exact: true }).click();
+    await dial(b).waitFor();
+  });
+
+  test('5. A visitor, not logged in, watches the room live and read-only', async ({ browser }) => {
+    visitor = await Person.enter(browser, 'visitor', PHONE);
+    const v = visitor;
+    await openRoomList(v.page);
+    const card = roomCard(v.page, room);
+    await card.waitFor();
+    expect(await card.innerText()).toContain('Closed · unavailable');
+    expect(await card.innerText()).toContain('2/2 players');
+    await card.getByRole('link', { name: `Watch Room ${room.label}` }).click();
+    await v.page.getByRole('status').filter({ hasText: 'You are watching this game.' }).waitFor();
+    const playersList = await v.page.getByRole('list', { name: 'Players' }).innerText();
+    expect(playersList).toContain(amira.account.name);
+    expect(playersList).toContain(bashir.account.name);
+    await v.page.getByText(/^(Amira|Bashir)\w+'s turn$/).waitFor();
+    // Read-only: no dial, no Support Oasis, no way to take a seat.
+    expect(await dial(v.page).count()).toBe(0);
+    expect(await oasisPanel(v.page).count()).toBe(0);
+    expect(await v.page.getByRole('button', { name: 'Play', exact: true }).count()).toBe(0);
+    expect(await readTotal(v.page)).toBe(0);
+    await shot(v, 'watching');
+    // Its live view is checked after every move of scenarios 3 and 4.
+  });
+
+  test(
+    "3. They play through the dial with Random and an Oasis option in each tier, see each other's moves, " +
+      'agree on the totals, and milestones turn green at 73 and 161',
+    async () => {
+      test.setTimeout(120_000);
+      // The game starts on both screens (and the visitor's).
+      for (const person of screens()) {
+        const p = person.page;
+        await eventually(async () => expect(await readTotal(p)).toBe(0));
+        await p.getByText('Game Started', { exact: true }).waitFor();
+        expect(await readRounds(p)).toBe(0);
       }
-      played = await play((t, offered) =>
-        tierOf(t) === 3 && offered.includes('Negative 2 X')
-          ? { key: 1, option: 'Negative 2 X' }
-          : biggestStep(t, offered),
-      );
-      expect(played.over).toBe(false);
-      if (played.plan.option) optionTiers.add(tierOf(played.before));
-      for (const milestone of [73, 161]) {
-        if (played.after >= milestone && !crossed.has(milestone)) {
-          crossed.add(milestone);
-          await shot(played.turn.mover.person, `milestone-${milestone}`);
-          await shot(played.turn.other.person, `milestone-${milestone}`);
+      await expectMilestones(0);
+      const first = await whoseTurn();
+      await first.other.person.page.getByText("Opponent's turn", { exact: true }).waitFor();
+      await shot(first.mover.person, 'game-started-my-turn');
+      await shot(first.other.person, 'game-started-opponents-turn');
+
+      // Random first; then an Oasis option on every move, the biggest step each time, until the
+      // total is in the last tier, where Negative 2 X takes a little off instead of winning already.
+      const optionTiers = new Set<number>();
+      const crossed = new Set<number>();
+      let toggled = false;
+      let played = await play(() => ({ key: 'Random', option: null }));
+      await shot(played.turn.other.person, 'saw-random-move');
+      while (!optionTiers.has(3)) {
+        const total = played.after;
+        if (!toggled && offeredAt(total).includes('Double')) {
+          // Clicking a selected option again goes back to a plain pick.
+          const { mover } = await whoseTurn();
+          const double = oasisOption(mover.person.page, 'Double');
+          await double.click();
+          expect(await double.getAttribute('aria-pressed')).toBe('true');
+          await double.click();
+          expect(await double.getAttribute('aria-pressed')).toBe('false');
+          toggled = true;
+        }
+        played = await play((t, offered) =>
+          tierOf(t) === 3 && offered.includes('Negative 2 X')
+            ? { key: 1, option: 'Negative 2 X' }
+            : biggestStep(t, offered),
+        );
+        expect(played.over).toBe(false);
+        if (played.plan.option) optionTiers.add(tierOf(played.before));
+        for (const milestone of [73, 161]) {
+          if (played.after >= milestone && !crossed.has(milestone)) {
+            crossed.add(milestone);
+            await shot(played.turn.mover.person, `milestone-${milestone}`);
+            await shot(played.turn.other.person, `milestone-${milestone}`);
+          }
         }
       }
-    }
-    expect([...optionTiers].sort()).toEqual([1, 2, 3]);
-    expect([...crossed].sort()).toEqual([161, 73]);
-    await shot(visitor, 'watching-tier-3');
-  },
-  { after: [2, 5], timeout: 120_000 },
-);
+      expect([...optionTiers].sort()).toEqual([1, 2, 3]);
+      expect([...crossed].sort()).toEqual([161, 73]);
+      await shot(visitor, 'watching-tier-3');
+    },
+  );
 
-scenario(
-  4,
-  'reach-198-and-play-again',
-  'The game reaches 198: one sees the won state, the other the lost state; both press Play Again, ' +
-    "see 'Ready To Play', and a new game starts",
-  async () => {
-    let played: Played;
-    do played = await play(biggestStep);
-    while (!played.over);
-    const winner = played.turn.mover;
-    const loser = played.turn.other;
-    const w = winner.person.page;
-    const l = loser.person.page;
+  test(
+    '4. The game reaches 198: one sees the won state, the other the lost state; both press Play Again, ' +
+      "see 'Ready To Play', and a new game starts",
+    async () => {
+      test.setTimeout(120_000);
+      let played: Played;
+      do played = await play(biggestStep);
+      while (!played.over);
+      const winner = played.turn.mover;
+      const loser = played.turn.other;
+      const w = winner.person.page;
+      const l = loser.person.page;
 
-    await w.getByRole('heading', { name: 'You won!' }).waitFor();
-    await l.getByRole('heading', { name: 'You lost' }).waitFor();
-    await visitor.page.getByRole('heading', { name: `${winner.account.name} won` }).waitFor();
-    await w.getByText('You brought the total to 198 or more.').waitFor();
-    await l.getByText('Opponent brought the total to 198 or more.').waitFor();
-    for (const person of screens()) {
-      await person.page.getByText(`Total: ${played.after}`, { exact: true }).waitFor();
-    }
-    await shot(winner.person, 'won');
-    await shot(loser.person, 'lost');
-    await shot(visitor, 'game-over');
+      await w.getByRole('heading', { name: 'You won!' }).waitFor();
+      await l.getByRole('heading', { name: 'You lost' }).waitFor();
+      await visitor.page.getByRole('heading', { name: `${winner.account.name} won` }).waitFor();
+      await w.getByText('You brought the total to 198 or more.').waitFor();
+      await l.getByText('Opponent brought the total to 198 or more.').waitFor();
+      for (const person of screens()) {
+        await person.page.getByText(`Total: ${played.after}`, { exact: true }).waitFor();
+      }
+      await shot(winner.person, 'won');
+      await shot(loser.person, 'lost');
+      await shot(visitor, 'game-over');
 
-    // The rewards of DECISIONS.md, in a second tab (the game tab stays on the ready screen).
-    const expectations: [Player, Partial<ProfileCards>][] = [
-      [winner, { playedGames: '1', assets: '25 points · 10 coins', points: '25', coins: '10' }],
-      [loser, { playedGames: '1', assets: '5 points · 1 coin', points: '5', coins: '1' }],
-    ];
-    for (const [player, expected] of expectations) {
-      const tab = await player.person.openTab();
-      await tab.goto('/profile');
-      await expectProfile(tab, player.account.name, (shown) =>
-        expect(shown).toMatchObject({
-          ...expected,
-          championTitles: 'none yet', // blitzWinner needs a 14 s room
-          statusAndLevel: 'Rookie · Level 1',
-        }),
-      );
-      await shot(player.person, 'profile-after-game', tab);
-      await tab.close();
-    }
+      // The rewards of DECISIONS.md, in a second tab (the game tab stays on the ready screen).
+      const expectations: [Player, Partial<ProfileCards>][] = [
+        [winner, { playedGames: '1', assets: '25 points · 10 coins', points: '25', coins: '10' }],
+        [loser, { playedGames: '1', assets: '5 points · 1 coin', points: '5', coins: '1' }],
+      ];
+      for (const [player, expected] of expectations) {
+        const tab = await player.person.openTab();
+        await tab.goto('/profile');
+        await expectProfile(tab, player.account.name, (shown) =>
+          expect(shown).toMatchObject({
+            ...expected,
+            championTitles: 'none yet', // blitzWinner needs a 14 s room
+            statusAndLevel: 'Rookie · Level 1',
+          }),
+        );
+        await shot(player.person, 'profile-after-game', tab);
+        await tab.close();
+      }
 
-    // Play Again: the loser first; both screens show them ready, the winner still thinking.
-    await l.getByRole('button', { name: 'Play Again' }).click();
-    for (const page of [l, w]) {
-      const ready = page.getByRole('list', { name: 'Ready To Play' });
-      await eventually(async () => {
-        const rows = await ready.getByRole('listitem').allInnerTexts();
-        const flat = rows.map((r) => r.replace(/\s+/g, ' ').trim());
-        const loserRow = page === l ? 'You Ready To Play' : 'Opponent Ready To Play';
-        const winnerRow = page === w ? 'You Thinking...' : 'Opponent Thinking...';
-        expect(flat.sort()).toEqual([loserRow, winnerRow].sort());
-      });
-    }
-    expect(await l.getByRole('button', { name: 'Play Again' }).isDisabled()).toBe(true);
-    await shot(loser.person, 'ready-to-play');
-    await shot(winner.person, 'opponent-ready');
+      // Play Again: the loser first; both screens show them ready, the winner still thinking.
+      await l.getByRole('button', { name: 'Play Again' }).click();
+      for (const page of [l, w]) {
+        const ready = page.getByRole('list', { name: 'Ready To Play' });
+        await eventually(async () => {
+          const rows = await ready.getByRole('listitem').allInnerTexts();
+          const flat = rows.map((r) => r.replace(/\s+/g, ' ').trim());
+          const loserRow = page === l ? 'You Ready To Play' : 'Opponent Ready To Play';
+          const winnerRow = page === w ? 'You Thinking...' : 'Opponent Thinking...';
+          expect(flat.sort()).toEqual([loserRow, winnerRow].sort());
+        });
+      }
+      expect(await l.getByRole('button', { name: 'Play Again' }).isDisabled()).toBe(true);
+      await shot(loser.person, 'ready-to-play');
+      await shot(winner.person, 'opponent-ready');
 
-    // The winner agrees: a new game starts at once, on every screen.
-    await w.getByRole('button', { name: 'Play Again' }).click();
-    for (const person of screens()) {
-      await person.page.getByRole('heading', { name: 'Rounds: 0', exact: true }).waitFor();
-      expect(await readTotal(person.page)).toBe(0);
-      await person.page.getByText('Game Started', { exact: true }).waitFor();
-    }
-    await expectMilestones(0);
-    const next = await whoseTurn();
-    expect(await dialKey(next.mover.person.page, 'Random').isEnabled()).toBe(true);
-    await shot(winner.person, 'new-game');
-    await shot(loser.person, 'new-game');
-    await shot(visitor, 'new-game');
-  },
-  { after: [3], timeout: 120_000 },
-);
+      // The winner agrees: a new game starts at once, on every screen.
+      await w.getByRole('button', { name: 'Play Again' }).click();
+      for (const person of screens()) {
+        await person.page.getByRole('heading', { name: 'Rounds: 0', exact: true }).waitFor();
+        expect(await readTotal(person.page)).toBe(0);
+        await person.page.getByText('Game Started', { exact: true }).waitFor();
+      }
+      await expectMilestones(0);
+      const next = await whoseTurn();
+      expect(await dialKey(next.mover.person.page, 'Random').isEnabled()).toBe(true);
+      await shot(winner.person, 'new-game');
+      await shot(loser.person, 'new-game');
+      await shot(visitor, 'new-game');
+    },
+  );
 
-scenario(
-  6,
-  'room-full',
-  "A third user trying to join the full room sees 'Game already started — you can't join this room'",
-  async () => {
-    const cyrus = await Person.enter(browser(), 'cyrus', DESKTOP);
+  test("6. A third user trying to join the full room sees 'Game already started — you can't join this room'", async ({
+    browser,
+  }) => {
+    const cyrus = await Person.enter(browser, 'cyrus', DESKTOP);
     const account = newcomer('Cyrus');
     await register(cyrus, account);
     await confirmRegistered(cyrus.page, account.name);
@@ -437,6 +416,5 @@ scenario(
     await cyrus.page.getByRole('status').filter({ hasText: 'You are watching this game.' }).waitFor();
     expect(await dial(cyrus.page).count()).toBe(0);
     await shot(cyrus, 'watching-instead');
-  },
-  { after: [4] },
-);
+  });
+});

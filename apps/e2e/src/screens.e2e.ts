@@ -1,16 +1,14 @@
 // Scenario 9 (issue 5): the main screens at phone and desktop width, as a player sees them. One
 // player on a phone, one at a desktop: home, the room list, a running game and the profile. Every
 // screen must fit its window's width (no sideways scrolling); the screenshots are for people to
-// look at (.artifacts/e2e/9-screens-at-phone-and-desktop-width/). Against `npm start`:
-//   npm run e2e -- --url http://127.0.0.1:8080 -t "phone and desktop"
-import type { Page } from 'playwright-core';
+// look at (.artifacts/e2e/9-screens/). Against `npm start`:
+//   npm run e2e -- --url http://127.0.0.1:8080 -g "phone and desktop"
+import type { Page } from '@playwright/test';
 import { confirmRegistered, newcomer, openProfile, register } from './support/accounts';
-import { DESKTOP, useBrowser, Person, PHONE } from './support/browser';
+import { DESKTOP, Person, PHONE } from './support/browser';
 import { createRoom, dial, dialKey, isMyTurn, openRoomList, readRounds, roomCard } from './support/rooms';
-import { scenario, shot } from './support/scenario';
+import { expect, shot, test } from './support/scenario';
 import { eventually } from './support/wait';
-
-const browser = useBrowser();
 
 /** How far the page is wider than its window, in CSS pixels (0 when it fits). */
 function overflow(page: Page): Promise<number> {
@@ -27,58 +25,55 @@ async function capture(person: Person, what: string, page: Page = person.page): 
   await shot(person, what, page);
 }
 
-scenario(
-  9,
-  'screens-at-phone-and-desktop-width',
-  'Home, the room list, a running game and the profile fit phone and desktop widths',
-  async () => {
-    const phone = { person: await Person.enter(browser(), 'phone', PHONE), account: newcomer('Sami') };
-    const desktop = { person: await Person.enter(browser(), 'desktop', DESKTOP), account: newcomer('Tara') };
-    const both = [phone, desktop];
+test('9. Home, the room list, a running game and the profile fit phone and desktop widths', async ({
+  browser,
+}) => {
+  const phone = { person: await Person.enter(browser, 'phone', PHONE), account: newcomer('Sami') };
+  const desktop = { person: await Person.enter(browser, 'desktop', DESKTOP), account: newcomer('Tara') };
+  const both = [phone, desktop];
 
-    for (const { person, account } of both) {
-      await register(person, account);
-      await confirmRegistered(person.page, account.name);
-      await person.page.goto('/');
-      await person.page.getByRole('heading', { name: 'Race to 198 across the dunes' }).waitFor();
-      await capture(person, 'home');
-    }
+  for (const { person, account } of both) {
+    await register(person, account);
+    await confirmRegistered(person.page, account.name);
+    await person.page.goto('/');
+    await person.page.getByRole('heading', { name: 'Race to 198 across the dunes' }).waitFor();
+    await capture(person, 'home');
+  }
 
-    // The desktop player opens a room; both look at the list, the desktop player in another tab.
-    const room = await createRoom(desktop.person, { duration: '60 s' });
-    const desktopList = await desktop.person.openTab();
-    for (const [person, page] of [
-      [phone.person, phone.person.page],
-      [desktop.person, desktopList],
-    ] as const) {
-      await openRoomList(page);
-      await roomCard(page, room).waitFor();
-      await capture(person, 'room-list', page);
-    }
-    await desktopList.close();
+  // The desktop player opens a room; both look at the list, the desktop player in another tab.
+  const room = await createRoom(desktop.person, { duration: '60 s' });
+  const desktopList = await desktop.person.openTab();
+  for (const [person, page] of [
+    [phone.person, phone.person.page],
+    [desktop.person, desktopList],
+  ] as const) {
+    await openRoomList(page);
+    await roomCard(page, room).waitFor();
+    await capture(person, 'room-list', page);
+  }
+  await desktopList.close();
 
-    // The phone player enters (an open room is joined after 1 s); one move is played.
-    await roomCard(phone.person.page, room)
-      .getByRole('button', { name: `Enter Room ${room.label}` })
-      .click();
-    for (const { person } of both) await dial(person.page).waitFor();
-    const mover = await eventually(async () => {
-      const [p, d] = await Promise.all([isMyTurn(phone.person.page), isMyTurn(desktop.person.page)]);
-      if (p === d) throw new Error('expected exactly one player to have the turn');
-      return p ? phone : desktop;
-    });
-    await dialKey(mover.person.page, 7).click();
-    for (const { person } of both) {
-      await eventually(async () => expect(await readRounds(person.page)).toBe(1));
-      await capture(person, 'running-game');
-    }
+  // The phone player enters (an open room is joined after 1 s); one move is played.
+  await roomCard(phone.person.page, room)
+    .getByRole('button', { name: `Enter Room ${room.label}` })
+    .click();
+  for (const { person } of both) await dial(person.page).waitFor();
+  const mover = await eventually(async () => {
+    const [p, d] = await Promise.all([isMyTurn(phone.person.page), isMyTurn(desktop.person.page)]);
+    if (p === d) throw new Error('expected exactly one player to have the turn');
+    return p ? phone : desktop;
+  });
+  await dialKey(mover.person.page, 7).click();
+  for (const { person } of both) {
+    await eventually(async () => expect(await readRounds(person.page)).toBe(1));
+    await capture(person, 'running-game');
+  }
 
-    // The room screen has no game menu: the profile is reached from home, as players do.
-    for (const { person, account } of both) {
-      await person.page.goto('/');
-      await openProfile(person.page, account.name);
-      await capture(person, 'profile');
-    }
-    for (const { person } of both) await person.leave();
-  },
-);
+  // The room screen has no game menu: the profile is reached from home, as players do.
+  for (const { person, account } of both) {
+    await person.page.goto('/');
+    await openProfile(person.page, account.name);
+    await capture(person, 'profile');
+  }
+  for (const { person } of both) await person.leave();
+});

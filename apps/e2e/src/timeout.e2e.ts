@@ -9,32 +9,29 @@ import {
   type Account,
   type ProfileCards,
 } from './support/accounts';
-import { DESKTOP, LAPTOP, useBrowser, Person } from './support/browser';
+import { DESKTOP, LAPTOP, Person } from './support/browser';
 import { createRoom, dial, isMyTurn, openRoomList, readTotal, roomCard } from './support/rooms';
-import { scenario, shot } from './support/scenario';
+import { expect, shot, test } from './support/scenario';
 import { eventually } from './support/wait';
 
 /** A turn's deadline is turnStart + 14 s + 4 s; the timeout falls 1 s after it (DECISIONS.md). */
 const TIMEOUT_AFTER_START_MS = 19_000;
-
-const browser = useBrowser();
 
 interface Player {
   person: Person;
   account: Account;
 }
 
-scenario(
-  7,
-  'timeout-in-a-14s-room',
-  'A 14 s room in which the player to move does nothing ends by timeout with the right winner, ' +
+test(
+  '7. A 14 s room in which the player to move does nothing ends by timeout with the right winner, ' +
     'and the profiles show the points, coins, played games, level and blitz title',
-  async () => {
+  async ({ browser }) => {
+    test.setTimeout(90_000);
     const dalia: Player = {
-      person: await Person.enter(browser(), 'dalia', DESKTOP),
+      person: await Person.enter(browser, 'dalia', DESKTOP),
       account: newcomer('Dalia'),
     };
-    const emre: Player = { person: await Person.enter(browser(), 'emre', LAPTOP), account: newcomer('Emre') };
+    const emre: Player = { person: await Person.enter(browser, 'emre', LAPTOP), account: newcomer('Emre') };
     for (const { person, account } of [dalia, emre]) {
       await register(person, account);
       await confirmRegistered(person.page, account.name);
@@ -116,15 +113,14 @@ scenario(
       await page.getByRole('link', { name: 'Back to Quick Battle' }).click();
       await openProfile(page, player.account.name);
       await expectProfile(page, player.account.name, (shown) =>
-        expect(shown).toEqual<ProfileCards>({
+        expect(shown).toEqual({
           playerName: player.account.name,
           premiumCategory: 'none',
           statusAndLevel: 'Rookie · Level 1',
           ...cards,
-        }),
+        } satisfies ProfileCards),
       );
       await shot(player.person, 'profile');
     }
   },
-  { timeout: 90_000 },
 );

@@ -9,7 +9,6 @@ import {
   type RankedReward,
   REWARD_MESSAGES,
   type RewardView,
-  type RoomView,
 } from '@oasis198/contracts';
 import {
   aiCommitOf,
@@ -385,24 +384,6 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
   });
 
   describe('GET /api/rewards/:userId/games', () => {
-    /** The room's final state as rooms publishes it: the moves and the revealed seed. */
-    function finalRoom(finished: GameFinished, moves: MoveRecord[]): RoomView {
-      return {
-        _id: finished.roomId,
-        players: [finished.player1, finished.player2],
-        gameOver: true,
-        aiSeed: finished.aiSeed,
-        aiCommit: finished.aiCommit,
-        version: 7,
-        whosTurn: {
-          gameNumber: finished.gameNumber,
-          gameOver: true,
-          moves,
-          endedAt: toSpecSeconds(Date.parse(finished.finishedAt)),
-        },
-      } as unknown as RoomView;
-    }
-
     it("lists a player's finished games, newest first, and serves one with its moves to replay", async () => {
       const [a, b] = [await registered(), await registered()];
       await Promise.all([rewardOf(a.id), rewardOf(b.id)]);
@@ -418,17 +399,13 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
       const first = {
         ...game(person(a), person(b), { endReason: 'left' }),
         moves: 3,
+        moveList: moves,
         aiSeed,
         aiCommit: aiCommitOf(aiSeed),
       };
       const second = game(person(b), person(a), { endReason: 'timeout' });
       second.finishedAt = new Date(Date.parse(first.finishedAt) + 1000).toISOString();
       await publishGame(first);
-      await jetstream().publish(
-        makeEvent(EventTypes.roomUpdated, EventIds.roomUpdated(first.roomId, 7), {
-          room: finalRoom(first, moves),
-        }),
-      );
       await publishGame(second);
       const list = await waitFor(
         async () => {

@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './schema';
 export * from './subjects';
 export * from './permissions';
 export * from './content-security-policy';

@@ -6,8 +6,10 @@ import type {
   PremiumCategory,
   Seat,
 } from '@oasis198/game-rules';
+import { z } from 'zod';
 import type { Person } from './events';
-import type { TokenClaims } from './users';
+import { strictBody, wholeNumber } from './schema';
+import { type TokenClaims, usernameSchema } from './users';
 
 /** SPEC §3's reward / profile record, plus the games won (the leaderboard's second key). */
 export interface RewardView {
@@ -44,14 +46,20 @@ export interface RewardPage {
 /** The response header of a paged list that carries the number of items in all pages. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
 
-export interface CreateRewardBody {
-  playerId: string;
-  playerName: string;
-}
+/** SPEC's create payload; playerId must be the caller's own id (another answers 403). */
+export const createRewardBodySchema = strictBody({
+  playerId: z
+    .string({ error: 'playerId must be your user id.' })
+    .min(1, 'playerId must be your user id.')
+    .max(64, 'playerId must be your user id.')
+    .meta({ description: "The caller's own user id (another id answers 403)." }),
+  playerName: usernameSchema,
+});
+export type CreateRewardBody = z.infer<typeof createRewardBodySchema>;
 
-export interface EditRewardBody {
-  playerName: string;
-}
+/** The only field a client may change: points, coins, levels and titles are earned, not set. */
+export const editRewardBodySchema = strictBody({ playerName: usernameSchema });
+export type EditRewardBody = z.infer<typeof editRewardBodySchema>;
 
 export interface EditRewardResponse {
   reward: RewardView;
@@ -84,6 +92,19 @@ export interface DeleteRewardRequest {
 
 export const REWARDS_PAGE_SIZE = 20;
 export const REWARDS_MAX_PAGE_SIZE = 100;
+
+/** GET /api/rewards/?page=&pageSize= */
+export const listRewardsQuerySchema = z.strictObject({
+  page: wholeNumber('page must be a whole number of at least 1.', 1).optional().meta({ default: 1 }),
+  pageSize: wholeNumber(
+    `pageSize must be a whole number from 1 to ${REWARDS_MAX_PAGE_SIZE}.`,
+    1,
+    REWARDS_MAX_PAGE_SIZE,
+  )
+    .optional()
+    .meta({ default: REWARDS_PAGE_SIZE }),
+});
+export type ListRewardsQuery = z.infer<typeof listRewardsQuerySchema>;
 
 /** How many of a player's latest games their history keeps (issue 15: "the last 50 games"). */
 export const GAME_HISTORY_SIZE = 50;

@@ -1,5 +1,19 @@
-import type { GameState, GameType, MoveOption, Seat } from '@oasis198/game-rules';
+import {
+  GAME_TYPES,
+  type GameState,
+  type GameType,
+  MESSAGES,
+  MOVE_OPTIONS,
+  PASSCODE_PATTERN,
+  PICK_MAX,
+  PICK_MESSAGE,
+  PICK_MIN,
+  TURN_DURATIONS,
+  UNKNOWN_OPTION_MESSAGE,
+} from '@oasis198/game-rules';
+import { z } from 'zod';
 import type { Person } from './events';
+import { exactlyOne, exactlyOneField, isObject, oneOfKeyed, strictBody, wholeNumber } from './schema';
 import type { TokenClaims } from './users';
 
 /**
@@ -60,42 +74,165 @@ export interface RoomPage {
   total: number;
 }
 
-/** POST /api/rooms/ */
-export interface CreateRoomBody {
-  gameType: GameType;
-  createdBy: Person;
-  duration: number;
-  passCode: string;
-  /** Optional (default false): the AI takes the empty seat if nobody joins within 30 s. */
-  aiOpponent?: boolean;
-}
+export const ROOM_MESSAGES = {
+  full: "Game already started — you can't join this room.",
+  wrongPasscode: 'Oops, try again!',
+  inAnotherRoom: 'You are already playing in another room. Leave it first.',
+  notFound: 'This room does not exist any more.',
+  notAPlayer: 'Only the players of this room can do that.',
+  notCreatorOrPlayer: 'Only the creator or a player of this room can delete it.',
+  notYourSeat: 'You can only mark your own seat as ready.',
+  rawWhosTurn:
+    'The game state is kept by the server. Send a move instead: { "move": { "number", "option" } }.',
+  oneIntent: 'Send exactly one of players, whosTurnReadyPlayer or move.',
+  identityMismatch: 'You can only act as yourself.',
+  concurrent: 'The room changed at the same moment. Please try again.',
+  deleted: 'The room has been deleted.',
+  createError: 'An error occurred. Please try again',
+  noRooms: 'No rooms available / Create a new one to start playing',
+} as const;
 
-/** PATCH /api/rooms/{id}/edit bodies (SPEC §3, DECISIONS.md): intents only. */
-export interface JoinRoomBody {
-  players: { playerId: string; playerName: string };
-  passCode?: string;
-}
-export interface LeaveRoomBody {
-  players: { playerId: string; removePlayer: true };
-}
-export interface ReadyBody {
-  whosTurnReadyPlayer: Partial<Record<Seat, { turn: false; restart: true }>>;
-}
-export interface MoveBody {
-  move: { number: number | 'random'; option?: MoveOption };
-}
-export type EditRoomBody = JoinRoomBody | LeaveRoomBody | ReadyBody | MoveBody;
+/** A user id in a body, which must be the caller's own: identity comes from the token. */
+const callerId = (field: string) => {
+  const message = `${field} must be your user id.`;
+  return z.string({ error: message }).min(1, message).max(64, message).meta({
+    description: "The caller's own user id (identity comes from the token: another id answers 403).",
+  });
+};
+
+/** A display name in a body: text of at most 64 characters (the server uses the caller's own name). */
+const nameText = (field: string) => {
+  const message = `${field} must be text.`;
+  return z.string({ error: message }).max(64, message).meta({ example: 'player1' });
+};
+
+/** POST /api/rooms/ (SPEC §3 create payload, validated per SPEC §5). */
+export const createRoomBodySchema = strictBody(
+  {
+    gameType: z.enum(GAME_TYPES, { error: MESSAGES.gameType }),
+    createdBy: z.strictObject(
+      { id: callerId('createdBy.id'), name: nameText('createdBy.name') },
+      { error: 'createdBy must be { id, name }.' },
+    ),
+    duration: z
+      .literal(TURN_DURATIONS, { error: MESSAGES.duration })
+      .meta({ description: 'Seconds per turn.', example: 32 }),
+    passCode: z
+      .union(
+        [
+          z.literal('', { error: MESSAGES.createPasscode }),
+          z.string({ error: MESSAGES.createPasscode }).regex(PASSCODE_PATTERN, MESSAGES.createPasscode),
+        ],
+        { error: MESSAGES.createPasscode },
+      )
+      .optional()
+      .meta({ description: "'' (or none) for an open room, else 1 to 4 digits. Never sent back." }),
+    aiOpponent: z.boolean({ error: 'aiOpponent must be true or false.' }).optional().meta({
+      description:
+        'Play the AI if nobody joins within 30 s (default false): the AI (id ai:<roomId>, name AI) then takes the empty seat.',
+    }),
+  },
+  'Send gameType, createdBy, duration and passCode.',
+);
+export type CreateRoomBody = z.infer<typeof createRoomBodySchema>;
+
+const seatReadySchema = z.strictObject({
+  turn: z.literal(false, { error: 'turn must be false.' }),
+  restart: z.literal(true, { error: 'restart must be true.' }),
+});
+
+/** PATCH /api/rooms/{id}/edit intents (SPEC §3, DECISIONS.md): join, leave, ready (Play Again) or move. */
+export const leaveRoomBodySchema = strictBody({
+  players: z.strictObject(
+    {
+      playerId: callerId('players.playerId'),
+      removePlayer: z.literal(true, { error: 'players.removePlayer must be true to leave.' }),
+    },
+    { error: 'players must be an object.' },
+  ),
+});
+export type LeaveRoomBody = z.infer<typeof leaveRoomBodySchema>;
+
+export const joinRoomBodySchema = strictBody({
+  players: z.strictObject(
+    { playerId: callerId('players.playerId'), playerName: nameText('players.playerName').optional() },
+    { error: 'players must be an object.' },
+  ),
+  passCode: z
+    .string({ error: 'passCode must be text.' })
+    .max(16, 'passCode must be text.')
+    .optional()
+    .meta({ description: "The room's passcode, to join a room that has one (a wrong one answers 403)." }),
+});
+export type JoinRoomBody = z.infer<typeof joinRoomBodySchema>;
+
+export const readyBodySchema = strictBody({
+  whosTurnReadyPlayer: exactlyOneField(
+    z.strictObject({ player1: seatReadySchema.optional(), player2: seatReadySchema.optional() }),
+    'whosTurnReadyPlayer must name player1 or player2.',
+  ),
+});
+export type ReadyBody = z.infer<typeof readyBodySchema>;
+
+export const moveBodySchema = strictBody({
+  move: z.strictObject(
+    {
+      number: z.union(
+        [
+          z.int({ error: PICK_MESSAGE }).min(PICK_MIN, PICK_MESSAGE).max(PICK_MAX, PICK_MESSAGE),
+          z.literal('random', { error: PICK_MESSAGE }),
+        ],
+        { error: PICK_MESSAGE },
+      ),
+      option: z.enum(MOVE_OPTIONS, { error: UNKNOWN_OPTION_MESSAGE }).optional(),
+    },
+    { error: 'move must be { number, option }.' },
+  ),
+});
+export type MoveBody = z.infer<typeof moveBodySchema>;
+
+/**
+ * Exactly one intent. Clients never write game state: a raw whosTurn is refused with its own
+ * message. The rooms service judges the intent against the room.
+ */
+export const editRoomBodySchema = z.preprocess(
+  (value, ctx) => {
+    if (isObject(value) && value['whosTurn'] !== undefined)
+      ctx.addIssue({ code: 'custom', message: ROOM_MESSAGES.rawWhosTurn, path: ['whosTurn'], input: value });
+    return value;
+  },
+  oneOfKeyed(
+    ['players', 'whosTurnReadyPlayer', 'move'],
+    [leaveRoomBodySchema, joinRoomBodySchema, readyBodySchema, moveBodySchema],
+    // A passcode goes with a join only.
+    (input, present) =>
+      exactlyOne(ROOM_MESSAGES.oneIntent)(input, present) ??
+      (isObject(input) && input['passCode'] !== undefined && present[0] !== 'players'
+        ? ROOM_MESSAGES.oneIntent
+        : undefined),
+  ),
+);
+export type EditRoomBody = z.infer<typeof editRoomBodySchema>;
 
 export interface EditRoomResponse {
   room: RoomView;
 }
 
-export interface ListRoomsQuery {
-  page?: number;
-  /** Only rooms with exactly one free spot. */
-  freeSpot?: boolean;
-  gameType?: GameType;
-}
+const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false };
+
+/** GET /api/rooms/?page=&freeSpot=&gameType= */
+export const listRoomsQuerySchema = z.strictObject({
+  page: wholeNumber('page must be a whole number of at least 1.', 1).optional().meta({ default: 1 }),
+  freeSpot: z
+    .preprocess(
+      (value) => (typeof value === 'string' ? (BOOLEAN_TEXT[value] ?? value) : value),
+      z.boolean({ error: 'freeSpot must be true or false.' }),
+    )
+    .optional()
+    .meta({ description: 'Only rooms with exactly one free spot.', default: false }),
+  gameType: z.enum(GAME_TYPES, { error: MESSAGES.gameType }).optional(),
+});
+export type ListRoomsQuery = z.infer<typeof listRoomsQuerySchema>;
 
 // NATS requests to the rooms service.
 export interface CreateRoomRequest {
@@ -152,22 +289,3 @@ export interface DeadlineDueResponse {
    */
   reason?: string;
 }
-
-export const ROOM_MESSAGES = {
-  full: "Game already started — you can't join this room.",
-  wrongPasscode: 'Oops, try again!',
-  inAnotherRoom: 'You are already playing in another room. Leave it first.',
-  notFound: 'This room does not exist any more.',
-  notAPlayer: 'Only the players of this room can do that.',
-  notCreatorOrPlayer: 'Only the creator or a player of this room can delete it.',
-  notYourSeat: 'You can only mark your own seat as ready.',
-  rawWhosTurn:
-    'The game state is kept by the server. Send a move instead: { "move": { "number", "option" } }.',
-  oneIntent: 'Send exactly one of players, whosTurnReadyPlayer or move.',
-  identityMismatch: 'You can only act as yourself.',
-  concurrent: 'The room changed at the same moment. Please try again.',
-  deleted: 'The room has been deleted.',
-  unknownField: 'This field is not part of a room request:',
-  createError: 'An error occurred. Please try again',
-  noRooms: 'No rooms available / Create a new one to start playing',
-} as const;

@@ -1,19 +1,112 @@
 /** Shapes of the users calls (SPEC §7) and their NATS requests. */
+import {
+  EMAIL_MAX_LENGTH,
+  EMAIL_MIN_LENGTH,
+  EMAIL_PATTERN,
+  MESSAGES,
+  PASSWORD_PATTERN,
+  USERNAME_PATTERN,
+  validateConfirmedPassword,
+} from '@oasis198/game-rules';
+import { z } from 'zod';
+import { exactlyOne, isObject, oneOfKeyed, strictBody } from './schema';
 
-export interface RegisterBody {
-  name: string;
-  email: string;
-  password: string;
-  confirmedPassword: string;
-}
+export const USER_MESSAGES = {
+  registered: 'Account has been successfully created',
+  alreadyExists: 'oops, user already exists',
+  loggedIn: 'You have successfully logged in',
+  loginFailed: 'You have failed to log in, try again',
+  badCredentials: 'Invalid e-mail or password.',
+  loggedOut: 'You have successfully logged out!',
+  deleted: 'You have successfully deleted your account!',
+  usernameChanged: 'Username changed successfully',
+  emailChanged: 'E-mail changed successfully',
+  passwordChanged: 'Password changed successfully',
+  editFailed: "Unfortunately, it didn't change",
+  commonPassword: 'This password is too common. Please choose a less predictable one.',
+  oneEditField: 'Send exactly one of name, email or password.',
+  emailTaken: 'This e-mail address is already in use.',
+  forgotPassword: 'Please, check your E-mail.',
+} as const;
 
-export interface LoginBody {
-  email: string;
-  password: string;
-}
+// SPEC §5's fields. Whatever is wrong with one (missing, not text, too long, a symbol), it answers
+// SPEC's message.
 
-/** PATCH /api/users/edit: exactly one of the fields. */
-export type EditUserBody = { name: string } | { email: string } | { password: string };
+export const usernameSchema = z
+  .string({ error: MESSAGES.username })
+  .regex(USERNAME_PATTERN, MESSAGES.username)
+  .meta({ description: '4 to 16 letters or digits (SPEC §5).', example: 'player1' });
+
+export const emailSchema = z
+  .string({ error: MESSAGES.email })
+  .min(EMAIL_MIN_LENGTH, MESSAGES.email)
+  .max(EMAIL_MAX_LENGTH, MESSAGES.email)
+  .regex(EMAIL_PATTERN, MESSAGES.email)
+  .meta({ description: '6 to 32 characters, an e-mail address (SPEC §5).', example: 'player1@example.com' });
+
+export const passwordSchema = z
+  .string({ error: MESSAGES.password })
+  .regex(PASSWORD_PATTERN, MESSAGES.password)
+  .meta({ description: '6 to 16 letters or digits (SPEC §5).', example: 'tiger2024x' });
+
+/** A password being chosen: the auth service also refuses a common one (DECISIONS), with 400. */
+const newPasswordSchema = passwordSchema.meta({
+  description:
+    '6 to 16 letters or digits (SPEC §5), and not one of the 10,000 most common passwords in any ' +
+    `case (DECISIONS): 400 '${USER_MESSAGES.commonPassword}'`,
+  example: 'tiger2024x',
+});
+
+const confirmedPasswordSchema = z
+  .string({ error: MESSAGES.confirmedPassword })
+  .regex(PASSWORD_PATTERN, MESSAGES.confirmedPassword)
+  .meta({ description: "The same password again; anything else answers 'The passwords do not match.'" });
+
+/** confirmedPassword equals password (SPEC §5), judged even when other fields are wrong too. */
+const passwordsMatch = (body: { password?: unknown; confirmedPassword?: unknown }): boolean =>
+  body.confirmedPassword === undefined ||
+  validateConfirmedPassword(body.password, body.confirmedPassword) === null;
+const PASSWORDS_MATCH = {
+  path: ['confirmedPassword'],
+  message: MESSAGES.confirmedPassword,
+  when: () => true,
+};
+
+/** POST /api/users/ */
+export const registerBodySchema = strictBody({
+  name: usernameSchema,
+  email: emailSchema,
+  password: newPasswordSchema,
+  confirmedPassword: confirmedPasswordSchema,
+}).refine(passwordsMatch, PASSWORDS_MATCH);
+export type RegisterBody = z.infer<typeof registerBodySchema>;
+
+/** POST /api/users/login: the same rules as registration (SPEC §5). */
+export const loginBodySchema = strictBody({ email: emailSchema, password: passwordSchema });
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+/**
+ * PATCH /api/users/edit: exactly one of name, email or password (SPEC §7); the web app's password
+ * form also sends the confirmation, which must match.
+ */
+export const editUserBodySchema = oneOfKeyed(
+  ['name', 'email', 'password'],
+  [
+    strictBody({ name: usernameSchema }),
+    strictBody({ email: emailSchema }),
+    strictBody({ password: newPasswordSchema, confirmedPassword: confirmedPasswordSchema.optional() }).refine(
+      passwordsMatch,
+      PASSWORDS_MATCH,
+    ),
+  ],
+  // A confirmation goes with a new password only.
+  (input, present) =>
+    exactlyOne(USER_MESSAGES.oneEditField)(input, present) ??
+    (isObject(input) && input['confirmedPassword'] !== undefined && present[0] !== 'password'
+      ? USER_MESSAGES.oneEditField
+      : undefined),
+);
+export type EditUserBody = z.infer<typeof editUserBodySchema>;
 
 /** What register and login answer, and what the web app keeps in localStorage under `user`. */
 export interface AuthUser {
@@ -98,21 +191,3 @@ export interface UserName {
   at: number;
   until: number;
 }
-
-export const USER_MESSAGES = {
-  registered: 'Account has been successfully created',
-  alreadyExists: 'oops, user already exists',
-  loggedIn: 'You have successfully logged in',
-  loginFailed: 'You have failed to log in, try again',
-  badCredentials: 'Invalid e-mail or password.',
-  loggedOut: 'You have successfully logged out!',
-  deleted: 'You have successfully deleted your account!',
-  usernameChanged: 'Username changed successfully',
-  emailChanged: 'E-mail changed successfully',
-  passwordChanged: 'Password changed successfully',
-  editFailed: "Unfortunately, it didn't change",
-  commonPassword: 'This password is too common. Please choose a less predictable one.',
-  oneEditField: 'Send exactly one of name, email or password.',
-  emailTaken: 'This e-mail address is already in use.',
-  forgotPassword: 'Please, check your E-mail.',
-} as const;

@@ -211,7 +211,8 @@ export function startGame(state: GameState, settings: TurnSettings & GameSecrets
   };
 }
 
-const PICK_MESSAGE = `Pick a whole number from ${PICK_MIN} to ${PICK_MAX}, or "random".`;
+export const PICK_MESSAGE = `Pick a whole number from ${PICK_MIN} to ${PICK_MAX}, or "random".`;
+export const UNKNOWN_OPTION_MESSAGE = `Choose one of the options: ${MOVE_OPTIONS.join(', ')}.`;
 
 /** Checks an untrusted move intent, as it arrives from a client, without coercing anything. */
 export function parseMoveIntent(input: unknown): { ok: true; intent: MoveIntent } | Refusal {
@@ -219,7 +220,7 @@ export function parseMoveIntent(input: unknown): { ok: true; intent: MoveIntent 
   const { number, option = 'plain' } = input as { number?: unknown; option?: unknown };
   if (!(number === 'random' || isPick(number))) return refuse('pick-out-of-range', PICK_MESSAGE);
   if (typeof option !== 'string' || !(MOVE_OPTIONS as readonly string[]).includes(option)) {
-    return refuse('unknown-option', `Choose one of the options: ${MOVE_OPTIONS.join(', ')}.`);
+    return refuse('unknown-option', UNKNOWN_OPTION_MESSAGE);
   }
   return { ok: true, intent: { number, option: option as MoveOption } };
 }

@@ -25,24 +25,30 @@ export const PASSCODE_LABEL = 'Choose a Passcode ( Only numbers, 1 - 4 digits )'
 /** A validation result: null when the value is valid, otherwise SPEC's message. */
 export type FieldError = string | null;
 
-const USERNAME = /^[A-Za-z0-9]{4,16}$/;
-const PASSWORD = /^[A-Za-z0-9]{6,16}$/;
+// Exported for the API's schemas (libs/contracts), which state the same rules to clients.
+export const USERNAME_PATTERN = /^[A-Za-z0-9]{4,16}$/;
+export const PASSWORD_PATTERN = /^[A-Za-z0-9]{6,16}$/;
 // {email}: one @, no spaces, a dot in the domain, letters/digits/._%+- in the local part.
-const EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
-const PASSCODE = /^\d{1,4}$/;
+export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+export const EMAIL_MIN_LENGTH = 6;
+export const EMAIL_MAX_LENGTH = 32;
+export const PASSCODE_PATTERN = /^\d{1,4}$/;
 
 export function validateUsername(value: unknown): FieldError {
-  return typeof value === 'string' && USERNAME.test(value) ? null : MESSAGES.username;
+  return typeof value === 'string' && USERNAME_PATTERN.test(value) ? null : MESSAGES.username;
 }
 
 export function validateEmail(value: unknown): FieldError {
-  return typeof value === 'string' && value.length >= 6 && value.length <= 32 && EMAIL.test(value)
+  return typeof value === 'string' &&
+    value.length >= EMAIL_MIN_LENGTH &&
+    value.length <= EMAIL_MAX_LENGTH &&
+    EMAIL_PATTERN.test(value)
     ? null
     : MESSAGES.email;
 }
 
 export function validatePassword(value: unknown): FieldError {
-  return typeof value === 'string' && PASSWORD.test(value) ? null : MESSAGES.password;
+  return typeof value === 'string' && PASSWORD_PATTERN.test(value) ? null : MESSAGES.password;
 }
 
 export function validateConfirmedPassword(password: unknown, confirmed: unknown): FieldError {
@@ -52,7 +58,7 @@ export function validateConfirmedPassword(password: unknown, confirmed: unknown)
 /** Passcode on create: optional (empty means open); otherwise 1 to 4 digits. */
 export function validateCreatePasscode(value: unknown): FieldError {
   if (value === undefined || value === '') return null;
-  return typeof value === 'string' && PASSCODE.test(value) ? null : MESSAGES.createPasscode;
+  return typeof value === 'string' && PASSCODE_PATTERN.test(value) ? null : MESSAGES.createPasscode;
 }
 
 /** Passcode entered to join: at most 4 characters, equal to the room's passcode. */

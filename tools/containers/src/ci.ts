@@ -46,6 +46,13 @@ async function step(name: string, work: () => Promise<void>): Promise<void> {
   timings.push([name, Date.now() - t0]);
 }
 
+/**
+ * The scenarios that cross services and replicas (accounts, a whole game with a visitor, the turn
+ * clock, Play now and the AI through the timer, the live leaderboard). Screens, accessibility and
+ * the latency figure are the same web bundle as in the end-to-end stage, which runs them all.
+ */
+const SYSTEM_SCENARIOS = ['account', 'quick-battle', 'timeout', 'play-now', 'leaderboard'];
+
 let failed = false;
 try {
   raiseAddressLimitsForTests();
@@ -53,7 +60,7 @@ try {
   await step('end-to-end scenarios against the container stack', async () => {
     await exec(
       process.execPath,
-      [path.join(ROOT, 'tools', 'scripts', 'e2e.mjs'), '--url', stackUrls().entry],
+      [path.join(ROOT, 'tools', 'scripts', 'e2e.mjs'), '--url', stackUrls().entry, ...SYSTEM_SCENARIOS],
       {
         inherit: true,
       },

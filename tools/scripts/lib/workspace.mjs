@@ -22,6 +22,10 @@ export const HELM_VERSION = 'v3.22.0';
 export const CHECKOV_VERSION = '3.3.30';
 export const CHECKOV_VENV = path.join(ROOT, '.tools', 'checkov-venv');
 export const CHECKOV_BIN = path.join(CHECKOV_VENV, 'bin', 'checkov');
+/** The API fuzzer of the fuzzing stage (PyPI), in a virtualenv of its own like checkov. */
+export const SCHEMATHESIS_VERSION = '4.32.5';
+export const SCHEMATHESIS_VENV = path.join(ROOT, '.tools', 'schemathesis-venv');
+export const SCHEMATHESIS_BIN = path.join(SCHEMATHESIS_VENV, 'bin', 'schemathesis');
 
 export const binaryPath = (name) => path.join(TOOLS_BIN, name);
 export const NATS_SERVER_BIN = binaryPath('nats-server');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import { eventually } from './wait';
 import type { Person } from './browser';
 

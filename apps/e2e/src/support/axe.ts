@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AxeResults } from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import { DESKTOP, PHONE, type Viewport } from './browser';
 
 /** The widths every screen is audited at: a 390 px phone and a 1280 px desktop. */

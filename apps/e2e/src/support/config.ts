@@ -1,26 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** Where the stack under test answers: tools/scripts/e2e.mjs sets it (or --url does). */
-export function baseUrl(): string {
-  const url = process.env['E2E_BASE_URL'];
-  if (!url) {
-    throw new Error(
-      'E2E_BASE_URL is not set: run the scenarios with `npm run e2e`, which starts the stack, ' +
-        'or `npm run e2e -- --url http://127.0.0.1:8080` against one that runs',
-    );
-  }
-  return url;
-}
+/** The workspace's .artifacts (git-ignored). */
+const ARTIFACTS = path.resolve(__dirname, '../../../../.artifacts');
 
-/** Screenshots and failure evidence: .artifacts/e2e (git-ignored). */
-export function artifactsDir(): string {
-  return process.env['E2E_ARTIFACTS_DIR'] ?? path.resolve(__dirname, '../../../../.artifacts/e2e');
-}
+/**
+ * Playwright's output directory, which it empties when a run starts: the scenarios' screenshots
+ * (<n>-<slug>/), the stack's log, and a failing scenario's trace and screenshots.
+ */
+export const E2E_ARTIFACTS = path.join(ARTIFACTS, 'e2e');
 
-/** Screenshots of screens for people to look at, by name and width: .artifacts/screens (git-ignored). */
+/** Screenshots of screens for people to look at, by name and width: .artifacts/screens. */
 export function screensDir(): string {
-  const dir = path.join(artifactsDir(), '..', 'screens');
+  const dir = path.join(ARTIFACTS, 'screens');
   mkdirSync(dir, { recursive: true });
   return dir;
 }

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { Person } from './browser';
 import { dialKey, isMyTurn, offeredAt, oasisOption, readRounds, readTotal, type OptionLabel } from './rooms';
 import { eventually } from './wait';

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page } from '@playwright/test';
 import type { Person } from './browser';
 
 /** SPEC §2: the short room label is the last 6 characters of the room id, upper-cased. */

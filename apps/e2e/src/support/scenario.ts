@@ -1,81 +1,68 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import type { Person } from './browser';
-import { present } from './browser';
-import { artifactsDir, screensDir } from './config';
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { present, type Person } from './browser';
+import { E2E_ARTIFACTS, screensDir } from './config';
 
-interface Current {
-  dir: string;
-  shots: number;
-  /** False when the scenario could not start: there is nothing of its own to keep. */
-  evidence: boolean;
-}
+export { expect };
 
-let current: Current | undefined;
-const passed = new Set<number>();
+/** Where the running scenario's screenshots go, and how many it took. */
+let current = { dir: E2E_ARTIFACTS, shots: 0 };
+/** The test file whose scenarios run now. */
+let currentFile: string | undefined;
 /** Page errors already reported, per person, so each scenario judges only its own. */
 const seenErrors = new WeakMap<Person, number>();
 
-export interface ScenarioOptions {
-  /** Scenarios whose state this one continues (the same people, the same room). */
-  after?: number[];
-  /** Jest's budget for the whole scenario (default 60 s). */
-  timeout?: number;
-  /**
-   * A scenario whose screenshots are for people to look at: they go to .artifacts/screens/ instead,
-   * which the e2e runner does not wipe when it starts (another run's start would lose them); the
-   * scenario empties its own folder there when it starts.
-   */
-  screens?: boolean;
-}
-
 /**
- * One numbered scenario of the issue as a Jest test. Its screenshots go to
- * .artifacts/e2e/<number>-<slug>/; if it fails, every open page's screenshot and console log are
- * kept there too (see jest.environment.cjs). A scenario fails when a page threw an uncaught error.
+ * Playwright's test for the numbered scenarios of the issues, titled "<number>. <what happens>".
+ * Playwright keeps a failing scenario's trace and a screenshot of every open page; shot() saves the
+ * key moments to .artifacts/e2e/<number>-<file>/ ("1-quick-battle"). A scenario also fails when a
+ * page threw an uncaught error. Scenarios that continue from each other (the same people, the same
+ * room) sit in a test.describe.serial group.
+ *
+ * One browser (Playwright's worker-scoped `browser`) serves every file, and a file's people may
+ * stay from one scenario to the next: they leave when the next file's first scenario starts.
  */
-export function scenario(
-  number: number,
-  slug: string,
-  title: string,
-  run: () => Promise<void>,
-  { after = [], timeout, screens = false }: ScenarioOptions = {},
-): void {
-  test(
-    `${number}. ${title}`,
-    async () => {
-      const dir = path.join(screens ? screensDir() : artifactsDir(), `${number}-${slug}`);
-      if (screens) rmSync(dir, { recursive: true, force: true });
-      current = { dir, shots: 0, evidence: true };
-      mkdirSync(current.dir, { recursive: true });
-      const missing = after.filter((n) => !passed.has(n));
-      if (missing.length) {
-        current.evidence = false;
-        throw new Error(`scenario ${missing.join(', ')} did not pass, and this one continues from it`);
+export const test = base.extend<{ screens: boolean; scenario: void }>({
+  /**
+   * Screenshots for people to look at (`test.use({ screens: true })`): they go to .artifacts/screens/
+   * instead, which Playwright does not empty when a run starts (another run's start would lose
+   * them); the scenario empties its own folder there when it starts.
+   */
+  screens: [false, { option: true }],
+  scenario: [
+    async ({ screens }, use, testInfo) => {
+      if (testInfo.file !== currentFile) {
+        for (const person of present) await person.leave();
+        currentFile = testInfo.file;
       }
-      await run();
-      expect(newPageErrors()).toEqual([]);
-      passed.add(number);
+      const dir = path.join(screens ? screensDir() : E2E_ARTIFACTS, folderOf(testInfo));
+      if (screens) rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      current = { dir, shots: 0 };
+      await use();
+      if (testInfo.status === 'passed') expect(newPageErrors()).toEqual([]);
     },
-    timeout,
-  );
+    { auto: true },
+  ],
+});
+
+/** A scenario's folder: its number and its file's name, "8-account" (numbers repeat across files). */
+function folderOf({ title, file }: TestInfo): string {
+  const number = /^(\d+)\. /.exec(title)?.[1];
+  if (!number)
+    throw new Error(`a scenario's title starts with its number, like "8. Account flows…": "${title}"`);
+  return `${number}-${path.basename(file, '.e2e.ts')}`;
 }
 
 function newPageErrors(): string[] {
   const errors: string[] = [];
   for (const person of present) {
     const seen = seenErrors.get(person) ?? 0;
-    errors.push(...person.log.errors.slice(seen).map((e) => `${person.label}: ${e}`));
-    seenErrors.set(person, person.log.errors.length);
+    errors.push(...person.errors.slice(seen).map((e) => `${person.label}: ${e}`));
+    seenErrors.set(person, person.errors.length);
   }
   return errors;
-}
-
-function scenarioDir(): string {
-  const dir = current?.dir ?? path.join(artifactsDir(), 'setup');
-  mkdirSync(dir, { recursive: true });
-  return dir;
 }
 
 /**
@@ -90,36 +77,11 @@ export async function shot(
   page: Page = person.page,
   { windowOnly = false }: { windowOnly?: boolean } = {},
 ): Promise<void> {
-  const dir = scenarioDir();
-  const n = current ? ++current.shots : 0;
-  const file = `${String(n).padStart(2, '0')}-${person.label}-${what}.png`;
+  const file = `${String(++current.shots).padStart(2, '0')}-${person.label}-${what}.png`;
   const modal = (await page.getByRole('dialog').or(page.getByRole('alertdialog')).count()) > 0;
   await page.screenshot({
-    path: path.join(dir, file),
+    path: path.join(current.dir, file),
     fullPage: !modal && !windowOnly,
     animations: 'disabled',
   });
 }
-
-async function keepEvidence(): Promise<void> {
-  if (current && !current.evidence) return;
-  const dir = scenarioDir();
-  for (const person of present) {
-    person.saveLog(dir, `failure-${person.label}.console.log`);
-    const pages = person.pages();
-    for (const [i, page] of pages.entries()) {
-      const suffix = i === 0 ? '' : `-tab${i}`;
-      await page
-        .screenshot({
-          path: path.join(dir, `failure-${person.label}${suffix}.png`),
-          fullPage: true,
-          timeout: 5000,
-        })
-        .catch((error: unknown) =>
-          console.error(`no failure screenshot of ${person.label}: ${String(error)}`),
-        );
-    }
-  }
-}
-
-(globalThis as { __e2eOnFailure?: () => Promise<void> }).__e2eOnFailure = keepEvidence;

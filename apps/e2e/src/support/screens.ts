@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import { axeViolations } from './axe';
 import { DESKTOP, PHONE } from './browser';
 import { screensDir } from './config';

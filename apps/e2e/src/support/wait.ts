@@ -8,7 +8,7 @@ export interface EventuallyOptions {
 }
 
 /**
- * Retries `check` (typically reads from the page and Jest expectations) until it passes; after the
+ * Retries `check` (typically reads from the page and expectations) until it passes; after the
  * timeout the last failure is thrown as is, so the report shows the real difference.
  */
 export async function eventually<T>(

@@ -1,4 +1,4 @@
-import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import {
@@ -17,7 +17,6 @@ import {
   sanitizeRequestId,
   toEnvelope,
 } from '@oasis198/service-kit';
-import type { ValidationError } from 'class-validator';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
@@ -107,17 +106,6 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
     runWithRequestId(requestId, next);
   });
 
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      transform: true,
-      validationError: { target: false, value: false },
-      exceptionFactory: (errors) => validationFailure(errors),
-    }),
-  );
-
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -178,19 +166,4 @@ export function handleEdgeErrors(nest: INestApplication): void {
 function isBodyParserFailure(error: unknown): boolean {
   const e = error as { status?: unknown; type?: unknown } | null;
   return typeof e?.type === 'string' && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
-}
-
-function validationFailure(errors: ValidationError[]): AppError {
-  const details: Record<string, string> = {};
-  const walk = (list: ValidationError[], prefix: string) => {
-    for (const error of list) {
-      const path = prefix ? `${prefix}.${error.property}` : error.property;
-      const messages = Object.values(error.constraints ?? {});
-      if (messages.length) details[path] = messages[0] as string;
-      if (error.children?.length) walk(error.children, path);
-    }
-  };
-  walk(errors, '');
-  const first = Object.values(details)[0] ?? 'The request is not valid.';
-  return new AppError('VALIDATION', first, details);
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Post, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -7,17 +7,23 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiProduces,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import {
+  type CreateRewardBody,
+  createRewardBodySchema,
   type DeleteRewardResponse,
+  type EditRewardBody,
+  editRewardBodySchema,
   type EditRewardResponse,
   GAME_HISTORY_SIZE,
+  LEADERBOARD_PUSH_EVENT,
   type PlayedGame,
   type PlayedGameDetail,
+  type ListRewardsQuery,
+  listRewardsQuerySchema,
   type RankedReward,
   REWARDS_PAGE_SIZE,
   Requests,
@@ -31,12 +37,12 @@ import type { Response } from 'express';
 import { AuthGuard, Caller } from '../auth/auth.guard';
 import { ErrorBodyDto } from '../http/error-body.dto';
 import { ApiRateLimited, LimitPerUser } from '../http/rate-limit';
+import { ApiEventStream, ValidBody, ValidQuery } from '../http/schema-body';
 import { RoomPushService } from '../rooms/room-push.service';
 import { ClientAddress } from '../users/bearer-token.decorator';
 import { MessageDto } from '../users/dto/responses.dto';
 import { PlayedGameDetailDto, PlayedGameDto } from './dto/played-game.dto';
 import { EditRewardResponseDto, RankedRewardDto, RewardViewDto } from './dto/reward-view.dto';
-import { CreateRewardDto, EditRewardDto, ListRewardsQueryDto } from './dto/rewards.dto';
 import { LEADERBOARD_FRAME, LeaderboardPushService } from './leaderboard-push.service';
 
 /** The 429 of a reward write (REWARD_WRITES_PER_MINUTE per user). */
@@ -76,10 +82,10 @@ export class RewardsController {
   })
   @ApiBadRequestResponse({
     type: ErrorBodyDto,
-    description: 'page or pageSize is not a whole number in range.',
+    description: 'page or pageSize is not a whole number in range, or another parameter is sent.',
   })
   async list(
-    @Query() query: ListRewardsQueryDto,
+    @ValidQuery(listRewardsQuerySchema) query: ListRewardsQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<RankedReward[]> {
     const page = await this.rpc.request<RewardPage>(Requests.rewards.list, {
@@ -96,7 +102,9 @@ export class RewardsController {
     summary:
       'Server-Sent Events: event "leaderboard" (data {}) after games were paid, at most once a second; refetch the page and ranks shown.',
   })
-  @ApiProduces('text/event-stream')
+  @ApiEventStream('Event "leaderboard" (data {}) after games were paid, until the client goes.', [
+    LEADERBOARD_PUSH_EVENT,
+  ])
   @ApiRateLimited(STREAMS_LIMITED)
   stream(@ClientAddress() client: string, @Res() res: Response): void {
     const release = this.push.takePlace(client);
@@ -145,7 +153,10 @@ export class RewardsController {
   @ApiCreatedResponse({ type: RewardViewDto, description: "The caller's record (the existing one if any)." })
   @ApiUnauthorizedResponse({ type: ErrorBodyDto })
   @ApiForbiddenResponse({ type: ErrorBodyDto, description: "playerId is not the caller's id." })
-  create(@Body() body: CreateRewardDto, @Caller() caller: TokenClaims): Promise<RewardView> {
+  create(
+    @ValidBody(createRewardBodySchema) body: CreateRewardBody,
+    @Caller() caller: TokenClaims,
+  ): Promise<RewardView> {
     return this.rpc.request<RewardView>(Requests.rewards.create, { caller, body });
   }
 
@@ -159,7 +170,7 @@ export class RewardsController {
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   edit(
     @Param('id') id: string,
-    @Body() body: EditRewardDto,
+    @ValidBody(editRewardBodySchema) body: EditRewardBody,
     @Caller() caller: TokenClaims,
   ): Promise<EditRewardResponse> {
     return this.rpc.request<EditRewardResponse>(Requests.rewards.edit, { caller, id, body });

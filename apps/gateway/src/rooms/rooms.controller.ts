@@ -1,16 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -20,18 +8,24 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiProduces,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import {
+  type CreateRoomBody,
+  createRoomBodySchema,
+  type EditRoomBody,
+  editRoomBodySchema,
   type EditRoomResponse,
+  type ListRoomsQuery,
+  listRoomsQuerySchema,
   type MessageResponse,
   type PushMessage,
   Requests,
   type RoomPage,
   type RoomView,
+  ROOM_MESSAGES,
   type TokenClaims,
 } from '@oasis198/contracts';
 import { RpcClient } from '@oasis198/service-kit';
@@ -39,10 +33,10 @@ import type { Response } from 'express';
 import { AuthGuard, Caller } from '../auth/auth.guard';
 import { ErrorBodyDto } from '../http/error-body.dto';
 import { ApiRateLimited, LimitPerUser } from '../http/rate-limit';
+import { ApiEventStream, ValidBody, ValidQuery } from '../http/schema-body';
 import { ClientAddress } from '../users/bearer-token.decorator';
 import { MessageDto } from '../users/dto/responses.dto';
 import { EditRoomResponseDto, RoomPageDto, RoomViewDto } from './dto/room-view.dto';
-import { CreateRoomDto, EditRoomDto, ListRoomsQueryDto } from './dto/rooms.dto';
 import { RoomPushService, versionOf } from './room-push.service';
 
 const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
@@ -77,7 +71,10 @@ export class RoomsController {
   @ApiUnauthorizedResponse({ type: ErrorBodyDto })
   @ApiForbiddenResponse({ type: ErrorBodyDto, description: "createdBy.id is not the caller's id." })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'The caller already plays in another room.' })
-  create(@Body() body: CreateRoomDto, @Caller() caller: TokenClaims): Promise<RoomView> {
+  create(
+    @ValidBody(createRoomBodySchema) body: CreateRoomBody,
+    @Caller() caller: TokenClaims,
+  ): Promise<RoomView> {
     return this.rpc.request<RoomView>(Requests.rooms.create, { caller, body });
   }
 
@@ -100,8 +97,7 @@ export class RoomsController {
   @Get()
   @ApiOperation({ summary: 'Rooms, newest first, 8 a page.' })
   @ApiOkResponse({ type: RoomPageDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto })
-  list(@Query() query: ListRoomsQueryDto): Promise<RoomPage> {
+  list(@ValidQuery(listRoomsQuerySchema) query: ListRoomsQuery): Promise<RoomPage> {
     return this.rpc.request<RoomPage>(Requests.rooms.list, {
       page: query.page ?? 1,
       freeSpot: query.freeSpot ?? false,
@@ -125,7 +121,11 @@ export class RoomsController {
     summary:
       'Server-Sent Events: every room change (event "room", data = the room\'s summary) and deletion ("room-deleted").',
   })
-  @ApiProduces('text/event-stream')
+  @ApiEventStream(
+    'Every room change (event "room", data = the room\'s summary, id = its version) and deletion ("room-deleted", data = { roomId, version, reason }), until the client goes.',
+    ['room', 'room-deleted'],
+    true,
+  )
   @ApiRateLimited(STREAMS_LIMITED)
   listStream(@ClientAddress() client: string, @Res() res: Response): void {
     const release = this.push.takePlace(client);
@@ -142,7 +142,11 @@ export class RoomsController {
     summary:
       'Server-Sent Events for one room: the room now, then every change (event "room", id = version) and "room-deleted".',
   })
-  @ApiProduces('text/event-stream')
+  @ApiEventStream(
+    'The room now, then every change (event "room", data = the room, id = its version), until "room-deleted" or the client goes.',
+    ['room', 'room-deleted'],
+    true,
+  )
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiRateLimited(STREAMS_LIMITED)
   async roomStream(
@@ -214,7 +218,7 @@ export class RoomsController {
   })
   edit(
     @Param('id') roomId: string,
-    @Body() body: EditRoomDto,
+    @ValidBody(editRoomBodySchema) body: EditRoomBody,
     @Caller() caller: TokenClaims,
   ): Promise<EditRoomResponse> {
     return this.rpc.request<EditRoomResponse>(Requests.rooms.edit, { caller, roomId, body });
@@ -228,8 +232,9 @@ export class RoomsController {
   @ApiOperation({ summary: 'Delete a room (its creator or a player); a running game is lost by the caller.' })
   @ApiOkResponse({ type: MessageDto })
   @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiForbiddenResponse({ type: ErrorBodyDto })
+  @ApiForbiddenResponse({ type: ErrorBodyDto, description: ROOM_MESSAGES.notCreatorOrPlayer })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: ROOM_MESSAGES.concurrent })
   delete(@Param('id') roomId: string, @Caller() caller: TokenClaims): Promise<MessageResponse> {
     return this.rpc.request<MessageResponse>(Requests.rooms.delete, { caller, roomId });
   }

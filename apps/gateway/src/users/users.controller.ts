@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
+import { Controller, Delete, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -11,9 +11,15 @@ import {
 } from '@nestjs/swagger';
 import {
   type AuthUser,
+  type EditUserBody,
+  editUserBodySchema,
   type EditUserResponse,
   type EditUserResult,
+  type LoginBody,
+  loginBodySchema,
   type MessageResponse,
+  type RegisterBody,
+  registerBodySchema,
   Requests,
   type TokenClaims,
   TokenRecords,
@@ -23,15 +29,15 @@ import { AuthGuard, Caller } from '../auth/auth.guard';
 import { TokenRevocations } from '../auth/token-revocations';
 import { ErrorBodyDto } from '../http/error-body.dto';
 import { ApiRateLimited, LoginThrottle, RegisterThrottle } from '../http/rate-limit';
+import { ValidBody } from '../http/schema-body';
 import { BearerToken, ClientAddress } from './bearer-token.decorator';
-import { EditUserDto } from './dto/edit-user.dto';
-import { LoginDto } from './dto/login.dto';
-import { RegisterDto } from './dto/register.dto';
 import { AuthUserDto, EditUserResponseDto, MessageDto } from './dto/responses.dto';
+
+const COMMON_PASSWORD_OR_FIELD =
+  'a field breaks SPEC §5 (its message), or the password is one of the 10,000 most common (DECISIONS).';
 
 /** SPEC §7 users calls (and logout), forwarded to the auth service. */
 @ApiTags('users')
-@ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field breaks SPEC §5 (its message).' })
 @ApiServiceUnavailableResponse({
   type: ErrorBodyDto,
   description: 'The auth service did not answer in time.',
@@ -48,10 +54,15 @@ export class UsersController {
   @Post('login')
   @HttpCode(200)
   @ApiOkResponse({ type: AuthUserDto })
+  @ApiBadRequestResponse({
+    type: ErrorBodyDto,
+    description:
+      "A field breaks SPEC §5 (its message), or no account has this e-mail and password: 'Invalid e-mail or password.' (SPEC §8: a failed login is a 400).",
+  })
   @ApiRateLimited(
     'Too many failed logins for this account or from this address (the right password waits too).',
   )
-  login(@Body() body: LoginDto, @ClientAddress() client: string): Promise<AuthUser> {
+  login(@ValidBody(loginBodySchema) body: LoginBody, @ClientAddress() client: string): Promise<AuthUser> {
     return this.loginThrottle.attempt(client, body.email, () =>
       this.rpc.request<AuthUser>(Requests.auth.login, body),
     );
@@ -59,9 +70,13 @@ export class UsersController {
 
   @Post()
   @ApiCreatedResponse({ type: AuthUserDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: `A ${COMMON_PASSWORD_OR_FIELD}` })
   @ApiConflictResponse({ type: ErrorBodyDto, description: "'oops, user already exists'" })
   @ApiRateLimited('Too many registrations from this address.')
-  register(@Body() body: RegisterDto, @ClientAddress() client: string): Promise<AuthUser> {
+  register(
+    @ValidBody(registerBodySchema) body: RegisterBody,
+    @ClientAddress() client: string,
+  ): Promise<AuthUser> {
     return this.registerThrottle.attempt(client, () =>
       this.rpc.request<AuthUser>(Requests.auth.register, body),
     );
@@ -71,17 +86,21 @@ export class UsersController {
   @UseGuards(AuthGuard)
   @ApiBearerAuth()
   @ApiOkResponse({ type: EditUserResponseDto })
+  @ApiBadRequestResponse({
+    type: ErrorBodyDto,
+    description: `Not exactly one of name, email or password, or ${COMMON_PASSWORD_OR_FIELD}`,
+  })
   @ApiUnauthorizedResponse({ type: ErrorBodyDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'The new e-mail is in use.' })
   async edit(
-    @Body() body: EditUserDto,
+    @ValidBody(editUserBodySchema) body: EditUserBody,
     @Caller() caller: TokenClaims,
     @BearerToken() token: string,
   ): Promise<EditUserResponse> {
     const { user } = await this.rpc.request<EditUserResult>(Requests.auth.edit, { caller, body });
     // This replica applies the new record at once (every replica's watch brings it too).
-    if (body.password !== undefined) await this.revocations.refresh(TokenRecords.user(caller.userId));
-    if (body.name !== undefined) await this.revocations.refresh(TokenRecords.name(caller.userId));
+    if ('password' in body) await this.revocations.refresh(TokenRecords.user(caller.userId));
+    if ('name' in body) await this.revocations.refresh(TokenRecords.name(caller.userId));
     return { user: { ...user, token } };
   }
 

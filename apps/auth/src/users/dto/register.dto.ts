@@ -1,15 +1,6 @@
-import type { RegisterBody } from '@oasis198/contracts';
-import { validateRegistration } from '@oasis198/game-rules';
-import { asObject, assertNoFieldErrors } from './fields';
+import { parseWith, type RegisterBody, registerBodySchema } from '@oasis198/contracts';
 
-/** SPEC §5 on the server: every invalid field with its message; only the known fields are kept. */
+/** SPEC §5 on the server, by the contracts schema: every invalid field with its message. */
 export function parseRegister(payload: unknown): RegisterBody {
-  const { name, email, password, confirmedPassword } = asObject(payload);
-  assertNoFieldErrors(validateRegistration({ name, email, password, confirmedPassword }));
-  return {
-    name: name as string,
-    email: email as string,
-    password: password as string,
-    confirmedPassword: confirmedPassword as string,
-  };
+  return parseWith(registerBodySchema, payload);
 }

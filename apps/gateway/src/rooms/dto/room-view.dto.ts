@@ -1,7 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { EditRoomResponse, RoomPage, RoomView, WhosTurnView } from '@oasis198/contracts';
 import { GAME_TYPES, type GameType, ROOM_PAGE_SIZE } from '@oasis198/game-rules';
-import { PersonDto } from './rooms.dto';
+
+/** A player or creator: { id, name }. */
+export class PersonDto {
+  @ApiProperty({ description: "The user's id; the AI's is 'ai:<roomId>'." })
+  id!: string;
+
+  @ApiProperty({ example: 'player1' })
+  name!: string;
+}
 
 /** The documented shape of a room (contracts' RoomView). No passcode; the game's secrets only after it. */
 export class RoomViewDto implements RoomView {

@@ -1,0 +1,53 @@
+// The browser scenarios (src/*.e2e.ts) in Debian's Chromium against the whole system. Without
+// E2E_BASE_URL, the webServer starts `npm start`'s stack on free ports with throwaway data
+// (tools/scripts/e2e-stack.mjs, on what is built: `npm run e2e` builds first) and stops it after the
+// run; with E2E_BASE_URL (`npm run e2e -- --url <url>`, the container stage) they run against it.
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS, E2E_ARTIFACTS } from './src/support/config';
+
+const ROOT = path.resolve(__dirname, '../..');
+const external = process.env['E2E_BASE_URL'];
+
+export default defineConfig({
+  testDir: 'src',
+  testMatch: '*.e2e.ts',
+  outputDir: E2E_ARTIFACTS,
+  // One file at a time beside the stack on a 2-core machine: two at once took as long (4.6 min) and
+  // made the felt-latency figures measure the other file's load. Scenarios within a file in order.
+  workers: 1,
+  fullyParallel: false,
+  // Real time passes (a 14 s turn runs out, the AI takes a seat after 30 s): scenarios that need
+  // more than this set their own budget.
+  timeout: 60_000,
+  reporter: [['list']],
+  use: {
+    // The webServer's ready line sets E2E_STACK_URL before the workers load this file.
+    baseURL: external ?? process.env['E2E_STACK_URL'],
+    locale: 'en-GB',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        browserName: 'chromium',
+        headless: true,
+        launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
+      },
+    },
+  ],
+  webServer: external
+    ? undefined
+    : {
+        command: `"${process.execPath}" tools/scripts/e2e-stack.mjs`,
+        cwd: ROOT,
+        wait: { stdout: /e2e stack ready at (?<e2e_stack_url>http:\/\/\S+)/ },
+        stdout: 'pipe',
+        stderr: 'pipe',
+        // NATS, FerretDB and five services on a busy machine; stopping waits up to 10 s per service.
+        timeout: 120_000,
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
+      },
+});

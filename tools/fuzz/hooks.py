@@ -1,0 +1,125 @@
+"""Hooks of the fuzzing run (tools/fuzz/schemathesis.toml). No hook turns a check off or changes
+what a check expects.
+
+The player the fuzzer acts as: tools/fuzz/src/fuzz.ts registers it and the config logs in as it
+(auth.dynamic: a 401 logs in again, e.g. after the fuzzer logged its token out). Its login must
+keep working, so a valid e-mail or password change the fuzzer sends sets the player's own e-mail
+or password again, and an account the fuzzer deleted is registered again.
+
+Test data: in the requests generated as valid, the ids that must be the caller's own (a room's
+createdBy.id, a join's or leave's players.playerId, a reward's playerId and the id in its path)
+are the player's, so those requests reach the rooms and rewards services instead of stopping at
+403. Requests generated as invalid keep what was generated.
+
+Two rules of the API that JSON Schema cannot state, both written in the document's descriptions:
+the confirmation of a password equals the password (SPEC §5), and a new password is not one of
+the 10,000 most common (DECISIONS). Generated bodies are made to follow them before they are sent.
+
+Schemathesis judges every request again after these hooks changed it, so a request that is still
+invalid counts as invalid, and one that became valid as valid.
+"""
+
+import base64
+import json
+import os
+import re
+import urllib.error
+import urllib.request
+
+import schemathesis
+
+BASE_URL = os.environ["FUZZ_BASE_URL"]
+PLAYER = {
+    "name": os.environ["FUZZ_NAME"],
+    "email": os.environ["FUZZ_EMAIL"],
+    "password": os.environ["FUZZ_PASSWORD"],
+}
+
+# The auth service's list, the same file it refuses passwords from (compared in lower case).
+with open("apps/auth/src/assets/common-passwords.json", encoding="utf-8") as file:
+    COMMON_PASSWORDS = {password.lower() for password in json.load(file)}
+PASSWORD = re.compile(r"^[A-Za-z0-9]{6,16}$")
+NEW_PASSWORD_OPERATIONS = {("POST", "/api/users"), ("PATCH", "/api/users/edit")}
+
+
+def _register_player_again():
+    """Registers the player's account again; a 409 means another worker already did."""
+    body = {**PLAYER, "confirmedPassword": PLAYER["password"]}
+    request = urllib.request.Request(
+        BASE_URL + "/api/users/",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10):
+            pass
+    except urllib.error.HTTPError as error:
+        if error.code != 409:
+            raise
+
+
+def _uncommon(password):
+    """The password made uncommon, still 6 to 16 letters or digits."""
+    candidate = password
+    suffix = 0
+    while candidate.lower() in COMMON_PASSWORDS:
+        candidate = password[:13] + f"Q{suffix:02d}"
+        suffix += 1
+    return candidate
+
+
+def _caller_id(case):
+    """The user id (`sub`) of the bearer token the case carries, if any."""
+    authorization = (case.headers or {}).get("Authorization") or ""
+    if not authorization.startswith("Bearer "):
+        return None
+    try:
+        payload = authorization[len("Bearer ") :].split(".")[1]
+        return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["sub"]
+    except (IndexError, KeyError, ValueError):
+        return None
+
+
+def _test_data(case, operation):
+    caller = _caller_id(case)
+    body = case.body
+    if caller is None or case.meta is None or not case.meta.generation.mode.is_positive:
+        return
+    if operation == ("POST", "/api/rooms") and isinstance(body, dict):
+        if isinstance(body.get("createdBy"), dict):
+            body["createdBy"]["id"] = caller
+    elif operation == ("PATCH", "/api/rooms/{id}/edit") and isinstance(body, dict):
+        if isinstance(body.get("players"), dict):
+            body["players"]["playerId"] = caller
+    elif operation == ("POST", "/api/rewards") and isinstance(body, dict):
+        body["playerId"] = caller
+    elif operation in {("PATCH", "/api/rewards/{id}/edit"), ("DELETE", "/api/rewards/{id}/delete")}:
+        if isinstance(case.path_parameters, dict):
+            case.path_parameters["id"] = caller
+    elif operation == ("PATCH", "/api/users/edit") and isinstance(body, dict):
+        # The login keeps working: the player "changes" to its own e-mail or password.
+        for field in ("email", "password"):
+            if isinstance(body.get(field), str):
+                body[field] = PLAYER[field]
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    operation = (case.operation.method.upper(), case.operation.path)
+    _test_data(case, operation)
+    body = case.body
+    if operation not in NEW_PASSWORD_OPERATIONS or not isinstance(body, dict):
+        return
+    password = body.get("password")
+    if isinstance(password, str) and PASSWORD.match(password):
+        body["password"] = password = _uncommon(password)
+    if "confirmedPassword" in body and isinstance(password, str):
+        body["confirmedPassword"] = password
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    if response.status_code == 200 and case.operation.method.upper() == "DELETE":
+        if case.operation.path == "/api/users/delete":
+            _register_player_again()
