@@ -10,15 +10,7 @@ import {
   type TokenClaims,
   TokenRecords,
 } from '@oasis198/contracts';
-import {
-  createLogger,
-  createService,
-  makeEvent,
-  Metrics,
-  natsServers,
-  outboxKey,
-  RpcClient,
-} from '@oasis198/service-kit';
+import { createService, makeEvent, Metrics, outboxKey, RpcClient } from '@oasis198/service-kit';
 import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, type NatsConnection } from 'nats';
@@ -61,8 +53,7 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
       SHUTDOWN_GRACE_MS: '200',
     };
     for (let i = 0; i < 2; i++) replicas.push((await createService(authDefinition, env)).app);
-    rpc = new RpcClient(natsServers(infra.natsUrl), 'auth-it', 5000, createLogger('auth-it', 'silent'));
-    await rpc.connect();
+    rpc = await RpcClient.forTests(infra.natsUrl, 'auth-it', 5000);
     nc = await connect({ servers: infra.natsUrl });
   }, 120_000);
 

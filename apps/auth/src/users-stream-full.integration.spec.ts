@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import { type AuthUser, Requests, Streams, type TokenClaims } from '@oasis198/contracts';
-import { createLogger, createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
+import { createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
 import { fillStream, mongoUrlFor, refusalOf, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, DiscardPolicy, type JetStreamManager, type NatsConnection } from 'nats';
@@ -31,13 +31,7 @@ describe('auth service with a full USERS stream', () => {
       STREAM_CHECK_MS: '200',
       OUTBOX_SWEEP_MS: '200',
     }));
-    rpc = new RpcClient(
-      [infra().natsUrl],
-      'auth-full-test',
-      10_000,
-      createLogger('auth-full-test', 'silent'),
-    );
-    await rpc.connect();
+    rpc = await RpcClient.forTests(infra().natsUrl, 'auth-full-test');
     nc = await connect({ servers: infra().natsUrl });
     jsm = await nc.jetstreamManager();
   });

@@ -12,6 +12,18 @@ import {
 import { roomView as view, sec, startedGame as started, T0 } from '../testing/room-views';
 import { deriveDeadlines } from './derive';
 
+/** The game of started() after player 1's first move (a plain 4, 5 s in): player 2 to move. */
+function afterFirstMove(): GameState {
+  const moved = applyMove(
+    started(),
+    'player1',
+    { number: 4, option: 'plain' },
+    { duration: 14, nowMs: T0 + 5 * sec },
+  );
+  if (!moved.ok) throw new Error(moved.message);
+  return moved.state;
+}
+
 describe('deriveDeadlines', () => {
   it('gives a running turn its timeout (1 ms after deadline + 1 s) and its abandonment (deadline + 60 s)', () => {
     const deadlines = deriveDeadlines(view(started()));
@@ -22,14 +34,7 @@ describe('deriveDeadlines', () => {
   });
 
   it('moves the turn deadline with each move and names the new turn', () => {
-    const moved = applyMove(
-      started(),
-      'player1',
-      { number: 4, option: 'plain' },
-      { duration: 14, nowMs: T0 + 5 * sec },
-    );
-    if (!moved.ok) throw new Error(moved.message);
-    const [turn] = deriveDeadlines(view(moved.state));
+    const [turn] = deriveDeadlines(view(afterFirstMove()));
     expect(turn).toEqual({ kind: 'turn', dueAt: new Date(T0 + 24 * sec + 1), gameNumber: 1, moveIndex: 1 });
   });
 
@@ -107,20 +112,19 @@ describe('deriveDeadlines', () => {
     const ai = { id: 'ai:room-1', name: 'AI' };
     const players = [{ id: 'p1', name: 'p1' }, ai];
     expect(deriveDeadlines(view(started(), { players })).map((d) => d.kind)).toEqual(['turn', 'abandoned']);
-    const moved = applyMove(
-      started(),
-      'player1',
-      { number: 4, option: 'plain' },
-      { duration: 14, nowMs: T0 + 5 * sec },
-    );
-    if (!moved.ok) throw new Error(moved.message);
-    const room = view(moved.state, { players });
-    const [first] = deriveDeadlines(room);
+    const state = afterFirstMove();
+    const room = view(state, { players });
+    const [first, turn] = deriveDeadlines(room);
     expect(first).toEqual({
       kind: 'ai-move',
-      dueAt: new Date(fromSpecSeconds(moved.state.turnStart) + aiThinkMs(room._id, 1, 1)),
+      dueAt: new Date(fromSpecSeconds(state.turnStart) + aiThinkMs(room._id, 1, 1)),
       gameNumber: 1,
       moveIndex: 1,
     });
+    // A person's pace, and well before the AI's own turn would time out.
+    const thinkMs = (first as { dueAt: Date }).dueAt.getTime() - fromSpecSeconds(state.turnStart);
+    expect(thinkMs).toBeGreaterThanOrEqual(1200);
+    expect(thinkMs).toBeLessThanOrEqual(3600);
+    expect(turn).toMatchObject({ kind: 'turn', moveIndex: 1 });
   });
 });

@@ -1,13 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
-import {
-  AppError,
-  type DeadlineDueResponse,
-  Requests,
-  type RoomView,
-  type TokenClaims,
-} from '@oasis198/contracts';
+import { type DeadlineDueResponse, Requests, type RoomView, type TokenClaims } from '@oasis198/contracts';
 import { aiThinkMs, fromSpecSeconds } from '@oasis198/game-rules';
-import { createLogger, createService, RpcClient } from '@oasis198/service-kit';
+import { createService, RpcClient } from '@oasis198/service-kit';
 import { mongoUrlFor, uniqueName, useTestInfra } from '@oasis198/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { roomsDefinition } from '../rooms.definition';
@@ -46,8 +40,7 @@ describe('rooms service: Play now and the AI opponent', () => {
       NODE_ENV: 'test',
       AI_JOIN_AFTER_S: '1',
     }));
-    rpc = new RpcClient([infra().natsUrl], 'play-now-test', 10_000, createLogger('play-now-test', 'silent'));
-    await rpc.connect();
+    rpc = await RpcClient.forTests(infra().natsUrl, 'play-now-test');
   });
 
   afterAll(async () => {
@@ -127,8 +120,8 @@ describe('rooms service: Play now and the AI opponent', () => {
     expect(after.whosTurn.moves).toHaveLength(2);
     expect(after.whosTurn.moves[1]).toMatchObject({ player: 'player2' });
     expect(after.whosTurn.player1.turn).toBe(true);
-    // The AI has no membership: a person can't be told it is "in another room", and it can't be joined.
-    await expect(join(testCaller('fay'), room._id)).rejects.toBeInstanceOf(AppError);
+    // The AI holds its seat like a person: the room is full to anyone else.
+    await expect(join(testCaller('fay'), room._id)).rejects.toMatchObject({ code: 'ROOM_FULL' });
     await leave(eve, after);
   });
 

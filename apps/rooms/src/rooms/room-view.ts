@@ -2,12 +2,6 @@ import type { RoomView, WhosTurnView } from '@oasis198/contracts';
 import { toSpecSeconds } from '@oasis198/game-rules';
 import type { RoomRecord } from './room.schema';
 
-/**
- * What leaves the service. Built field by field, so nothing stored (the passcode, the outbox, a
- * field added later) can slip out: the passcode becomes `hasPassCode`, and the game's secrets
- * (specialRandom and the AI seed) stay null until the game is over. The seed's commitment is
- * public from the game's start (DECISIONS.md "Fair play").
- */
 /** When the AI takes the empty seat (SPEC seconds), while the room waits for one; else null. */
 export function aiJoinsAt(
   room: Pick<RoomRecord, 'aiJoinAfter' | 'waitingSince' | 'players' | 'whosTurn'>,
@@ -17,6 +11,12 @@ export function aiJoinsAt(
   return toSpecSeconds(new Date(room.waitingSince).getTime() + room.aiJoinAfter * 1000);
 }
 
+/**
+ * What leaves the service. Built field by field, so nothing stored (the passcode, the outbox, a
+ * field added later) can slip out: the passcode becomes `hasPassCode`, and the game's secrets
+ * (specialRandom and the AI seed) stay null until the game is over. The seed's commitment is
+ * public from the game's start (DECISIONS.md "Fair play").
+ */
 export function toRoomView(room: RoomRecord, nowMs: number): RoomView {
   const s = room.whosTurn;
   // `?? null`: a game stored before fair play has no seed and no commitment.

@@ -14,7 +14,7 @@ import {
   type RoomView,
   Streams,
 } from '@oasis198/contracts';
-import { createLogger, createService, outboxKey, RpcClient } from '@oasis198/service-kit';
+import { createService, outboxKey, RpcClient } from '@oasis198/service-kit';
 import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
@@ -75,8 +75,7 @@ function suite(infra: () => TestInfra) {
         NODE_ENV: 'test',
       };
       ({ app } = await createService(roomsDefinition, env));
-      rpc = new RpcClient([infra().natsUrl], 'rooms-test', 10_000, createLogger('rooms-test', 'silent'));
-      await rpc.connect();
+      rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-test');
       nc = await connect({ servers: infra().natsUrl });
     });
 

@@ -120,7 +120,7 @@ export class RoomsRepository {
    * document per name, taken by a guarded update (the database serialises the two takers).
    */
   async takeLease(name: string, owner: string, ms: number): Promise<boolean> {
-    const leases = this.counters.db.collection<{ _id: string; owner: string; until: Date }>('leases');
+    const leases = this.leases();
     const now = new Date();
     try {
       await leases.insertOne({ _id: name, owner, until: new Date(now.getTime() + ms) });
@@ -137,8 +137,12 @@ export class RoomsRepository {
 
   /** Gives the lease back, if this owner still holds it. */
   async releaseLease(name: string, owner: string): Promise<void> {
-    const leases = this.counters.db.collection<{ _id: string; owner: string; until: Date }>('leases');
-    await leases.updateOne({ _id: name, owner }, { $set: { until: new Date(0) } });
+    await this.leases().updateOne({ _id: name, owner }, { $set: { until: new Date(0) } });
+  }
+
+  /** Named leases (Play now's): one document each, in the rooms database. */
+  private leases() {
+    return this.counters.db.collection<{ _id: string; owner: string; until: Date }>('leases');
   }
 
   // ----------------------------------------------------------------------------- memberships

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import { Requests, type RoomView, Streams } from '@oasis198/contracts';
-import { createLogger, createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
+import { createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
 import { fillStream, mongoUrlFor, refusalOf, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, DiscardPolicy, type JetStreamManager, type NatsConnection } from 'nats';
@@ -30,13 +30,7 @@ describe('rooms service with a full GAMES stream', () => {
       STREAM_CHECK_MS: '200',
       OUTBOX_SWEEP_MS: '200',
     }));
-    rpc = new RpcClient(
-      [infra().natsUrl],
-      'rooms-full-test',
-      10_000,
-      createLogger('rooms-full-test', 'silent'),
-    );
-    await rpc.connect();
+    rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-full-test');
     nc = await connect({ servers: infra().natsUrl });
     jsm = await nc.jetstreamManager();
   });

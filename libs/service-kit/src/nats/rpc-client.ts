@@ -5,6 +5,8 @@ import { AppError, COMMON_MESSAGES, isErrorEnvelope, REQUEST_ID_HEADER } from '@
 import type { Logger } from 'pino';
 import type { NatsEndpoint } from '../config';
 import { RetryLaterError } from '../errors';
+import { natsServers } from '../config';
+import { createLogger } from '../logger';
 import { currentRequestId } from '../request-context';
 
 /**
@@ -33,6 +35,16 @@ export class RpcClient {
 
   async connect(): Promise<void> {
     await this.client.connect();
+  }
+
+  /**
+   * A connected client that logs nothing, as the integration tests call services over NATS (the
+   * gateway's way of calling them).
+   */
+  static async forTests(natsUrl: string, name: string, timeoutMs = 10_000): Promise<RpcClient> {
+    const client = new RpcClient(natsServers(natsUrl), name, timeoutMs, createLogger(name, 'silent'));
+    await client.connect();
+    return client;
   }
 
   async request<T>(subject: string, payload: unknown, timeoutMs = this.defaultTimeoutMs): Promise<T> {
