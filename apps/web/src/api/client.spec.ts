@@ -1,10 +1,11 @@
-import { ApiError, apiRequest } from './client';
+import { ApiError, apiPage, apiRequest } from './client';
 import { getSession, setSession } from './session';
 
-function answer(status: number, body?: unknown): jest.Mock {
+function answer(status: number, body?: unknown, headers: Record<string, string> = {}): jest.Mock {
   const fn = jest.fn(async () => ({
     ok: status >= 200 && status < 300,
     status,
+    headers: new Headers(headers),
     text: async () => (body === undefined ? '' : JSON.stringify(body)),
   }));
   global.fetch = fn as unknown as typeof fetch;
@@ -67,5 +68,21 @@ describe('apiRequest', () => {
     await expect(apiRequest('/api/x', { auth: true })).rejects.toMatchObject({ status: 401 });
     expect(getSession()).toBeNull();
     expect(window.localStorage.getItem('user')).toBeNull();
+  });
+});
+
+describe('apiPage', () => {
+  it('reads the number of items in all pages from X-Total-Count', async () => {
+    answer(200, [{ id: 1 }, { id: 2 }], { 'X-Total-Count': '45' });
+    await expect(apiPage('/api/list?page=1')).resolves.toEqual({ items: [{ id: 1 }, { id: 2 }], total: 45 });
+  });
+
+  it('counts the items of the page when the header is missing or not a count', async () => {
+    answer(200, [{ id: 1 }, { id: 2 }]);
+    await expect(apiPage('/api/list')).resolves.toEqual({ items: [{ id: 1 }, { id: 2 }], total: 2 });
+    answer(200, [{ id: 1 }], { 'X-Total-Count': 'many' });
+    await expect(apiPage('/api/list')).resolves.toMatchObject({ total: 1 });
+    answer(200, [{ id: 1 }], { 'X-Total-Count': '' });
+    await expect(apiPage('/api/list')).resolves.toMatchObject({ total: 1 });
   });
 });

@@ -110,8 +110,9 @@ export async function apiPage<T>(path: string, signal?: AbortSignal): Promise<{ 
   const items = await apiRequest<T[]>(path, {
     signal,
     onHeaders: (headers) => {
-      const count = Number(headers?.get(TOTAL_COUNT_HEADER));
-      total = Number.isSafeInteger(count) && count >= 0 ? count : null;
+      // Number() reads a missing or empty header as 0, so only digits count as a total.
+      const count = headers.get(TOTAL_COUNT_HEADER) ?? '';
+      total = /^\d+$/.test(count) && Number.isSafeInteger(Number(count)) ? Number(count) : null;
     },
   });
   const list = Array.isArray(items) ? items : [];

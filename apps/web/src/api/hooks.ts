@@ -3,7 +3,6 @@ import type {
   CreateRoomBody,
   EditRoomBody,
   EditUserBody,
-  RankedReward,
   RoomPage,
   RoomView,
 } from '@oasis198/contracts';
@@ -23,15 +22,13 @@ import { getSession, setSession } from './session';
 
 /** SPEC §4/§9: the room list and a room refresh every 5 s when no push stream is open. */
 export const POLL_MS = 5_000;
-/** SPEC §4: the profile retries a network failure after 10 s. */
-export const PROFILE_RETRY_MS = 10_000;
 /** SPEC §7: the GIF overlay refreshes every 3 s. */
 export const GIF_REFRESH_MS = 3_000;
 
 const notFound = (error: unknown): boolean => isApiError(error) && error.status === 404;
 
 /** Retries a read twice on network or server trouble, never on a 4xx answer. */
-function retryTransient(failureCount: number, error: unknown): boolean {
+export function retryTransient(failureCount: number, error: unknown): boolean {
   if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
   return failureCount < 2;
 }
@@ -222,19 +219,6 @@ export function useDeleteUser() {
       }
     },
     onSuccess: () => forgetUser(client),
-  });
-}
-
-// ---------------------------------------------------------------- rewards
-
-/** The profile record. A network failure is retried every 10 s until it answers (SPEC §4). */
-export function useReward(userId: string | undefined) {
-  return useQuery<RankedReward>({
-    queryKey: keys.reward(userId ?? ''),
-    enabled: userId !== undefined,
-    queryFn: ({ signal }) => api.reward(userId as string, signal),
-    retry: (_count, error) => isApiError(error) && (error.isNetwork || error.status >= 500),
-    retryDelay: PROFILE_RETRY_MS,
   });
 }
 

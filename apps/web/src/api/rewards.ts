@@ -3,33 +3,35 @@ import {
   LEADERBOARD_PUSH_EVENT,
   type PlayedGame,
   type RankedReward,
+  type RewardPage,
   REWARDS_PAGE_SIZE,
 } from '@oasis198/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { keys } from './cache';
 import { isApiError } from './client';
 import { api } from './endpoints';
+import { retryTransient } from './hooks';
 import { useEventStream } from './push';
 
+/** SPEC §4: the profile retries a network failure after 10 s. */
+export const PROFILE_RETRY_MS = 10_000;
 /** While the leaderboard's push stream is not open, the page refreshes this often instead. */
 export const LEADERBOARD_POLL_MS = 15_000;
 
-export interface LeaderboardPage {
-  rewards: RankedReward[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
-/** Retries a read twice on network or server trouble, never on a 4xx answer. */
-function retryTransient(failureCount: number, error: unknown): boolean {
-  if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 2;
+/** The profile record. A network failure is retried every 10 s until it answers (SPEC §4). */
+export function useReward(userId: string | undefined) {
+  return useQuery<RankedReward>({
+    queryKey: keys.reward(userId ?? ''),
+    enabled: userId !== undefined,
+    queryFn: ({ signal }) => api.reward(userId as string, signal),
+    retry: (_count, error) => isApiError(error) && (error.isNetwork || error.status >= 500),
+    retryDelay: PROFILE_RETRY_MS,
+  });
 }
 
 /** One page of the leaderboard (GET /api/rewards/), ranked by points, then wins, then name. */
 export function useLeaderboard(page: number, live: boolean) {
-  return useQuery<LeaderboardPage>({
+  return useQuery<RewardPage>({
     queryKey: keys.leaderboard(page),
     queryFn: async ({ signal }) => {
       const { items, total } = await api.leaderboard(page, REWARDS_PAGE_SIZE, signal);

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
+import { T } from '../texts';
 import styles from './Dialog.module.css';
 
 export interface DialogProps {
@@ -130,6 +131,58 @@ export function NoticeDialog({
       }
     >
       {children}
+    </Dialog>
+  );
+}
+
+/**
+ * A question with Cancel and a confirm button (log out, delete the account, leave the room):
+ * Cancel, Escape and the backdrop call `onCancel`; the confirm button is disabled while the action
+ * runs, and a failure shows as an alert.
+ */
+export function ConfirmDialog({
+  title,
+  role,
+  confirm,
+  busy = confirm,
+  tone,
+  onConfirm,
+  onCancel,
+  pending,
+  error,
+}: {
+  title: string;
+  role?: DialogProps['role'];
+  /** The confirm button's label, and what it reads while the action runs. */
+  confirm: string;
+  busy?: string;
+  tone: 'warm' | 'danger';
+  onConfirm: () => void;
+  onCancel: () => void;
+  pending: boolean;
+  error: string | null;
+}) {
+  return (
+    <Dialog
+      title={title}
+      role={role}
+      onClose={onCancel}
+      actions={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onCancel}>
+            {T.cancel}
+          </button>
+          <button type="button" className={`btn btn-${tone}`} onClick={onConfirm} disabled={pending}>
+            {pending ? busy : confirm}
+          </button>
+        </>
+      }
+    >
+      {error ? (
+        <p role="alert" className="alert">
+          {error}
+        </p>
+      ) : null}
     </Dialog>
   );
 }

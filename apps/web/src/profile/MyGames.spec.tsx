@@ -11,7 +11,7 @@ const GAME = `GET /api/rewards/${ALICE._id}/games/:gameId`;
 
 const summary = ({ moveList: _moves, ...game }: PlayedGameDetail): PlayedGame => game;
 
-/** The profile with these games in the history, each game served with its moves as `detail` says. */
+/** The profile with these games in the history, each served with its moves by GET .../games/{gameId}. */
 async function renderGames(games: PlayedGameDetail[]) {
   const api = fakeApi({
     [REWARD]: { body: reward() },

@@ -1,6 +1,6 @@
 import { GAME_HISTORY_SIZE, type PlayedGame } from '@oasis198/contracts';
 import { isAiPlayerId } from '@oasis198/game-rules';
-import { Fragment, useId } from 'react';
+import { Fragment, useId, useMemo } from 'react';
 import { errorMessage, useGameHistory, usePlayedGame } from '../api';
 import { LoadError } from '../components/LoadError';
 import { Spinner } from '../components/Spinner';
@@ -85,7 +85,8 @@ function GameRow({ game, userId }: { game: PlayedGame; userId: string }) {
   const date = formatGameDate(game.finishedAt);
   const opponent = opponentName(game);
   const reason = T.endReasons[game.endReason] ?? game.endReason;
-  const check = fetchGame.data ? checkPlayedGame(fetchGame.data) : null;
+  // The replay hashes every move's AI number: once per fetched game, not once per render.
+  const check = useMemo(() => (fetchGame.data ? checkPlayedGame(fetchGame.data) : null), [fetchGame.data]);
   return (
     <Fragment>
       <tr className={check ? styles.checkedRow : undefined}>

@@ -1,14 +1,13 @@
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../api';
 import { useUi } from '../app/ui-state';
-import { NoticeDialog } from '../components/Dialog';
+import { ConfirmDialog, NoticeDialog } from '../components/Dialog';
 import { LoadError } from '../components/LoadError';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import { MyGames } from './MyGames';
 import styles from './Profile.module.css';
 import { ProfileCards } from './ProfileCards';
-import { DeleteDialog, LogoutDialog } from './ProfileDialogs';
 import { ProfileTabs } from './ProfileTabs';
 import { useProfileExit } from './useProfileExit';
 import { useProfileReward } from './useProfileReward';
@@ -55,17 +54,24 @@ export function Profile() {
       ) : null}
 
       {ui.logoutWindow && user ? (
-        <LogoutDialog
-          onConfirm={exit.doLogout}
-          pending={exit.logout.isPending}
-          error={exit.logout.isError ? exit.logout.error : null}
+        // SPEC §2: 'Are you sure you want to log out?' with Cancel and Exit.
+        <ConfirmDialog
+          title={T.confirmLogout}
+          confirm={T.exit}
+          tone="warm"
+          onCancel={() => dispatch({ type: 'logoutWindow', open: false })}
+          {...exit.logout}
         />
       ) : null}
       {ui.deleteWindow && user ? (
-        <DeleteDialog
-          onConfirm={exit.doDelete}
-          pending={exit.deleteUser.isPending}
-          error={exit.deleteUser.isError ? exit.deleteUser.error : null}
+        // SPEC §2: 'Confirm to delete account?' with Cancel and Delete.
+        <ConfirmDialog
+          role="alertdialog"
+          title={T.confirmDelete}
+          confirm={T.delete}
+          tone="danger"
+          onCancel={() => dispatch({ type: 'deleteWindow', open: false })}
+          {...exit.deleteUser}
         />
       ) : null}
       {exit.farewell ? (

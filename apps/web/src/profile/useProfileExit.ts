@@ -1,41 +1,42 @@
+import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useDeleteUser, useLogout } from '../api';
+import { errorMessage, useDeleteUser, useLogout } from '../api';
 import { useUi } from '../app/ui-state';
 import { T } from '../texts';
 
 /**
  * Logging out and deleting the account (SPEC §4): each confirmed in its dialog, then a farewell
  * message. `leaving` is set while either runs, so the page does not redirect to /login before the
- * farewell has been shown.
+ * farewell has been shown. Each action comes as its confirm dialog's props.
  */
 export function useProfileExit() {
   const { dispatch } = useUi();
-  const logout = useLogout();
-  const deleteUser = useDeleteUser();
-  const [leaving, setLeaving] = useState<'logout' | 'delete' | null>(null);
+  const [leaving, setLeaving] = useState(false);
   const [farewell, setFarewell] = useState<string | null>(null);
 
-  const doLogout = (): void => {
-    setLeaving('logout');
-    logout.mutate(undefined, {
-      onSuccess: () => {
-        dispatch({ type: 'logoutWindow', open: false });
-        setFarewell(T.loggedOut);
-      },
-      onError: () => setLeaving(null),
-    });
-  };
+  const exitBy = (
+    mutation: UseMutationResult<void, Error, void>,
+    window: 'logoutWindow' | 'deleteWindow',
+    message: string,
+  ) => ({
+    onConfirm: (): void => {
+      setLeaving(true);
+      mutation.mutate(undefined, {
+        onSuccess: () => {
+          dispatch({ type: window, open: false });
+          setFarewell(message);
+        },
+        onError: () => setLeaving(false),
+      });
+    },
+    pending: mutation.isPending,
+    error: mutation.isError ? errorMessage(mutation.error) : null,
+  });
 
-  const doDelete = (): void => {
-    setLeaving('delete');
-    deleteUser.mutate(undefined, {
-      onSuccess: () => {
-        dispatch({ type: 'deleteWindow', open: false });
-        setFarewell(T.deleted);
-      },
-      onError: () => setLeaving(null),
-    });
+  return {
+    logout: exitBy(useLogout(), 'logoutWindow', T.loggedOut),
+    deleteUser: exitBy(useDeleteUser(), 'deleteWindow', T.deleted),
+    leaving,
+    farewell,
   };
-
-  return { logout, deleteUser, doLogout, doDelete, leaving, farewell };
 }

@@ -30,6 +30,15 @@ describe('checkPlayedGame', () => {
     });
   });
 
+  it('does not pass the rules of a game whose seed is malformed, since nothing could be replayed', () => {
+    expect(checkPlayedGame(playedGame({ aiSeed: 'not-a-seed' }))).toMatchObject({
+      kind: 'checked',
+      aiValid: false,
+      rulesValid: false,
+      problems: ['the seed is not 64 lowercase hex characters'],
+    });
+  });
+
   it('cannot check a game without a seed or without its moves', () => {
     expect(checkPlayedGame(playedGame({ aiSeed: null }))).toEqual({
       kind: 'unverifiable',

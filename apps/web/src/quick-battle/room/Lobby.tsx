@@ -125,7 +125,6 @@ export function AutoJoin({
   );
 }
 
-/** Fewer than 2 players: a member waits for an opponent, a spectator for the game. */
 /** "The AI joins in 12 s": a room created with the AI option, while it waits for a person. */
 function AiCountdown({ joinsAt }: { joinsAt: number }) {
   const now = useServerNow(1000);
@@ -137,6 +136,7 @@ function AiCountdown({ joinsAt }: { joinsAt: number }) {
   );
 }
 
+/** Fewer than 2 players: a member waits for an opponent, a spectator for the game. */
 export function WaitingPanel({
   room,
   member,

@@ -7,7 +7,7 @@ import {
   removeEventSource,
   type Handler,
 } from '../../testing/fake-network';
-import { ALICE, BOB, CAROL, gameRoom, room, ROOM_ID, ROOM_LABEL } from '../../testing/fixtures';
+import { ALICE, BOB, CAROL, gameRoom, nowSpec, room, ROOM_ID, ROOM_LABEL } from '../../testing/fixtures';
 import { renderApp } from '../../testing/render';
 
 const PATH = `/quick-battle/rooms/${ROOM_ID}`;
@@ -151,6 +151,27 @@ describe('room screen: lobby', () => {
       screen.getByRole('img', { name: 'A camel strolling past the oasis while you wait' }),
     ).toBeInTheDocument();
     expect(api.calls.every((c) => c.url.origin === 'http://localhost')).toBe(true);
+  });
+
+  it('counts down to the AI taking the seat in a room created with the AI option', async () => {
+    jest.useFakeTimers();
+    const aiJoinsAt = nowSpec() + 12;
+    // Polled every 5 s, each answer with the server's clock of its moment.
+    fakeApi({ [GET]: () => ({ body: room({ aiJoinsAt, serverNow: nowSpec() }) }) });
+    renderApp(PATH, { user: ALICE, fakeTimers: true });
+    const countdown = await screen.findByText('The AI takes the seat in 12 s unless someone joins first.');
+    expect(countdown).toHaveRole('status');
+    await advance(3_000);
+    expect(countdown).toHaveTextContent('The AI takes the seat in 9 s unless someone joins first.');
+    await advance(10_000);
+    expect(countdown).toHaveTextContent('The AI is joining…');
+  });
+
+  it('shows no AI countdown in a room without the AI option', async () => {
+    serve(room({ aiJoinsAt: null }));
+    renderApp(PATH, { user: ALICE });
+    expect(await screen.findByRole('heading', { name: 'Waiting for an opponent' })).toBeInTheDocument();
+    expect(screen.queryByText(/The AI/)).not.toBeInTheDocument();
   });
 
   it("shows the GIF service's image with a 'Powered by' link when a key is configured", async () => {

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { useSession } from '../../api';
+import { ConfirmDialog } from '../../components/Dialog';
+import { T } from '../../texts';
 import type { RoomIntent } from '../constants';
-import { ExitDialog } from './ExitDialog';
 import { roomDisplayName } from './perspective';
 import { useJoin, useLeave, useLiveRoom, useTimedOverlay, useVisitorId } from './room-hooks';
 import { RoomBar, RoomFullOverlay, RoomLayers, RoomPending } from './RoomLayers';
@@ -56,10 +57,14 @@ export function RoomScreen() {
       )}
       {fullOverlay.shown ? <RoomFullOverlay /> : null}
       {exitOpen && room ? (
-        <ExitDialog
-          roomName={roomDisplayName(room)}
+        // SPEC §2: 'Sure you want to leave the room {room name}?' with Cancel and Exit.
+        <ConfirmDialog
+          title={T.confirmExit(roomDisplayName(room))}
+          confirm={T.exit}
+          busy={T.leaving}
+          tone="warm"
           onCancel={() => setExitOpen(false)}
-          onExit={exitRoom}
+          onConfirm={exitRoom}
           pending={leave.pending}
           error={leave.error}
         />
