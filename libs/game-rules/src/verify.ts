@@ -59,7 +59,11 @@ export function verifyGame(aiSeed: string, aiCommit: string, moves: readonly Mov
   return { valid: problems.length === 0, problems };
 }
 
-function ruleProblems(aiSeed: string, moves: readonly MoveRecord[]): string[] {
+/**
+ * The rules alone (who moves, picks, options offered and left, totals), replayed with the AI
+ * numbers the seed gives: what verifyGame adds to verifyAiNumbers. The seed must be well-formed.
+ */
+export function ruleProblems(aiSeed: string, moves: readonly MoveRecord[]): string[] {
   const problems: string[] = [];
   let total = 0;
   const oasis = { oasis1: freshOasis(), oasis2: freshOasis() };

@@ -1,5 +1,5 @@
 import type { PlayedGameDetail } from '@oasis198/contracts';
-import { isAiSeed, MOVE_LIMIT, verifyAiNumbers, verifyGame, WINNING_TOTAL } from '@oasis198/game-rules';
+import { isAiSeed, MOVE_LIMIT, ruleProblems, verifyAiNumbers, WINNING_TOTAL } from '@oasis198/game-rules';
 
 /** What Verify found. */
 export type GameCheck =
@@ -18,7 +18,7 @@ export type GameCheck =
 /**
  * Replays a finished game in the browser with the engine the server plays by (libs/game-rules):
  * the commitment and every AI number (verifyAiNumbers, what the game-over screen checks), every
- * move's legality and total (verifyGame), and that the replay ends as the history says (its move
+ * move's legality and total (ruleProblems), and that the replay ends as the history says (its move
  * count, and who reached 198 or that the move limit was hit).
  */
 export function checkPlayedGame(game: PlayedGameDetail): GameCheck {
@@ -26,15 +26,13 @@ export function checkPlayedGame(game: PlayedGameDetail): GameCheck {
   if (!game.moveList) return { kind: 'unverifiable', reason: 'not-recorded' };
   const moves = game.moveList;
   const ai = verifyAiNumbers(game.aiSeed, game.aiCommit, moves);
-  const rules = [
-    ...verifyGame(game.aiSeed, game.aiCommit, moves).problems.filter((p) => !ai.problems.includes(p)),
-    ...endProblems(game, moves),
-  ];
+  // Without a well-formed seed the matches cannot be replayed, so the rules cannot pass.
+  const seeded = isAiSeed(game.aiSeed);
+  const rules = [...(seeded ? ruleProblems(game.aiSeed, moves) : []), ...endProblems(game, moves)];
   return {
     kind: 'checked',
     aiValid: ai.valid,
-    // Without a well-formed seed verifyGame cannot replay the matches, so nothing passes.
-    rulesValid: isAiSeed(game.aiSeed) && rules.length === 0,
+    rulesValid: seeded && rules.length === 0,
     problems: [...ai.problems, ...rules],
     replayed: moves.length,
   };
