@@ -10,12 +10,11 @@
 import { createWriteStream, fstatSync, mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { SHARED_ADDRESS_LIMITS, startStack } from './lib/stack.mjs';
+import { APPS, SHARED_ADDRESS_LIMITS, startStack } from './lib/stack.mjs';
 import { makeThrowawayDir } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
 const ARTIFACTS = path.join(ROOT, '.artifacts', 'e2e');
-const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'];
 
 mkdirSync(ARTIFACTS, { recursive: true });
 const log = createWriteStream(path.join(ARTIFACTS, 'stack.log'));
@@ -77,7 +76,7 @@ try {
   await stop(1);
 }
 throwaway.recordStack(stack);
-const missing = SERVICES.filter((name) => !stack.apps.some((app) => app.name === name));
+const missing = APPS.map((a) => a.name).filter((name) => !stack.apps.some((app) => app.name === name));
 if (missing.length) {
   console.error(`not built, so not started: ${missing.join(', ')} (npm run e2e builds first)`);
   await stop(1);

@@ -4,7 +4,14 @@
 // Screenshots at both widths of the dialogs (.artifacts/screens/21-accessibility/) and the room
 // layers (.artifacts/screens/22-accessibility/).
 import type { Page } from '@playwright/test';
-import { confirmRegistered, newcomer, register, submitLogin, type Account } from './support/accounts';
+import {
+  confirmRegistered,
+  newcomer,
+  newPlayer,
+  register,
+  submitLogin,
+  type Player,
+} from './support/accounts';
 import { axeViolations, AxeReport, type ScreenKind } from './support/axe';
 import { DESKTOP, Person, PHONE } from './support/browser';
 import { playToTheEnd, whoseTurn } from './support/game';
@@ -39,11 +46,6 @@ const PLAYER_ROUTES = ['/profile', '/quick-battle/create'];
 const PASSCODE = '2468';
 
 test.use({ screens: true });
-
-interface Player {
-  person: Person;
-  account: Account;
-}
 
 let ada: Player;
 let bo: Player;
@@ -113,12 +115,10 @@ test.describe.serial('axe-core audits, the room layers continuing from the route
 
     // Two newcomers: the registration notice, then the player's own routes and dialogs.
     ada = { person: await Person.enter(browser, 'ada', DESKTOP), account: newcomer('Ada') };
-    bo = { person: await Person.enter(browser, 'bo', PHONE), account: newcomer('Bo') };
     await register(ada.person, ada.account);
     await dialog(ada.person, 'account created');
     await confirmRegistered(ada.person.page, ada.account.name);
-    await register(bo.person, bo.account);
-    await confirmRegistered(bo.person.page, bo.account.name);
+    bo = await newPlayer(browser, 'Bo', PHONE);
 
     const a = ada.person.page;
     for (const route of PLAYER_ROUTES) {

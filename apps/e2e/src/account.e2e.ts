@@ -1,24 +1,12 @@
 // Scenario 8 of issue 7: a player's account from the inside: rename, log out, log in, delete.
-import {
-  confirmOk,
-  confirmRegistered,
-  expectProfile,
-  newcomer,
-  openProfile,
-  register,
-  submitLogin,
-} from './support/accounts';
-import { Person } from './support/browser';
+import { confirmOk, expectProfile, newPlayer, openProfile, submitLogin } from './support/accounts';
 import { expect, shot, test } from './support/scenario';
 
 test('8. Account flows: rename on the profile, log out through the dialog, log in again, delete the account', async ({
   browser,
 }) => {
-  const layla = await Person.enter(browser, 'layla');
+  const { person: layla, account } = await newPlayer(browser, 'Layla');
   const { page } = layla;
-  const account = newcomer('Layla');
-  await register(layla, account);
-  await confirmRegistered(page, account.name);
   await expectProfile(page, account.name, (shown) => expect(shown.playerName).toBe(account.name));
 
   // Rename: Edit panel, the Edit Username choice, SPEC's success message.

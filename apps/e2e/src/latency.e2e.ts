@@ -1,10 +1,10 @@
 // Issue 15, item 7: how long after a player's click the opponent (and a visitor) see the move. It
 // prints the figures (docs/benchmarks.md records them); a speed is never a pass/fail condition here.
 import type { Page } from '@playwright/test';
-import { confirmRegistered, newcomer, register } from './support/accounts';
+import { newPlayer } from './support/accounts';
 import { DESKTOP, Person } from './support/browser';
 import { whoseTurn } from './support/game';
-import { dialKey, openRoomList, readRounds } from './support/rooms';
+import { dialKey, openRoomList, pressPlayNow, readRounds } from './support/rooms';
 import { expect, test } from './support/scenario';
 
 const MOVES = 24;
@@ -63,24 +63,13 @@ test('30. Prints how long after the click the opponent and a visitor see a move 
   browser,
 }) => {
   test.setTimeout(180_000);
-  const players = await Promise.all(
-    ['Lena', 'Marek'].map(async (label) => {
-      const person = await Person.enter(browser, label, DESKTOP);
-      const account = newcomer(label);
-      await register(person, account);
-      await confirmRegistered(person.page, account.name);
-      return { person };
-    }),
-  );
-  const [a, b] = players as [{ person: Person }, { person: Person }];
+  const [a, b] = await Promise.all([newPlayer(browser, 'Lena'), newPlayer(browser, 'Marek')]);
   await openRoomList(a.person.page);
-  await a.person.page.getByRole('button', { name: 'Play now' }).click();
-  await a.person.page.waitForURL(/\/quick-battle\/rooms\/[^/?#]+$/);
+  const roomId = await pressPlayNow(a.person.page);
   await openRoomList(b.person.page);
-  await b.person.page.getByRole('button', { name: 'Play now' }).click();
-  await b.person.page.waitForURL(a.person.page.url());
+  expect(await pressPlayNow(b.person.page)).toBe(roomId);
   const visitor = await Person.enter(browser, 'visitor', DESKTOP);
-  await visitor.page.goto(new URL(a.person.page.url()).pathname);
+  await visitor.page.goto(`/quick-battle/rooms/${roomId}`);
   await visitor.page.getByRole('status', { name: 'Total' }).waitFor();
 
   for (const person of [a.person, b.person, visitor]) await stampNetwork(person);

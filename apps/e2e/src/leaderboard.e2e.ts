@@ -1,32 +1,14 @@
 // Issue 15, item 3: the leaderboard ranks players by points, then wins, then name; each player sees
 // their own rank highlighted; it follows the games as they end, without a reload. Screenshots of it
 // at 390 and 1280 px go to .artifacts/screens/, and axe-core audits it at both widths.
-import type { Browser, Page } from '@playwright/test';
-import { confirmRegistered, newcomer, register } from './support/accounts';
-import { DESKTOP, LAPTOP, Person, type Viewport } from './support/browser';
+import type { Page } from '@playwright/test';
+import { newPlayer, type Player } from './support/accounts';
+import { DESKTOP, LAPTOP } from './support/browser';
 import { playKey, whoseTurn } from './support/game';
-import { createRoom, dial, openRoomList, roomCard } from './support/rooms';
+import { meetInRoom } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
 import { auditScreen } from './support/screens';
 import { eventually } from './support/wait';
-
-interface Player {
-  person: Person;
-  name: string;
-}
-
-async function newPlayer(
-  browser: Browser,
-  label: string,
-  first: string,
-  viewport: Viewport,
-): Promise<Player> {
-  const person = await Person.enter(browser, label, viewport);
-  const account = newcomer(first);
-  await register(person, account);
-  await confirmRegistered(person.page, account.name);
-  return { person, name: account.name };
-}
 
 /** Home → Leaderboard, in a tab of the player's own (their main tab plays). */
 async function openLeaderboard(player: Player): Promise<Page> {
@@ -62,21 +44,16 @@ test('30. The leaderboard shows the winner moving up, live, with each player’s
   test.setTimeout(90_000);
   // Equal on 0 points and 0 wins, players go by name: the future winner (Z…) starts behind
   // the future loser (A…), whatever other players the stack holds.
-  const loser = await newPlayer(browser, 'aamir', 'Aamir', DESKTOP);
-  const winner = await newPlayer(browser, 'zaid', 'Zaid', LAPTOP);
+  const loser = await newPlayer(browser, 'Aamir', DESKTOP);
+  const winner = await newPlayer(browser, 'Zaid', LAPTOP);
   const [loserBoard, winnerBoard] = [await openLeaderboard(loser), await openLeaderboard(winner)];
   const before = { winner: await readOwnRank(winnerBoard), loser: await readOwnRank(loserBoard) };
   expect(before.winner.rank).toBeGreaterThan(before.loser.rank);
-  expect(before.winner.text).toContain(winner.name);
+  expect(before.winner.text).toContain(winner.account.name);
   await shot(winner.person, 'leaderboard-before', winnerBoard);
 
   // A game: two moves, then the loser leaves it (the winner gets 25 points and a win).
-  const room = await createRoom(winner.person, { duration: '60 s' });
-  await openRoomList(loser.person.page);
-  await roomCard(loser.person.page, room)
-    .getByRole('button', { name: `Enter Room ${room.label}` })
-    .click();
-  for (const player of [winner, loser]) await dial(player.person.page).waitFor();
+  const room = await meetInRoom(winner.person, loser.person, '60 s');
   for (let i = 0; i < 2; i++) {
     const { mover } = await whoseTurn(winner, loser);
     await playKey(mover.person.page, 5);
@@ -114,7 +91,7 @@ test('30. The leaderboard shows the winner moving up, live, with each player’s
   }
   const row = winnerBoard.locator('tr[aria-current="true"]');
   await row.waitFor();
-  expect(await row.innerText()).toContain(`${winner.name} (you)`);
+  expect(await row.innerText()).toContain(`${winner.account.name} (you)`);
 
   expect(await auditScreen(winnerBoard, 'leaderboard')).toEqual([]);
   for (const player of [winner, loser]) await player.person.leave();

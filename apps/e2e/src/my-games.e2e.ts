@@ -1,47 +1,20 @@
 // Issue 15, item 4: a finished game appears in both players' My games (profile), and Verify replays
 // it in the browser, checking the commitment and every AI number. Screenshots of My games at 390 and
 // 1280 px go to .artifacts/screens/, and axe-core audits the profile with it at both widths.
-import type { Browser, Locator, Page } from '@playwright/test';
-import { confirmRegistered, newcomer, openProfile, register } from './support/accounts';
-import { DESKTOP, Person, PHONE, type Viewport } from './support/browser';
+import type { Locator, Page } from '@playwright/test';
+import { newPlayer, openProfile, reloadProfileUntil } from './support/accounts';
+import { DESKTOP, PHONE } from './support/browser';
 import { playToTheEnd } from './support/game';
-import { createRoom, dial, openRoomList, roomCard } from './support/rooms';
+import { meetInRoom } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
 import { auditScreen } from './support/screens';
-import { eventually } from './support/wait';
 
-interface Player {
-  person: Person;
-  name: string;
-}
-
-async function newPlayer(browser: Browser, label: string, viewport: Viewport): Promise<Player> {
-  const person = await Person.enter(browser, label, viewport);
-  const account = newcomer(label[0]?.toUpperCase() + label.slice(1));
-  await register(person, account);
-  await confirmRegistered(person.page, account.name);
-  return { person, name: account.name };
-}
-
-/**
- * The profile's My games once it lists a game: the history is built from the game's events a
- * moment after it ends, so a player who does not see it yet reloads, and so does this.
- */
+/** The profile's My games once it lists a game (the history is built a moment after the game). */
 async function myGames(page: Page, name: string): Promise<Locator> {
   await page.goto('/');
   await openProfile(page, name);
   const section = page.getByRole('region', { name: 'My games' });
-  let attempt = 0;
-  await eventually(
-    async () => {
-      if (attempt++ > 0) {
-        await page.reload();
-        await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
-      }
-      await section.getByRole('row').nth(1).waitFor({ timeout: 2_000 });
-    },
-    { timeout: 15_000, interval: 500 },
-  );
+  await reloadProfileUntil(page, name, () => section.getByRole('row').nth(1).waitFor({ timeout: 2_000 }));
   return section;
 }
 
@@ -65,16 +38,11 @@ test('31. My games verifies a finished game: it replays the moves and checks the
   browser,
 }) => {
   test.setTimeout(120_000);
-  const host = await newPlayer(browser, 'hana', DESKTOP);
-  const guest = await newPlayer(browser, 'idris', PHONE);
-  const room = await createRoom(host.person, { duration: '60 s' });
-  await openRoomList(guest.person.page);
-  await roomCard(guest.person.page, room)
-    .getByRole('button', { name: `Enter Room ${room.label}` })
-    .click();
-  for (const player of [host, guest]) await dial(player.person.page).waitFor();
+  const host = await newPlayer(browser, 'Hana', DESKTOP);
+  const guest = await newPlayer(browser, 'Idris', PHONE);
+  await meetInRoom(host.person, guest.person, '60 s');
 
-  const { mover: winner, other: loser } = await playToTheEnd(host, guest);
+  const { mover: winner, other: loser, moves: played } = await playToTheEnd(host, guest);
   await winner.person.page.getByRole('heading', { name: 'You won!' }).waitFor();
 
   const moves: string[] = [];
@@ -82,20 +50,27 @@ test('31. My games verifies a finished game: it replays the moves and checks the
     [winner, loser, 'Won'],
     [loser, winner, 'Lost'],
   ] as const) {
-    const section = await myGames(player.person.page, player.name);
+    const section = await myGames(player.person.page, player.account.name);
     const game = await readGame(section);
-    expect(game).toMatchObject({ Opponent: opponent.name, Result: result, 'End reason': 'Reached 198' });
+    expect(game).toMatchObject({
+      Opponent: opponent.account.name,
+      Result: result,
+      'End reason': 'Reached 198',
+    });
     expect(game['Date']).toMatch(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d$/);
     moves.push(game['Moves'] ?? '');
   }
-  // The same game for both, of at least the 11 moves 198 takes at 18 a move at most.
+  // The same game for both, of at least the 11 moves 198 takes at 18 a move at most: the moves played.
   expect(moves[0]).toBe(moves[1]);
   expect(Number(moves[0])).toBeGreaterThanOrEqual(11);
+  expect(moves[0]).toBe(String(played));
 
   // Verify, in the winner's browser: the engine replays every move and checks the AI numbers.
   const page = winner.person.page;
   const section = page.getByRole('region', { name: 'My games' });
-  await section.getByRole('button', { name: `Verify the game against ${loser.name}`, exact: false }).click();
+  await section
+    .getByRole('button', { name: `Verify the game against ${loser.account.name}`, exact: false })
+    .click();
   const report = section.getByRole('status');
   await report.getByText('Every AI number of this game checks out.').waitFor();
   expect(await report.innerText()).toContain('Every move follows the rules.');

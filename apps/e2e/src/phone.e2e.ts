@@ -3,19 +3,14 @@
 // waiting panel at full size. One player on a 390×844 phone, one at a 1280 px desktop.
 // Screenshots: .artifacts/screens/20-phone/.
 import type { Page } from '@playwright/test';
-import { confirmRegistered, newcomer, register, type Account } from './support/accounts';
-import { DESKTOP, Person, PHONE } from './support/browser';
+import { newPlayer } from './support/accounts';
+import { DESKTOP, PHONE } from './support/browser';
 import { boxOf, overlaps, playKey, whoseTurn, type Box } from './support/game';
-import { createRoom, dial, openRoomList, readTotal, roomCard } from './support/rooms';
+import { dial, meetInRoom, readTotal } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
 import { eventually } from './support/wait';
 
 test.use({ screens: true });
-
-interface Player {
-  person: Person;
-  account: Account;
-}
 
 /** The TOTAL card and the clock card (the label and the number), and the whole dial. */
 function gameParts(page: Page) {
@@ -65,21 +60,9 @@ test(
     "covers none of them; the desktop's waiting panel uses its whole column",
   async ({ browser }) => {
     test.setTimeout(90_000);
-    const phone: Player = { person: await Person.enter(browser, 'phone', PHONE), account: newcomer('Pia') };
-    const desk: Player = {
-      person: await Person.enter(browser, 'desktop', DESKTOP),
-      account: newcomer('Dov'),
-    };
-    for (const { person, account } of [phone, desk]) {
-      await register(person, account);
-      await confirmRegistered(person.page, account.name);
-    }
-    const room = await createRoom(desk.person, { duration: '60 s' });
-    await openRoomList(phone.person.page);
-    await roomCard(phone.person.page, room)
-      .getByRole('button', { name: `Enter Room ${room.label}` })
-      .click();
-    for (const { person } of [phone, desk]) await dial(person.page).waitFor();
+    const phone = await newPlayer(browser, 'Pia', PHONE, 'phone');
+    const desk = await newPlayer(browser, 'Dov', DESKTOP, 'desktop');
+    await meetInRoom(desk.person, phone.person, '60 s');
 
     // Make it the phone's turn: the desktop moves first if it has the turn.
     let turn = await whoseTurn(phone, desk);

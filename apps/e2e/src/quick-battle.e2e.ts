@@ -4,16 +4,17 @@ import {
   confirmRegistered,
   expectProfile,
   newcomer,
+  newPlayer,
   register,
-  type Account,
+  type Player,
   type ProfileCards,
 } from './support/accounts';
 import { DESKTOP, LAPTOP, Person, PHONE } from './support/browser';
+import { BIGGEST_STEP, whoseTurn, type Turn } from './support/game';
 import {
   createRoom,
   dial,
   dialKey,
-  isMyTurn,
   oasisOption,
   oasisPanel,
   offeredAt,
@@ -35,11 +36,6 @@ import { eventually } from './support/wait';
 const PASSCODE = '4821';
 const WRONG_PASSCODE = '1234';
 
-interface Player {
-  person: Person;
-  account: Account;
-}
-
 let amira: Player;
 let bashir: Player;
 let visitor: Person;
@@ -53,26 +49,13 @@ const screens = (): Person[] => [amira.person, bashir.person, ...(visitor ? [vis
 // ------------------------------------------------------------------------------------------------
 // Playing: one move at a time, checked on every screen.
 
-interface Turn {
-  mover: Player;
-  other: Player;
-}
-
-async function whoseTurn(): Promise<Turn> {
-  return eventually(async () => {
-    const [a, b] = await Promise.all([isMyTurn(amira.person.page), isMyTurn(bashir.person.page)]);
-    if (a === b) throw new Error(`expected exactly one player to have the turn (amira ${a}, bashir ${b})`);
-    return a ? { mover: amira, other: bashir } : { mover: bashir, other: amira };
-  });
-}
-
 interface Plan {
   key: number | 'Random';
   option: OptionLabel | null;
 }
 
 interface Played {
-  turn: Turn;
+  turn: Turn<Player>;
   plan: Plan;
   before: number;
   after: number;
@@ -102,7 +85,7 @@ async function expectMilestones(total: number): Promise<void> {
  * same total, and the milestones.
  */
 async function play(choose: (total: number, offered: OptionLabel[]) => Plan): Promise<Played> {
-  const turn = await whoseTurn();
+  const turn = await whoseTurn(amira, bashir);
   const { mover, other } = turn;
   const m = mover.person.page;
   const before = await readTotal(m);
@@ -123,7 +106,7 @@ async function play(choose: (total: number, offered: OptionLabel[]) => Plan): Pr
   if (plan.option) {
     const option = oasisOption(m, plan.option);
     await option.click();
-    await eventually(async () => expect(await option.getAttribute('aria-pressed')).toBe('true'));
+    await expect(option).toHaveAttribute('aria-pressed', 'true');
   }
   await dialKey(m, plan.key).click();
 
@@ -162,10 +145,9 @@ async function play(choose: (total: number, offered: OptionLabel[]) => Plan): Pr
   return { turn, plan, before, after, over: false };
 }
 
-/** The biggest legal step, preferring options in this order, with a 9. */
+/** The biggest legal step: a 9 with the strongest option on offer. */
 function biggestStep(_total: number, offered: OptionLabel[]): Plan {
-  const preference: OptionLabel[] = ['Double', 'Add extra 7', 'Add extra 4', 'Add extra 1'];
-  return { key: 9, option: preference.find((o) => offered.includes(o)) ?? null };
+  return { key: 9, option: BIGGEST_STEP.find((o) => offered.includes(o)) ?? null };
 }
 
 const tierOf = (total: number): 1 | 2 | 3 => (total >= 161 ? 3 : total >= 73 ? 2 : 1);
@@ -216,7 +198,7 @@ test.describe.serial('Issue 7: two newcomers, from registration to a full room',
     // The switch narrows the list to rooms with one free spot: this one stays.
     const freeSpot = b.getByRole('switch', { name: 'Only rooms with one free spot' });
     await freeSpot.click();
-    expect(await freeSpot.getAttribute('aria-checked')).toBe('true');
+    await expect(freeSpot).toHaveAttribute('aria-checked', 'true');
     await card.waitFor();
     await shot(bashir.person, 'room-list');
 
@@ -269,7 +251,7 @@ test.describe.serial('Issue 7: two newcomers, from registration to a full room',
         expect(await readRounds(p)).toBe(0);
       }
       await expectMilestones(0);
-      const first = await whoseTurn();
+      const first = await whoseTurn(amira, bashir);
       await first.other.person.page.getByText("Opponent's turn", { exact: true }).waitFor();
       await shot(first.mover.person, 'game-started-my-turn');
       await shot(first.other.person, 'game-started-opponents-turn');
@@ -285,12 +267,12 @@ test.describe.serial('Issue 7: two newcomers, from registration to a full room',
         const total = played.after;
         if (!toggled && offeredAt(total).includes('Double')) {
           // Clicking a selected option again goes back to a plain pick.
-          const { mover } = await whoseTurn();
+          const { mover } = await whoseTurn(amira, bashir);
           const double = oasisOption(mover.person.page, 'Double');
           await double.click();
-          expect(await double.getAttribute('aria-pressed')).toBe('true');
+          await expect(double).toHaveAttribute('aria-pressed', 'true');
           await double.click();
-          expect(await double.getAttribute('aria-pressed')).toBe('false');
+          await expect(double).toHaveAttribute('aria-pressed', 'false');
           toggled = true;
         }
         played = await play((t, offered) =>
@@ -382,7 +364,7 @@ test.describe.serial('Issue 7: two newcomers, from registration to a full room',
         await person.page.getByText('Game Started', { exact: true }).waitFor();
       }
       await expectMilestones(0);
-      const next = await whoseTurn();
+      const next = await whoseTurn(amira, bashir);
       expect(await dialKey(next.mover.person.page, 'Random').isEnabled()).toBe(true);
       await shot(winner.person, 'new-game');
       await shot(loser.person, 'new-game');
@@ -393,10 +375,7 @@ test.describe.serial('Issue 7: two newcomers, from registration to a full room',
   test("6. A third user trying to join the full room sees 'Game already started — you can't join this room'", async ({
     browser,
   }) => {
-    const cyrus = await Person.enter(browser, 'cyrus', DESKTOP);
-    const account = newcomer('Cyrus');
-    await register(cyrus, account);
-    await confirmRegistered(cyrus.page, account.name);
+    const { person: cyrus } = await newPlayer(browser, 'Cyrus', DESKTOP);
     await openRoomList(cyrus.page);
     const card = roomCard(cyrus.page, room);
     await card.waitFor();

@@ -4,9 +4,10 @@
 // look at (.artifacts/e2e/9-screens/). Against `npm start`:
 //   npm run e2e -- --url http://127.0.0.1:8080 -g "phone and desktop"
 import type { Page } from '@playwright/test';
-import { confirmRegistered, newcomer, openProfile, register } from './support/accounts';
-import { DESKTOP, Person, PHONE } from './support/browser';
-import { createRoom, dial, dialKey, isMyTurn, openRoomList, readRounds, roomCard } from './support/rooms';
+import { newPlayer, openProfile } from './support/accounts';
+import { DESKTOP, type Person, PHONE } from './support/browser';
+import { whoseTurn } from './support/game';
+import { createRoom, dial, dialKey, openRoomList, readRounds, roomCard } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
 import { eventually } from './support/wait';
 
@@ -28,13 +29,11 @@ async function capture(person: Person, what: string, page: Page = person.page): 
 test('9. Home, the room list, a running game and the profile fit phone and desktop widths', async ({
   browser,
 }) => {
-  const phone = { person: await Person.enter(browser, 'phone', PHONE), account: newcomer('Sami') };
-  const desktop = { person: await Person.enter(browser, 'desktop', DESKTOP), account: newcomer('Tara') };
+  const phone = await newPlayer(browser, 'Sami', PHONE, 'phone');
+  const desktop = await newPlayer(browser, 'Tara', DESKTOP, 'desktop');
   const both = [phone, desktop];
 
-  for (const { person, account } of both) {
-    await register(person, account);
-    await confirmRegistered(person.page, account.name);
+  for (const { person } of both) {
     await person.page.goto('/');
     await person.page.getByRole('heading', { name: 'Race to 198 across the dunes' }).waitFor();
     await capture(person, 'home');
@@ -58,11 +57,7 @@ test('9. Home, the room list, a running game and the profile fit phone and deskt
     .getByRole('button', { name: `Enter Room ${room.label}` })
     .click();
   for (const { person } of both) await dial(person.page).waitFor();
-  const mover = await eventually(async () => {
-    const [p, d] = await Promise.all([isMyTurn(phone.person.page), isMyTurn(desktop.person.page)]);
-    if (p === d) throw new Error('expected exactly one player to have the turn');
-    return p ? phone : desktop;
-  });
+  const { mover } = await whoseTurn(phone, desktop);
   await dialKey(mover.person.page, 7).click();
   for (const { person } of both) {
     await eventually(async () => expect(await readRounds(person.page)).toBe(1));

@@ -1,41 +1,22 @@
 // Scenario 7 of issue 7: a 14 s room where the player to move does nothing. The game timer ends the
 // game by timeout, and the rewards service pays what DECISIONS.md says.
-import {
-  confirmRegistered,
-  expectProfile,
-  newcomer,
-  openProfile,
-  register,
-  type Account,
-  type ProfileCards,
-} from './support/accounts';
-import { DESKTOP, LAPTOP, Person } from './support/browser';
-import { createRoom, dial, isMyTurn, openRoomList, readTotal, roomCard } from './support/rooms';
+import { expectProfile, newPlayer, openProfile, type Player, type ProfileCards } from './support/accounts';
+import { DESKTOP, LAPTOP } from './support/browser';
+import { whoseTurn } from './support/game';
+import { createRoom, dial, openRoomList, readTotal, roomCard } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
 import { eventually } from './support/wait';
 
 /** A turn's deadline is turnStart + 14 s + 4 s; the timeout falls 1 s after it (DECISIONS.md). */
 const TIMEOUT_AFTER_START_MS = 19_000;
 
-interface Player {
-  person: Person;
-  account: Account;
-}
-
 test(
   '7. A 14 s room in which the player to move does nothing ends by timeout with the right winner, ' +
     'and the profiles show the points, coins, played games, level and blitz title',
   async ({ browser }) => {
     test.setTimeout(90_000);
-    const dalia: Player = {
-      person: await Person.enter(browser, 'dalia', DESKTOP),
-      account: newcomer('Dalia'),
-    };
-    const emre: Player = { person: await Person.enter(browser, 'emre', LAPTOP), account: newcomer('Emre') };
-    for (const { person, account } of [dalia, emre]) {
-      await register(person, account);
-      await confirmRegistered(person.page, account.name);
-    }
+    const dalia = await newPlayer(browser, 'Dalia', DESKTOP);
+    const emre = await newPlayer(browser, 'Emre', LAPTOP);
 
     const room = await createRoom(dalia.person, { duration: '14 s' });
     await openRoomList(emre.person.page);
@@ -49,12 +30,7 @@ test(
     await dial(dalia.person.page).waitFor();
     expect(await readTotal(dalia.person.page)).toBe(0);
 
-    const idle = await eventually(async () => {
-      const [d, e] = await Promise.all([isMyTurn(dalia.person.page), isMyTurn(emre.person.page)]);
-      if (d === e) throw new Error('expected exactly one player to have the turn');
-      return d ? dalia : emre;
-    });
-    const patient = idle === dalia ? emre : dalia;
+    const { mover: idle, other: patient } = await whoseTurn(dalia, emre);
 
     // The turn timer counts down from at most 14 + 4 s on both screens.
     for (const { person } of [idle, patient]) {

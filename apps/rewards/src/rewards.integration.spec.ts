@@ -1,5 +1,3 @@
-import type { INestApplication } from '@nestjs/common';
-import { getModelToken } from '@nestjs/mongoose';
 import {
   Consumers,
   type EventEnvelope,
@@ -12,66 +10,28 @@ import {
 } from '@oasis198/contracts';
 import {
   createLogger,
-  createService,
   DEAD_LETTERS_COLLECTION,
   type DeadLetterRecord,
-  JetStreamService,
   makeEvent,
-  natsServers,
   type OutboxDocument,
   OutboxRelay,
   outboxOf,
   replayDeadLetters,
-  RpcClient,
 } from '@oasis198/service-kit';
-import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
-import mongoose, { type Model, Schema } from 'mongoose';
+import { mongoUrlFor, uniqueName, waitFor } from '@oasis198/testing';
+import mongoose, { Schema } from 'mongoose';
 import { nanos } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { drawnGame, wonGame } from './player-events/game-finished.fixtures';
 import { PlayerEventsService } from './player-events/player-events.service';
 import { PaidGame, Reward } from './rewards/reward.schema';
-import { rewardsDefinition } from './rewards.definition';
+import { useRewardsStack } from './testing/rewards-stack';
 
 describe('rewards service: events applied once, whatever the order or the copies', () => {
-  let infra: TestInfra;
-  const replicas: INestApplication[] = [];
-  let rpc: RpcClient;
-  let events: JetStreamService;
-
-  beforeAll(async () => {
-    infra = await startTestInfra();
-    const env = {
-      NATS_URL: infra.natsUrl,
-      MONGO_URL: mongoUrlFor(infra, uniqueName('rewards-it')),
-      LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
-      NODE_ENV: 'test',
-      RECENT_GAMES_KEPT: '10',
-      SHUTDOWN_GRACE_MS: '200',
-    };
-    // Two replicas share the durable consumers, as in production.
-    for (let i = 0; i < 2; i++) replicas.push((await createService(rewardsDefinition, env)).app);
-    const logger = createLogger('rewards-it', 'silent');
-    rpc = new RpcClient(natsServers(infra.natsUrl), 'rewards-it', 5000, logger);
-    await rpc.connect();
-    events = new JetStreamService({ servers: natsServers(infra.natsUrl), name: 'rewards-it' }, logger);
-    await events.connect();
-  }, 120_000);
-
-  afterAll(async () => {
-    await rpc?.close();
-    await events?.close();
-    for (const app of replicas) await app.close();
-    await infra?.stop();
-  }, 60_000);
-
-  const rewards = () => {
-    const [app] = replicas;
-    if (!app) throw new Error('rewards is not running');
-    return app.get<Model<Reward>>(getModelToken(Reward.name));
-  };
-  const get = (userId: string) => rpc.request<RewardView>(Requests.rewards.get, { userId });
+  const stack = useRewardsStack('rewards-it', { RECENT_GAMES_KEPT: '10' });
+  const rewards = () => stack().model<Reward>(Reward.name);
+  const get = (userId: string) => stack().rpc.request<RewardView>(Requests.rewards.get, { userId });
   const until = (userId: string, check: (r: RewardView) => boolean, what: string) =>
     waitFor(
       async () => {
@@ -81,7 +41,7 @@ describe('rewards service: events applied once, whatever the order or the copies
       { timeoutMs: 15_000, what },
     );
 
-  const publish = (event: EventEnvelope) => events.publish(event);
+  const publish = (event: EventEnvelope) => stack().events.publish(event);
   const registeredEvent = (
     userId: string,
     name: string,
@@ -112,20 +72,7 @@ describe('rewards service: events applied once, whatever the order or the copies
   const gameEvent = (game: GameFinished, id = EventIds.gameFinished(game.gameId)) =>
     makeEvent(EventTypes.gameFinished, id, game);
 
-  /** Waits until both durable consumers have nothing pending or unacknowledged: every event published is handled. */
-  async function drain(): Promise<void> {
-    const jsm = await events.nc.jetstreamManager();
-    await waitFor(
-      async () => {
-        for (const consumer of [Consumers.rewardsUsers, Consumers.rewardsGames]) {
-          const info = await jsm.consumers.info(consumer.stream, consumer.durable);
-          if (info.num_pending > 0 || info.num_ack_pending > 0) return false;
-        }
-        return true;
-      },
-      { timeoutMs: 15_000, what: 'the consumers to handle every event' },
-    );
-  }
+  const drain = () => stack().drain();
 
   it('creates one record for a registration delivered several times', async () => {
     const id = randomUUID();
@@ -196,7 +143,7 @@ describe('rewards service: events applied once, whatever the order or the copies
     const [a, b] = [randomUUID(), randomUUID()];
     const games = Array.from({ length: 250 }, () => finished(a, b));
     // Paid as the consumer pays them (the suite remembers only the last 10 game ids per player).
-    const service = replicas[0]?.get(PlayerEventsService);
+    const service = stack().replicas[0]?.get(PlayerEventsService);
     for (const game of games) await service?.onGameEvent(gameEvent(game));
     const before = await get(a);
     expect(before).toMatchObject({ playedGames: 250, assets: { points: 6250, coins: 2500 } });
@@ -211,11 +158,11 @@ describe('rewards service: events applied once, whatever the order or the copies
   it('pays once when the process died between paying a game and recording it in the ledger', async () => {
     const [a, b] = [randomUUID(), randomUUID()];
     const game = finished(a, b);
-    const service = replicas[0]?.get(PlayerEventsService);
+    const service = stack().replicas[0]?.get(PlayerEventsService);
     await service?.onGameEvent(gameEvent(game));
     // As if the process had died right after the guarded credit: the game id is in recentGames,
     // its ledger records are not written.
-    await replicas[0]?.get<Model<PaidGame>>(getModelToken(PaidGame.name)).deleteMany({ gameId: game.gameId });
+    await stack().model<PaidGame>(PaidGame.name).deleteMany({ gameId: game.gameId });
     // Later games push it out of recentGames before JetStream redelivers the unacked event
     // (the suite remembers 10 game ids per player); the redelivery must still not pay.
     for (let i = 0; i < 12; i++) await service?.onGameEvent(gameEvent(finished(a, b)));
@@ -229,6 +176,7 @@ describe('rewards service: events applied once, whatever the order or the copies
     const [a, b] = [randomUUID(), randomUUID()];
     const game = finished(a, b);
     const event = gameEvent(game);
+    const { events, infra } = stack();
     const jsm = await events.nc.jetstreamManager();
     const { config } = await jsm.streams.info(Streams.games.name);
     // The publisher's database, with the game's events in a room's outbox.

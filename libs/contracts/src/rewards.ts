@@ -140,7 +140,7 @@ export interface PlayedGame {
 
 /** GET /api/rewards/{userId}/games/{gameId}: the game with every move, to replay and check it. */
 export interface PlayedGameDetail extends PlayedGame {
-  /** Every move in order; null until the room's final state has been recorded. */
+  /** Every move in order; null for a game whose game.finished did not carry them (written before). */
   moveList: MoveRecord[] | null;
 }
 

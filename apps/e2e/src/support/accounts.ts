@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { DESKTOP, Person, type Viewport } from './browser';
 import { eventually } from './wait';
-import type { Person } from './browser';
 
 export interface Account {
   name: string;
@@ -39,6 +39,29 @@ export async function register(person: Person, account: Account): Promise<void> 
 export async function confirmRegistered(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: 'Ok', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
+}
+
+/** A person at their browser with their account. */
+export interface Player {
+  person: Person;
+  account: Account;
+}
+
+/**
+ * A newcomer who has registered and is on their profile: `first` starts the username, `label`
+ * (lower-case `first` unless given) names the person in screenshots and errors.
+ */
+export async function newPlayer(
+  browser: Browser,
+  first: string,
+  viewport: Viewport = DESKTOP,
+  label = first.toLowerCase(),
+): Promise<Player> {
+  const person = await Person.enter(browser, label, viewport);
+  const account = newcomer(first);
+  await register(person, account);
+  await confirmRegistered(person.page, account.name);
+  return { person, account };
 }
 
 /** Closes a login, logout or deletion success dialog with Ok, which leads home. */
@@ -94,21 +117,31 @@ export async function readProfile(page: Page): Promise<ProfileCards> {
 }
 
 /**
- * Waits until the profile shows what `check` expects. Rewards are paid from events, a moment after
- * the game; a player who does not see them yet reloads the page, and so does this.
+ * Retries `check` on the profile until it passes. Rewards and the game history are built from
+ * events a moment after the game; a player who does not see them yet reloads the page, and so does
+ * this.
  */
-export async function expectProfile(
+export async function reloadProfileUntil(
   page: Page,
   name: string,
-  check: (cards: ProfileCards) => void,
+  check: () => Promise<unknown>,
 ): Promise<void> {
   let attempt = 0;
   await eventually(
     async () => {
       if (attempt++ > 0) await page.reload();
       await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
-      check(await readProfile(page));
+      await check();
     },
     { timeout: 15_000, interval: 500 },
   );
+}
+
+/** Waits until the profile shows what `check` expects (see reloadProfileUntil). */
+export async function expectProfile(
+  page: Page,
+  name: string,
+  check: (cards: ProfileCards) => void,
+): Promise<void> {
+  await reloadProfileUntil(page, name, async () => check(await readProfile(page)));
 }

@@ -54,22 +54,54 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   });
 }
 
-/** What an audited screen is: one of SPEC's routes, a dialog, or a layer of the room screen. */
-export type ScreenKind = 'route' | 'dialog' | 'room layer';
-
-interface Audited {
-  kind: ScreenKind;
+/** One screen audited at one width. */
+export interface Audit {
   screen: string;
   width: number;
   violations: AxeViolation[];
 }
 
 /**
- * The audits of one test file: each screen is checked at both widths (the page is resized, then
- * restored), and the file prints how many screens it audited and how many violations it found.
+ * Audits the page as it is now at 390 and 1280 px (it is resized, then restored); `onEach` runs at
+ * each width after the audit (screenshots).
+ */
+export async function auditAtBothWidths(
+  page: Page,
+  screen: string,
+  onEach?: (width: number) => Promise<unknown>,
+): Promise<Audit[]> {
+  const original = page.viewportSize();
+  const audits: Audit[] = [];
+  try {
+    for (const viewport of AUDIT_VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      audits.push({ screen, width: viewport.width, violations: await axeViolations(page) });
+      await onEach?.(viewport.width);
+    }
+  } finally {
+    if (original) await page.setViewportSize(original);
+  }
+  return audits;
+}
+
+/** Each violation as one readable line: where, at which width, which rule, which elements. */
+export function violationLines(audits: readonly Audit[]): string[] {
+  return audits.flatMap(({ screen, width, violations }) =>
+    violations.map(
+      (v) => `${screen} @${width}px: ${v.rule} (${v.impact ?? 'n/a'}) ${v.help}: ${v.targets.join(', ')}`,
+    ),
+  );
+}
+
+/** What an audited screen is: one of SPEC's routes, a dialog, or a layer of the room screen. */
+export type ScreenKind = 'route' | 'dialog' | 'room layer';
+
+/**
+ * The audits of one test file, each screen at both widths; the file prints how many screens it
+ * audited and how many violations it found.
  */
 export class AxeReport {
-  private readonly audited: Audited[] = [];
+  private readonly audited: (Audit & { kind: ScreenKind })[] = [];
 
   /** Audits the page as it is now at 390 and 1280 px; `onEach` runs at each width (screenshots). */
   async audit(
@@ -78,25 +110,12 @@ export class AxeReport {
     screen: string,
     onEach?: (width: number) => Promise<void>,
   ): Promise<void> {
-    const original = page.viewportSize();
-    try {
-      for (const viewport of AUDIT_VIEWPORTS) {
-        await page.setViewportSize(viewport);
-        this.audited.push({ kind, screen, width: viewport.width, violations: await axeViolations(page) });
-        await onEach?.(viewport.width);
-      }
-    } finally {
-      if (original) await page.setViewportSize(original);
-    }
+    for (const audit of await auditAtBothWidths(page, screen, onEach)) this.audited.push({ kind, ...audit });
   }
 
-  /** Each violation as one readable line: where, at which width, which rule, which elements. */
+  /** Every violation found so far, one readable line each. */
   violations(): string[] {
-    return this.audited.flatMap(({ screen, width, violations }) =>
-      violations.map(
-        (v) => `${screen} @${width}px: ${v.rule} (${v.impact ?? 'n/a'}) ${v.help}: ${v.targets.join(', ')}`,
-      ),
-    );
+    return violationLines(this.audited);
   }
 
   /** How many routes, dialogs and room layers were audited, and each screen's violations. */

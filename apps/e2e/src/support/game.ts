@@ -25,31 +25,44 @@ export async function playKey(page: Page, key: number): Promise<void> {
   await page.getByRole('heading', { name: `Rounds: ${rounds + 1}`, exact: true }).waitFor();
 }
 
+/** The strongest options first: the biggest legal step is a 9 with the first one on offer. */
+export const BIGGEST_STEP: readonly OptionLabel[] = ['Double', 'Add extra 7', 'Add extra 4', 'Add extra 1'];
+
 /**
- * Plays the biggest legal step (9 with the strongest option on offer) until the total reaches 198;
- * resolves with the winner's turn (the mover of the last move).
+ * The player whose turn it is on `page` plays the biggest legal step (a 9 with the strongest option
+ * on offer, or a plain 9 when its uses are spent); resolves once the move is counted, with whether
+ * it ended the game.
  */
-export async function playToTheEnd<P extends { person: Person }>(a: P, b: P): Promise<Turn<P>> {
-  const preference: OptionLabel[] = ['Double', 'Add extra 7', 'Add extra 4', 'Add extra 1'];
-  for (;;) {
-    const turn = await whoseTurn(a, b);
-    const page = turn.mover.person.page;
-    const total = await readTotal(page);
-    const option = preference.find((o) => offeredAt(total).includes(o));
-    if (option) {
-      const button = oasisOption(page, option);
-      // An option whose uses are spent is not offered: then a plain 9.
-      if ((await button.count()) > 0 && (await button.isEnabled())) {
-        await button.click();
-        await eventually(async () => expect(await button.getAttribute('aria-pressed')).toBe('true'));
-      }
+export async function playBiggestStep(page: Page): Promise<{ over: boolean }> {
+  const total = await readTotal(page);
+  const option = BIGGEST_STEP.find((o) => offeredAt(total).includes(o));
+  if (option) {
+    const button = oasisOption(page, option);
+    // An option whose uses are spent is not offered: then a plain 9.
+    if ((await button.count()) > 0 && (await button.isEnabled())) {
+      await button.click();
+      await expect(button).toHaveAttribute('aria-pressed', 'true');
     }
-    const rounds = await readRounds(page);
-    await dialKey(page, 9).click();
-    const over = page.getByRole('button', { name: 'Play Again' });
-    const next = page.getByRole('heading', { name: `Rounds: ${rounds + 1}`, exact: true });
-    await over.or(next).first().waitFor();
-    if (await over.isVisible()) return turn;
+  }
+  const rounds = await readRounds(page);
+  await dialKey(page, 9).click();
+  const over = page.getByRole('button', { name: 'Play Again' });
+  const next = page.getByRole('heading', { name: `Rounds: ${rounds + 1}`, exact: true });
+  await over.or(next).first().waitFor();
+  return { over: await over.isVisible() };
+}
+
+/**
+ * Plays the biggest legal step until the total reaches 198; resolves with the winner's turn (the
+ * mover of the last move) and how many moves it played.
+ */
+export async function playToTheEnd<P extends { person: Person }>(
+  a: P,
+  b: P,
+): Promise<Turn<P> & { moves: number }> {
+  for (let moves = 1; ; moves++) {
+    const turn = await whoseTurn(a, b);
+    if ((await playBiggestStep(turn.mover.person.page)).over) return { ...turn, moves };
   }
 }
 

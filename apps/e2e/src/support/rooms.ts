@@ -27,10 +27,34 @@ export async function createRoom(
   await page.getByRole('radio', { name: duration, exact: true }).check();
   if (passcode) await page.getByLabel('Choose a Passcode ( Only numbers, 1 - 4 digits )').fill(passcode);
   await page.getByRole('button', { name: 'Create', exact: true }).click();
-  // A redirect screen, then the room (SPEC §4: after 2 s).
-  await page.waitForURL(/\/quick-battle\/rooms\/[^/?#]+$/, { timeout: 15_000 });
-  const id = new URL(page.url()).pathname.split('/').pop() ?? '';
+  const id = await enteredRoom(page);
   return { id, label: roomLabelOf(id) };
+}
+
+/** Waits until the page shows a room's screen (after Create, a 2 s redirect screen: SPEC §4): its id. */
+export async function enteredRoom(page: Page): Promise<string> {
+  await page.waitForURL(/\/quick-battle\/rooms\/[^/?#]+$/, { timeout: 15_000 });
+  return new URL(page.url()).pathname.split('/').pop() ?? '';
+}
+
+/** The open room list's Play now: resolves with the id of the room the server seated the player in. */
+export async function pressPlayNow(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Play now' }).click();
+  return enteredRoom(page);
+}
+
+/**
+ * The host creates a room, the guest enters it from the room list (an open room is joined after
+ * 1 s), and the game starts: both see the dial.
+ */
+export async function meetInRoom(host: Person, guest: Person, duration: Duration): Promise<Room> {
+  const room = await createRoom(host, { duration });
+  await openRoomList(guest.page);
+  await roomCard(guest.page, room)
+    .getByRole('button', { name: `Enter Room ${room.label}` })
+    .click();
+  for (const person of [host, guest]) await dial(person.page).waitFor();
+  return room;
 }
 
 /** Home → Quick Battle → Find a Room. */

@@ -41,7 +41,9 @@ export const test = base.extend<{ screens: boolean; scenario: void }>({
       mkdirSync(dir, { recursive: true });
       current = { dir, shots: 0 };
       await use();
-      if (testInfo.status === 'passed') expect(newPageErrors()).toEqual([]);
+      // Taken also when the scenario failed, so that the next one is not judged by its errors.
+      const errors = newPageErrors();
+      if (testInfo.status === 'passed') expect(errors).toEqual([]);
     },
     { auto: true },
   ],

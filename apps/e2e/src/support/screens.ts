@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { axeViolations } from './axe';
-import { DESKTOP, PHONE } from './browser';
+import { auditAtBothWidths, violationLines } from './axe';
 import { screensDir } from './config';
 
 /**
@@ -10,25 +9,15 @@ import { screensDir } from './config';
  * with every violation found, one readable line each.
  */
 export async function auditScreen(page: Page, name: string): Promise<string[]> {
-  const original = page.viewportSize();
-  const found: string[] = [];
-  try {
-    for (const viewport of [PHONE, DESKTOP]) {
-      await page.setViewportSize(viewport);
-      for (const v of await axeViolations(page)) {
-        found.push(
-          `${name} @${viewport.width}px: ${v.rule} (${v.impact ?? 'n/a'}) ${v.help}: ${v.targets.join(', ')}`,
-        );
-      }
-      await page.screenshot({
-        path: path.join(screensDir(), `${name}-${viewport.width}.png`),
+  const found = violationLines(
+    await auditAtBothWidths(page, name, (width) =>
+      page.screenshot({
+        path: path.join(screensDir(), `${name}-${width}.png`),
         fullPage: true,
         animations: 'disabled',
-      });
-    }
-  } finally {
-    if (original) await page.setViewportSize(original);
-  }
+      }),
+    ),
+  );
   console.log(`axe-core: ${name} at 390 and 1280 px: ${found.length} violations`);
   return found;
 }

@@ -36,6 +36,11 @@ export class LeaderboardPushService implements OnModuleInit, OnModuleDestroy {
     return () => this.listeners.delete(listener);
   }
 
+  /** Listeners (open streams), e.g. to see that none is left behind when clients go. */
+  watching(): number {
+    return this.listeners.size;
+  }
+
   /** A change: notify now, or at the end of the current interval. */
   changed(): void {
     if (this.cooldown) {

@@ -107,13 +107,7 @@ export class RewardsController {
   ])
   @ApiRateLimited(STREAMS_LIMITED)
   stream(@ClientAddress() client: string, @Res() res: Response): void {
-    const release = this.push.takePlace(client);
-    let unsubscribe = () => undefined as unknown;
-    const stream = this.push.open(res, () => {
-      unsubscribe();
-      release();
-    });
-    if (!stream.ended()) unsubscribe = this.leaderboard.watch(() => stream.write(LEADERBOARD_FRAME));
+    this.push.serve(client, res, (stream) => this.leaderboard.watch(() => stream.write(LEADERBOARD_FRAME)));
   }
 
   @Get(':userId')

@@ -2,6 +2,7 @@ import { QueueGroups, Requests, type RoomView } from '@oasis198/contracts';
 import { waitFor } from '@oasis198/testing';
 import { connect, type Msg, StringCodec } from 'nats';
 import { useGameStack } from '../testing/game-stack';
+import { LeaderboardPushService } from '../rewards/leaderboard-push.service';
 import { SseClient } from '../testing/sse-client';
 import { RoomPushService } from './room-push.service';
 
@@ -83,6 +84,8 @@ describe('live push streams', () => {
       await SseClient.open(boardUrl, address),
     ];
     expect(held.map((c) => c.status)).toEqual([200, 200, 200]);
+    const board = stack().accounts.gateway?.get(LeaderboardPushService);
+    expect(board?.watching()).toBe(2);
     for (const url of [boardUrl, listUrl()]) expect((await SseClient.open(url, address)).status).toBe(429);
     held[0]?.close();
     const freed = await waitFor(
@@ -94,6 +97,8 @@ describe('live push streams', () => {
     );
     for (const client of [...held, freed]) client.close();
     await waitFor(async () => (await openStreams()) === 0, { what: 'every stream to close' });
+    // A leaderboard stream that goes stops listening: none is left behind.
+    expect(board?.watching()).toBe(0);
   });
 
   it('cleans up a room stream whose client leaves while the gateway still awaits the room', async () => {

@@ -25,6 +25,14 @@ import type { GatewayConfig } from '../config';
 type Listener = (message: PushMessage) => void;
 type ListListener = (message: ListPushMessage) => void;
 
+/** An open event stream: push messages (`send`), a frame of another stream's own (`write`), its end. */
+export interface PushStream {
+  send: (message: PushMessage | ListPushMessage) => void;
+  write: (frame: string) => void;
+  end: () => void;
+  ended: () => boolean;
+}
+
 /** A client whose unsent output passes this is too slow to follow: its stream is closed (it reconnects). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
@@ -116,20 +124,28 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
   }
 
   /**
+   * A stream that needs nothing before it opens (the room list, the leaderboard): takes one of the
+   * address's places (or 429), opens the stream and subscribes it with `follow`, which returns the
+   * unsubscribe function. When the client goes, both the subscription and the place are released.
+   */
+  serve(address: string, res: Response, follow: (stream: PushStream) => () => unknown): void {
+    const release = this.takePlace(address);
+    let unsubscribe: () => unknown = () => undefined;
+    // open() may call its clean-up at once (a client already gone), before follow() has run.
+    const stream = this.open(res, () => {
+      unsubscribe();
+      release();
+    });
+    if (!stream.ended()) unsubscribe = follow(stream);
+  }
+
+  /**
    * Turns an HTTP response into an event stream: headers that keep proxies from buffering or
    * caching it, a heartbeat comment every PUSH_HEARTBEAT_SECONDS, and clean-up (`onClose`, once)
    * when the client goes. A client that has already gone is cleaned up at once. Returns a writer
    * for push messages (and `write` for a frame of another stream's own), and a way to end the stream.
    */
-  open(
-    res: Response,
-    onClose: () => void,
-  ): {
-    send: (message: PushMessage | ListPushMessage) => void;
-    write: (frame: string) => void;
-    end: () => void;
-    ended: () => boolean;
-  } {
+  open(res: Response, onClose: () => void): PushStream {
     if (res.destroyed) {
       onClose();
       return { send: () => undefined, write: () => undefined, end: () => undefined, ended: () => true };

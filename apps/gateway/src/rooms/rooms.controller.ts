@@ -128,13 +128,7 @@ export class RoomsController {
   )
   @ApiRateLimited(STREAMS_LIMITED)
   listStream(@ClientAddress() client: string, @Res() res: Response): void {
-    const release = this.push.takePlace(client);
-    let unsubscribe = () => undefined as unknown;
-    const stream = this.push.open(res, () => {
-      unsubscribe();
-      release();
-    });
-    if (!stream.ended()) unsubscribe = this.push.watchAll(stream.send);
+    this.push.serve(client, res, (stream) => this.push.watchAll(stream.send));
   }
 
   @Get(':id/stream')

@@ -1,26 +1,19 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { Person, PlayedGameResult } from '@oasis198/contracts';
-import type { EndReason, MoveRecord, Seat } from '@oasis198/game-rules';
+import type { PlayedGame } from '@oasis198/contracts';
+import type { MoveRecord } from '@oasis198/game-rules';
 import { CONFIG, isDuplicateKeyError } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import type { RewardsConfig } from '../config';
 import { PlayerGame, playerGameId } from './game-history.schema';
 
-/** One player's side of a finished game, from game.finished. */
-export interface PlayerGameResult {
+/**
+ * One player's side of a finished game, from game.finished: what the history lists (PlayedGame),
+ * whose player, its end as a date, and its moves instead of whether there are any.
+ */
+export interface PlayerGameResult extends Omit<PlayedGame, 'finishedAt' | 'verifiable'> {
   playerId: string;
-  gameId: string;
-  roomId: string;
   finishedAt: Date;
-  seat: Seat;
-  opponent: Person;
-  result: PlayedGameResult;
-  endReason: EndReason;
-  moves: number;
-  duration: number;
-  aiCommit: string | null;
-  aiSeed: string | null;
   /** Every move, to replay the game; null for an event written before game.finished carried them. */
   moveList: readonly MoveRecord[] | null;
 }
@@ -47,13 +40,13 @@ export class GameHistoryRepository implements OnModuleInit {
 
   /**
    * Records a player's result once (a result never changes, so a redelivery writes nothing); false
-   * when it is there already or the game is older than every game the history keeps.
+   * when it is there already or the game is older than every game the history keeps. The insert's
+   * duplicate key is the "there already" check: no read of its own before it.
    */
   async recordResult(entry: PlayerGameResult): Promise<boolean> {
     const { playerId, gameId, moveList, ...fields } = entry;
-    const _id = playerGameId(playerId, gameId);
-    if (await this.games.exists({ _id })) return false;
     if (await this.tooOld(playerId, entry.finishedAt)) return false;
+    const _id = playerGameId(playerId, gameId);
     const moves = moveList ? { moveList: JSON.stringify(moveList), verifiable: true } : { verifiable: false };
     const written = await this.insert({ _id, playerId, gameId, ...fields, ...moves });
     if (written) await this.trim(playerId);

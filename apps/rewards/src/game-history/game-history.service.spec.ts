@@ -1,6 +1,6 @@
 import { type EventEnvelope, EventTypes, REWARD_MESSAGES, type RoomView } from '@oasis198/contracts';
 import { aiCommitOf, aiNumber, fromSpecSeconds, type MoveRecord, toSpecSeconds } from '@oasis198/game-rules';
-import { createLogger, makeEvent } from '@oasis198/service-kit';
+import { makeEvent } from '@oasis198/service-kit';
 import { drawnGame, wonGame } from '../player-events/game-finished.fixtures';
 import { InMemoryRewardsRepository } from '../rewards/rewards.repository.fake';
 import type { RewardsRepository } from '../rewards/rewards.repository';
@@ -60,7 +60,6 @@ function setup(keep = 50) {
     history as unknown as GameHistoryRepository,
     rewards as unknown as RewardsRepository,
     { GAME_HISTORY_KEPT: keep },
-    createLogger('t', 'silent'),
   );
   return { rewards, history, service };
 }

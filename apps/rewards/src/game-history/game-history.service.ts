@@ -7,7 +7,7 @@ import {
   type PlayedGameDetail,
   REWARD_MESSAGES,
 } from '@oasis198/contracts';
-import { CONFIG, LOGGER, type Logger } from '@oasis198/service-kit';
+import { CONFIG } from '@oasis198/service-kit';
 import type { RewardsConfig } from '../config';
 import { parseGameFinished } from '../player-events/dto/events';
 import { parseId } from '../rewards/dto/requests';
@@ -29,7 +29,6 @@ export class GameHistoryService {
     private readonly history: GameHistoryRepository,
     private readonly rewards: RewardsRepository,
     @Inject(CONFIG) private readonly config: Pick<RewardsConfig, 'GAME_HISTORY_KEPT'>,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** game.finished gives each player's result and the game's moves, in one event. */

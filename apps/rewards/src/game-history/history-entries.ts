@@ -1,4 +1,4 @@
-import { AppError, type GameFinished, type PlayedGame, type PlayedGameDetail } from '@oasis198/contracts';
+import { type GameFinished, isObject, type PlayedGame, type PlayedGameDetail } from '@oasis198/contracts';
 import {
   isAiPlayerId,
   isAiSeed,
@@ -9,14 +9,9 @@ import {
   type MoveRecord,
   SEATS,
 } from '@oasis198/game-rules';
+import { isId, malformed } from '../player-events/dto/events';
 import type { PlayerGameResult, StoredPlayerGame } from './game-history.repository';
 
-const malformed = (what: string) => new AppError('VALIDATION', `malformed ${what} event`);
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const isId = (value: unknown): value is string =>
-  typeof value === 'string' && value.length > 0 && value.length <= 64;
 const hexOrNull = (value: unknown): string | null => (isAiSeed(value) ? value : null);
 
 /**

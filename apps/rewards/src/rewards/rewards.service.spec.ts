@@ -67,6 +67,19 @@ describe('RewardsService', () => {
     expect((await rewards.list(4, 2)).rewards).toEqual([]);
   });
 
+  it('ranks the first page without counting: nobody is ahead of its first row (every refetch asks it)', async () => {
+    const { repo, rewards } = setup();
+    await player(repo, 'a', 'amy1', 50, 1);
+    await player(repo, 'b', 'bob1', 50, 1);
+    await player(repo, 'c', 'cid1', 10, 0);
+    const counts = jest.spyOn(repo, 'countAhead');
+    expect((await rewards.list(1, 2)).rewards.map((r) => r.rank)).toEqual([1, 2]);
+    expect(counts).not.toHaveBeenCalled();
+    // Any later page counts once, for its first row.
+    expect((await rewards.list(2, 2)).rewards.map((r) => r.rank)).toEqual([3]);
+    expect(counts).toHaveBeenCalledTimes(1);
+  });
+
   it('orders names by character code, as the database does (digits, then capitals, then small letters)', async () => {
     const { repo, rewards } = setup();
     await player(repo, 'a', 'bob1', 0, 0);

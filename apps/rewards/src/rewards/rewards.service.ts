@@ -33,15 +33,17 @@ export class RewardsService {
 
   /**
    * A page of the leaderboard with each row's rank, consistent with get(): one count for the first
-   * row (it may tie with the row before the page), the others from their neighbours. A page past
-   * any offset the database takes is empty (readablePage).
+   * row (it may tie with the row before the page), the others from their neighbours. The first
+   * page needs no count (nobody is ahead of its first row), and it is the page every open
+   * leaderboard refetches after a notice. A page past any offset the database takes is empty
+   * (readablePage).
    */
   async list(page: number, pageSize: number): Promise<RewardPage> {
     const read = readablePage(page, pageSize);
     const { items, total } = await this.rewards.list(read.page, pageSize);
     const [first] = items;
     if (read.beyond || !first) return { rewards: [], page, pageSize, total };
-    const firstRank = 1 + (await this.rewards.countAhead(first));
+    const firstRank = read.page === 1 ? 1 : 1 + (await this.rewards.countAhead(first));
     const ranks = pageRanks(items, (read.page - 1) * pageSize + 1, firstRank);
     const rewards = items.map((item, i) => ({ ...toRewardView(item), rank: ranks[i] as number }));
     return { rewards, page, pageSize, total };

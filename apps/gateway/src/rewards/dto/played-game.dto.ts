@@ -70,6 +70,10 @@ export class PlayedGameDto implements PlayedGame {
 
 /** A game with every move, to replay it and check the commitment and every AI number. */
 export class PlayedGameDetailDto extends PlayedGameDto implements PlayedGameDetail {
-  @ApiProperty({ type: [MoveRecordDto], nullable: true, description: 'Null until the moves are recorded.' })
+  @ApiProperty({
+    type: [MoveRecordDto],
+    nullable: true,
+    description: 'Null for a game whose moves were not recorded (ended before they were).',
+  })
   moveList!: MoveRecordDto[] | null;
 }

@@ -3,17 +3,17 @@ import {
   type GameDrawn,
   type GameFinished,
   type GameWon,
+  isObject,
   type UserDeleted,
   type UserRegistered,
 } from '@oasis198/contracts';
 import { END_REASONS } from '@oasis198/game-rules';
 
 /** A payload that can never be applied: the consumer terminates it (JetStreamService, VALIDATION). */
-const malformed = (what: string) => new AppError('VALIDATION', `malformed ${what} event`);
+export const malformed = (what: string) => new AppError('VALIDATION', `malformed ${what} event`);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const isId = (value: unknown): value is string =>
+/** A user, room or game id as the events carry them. */
+export const isId = (value: unknown): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= 64;
 
 /** user.registered and user.renamed carry the same fields. */
