@@ -121,12 +121,14 @@ describe('My games (/profile)', () => {
     expect(report).toHaveTextContent(/is not who reached 198/);
   });
 
-  it('says when a game cannot be replayed', async () => {
-    const { user, section } = await renderGames([playedGame({ verifiable: false, moveList: null })]);
+  it('says when a game cannot be replayed, without fetching moves the list says it does not have', async () => {
+    const game = playedGame({ verifiable: false, moveList: null });
+    const { user, section, api } = await renderGames([game]);
     await user.click(within(section).getByRole('button', { name: /^Verify/ }));
     expect(await within(section).findByRole('status')).toHaveTextContent(
       'The moves of this game were not recorded, so it cannot be replayed.',
     );
+    expect(api.callsTo(GAME)).toEqual([]);
   });
 
   it('says there are no games yet', async () => {

@@ -1,6 +1,6 @@
 import { GAME_HISTORY_SIZE, type PlayedGame } from '@oasis198/contracts';
 import { isAiPlayerId } from '@oasis198/game-rules';
-import { Fragment, useId, useMemo } from 'react';
+import { Fragment, useId, useMemo, useState } from 'react';
 import { errorMessage, useGameHistory, usePlayedGame } from '../api';
 import { LoadError } from '../components/LoadError';
 import { Spinner } from '../components/Spinner';
@@ -85,8 +85,11 @@ function GameRow({ game, userId }: { game: PlayedGame; userId: string }) {
   const date = formatGameDate(game.finishedAt);
   const opponent = opponentName(game);
   const reason = T.endReasons[game.endReason] ?? game.endReason;
+  // A game the list says has no moves is not fetched: Verify says so at once.
+  const [notRecorded, setNotRecorded] = useState(false);
   // The replay hashes every move's AI number: once per fetched game, not once per render.
-  const check = useMemo(() => (fetchGame.data ? checkPlayedGame(fetchGame.data) : null), [fetchGame.data]);
+  const fetched = useMemo(() => (fetchGame.data ? checkPlayedGame(fetchGame.data) : null), [fetchGame.data]);
+  const check: GameCheck | null = notRecorded ? { kind: 'unverifiable', reason: 'not-recorded' } : fetched;
   return (
     <Fragment>
       <tr className={check ? styles.checkedRow : undefined}>
@@ -113,7 +116,7 @@ function GameRow({ game, userId }: { game: PlayedGame; userId: string }) {
             className={`btn btn-secondary ${styles.verify}`}
             aria-label={T.verifyGame(opponent, date)}
             disabled={fetchGame.isPending}
-            onClick={() => fetchGame.mutate(game.gameId)}
+            onClick={() => (game.verifiable ? fetchGame.mutate(game.gameId) : setNotRecorded(true))}
           >
             {fetchGame.isPending ? T.verifying : T.verify}
           </button>
