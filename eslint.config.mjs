@@ -120,17 +120,6 @@ export default [
     },
   },
   {
-    // The gateway's integration tests run the services it calls in-process (service-kit's
-    // createService), so they, and only they, import those services' definitions.
-    files: ['apps/gateway/src/**/*.integration.spec.ts', 'apps/gateway/src/testing/**/*.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        { allow: ['^(\\.\\./)+[\\w-]+/src/[\\w-]+\\.definition$'], depConstraints: testDepConstraints },
-      ],
-    },
-  },
-  {
     // The container and fuzzing tools (TypeScript run by Node) share the command-line scripts'
     // helpers in tools/scripts/lib (plain JavaScript, in no project: paths, output, polling, test limits).
     files: ['tools/containers/src/**/*.ts', 'tools/fuzz/src/**/*.ts'],

@@ -4,3 +4,5 @@ export { mongoBaseUrl, uniqueName, waitFor } from './helpers';
 export type { WaitForOptions } from './helpers';
 export { fillStream, refusalOf, STREAM_FULL_ERR_CODE } from './streams';
 export type { FilledStream } from './streams';
+export { startServiceProcess } from './services';
+export type { ServiceName, ServiceProcess } from './services';

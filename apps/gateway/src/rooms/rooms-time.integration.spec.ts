@@ -36,13 +36,14 @@ async function stored(stack: GameStack, subject: string): Promise<EventEnvelope[
  * The clock: real 14-second rooms, so these tests wait for real time. The scenarios run side by
  * side in one test to keep the suite short (about 35 s):
  *  - room A times out normally (rewards and the blitz title);
- *  - room C's game goes on across a restart of the rooms service;
- *  - room B's timeout falls due while the timer is stopped, and is applied once when it returns.
+ *  - room C's game goes on across a crash of the rooms service (SIGKILL, then a new process);
+ *  - room B's timeout falls due while the timer is down (killed), and is applied once when a new
+ *    timer process starts.
  */
 describe('turn timeouts and restarts', () => {
   const stack = useGameStack({ RPC_TIMEOUT_MS: '1500' });
 
-  it('times out a 14 s turn, survives restarts of rooms and timer, and loses or doubles nothing', async () => {
+  it('times out a 14 s turn, survives rooms and the timer killed and started again, and loses or doubles nothing', async () => {
     const s = stack();
     const t0 = Date.now();
 
@@ -65,7 +66,7 @@ describe('turn timeouts and restarts', () => {
       return (await s.getRoom(c.room._id)).body;
     };
     const before = await play(5);
-    await s.stopRooms();
+    await s.stopRooms({ kill: true });
     const down = await s.move(before.whosTurn.player1.turn ? c.alice : c.bob, c.room._id, 9);
     expect(down.status).toBe(503);
     await s.startRooms();
@@ -96,7 +97,7 @@ describe('turn timeouts and restarts', () => {
     watcherA.close();
 
     // The timer goes down before B's turn is due and comes back after it.
-    await s.stopTimer();
+    await s.stopTimer({ kill: true });
     const serverNow = (await s.getRoom(b.room._id)).body.serverNow;
     expect(serverNow).toBeLessThan(bDue);
     await sleep((bDue - serverNow) * sec + 2 * sec);

@@ -1,9 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { createService, JetStreamService } from '@oasis198/service-kit';
-import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
+import {
+  mongoUrlFor,
+  type ServiceProcess,
+  startServiceProcess,
+  startTestInfra,
+  type TestInfra,
+  uniqueName,
+  waitFor,
+} from '@oasis198/testing';
 import type { AddressInfo } from 'node:net';
-import { authDefinition } from '../../../auth/src/auth.definition';
-import { rewardsDefinition } from '../../../rewards/src/rewards.definition';
 import { gatewayDefinition } from '../gateway';
 
 /** The signing key of the test stack's auth service, so tests can forge or expire tokens on purpose. */
@@ -27,17 +33,18 @@ export const RAISED_LIMITS: Env = {
 };
 
 /**
- * The gateway with the auth and rewards services, all in this process against a real NATS and a
- * real MongoDB-compatible server, each service with a fresh database. The gateway listens on a
- * free port; tests talk to it with fetch.
+ * The gateway (in this process: it is what the suites test) with the auth and rewards services as
+ * processes of their own, from their build output, against a real NATS and a real
+ * MongoDB-compatible server, each service with a fresh database. The gateway listens on a free
+ * port; tests talk to it with fetch.
  */
 export class AccountsStack {
   baseUrl = '';
   gateway?: INestApplication;
   /** Every gateway replica started (the first is `gateway`). */
   readonly gateways: INestApplication[] = [];
-  readonly auth: INestApplication[] = [];
-  rewards?: INestApplication;
+  readonly auth: ServiceProcess[] = [];
+  rewards?: ServiceProcess;
   private readonly common: Env;
   private readonly db = uniqueName('accounts');
 
@@ -62,8 +69,8 @@ export class AccountsStack {
   }
 
   /** Starts one more auth replica (same database and queue group). */
-  async startAuth(extra: Env = {}): Promise<INestApplication> {
-    const { app } = await createService(authDefinition, {
+  async startAuth(extra: Env = {}): Promise<ServiceProcess> {
+    const auth = await startServiceProcess('auth', {
       ...this.common,
       MONGO_URL: mongoUrlFor(this.infra, `${this.db}-auth`),
       JWT_SECRET: TEST_JWT_SECRET,
@@ -71,26 +78,25 @@ export class AccountsStack {
       PASSWORD_HASH_MEMORY_KIB: '8192',
       ...extra,
     });
-    this.auth.push(app);
-    return app;
+    this.auth.push(auth);
+    return auth;
   }
 
   async stopAuth(): Promise<void> {
-    for (const app of this.auth.splice(0)) await app.close();
+    for (const auth of this.auth.splice(0)) await auth.stop();
   }
 
-  async startRewards(extra: Env = {}): Promise<INestApplication> {
-    const { app } = await createService(rewardsDefinition, {
+  async startRewards(extra: Env = {}): Promise<ServiceProcess> {
+    this.rewards = await startServiceProcess('rewards', {
       ...this.common,
       MONGO_URL: mongoUrlFor(this.infra, `${this.db}-rewards`),
       ...extra,
     });
-    this.rewards = app;
-    return app;
+    return this.rewards;
   }
 
   async stopRewards(): Promise<void> {
-    await this.rewards?.close();
+    await this.rewards?.stop();
     this.rewards = undefined;
   }
 

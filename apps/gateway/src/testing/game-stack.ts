@@ -1,9 +1,12 @@
-import type { INestApplication } from '@nestjs/common';
 import type { RewardView, RoomView } from '@oasis198/contracts';
-import { createService } from '@oasis198/service-kit';
-import { mongoUrlFor, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
-import { gameTimerDefinition } from '../../../game-timer/src/game-timer.definition';
-import { roomsDefinition } from '../../../rooms/src/rooms.definition';
+import {
+  mongoUrlFor,
+  type ServiceProcess,
+  startServiceProcess,
+  type TestInfra,
+  uniqueName,
+  waitFor,
+} from '@oasis198/testing';
 import { AccountsStack, newAccount, useStack } from './accounts-stack';
 
 type Env = Record<string, string>;
@@ -15,13 +18,14 @@ export interface Player {
 }
 
 /**
- * The whole back end in this process: gateway, auth, rewards, rooms and game timer against a
- * real NATS and a real MongoDB-compatible server. The rooms service and the timer can be stopped
- * and started again on the same databases (the fault tests).
+ * The whole back end: the gateway in this process, auth, rewards, rooms and the game timer as
+ * processes of their own (see AccountsStack), against a real NATS and a real MongoDB-compatible
+ * server. The rooms service and the timer can be stopped and started again on the same databases
+ * (the fault tests).
  */
 export class GameStack {
-  rooms?: INestApplication;
-  timer?: INestApplication;
+  rooms?: ServiceProcess;
+  timer?: ServiceProcess;
   /** Every HTTP body and SSE frame the tests received, to scan for secrets. */
   readonly seen: string[] = [];
   private readonly roomsDb = uniqueName('rooms');
@@ -55,22 +59,24 @@ export class GameStack {
   }
 
   async startRooms(): Promise<void> {
-    this.rooms = (await createService(roomsDefinition, { ...this.env(this.roomsDb), ...this.roomsEnv })).app;
+    this.rooms = await startServiceProcess('rooms', { ...this.env(this.roomsDb), ...this.roomsEnv });
   }
 
-  async stopRooms(): Promise<void> {
-    await this.rooms?.close();
+  /** A graceful stop (SIGTERM), or with `kill` a SIGKILL: the process dies where it stands. */
+  async stopRooms({ kill = false } = {}): Promise<void> {
+    await (kill ? this.rooms?.kill() : this.rooms?.stop());
     this.rooms = undefined;
   }
 
   async startTimer(): Promise<void> {
     // The timer keeps its deadlines in NATS (message schedules): no database of its own.
     const { MONGO_URL: _none, ...env } = this.env(this.roomsDb);
-    this.timer = (await createService(gameTimerDefinition, env)).app;
+    this.timer = await startServiceProcess('game-timer', env);
   }
 
-  async stopTimer(): Promise<void> {
-    await this.timer?.close();
+  /** See stopRooms. */
+  async stopTimer({ kill = false } = {}): Promise<void> {
+    await (kill ? this.timer?.kill() : this.timer?.stop());
     this.timer = undefined;
   }
 
