@@ -1,23 +1,31 @@
-import type { EndReason, MoveRecord, Seat } from '@oasis198/game-rules';
+import {
+  END_REASONS,
+  isAiSeed,
+  MOVE_LIMIT,
+  MOVE_OPTIONS,
+  type MoveRecord,
+  PICK_MAX,
+  PICK_MIN,
+  SEATS,
+} from '@oasis198/game-rules';
+import { z } from 'zod';
 import type { RoomView } from './rooms';
+import { idSchema } from './schema';
 import { EventTypes, type EventType } from './subjects';
 
-export interface Person {
-  id: string;
-  name: string;
-}
+// The payloads that services parse are zod schemas (parseEvent): an object keeps the fields named
+// here and drops whatever else it carries.
 
-export interface UserRegistered {
-  userId: string;
-  name: string;
-}
-export interface UserRenamed {
-  userId: string;
-  name: string;
-}
-export interface UserDeleted {
-  userId: string;
-}
+export const personSchema = z.object({ id: idSchema, name: z.string() });
+export type Person = z.infer<typeof personSchema>;
+
+/** user.registered and user.renamed carry the same fields. */
+export const userNamedSchema = z.object({ userId: idSchema, name: z.string().min(1) });
+export type UserRegistered = z.infer<typeof userNamedSchema>;
+export type UserRenamed = z.infer<typeof userNamedSchema>;
+
+export const userDeletedSchema = z.object({ userId: idSchema });
+export type UserDeleted = z.infer<typeof userDeletedSchema>;
 
 export interface RoomSnapshot {
   room: RoomView;
@@ -62,54 +70,92 @@ export interface MoveMade {
   version: number;
 }
 
-interface GameFinishedBase {
+const pickSchema = z.int().min(PICK_MIN).max(PICK_MAX);
+
+/** A move as the engine records it (game-rules' MoveRecord, which this schema must match). */
+export const moveRecordSchema = z.object({
+  player: z.enum(SEATS),
+  number: pickSchema,
+  option: z.enum(MOVE_OPTIONS),
+  aiNumber: pickSchema,
+  total: z.number(),
+  at: z.number(),
+}) satisfies z.ZodType<MoveRecord>;
+
+/** 64 lowercase hex characters (docs/fair-play.md); null for a game started before fair play. */
+const hexOrNull = z.string().refine(isAiSeed).nullable();
+
+const gameFinishedBase = {
   /** `${roomId}:${gameNumber}`: the key rewards are paid under, once per player. */
-  gameId: string;
-  roomId: string;
-  gameNumber: number;
+  gameId: idSchema,
+  roomId: idSchema,
+  gameNumber: z.number(),
   /** Both players, by seat, whatever the result. */
-  player1: Person;
-  player2: Person;
+  player1: personSchema,
+  player2: personSchema,
   /** The room's turn duration in seconds (14, 32, 60 or 300). */
-  duration: number;
+  duration: z.number(),
   /** How long the game ran, in seconds. */
-  playedSeconds: number;
+  playedSeconds: z.number(),
   /**
    * The game's AI seed, revealed now, and the commitment published when it started (64 lowercase
    * hex characters each), so anyone can check every AI number later (docs/fair-play.md). Null
    * only for a game started before fair play, which had no seed.
    */
-  aiSeed: string | null;
-  aiCommit: string | null;
+  aiSeed: hexOrNull,
+  aiCommit: hexOrNull,
   /** SPEC's 6-digit specialRandom, revealed with the game's end. It keys nothing. */
-  specialRandom: number;
+  specialRandom: z.number(),
   /** How many moves the game had. */
-  moves: number;
+  moves: z.int().min(0),
   /**
    * Every move of the game, as the engine recorded it (at most MOVE_LIMIT, about 25 KiB), so the
    * game can be replayed and checked later from this one event (issue 15, My games). Absent only
    * from events written before it was added.
    */
-  moveList?: MoveRecord[];
-  finishedAt: string;
-}
+  moveList: z.array(moveRecordSchema).max(MOVE_LIMIT).optional(),
+  /** When the game ended (ISO 8601). */
+  finishedAt: z.string().refine((text) => !Number.isNaN(Date.parse(text))),
+};
 
-/** A game with a result: 198 reached, a timeout or a player leaving. */
-export interface GameWon extends GameFinishedBase {
-  draw: false;
-  winner: Person & { seat: Seat };
-  loser: Person & { seat: Seat };
-  endReason: Exclude<EndReason, 'moveLimit'>;
-}
+const seated = personSchema.extend({ seat: z.enum(SEATS) });
+
+/**
+ * A game with a result: 198 reached, a timeout or a player leaving. A game.finished from before
+ * draws existed has no `draw`: it always had a winner.
+ */
+export const gameWonSchema = z.object({
+  ...gameFinishedBase,
+  draw: z.literal(false).default(false),
+  winner: seated,
+  loser: seated,
+  endReason: z.enum(END_REASONS).exclude(['moveLimit']),
+});
+export type GameWon = z.infer<typeof gameWonSchema>;
 
 /** A draw: MOVE_LIMIT moves without reaching 198. Nobody wins; each player gets a played game. */
-export interface GameDrawn extends GameFinishedBase {
-  draw: true;
-  winner: null;
-  loser: null;
-  endReason: 'moveLimit';
-}
+export const gameDrawnSchema = z.object({
+  ...gameFinishedBase,
+  draw: z.literal(true),
+  winner: z.null(),
+  loser: z.null(),
+  endReason: z.literal('moveLimit'),
+});
+export type GameDrawn = z.infer<typeof gameDrawnSchema>;
 
+/**
+ * game.finished: two different players; a draw names nobody else, and a won game's winner and
+ * loser are those two players.
+ */
+export const gameFinishedSchema = z
+  .union([gameDrawnSchema, gameWonSchema])
+  .refine((game) => game.player1.id !== game.player2.id)
+  .refine(
+    (game) =>
+      game.draw ||
+      (game.winner.id !== game.loser.id &&
+        [game.winner.id, game.loser.id].every((id) => id === game.player1.id || id === game.player2.id)),
+  );
 export type GameFinished = GameWon | GameDrawn;
 
 export interface EventPayloads {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { personSchema } from './events';
 import type { RoomView } from './rooms';
 
 /**
@@ -54,12 +56,27 @@ export interface RoomSummaryPush {
   room: RoomSummary;
 }
 
-export interface RoomGonePush {
-  type: 'room-deleted';
-  roomId: string;
-  version: number;
-  reason: string;
-}
+/** The `data` of a `room-deleted` push; a reason the client does not get reads as 'deleted'. */
+export const roomGonePushDataSchema = z.object({
+  roomId: z.string(),
+  version: z.number(),
+  reason: z.string().catch('deleted'),
+});
+export type RoomGonePush = { type: 'room-deleted' } & z.infer<typeof roomGonePushDataSchema>;
+
+/**
+ * What the web app checks of a pushed room before it places it (the list stream's summary): the
+ * id and version it keys its cache on, and the players it counts. The rest comes from our own
+ * gateway as RoomSummary says and is kept as sent.
+ */
+export const pushedSummarySchema = z.looseObject({
+  _id: z.string(),
+  version: z.number(),
+  players: z.array(personSchema),
+});
+
+/** A room's own stream also carries its game state, which the room screen reads. */
+export const pushedRoomSchema = pushedSummarySchema.extend({ whosTurn: z.looseObject({}) });
 
 /** What a room's stream sends. */
 export type PushMessage = RoomPush | RoomGonePush;

@@ -8,7 +8,7 @@ import type {
 } from '@oasis198/game-rules';
 import { z } from 'zod';
 import type { Person } from './events';
-import { strictBody, wholeNumber } from './schema';
+import { idSchema, strictBody, wholeNumber, wholeNumberValue } from './schema';
 import { type TokenClaims, usernameSchema } from './users';
 
 /** SPEC §3's reward / profile record, plus the games won (the leaderboard's second key). */
@@ -72,10 +72,6 @@ export interface DeleteRewardResponse {
 export interface GetRewardRequest {
   userId: string;
 }
-export interface ListRewardsRequest {
-  page: number;
-  pageSize: number;
-}
 export interface CreateRewardRequest {
   caller: TokenClaims;
   body: CreateRewardBody;
@@ -93,18 +89,30 @@ export interface DeleteRewardRequest {
 export const REWARDS_PAGE_SIZE = 20;
 export const REWARDS_MAX_PAGE_SIZE = 100;
 
+const PAGE_MESSAGE = 'page must be a whole number of at least 1.';
+const PAGE_SIZE_MESSAGE = `pageSize must be a whole number from 1 to ${REWARDS_MAX_PAGE_SIZE}.`;
+
 /** GET /api/rewards/?page=&pageSize= */
 export const listRewardsQuerySchema = z.strictObject({
-  page: wholeNumber('page must be a whole number of at least 1.', 1).optional().meta({ default: 1 }),
-  pageSize: wholeNumber(
-    `pageSize must be a whole number from 1 to ${REWARDS_MAX_PAGE_SIZE}.`,
-    1,
-    REWARDS_MAX_PAGE_SIZE,
-  )
+  page: wholeNumber(PAGE_MESSAGE, 1).optional().meta({ default: 1 }),
+  pageSize: wholeNumber(PAGE_SIZE_MESSAGE, 1, REWARDS_MAX_PAGE_SIZE)
     .optional()
     .meta({ default: REWARDS_PAGE_SIZE }),
 });
 export type ListRewardsQuery = z.infer<typeof listRewardsQuerySchema>;
+
+/** rewards.list over NATS: the same rules on JSON numbers; a missing one takes its default. */
+export const listRewardsRequestSchema = z.object({
+  page: wholeNumberValue(PAGE_MESSAGE, 1).default(1),
+  pageSize: wholeNumberValue(PAGE_SIZE_MESSAGE, 1, REWARDS_MAX_PAGE_SIZE).default(REWARDS_PAGE_SIZE),
+});
+export type ListRewardsRequest = z.infer<typeof listRewardsRequestSchema>;
+
+/** A player id in a rewards request (rewards.get, .edit, .delete, .games, .game): anything else names no record. */
+export const rewardIdSchema = idSchema;
+
+/** A game id in rewards.game (`${roomId}:${gameNumber}`): anything longer names no game. */
+export const playedGameIdSchema = z.string().min(1).max(128);
 
 /** How many of a player's latest games their history keeps (issue 15: "the last 50 games"). */
 export const GAME_HISTORY_SIZE = 50;
@@ -168,6 +176,5 @@ export const LEADERBOARD_PUSH_INTERVAL_MS = 1000;
 export const REWARD_MESSAGES = {
   notFound: 'This player has no reward record.',
   deleted: 'The reward has been deleted.',
-  onlyPlayerName: 'Only playerName can be changed.',
   gameNotFound: "This game is not in the player's history.",
 } as const;

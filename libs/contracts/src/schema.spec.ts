@@ -8,11 +8,15 @@ import {
   editRoomBodySchema,
   editUserBodySchema,
   listRewardsQuerySchema,
+  listRewardsRequestSchema,
   listRoomsQuerySchema,
   loginBodySchema,
+  parseOr,
   parseWith,
   registerBodySchema,
+  rewardIdSchema,
   ROOM_MESSAGES,
+  roomGonePushDataSchema,
   USER_MESSAGES,
 } from './index';
 
@@ -259,5 +263,30 @@ describe('reward schemas', () => {
       playerId: 'playerId must be your user id.',
       playerName: MESSAGES.username,
     });
+  });
+});
+
+describe('NATS messages and push data', () => {
+  it('reads rewards.list as JSON numbers with the HTTP words, and the defaults when absent', () => {
+    expect(parseWith(listRewardsRequestSchema, {})).toEqual({ page: 1, pageSize: 20 });
+    expect(parseWith(listRewardsRequestSchema, { page: 3.6e307, pageSize: 100 }).page).toBe(3.6e307);
+    expect(outcome(listRewardsRequestSchema, { page: '2' }).message).toBe(
+      'page must be a whole number of at least 1.',
+    );
+  });
+
+  it('answers the refusal it is given for any problem (parseOr)', () => {
+    const refusal = () => new AppError('NOT_FOUND', 'none');
+    expect(() => parseOr(rewardIdSchema, 'x'.repeat(65), refusal)).toThrow(refusal());
+    expect(parseOr(rewardIdSchema, 'u1', refusal)).toBe('u1');
+  });
+
+  it("reads a room-deleted push's reason as 'deleted' when it has none", () => {
+    expect(roomGonePushDataSchema.parse({ roomId: 'r1', version: 3 })).toEqual({
+      roomId: 'r1',
+      version: 3,
+      reason: 'deleted',
+    });
+    expect(roomGonePushDataSchema.safeParse({ roomId: 'r1' }).success).toBe(false);
   });
 });

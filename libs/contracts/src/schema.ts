@@ -27,9 +27,26 @@ export function strictBody<Shape extends z.ZodRawShape>(shape: Shape, message = 
  * Documented as an integer; zod's own int() would stop at 2^53.
  */
 export function wholeNumber(message: string, min: number, max?: number) {
-  const atLeast = z.coerce.number({ error: message }).refine(Number.isInteger, message).min(min, message);
+  return integerFrom(z.coerce.number({ error: message }), message, min, max);
+}
+
+/** The same whole number in a NATS message, where it is already a JSON number (text is refused). */
+export function wholeNumberValue(message: string, min: number, max?: number) {
+  return integerFrom(z.number({ error: message }), message, min, max);
+}
+
+function integerFrom<N extends z.ZodNumber | z.ZodCoercedNumber>(
+  base: N,
+  message: string,
+  min: number,
+  max?: number,
+) {
+  const atLeast = base.refine(Number.isInteger, message).min(min, message);
   return (max === undefined ? atLeast : atLeast.max(max, message)).meta({ type: 'integer' });
 }
+
+/** A user, room or game id as the messages and events carry them. */
+export const idSchema = z.string().min(1).max(64);
 
 /**
  * One of several object shapes told apart by the key each one carries (the room intents, the user
@@ -91,6 +108,29 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   if (result.success) return result.data;
   throw validationError(result.error.issues, value);
 }
+
+/**
+ * Parses `value` with `schema`, or throws `refusal()`: for a message whose every problem has one
+ * answer, such as an id that names nothing (NOT_FOUND), a request without a verified caller
+ * (UNAUTHORIZED) or a malformed event (parseEvent).
+ */
+export function parseOr<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  refusal: () => AppError,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw refusal();
+}
+
+/** An event payload that can never be applied: JetStreamService terminates it (VALIDATION). */
+export const malformedEvent = (name: string): AppError =>
+  new AppError('VALIDATION', `malformed ${name} event`);
+
+/** Parses an event's payload with its schema, or throws malformedEvent(name). */
+export const parseEvent = <S extends z.ZodType>(schema: S, data: unknown, name: string): z.output<S> =>
+  parseOr(schema, data, () => malformedEvent(name));
 
 /**
  * The envelope of a failed parse: `message` is the first problem, `details` maps each field's path

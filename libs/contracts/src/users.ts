@@ -129,15 +129,19 @@ export interface MessageResponse {
   message: string;
 }
 
-/** The verified identity behind a bearer token. */
-export interface TokenClaims {
-  userId: string;
-  name: string;
+/**
+ * The verified identity behind a bearer token, as the gateway forwards it with a request
+ * (`{ caller, ... }`); services trust only this, never ids in the body (parseCaller).
+ */
+export const tokenClaimsSchema = z.object({
+  userId: z.string().min(1),
+  name: z.string(),
   /** Token id. */
-  jti: string;
+  jti: z.string(),
   /** Expiry, Unix seconds. */
-  exp: number;
-}
+  exp: z.number(),
+});
+export type TokenClaims = z.infer<typeof tokenClaimsSchema>;
 
 export interface VerifyRequest {
   token: string;

@@ -1,26 +1,18 @@
-import { AppError, COMMON_MESSAGES, type TokenClaims } from '@oasis198/contracts';
-
-/** A NATS request body as a plain object (anything else counts as empty). */
-export function asObject(payload: unknown): Record<string, unknown> {
-  return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
-    ? (payload as Record<string, unknown>)
-    : {};
-}
+import { AppError, COMMON_MESSAGES, parseOr, type TokenClaims, tokenClaimsSchema } from '@oasis198/contracts';
+import { z } from 'zod';
 
 /**
- * The verified caller the gateway forwards with a request (`{ caller: TokenClaims, ... }`).
- * Services trust only this, never ids in the body; a request without it is refused.
+ * A NATS request as sent: any JSON, so any field may be missing or wrong (hence Partial; a field of
+ * anything but an object reads as missing). parseCaller and the services judge each field.
  */
-export function parseCaller(request: unknown): TokenClaims {
-  const { userId, name, jti, exp } = asObject(asObject(request)['caller']);
-  if (
-    typeof userId !== 'string' ||
-    userId === '' ||
-    typeof name !== 'string' ||
-    typeof jti !== 'string' ||
-    typeof exp !== 'number'
-  ) {
-    throw new AppError('UNAUTHORIZED', COMMON_MESSAGES.unauthorized);
-  }
-  return { userId, name, jti, exp };
-}
+export type Sent<T> = Partial<T> | null | undefined;
+
+const callerRequestSchema = z.object({ caller: tokenClaimsSchema });
+
+/**
+ * The verified caller the gateway forwards with a request (`{ caller: TokenClaims, ... }`), and
+ * only its claims. Services trust only this, never ids in the body; a request without it is refused.
+ */
+export const parseCaller = (request: unknown): TokenClaims =>
+  parseOr(callerRequestSchema, request, () => new AppError('UNAUTHORIZED', COMMON_MESSAGES.unauthorized))
+    .caller;

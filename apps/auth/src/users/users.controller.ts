@@ -2,12 +2,14 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   type AuthUser,
+  type EditUserRequest,
   type EditUserResult,
   type MessageResponse,
   Requests,
   type TokenClaims,
+  type VerifyRequest,
 } from '@oasis198/contracts';
-import { asObject, parseCaller } from '@oasis198/service-kit';
+import { parseCaller, type Sent } from '@oasis198/service-kit';
 import { SessionsService } from './sessions.service';
 import { UsersService } from './users.service';
 
@@ -30,13 +32,13 @@ export class UsersController {
   }
 
   @MessagePattern(Requests.auth.verify)
-  verify(@Payload() request: unknown): Promise<TokenClaims> {
-    return this.sessions.verify(asObject(request)['token']);
+  verify(@Payload() request: Sent<VerifyRequest>): Promise<TokenClaims> {
+    return this.sessions.verify(request?.token);
   }
 
   @MessagePattern(Requests.auth.edit)
-  edit(@Payload() request: unknown): Promise<EditUserResult> {
-    return this.users.edit(parseCaller(request), asObject(request)['body']);
+  edit(@Payload() request: Sent<EditUserRequest>): Promise<EditUserResult> {
+    return this.users.edit(parseCaller(request), request?.body);
   }
 
   @MessagePattern(Requests.auth.logout)

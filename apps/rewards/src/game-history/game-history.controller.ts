@@ -1,7 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type PlayedGame, type PlayedGameDetail, Requests } from '@oasis198/contracts';
-import { asObject } from '@oasis198/service-kit';
+import {
+  type GameHistoryRequest,
+  type PlayedGame,
+  type PlayedGameDetail,
+  type PlayedGameRequest,
+  Requests,
+} from '@oasis198/contracts';
+import type { Sent } from '@oasis198/service-kit';
 import { GameHistoryService } from './game-history.service';
 
 /** rewards.games and rewards.game over NATS: a payload in, a service call, its answer out. */
@@ -10,13 +16,12 @@ export class GameHistoryController {
   constructor(private readonly history: GameHistoryService) {}
 
   @MessagePattern(Requests.rewards.games)
-  list(@Payload() request: unknown): Promise<PlayedGame[]> {
-    return this.history.list(asObject(request)['userId']);
+  list(@Payload() request: Sent<GameHistoryRequest>): Promise<PlayedGame[]> {
+    return this.history.list(request?.userId);
   }
 
   @MessagePattern(Requests.rewards.game)
-  get(@Payload() request: unknown): Promise<PlayedGameDetail> {
-    const fields = asObject(request);
-    return this.history.get(fields['userId'], fields['gameId']);
+  get(@Payload() request: Sent<PlayedGameRequest>): Promise<PlayedGameDetail> {
+    return this.history.get(request?.userId, request?.gameId);
   }
 }

@@ -3,8 +3,10 @@ import {
   AppError,
   type EventEnvelope,
   EventTypes,
+  parseOr,
   type PlayedGame,
   type PlayedGameDetail,
+  playedGameIdSchema,
   REWARD_MESSAGES,
 } from '@oasis198/contracts';
 import { CONFIG } from '@oasis198/service-kit';
@@ -14,9 +16,6 @@ import { parseId } from '../rewards/dto/requests';
 import { RewardsRepository } from '../rewards/rewards.repository';
 import { GameHistoryRepository } from './game-history.repository';
 import { historyResults, toPlayedGame, toPlayedGameDetail } from './history-entries';
-
-/** A game id as rooms makes it (`${roomId}:${gameNumber}`); anything longer names no game. */
-const MAX_GAME_ID_LENGTH = 128;
 
 /**
  * Each player's last games (issue 15 "My games"): built from the GAMES stream idempotently, so a
@@ -49,10 +48,7 @@ export class GameHistoryService {
   /** One game of the player's history with its moves. */
   async get(userId: unknown, gameId: unknown): Promise<PlayedGameDetail> {
     const playerId = await this.existingPlayer(userId);
-    if (typeof gameId !== 'string' || gameId.length === 0 || gameId.length > MAX_GAME_ID_LENGTH) {
-      throw gameNotFound();
-    }
-    const game = await this.history.find(playerId, gameId);
+    const game = await this.history.find(playerId, parseOr(playedGameIdSchema, gameId, gameNotFound));
     if (!game) throw gameNotFound();
     return toPlayedGameDetail(game);
   }

@@ -1,14 +1,18 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  type CreateRewardRequest,
+  type DeleteRewardRequest,
   type DeleteRewardResponse,
+  type EditRewardRequest,
   type EditRewardResponse,
+  type GetRewardRequest,
   type RankedReward,
   Requests,
   type RewardPage,
   type RewardView,
 } from '@oasis198/contracts';
-import { asObject, parseCaller } from '@oasis198/service-kit';
+import { parseCaller, type Sent } from '@oasis198/service-kit';
 import { parsePage } from './dto/requests';
 import { RewardsService } from './rewards.service';
 
@@ -18,31 +22,28 @@ export class RewardsController {
   constructor(private readonly rewards: RewardsService) {}
 
   @MessagePattern(Requests.rewards.get)
-  get(@Payload() request: unknown): Promise<RankedReward> {
-    return this.rewards.get(asObject(request)['userId']);
+  get(@Payload() request: Sent<GetRewardRequest>): Promise<RankedReward> {
+    return this.rewards.get(request?.userId);
   }
 
   @MessagePattern(Requests.rewards.list)
   list(@Payload() request: unknown): Promise<RewardPage> {
-    const { page, pageSize } = parsePage(asObject(request));
+    const { page, pageSize } = parsePage(request);
     return this.rewards.list(page, pageSize);
   }
 
   @MessagePattern(Requests.rewards.create)
-  create(@Payload() request: unknown): Promise<RewardView> {
-    const fields = asObject(request);
-    return this.rewards.create(parseCaller(fields), fields['body']);
+  create(@Payload() request: Sent<CreateRewardRequest>): Promise<RewardView> {
+    return this.rewards.create(parseCaller(request), request?.body);
   }
 
   @MessagePattern(Requests.rewards.edit)
-  edit(@Payload() request: unknown): Promise<EditRewardResponse> {
-    const fields = asObject(request);
-    return this.rewards.edit(parseCaller(fields), fields['id'], fields['body']);
+  edit(@Payload() request: Sent<EditRewardRequest>): Promise<EditRewardResponse> {
+    return this.rewards.edit(parseCaller(request), request?.id, request?.body);
   }
 
   @MessagePattern(Requests.rewards.delete)
-  delete(@Payload() request: unknown): Promise<DeleteRewardResponse> {
-    const fields = asObject(request);
-    return this.rewards.delete(parseCaller(fields), fields['id']);
+  delete(@Payload() request: Sent<DeleteRewardRequest>): Promise<DeleteRewardResponse> {
+    return this.rewards.delete(parseCaller(request), request?.id);
   }
 }

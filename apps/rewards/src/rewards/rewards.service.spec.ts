@@ -1,4 +1,4 @@
-import { COMMON_MESSAGES, REWARD_MESSAGES, type TokenClaims } from '@oasis198/contracts';
+import { COMMON_MESSAGES, REWARD_MESSAGES, type TokenClaims, unknownFieldMessage } from '@oasis198/contracts';
 import { MESSAGES } from '@oasis198/game-rules';
 import { InMemoryRewardsRepository } from './rewards.repository.fake';
 import type { Reward } from './reward.schema';
@@ -169,9 +169,11 @@ describe('RewardsService', () => {
         { levelStatus: { level: 9 } },
         { championStatus: { worldWinner: true } },
       ]) {
+        // The gateway's own words for the field (editRewardBodySchema), over NATS as over HTTP.
+        const earned = Object.keys(body).find((key) => key !== 'playerName') as string;
         await expect(rewards.edit(caller('u1'), 'u1', body)).rejects.toMatchObject({
           code: 'VALIDATION',
-          message: REWARD_MESSAGES.onlyPlayerName,
+          message: unknownFieldMessage(earned),
         });
       }
       expect(repo.rewards.get('u1')).toMatchObject({ playerName: 'alice2', assets: { points: 0, coins: 0 } });

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import {
   AppError,
   COMMON_MESSAGES,
+  createRewardBodySchema,
   type DeleteRewardResponse,
+  editRewardBodySchema,
   type EditRewardResponse,
+  parseWith,
   type RankedReward,
   REWARD_MESSAGES,
   type RewardPage,
@@ -14,10 +17,9 @@ import { readablePage } from '@oasis198/service-kit';
 import { pageRanks } from './ranking';
 import { toRewardView } from './reward-view';
 import { RewardsRepository } from './rewards.repository';
-import { onlyFields, parseId, parsePlayerName } from './dto/requests';
+import { parseId } from './dto/requests';
 
 const notFound = () => new AppError('NOT_FOUND', REWARD_MESSAGES.notFound);
-const CREATE_MESSAGE = 'Send only playerId and playerName.';
 
 /** The rewards calls: public reads, and writes by the record's owner that touch nothing earned. */
 @Injectable()
@@ -49,11 +51,13 @@ export class RewardsService {
     return { rewards, page, pageSize, total };
   }
 
-  /** The caller's own record; if it exists already it is returned unchanged. */
+  /**
+   * The caller's own record; if it exists already it is returned unchanged. The body is judged by
+   * the schema the gateway documents: points, coins, levels, titles or anything else are refused.
+   */
   async create(caller: TokenClaims, body: unknown): Promise<RewardView> {
-    const fields = onlyFields(body, ['playerId', 'playerName'], CREATE_MESSAGE);
-    if (fields['playerId'] !== caller.userId) throw forbidden();
-    const playerName = parsePlayerName(fields['playerName']);
+    const { playerId, playerName } = parseWith(createRewardBodySchema, body);
+    if (playerId !== caller.userId) throw forbidden();
     if (await this.rewards.isDeleted(caller.userId)) throw forbidden();
     await this.rewards.createIfMissing(caller.userId, playerName, Date.now());
     const reward = await this.rewards.findById(caller.userId);
@@ -64,8 +68,8 @@ export class RewardsService {
   /** Renames the caller's own record (the only field a client may change). */
   async edit(caller: TokenClaims, id: unknown, body: unknown): Promise<EditRewardResponse> {
     const playerId = this.ownId(caller, id);
-    const fields = onlyFields(body, ['playerName'], REWARD_MESSAGES.onlyPlayerName);
-    const reward = await this.rewards.setName(playerId, parsePlayerName(fields['playerName']), Date.now());
+    const { playerName } = parseWith(editRewardBodySchema, body);
+    const reward = await this.rewards.setName(playerId, playerName, Date.now());
     if (!reward) throw notFound();
     return { reward: toRewardView(reward) };
   }

@@ -13,6 +13,14 @@ describe('room cache', () => {
     expect(acceptRoom(client, { nonsense: true })).toBe(false);
   });
 
+  it('refuses a pushed room whose game state or players are not what a room holds', () => {
+    const client = new QueryClient();
+    expect(acceptRoom(client, { ...room({ version: 5 }), whosTurn: [] })).toBe(false);
+    expect(acceptRoom(client, room({ version: 5, players: [{} as never] }))).toBe(false);
+    expect(acceptRoom(client, { ...room({ version: 5 }), version: '5' })).toBe(false);
+    expect(client.getQueryData(keys.room(room()._id))).toBeUndefined();
+  });
+
   it('answers a fetch with the cached view when a push brought a newer one', () => {
     const client = new QueryClient();
     acceptRoom(client, room({ version: 9, name: 'pushed' }));

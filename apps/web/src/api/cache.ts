@@ -1,4 +1,4 @@
-import type { RoomPage, RoomSummary, RoomView } from '@oasis198/contracts';
+import { pushedRoomSchema, type RoomPage, type RoomSummary, type RoomView } from '@oasis198/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './client';
 import { noteServerNow } from './clock';
@@ -40,17 +40,8 @@ function ledgerOf(client: QueryClient): RoomLedger {
   return ledger;
 }
 
-function isRoomView(value: unknown): value is RoomView {
-  if (typeof value !== 'object' || value === null) return false;
-  const room = value as Partial<RoomView>;
-  return (
-    typeof room._id === 'string' &&
-    typeof room.version === 'number' &&
-    Array.isArray(room.players) &&
-    typeof room.whosTurn === 'object' &&
-    room.whosTurn !== null
-  );
-}
+/** A pushed or answered room the cache can key and count (contracts' pushedRoomSchema). */
+const isRoomView = (value: unknown): value is RoomView => pushedRoomSchema.safeParse(value).success;
 
 /** True when this room (view or summary) is older than one already seen (or than the room's deletion). */
 export function isStale(client: QueryClient, room: Pick<RoomView, '_id' | 'version'>): boolean {

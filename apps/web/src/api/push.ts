@@ -1,4 +1,4 @@
-import { ApiPaths, type RoomGonePush, type RoomSummary } from '@oasis198/contracts';
+import { ApiPaths, pushedSummarySchema, roomGonePushDataSchema, type RoomSummary } from '@oasis198/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { acceptRoom, applyRoomToLists, keys, markRoomDeleted } from './cache';
@@ -18,17 +18,7 @@ function parse(data: unknown): unknown {
 }
 
 /** The shape of a room summary the list needs to place it (the list stream's `room` data). */
-function isRoomSummary(value: unknown): value is RoomSummary {
-  if (typeof value !== 'object' || value === null) return false;
-  const room = value as Partial<RoomSummary>;
-  return typeof room._id === 'string' && typeof room.version === 'number' && Array.isArray(room.players);
-}
-
-function isRoomGone(value: unknown): value is Omit<RoomGonePush, 'type'> {
-  if (typeof value !== 'object' || value === null) return false;
-  const { roomId, version } = value as Partial<RoomGonePush>;
-  return typeof roomId === 'string' && typeof version === 'number';
-}
+const isRoomSummary = (value: unknown): value is RoomSummary => pushedSummarySchema.safeParse(value).success;
 
 /**
  * Subscribes to a Server-Sent Events stream while `url` is set. Returns whether the stream is
@@ -95,11 +85,12 @@ export function useRoomStream(roomId: string, onDeleted: (reason: string) => voi
         if ((data as { _id?: unknown } | undefined)?._id === roomId) acceptRoom(client, data);
       },
       'room-deleted': (data) => {
-        if (!isRoomGone(data) || data.roomId !== roomId) return;
-        if (markRoomDeleted(client, data.roomId, data.version)) {
+        const gone = roomGonePushDataSchema.safeParse(data);
+        if (!gone.success || gone.data.roomId !== roomId) return;
+        if (markRoomDeleted(client, roomId, gone.data.version)) {
           void client.invalidateQueries({ queryKey: keys.rooms });
           void client.invalidateQueries({ queryKey: keys.myRoomAll });
-          onDeleted(typeof data.reason === 'string' ? data.reason : 'deleted');
+          onDeleted(gone.data.reason);
         }
       },
     },
@@ -124,7 +115,8 @@ export function useRoomListStream(): boolean {
         if (isRoomSummary(data) && applyRoomToLists(client, data) === 'refetch') refetchLists();
       },
       'room-deleted': (data) => {
-        if (isRoomGone(data) && markRoomDeleted(client, data.roomId, data.version)) refetchLists();
+        const gone = roomGonePushDataSchema.safeParse(data);
+        if (gone.success && markRoomDeleted(client, gone.data.roomId, gone.data.version)) refetchLists();
       },
     },
     refetchLists,

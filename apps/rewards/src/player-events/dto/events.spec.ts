@@ -1,6 +1,6 @@
 import { AppError } from '@oasis198/contracts';
 import { drawnGame, wonGame } from '../game-finished.fixtures';
-import { parseGameFinished } from './events';
+import { parseGameFinished, parseUserDeleted, parseUserNamed } from './events';
 
 const [alice, bob] = [
   { id: 'p1', name: 'alice' },
@@ -43,5 +43,38 @@ describe('parseGameFinished', () => {
     expect(refused({ ...won, draw: 'yes' })).toBe('VALIDATION');
     expect(refused({ ...won, gameId: '' })).toBe('VALIDATION');
     expect(refused(null)).toBe('VALIDATION');
+  });
+
+  it('refuses a won game that does not name both seats, or whose winner and loser are not its players', () => {
+    // Payouts and the history read both seats: without them the event could only fail and be retried.
+    expect(refused({ ...won, player1: undefined })).toBe('VALIDATION');
+    expect(refused({ ...won, player2: { id: 'p2' } })).toBe('VALIDATION');
+    expect(refused({ ...won, winner: { ...won.winner, id: 'p3' } })).toBe('VALIDATION');
+    expect(refused({ ...won, winner: { ...won.winner, seat: 'player3' } })).toBe('VALIDATION');
+  });
+
+  it('refuses a game whose moves, room, end or move list cannot be recorded', () => {
+    expect(refused({ ...won, finishedAt: 'yesterday' })).toBe('VALIDATION');
+    expect(refused({ ...won, moves: 1.5 })).toBe('VALIDATION');
+    expect(refused({ ...won, roomId: '' })).toBe('VALIDATION');
+    expect(refused({ ...won, moveList: [{ player: 'player1' }] })).toBe('VALIDATION');
+  });
+
+  it('keeps the fields the event names and drops whatever else it carries', () => {
+    expect(parseGameFinished({ ...won, extra: 1 })).toEqual(won);
+  });
+
+  it('answers the envelope the consumer terminates, with the event named', () => {
+    expect(() => parseGameFinished({})).toThrow(new AppError('VALIDATION', 'malformed game.finished event'));
+    expect(() => parseUserNamed({ userId: 'u1', name: '' })).toThrow(
+      new AppError('VALIDATION', 'malformed user event'),
+    );
+    expect(() => parseUserDeleted({ userId: 'x'.repeat(65) })).toThrow(
+      new AppError('VALIDATION', 'malformed user.deleted event'),
+    );
+    expect(parseUserNamed({ userId: 'u1', name: 'alice1', extra: true })).toEqual({
+      userId: 'u1',
+      name: 'alice1',
+    });
   });
 });
