@@ -175,23 +175,29 @@ export const TokenRecords = {
   name: (userId: string): string => `name.${userId}`,
 } as const;
 
-export interface TokenRevoked {
+/** A time as the bucket stores it: Unix ms (zod's number is finite). */
+const unixMs = z.number();
+
+export const tokenRevokedSchema = z.object({
   /** The token's expiry, Unix ms. */
-  until: number;
-}
+  until: unixMs,
+});
+export type TokenRevoked = z.infer<typeof tokenRevokedSchema>;
 
-export interface UserTokens {
+export const userTokensSchema = z.object({
   /** Tokens of an older version (claim `tv`) are void, except `keep` (the token that changed the password). */
-  tokenVersion: number;
-  keep?: string;
+  tokenVersion: z.int(),
+  keep: z.string().optional(),
   /** The account is deleted: every token of it is void. */
-  deleted?: boolean;
-  until: number;
-}
+  deleted: z.boolean().optional(),
+  until: unixMs,
+});
+export type UserTokens = z.infer<typeof userTokensSchema>;
 
-export interface UserName {
-  name: string;
+export const userNameSchema = z.object({
+  name: z.string(),
   /** When the rename happened (Unix ms): a later rename wins. */
-  at: number;
-  until: number;
-}
+  at: unixMs,
+  until: unixMs,
+});
+export type UserName = z.infer<typeof userNameSchema>;

@@ -1,5 +1,13 @@
-import type { TokenRevoked, UserName, UserTokens } from '@oasis198/contracts';
+import {
+  type TokenRevoked,
+  tokenRevokedSchema,
+  type UserName,
+  userNameSchema,
+  type UserTokens,
+  userTokensSchema,
+} from '@oasis198/contracts';
 import type { VerifiedToken } from '@oasis198/service-kit';
+import type { z } from 'zod';
 
 interface Stored<T> {
   revision: number;
@@ -28,11 +36,11 @@ export class RevocationSet {
     if (dot < 1 || !id) return false;
     switch (kind) {
       case 'token':
-        return put(this.tokens, id, revision, value, isTokenRevoked);
+        return put(this.tokens, id, revision, value, tokenRevokedSchema);
       case 'user':
-        return put(this.users, id, revision, value, isUserTokens);
+        return put(this.users, id, revision, value, userTokensSchema);
       case 'name':
-        return put(this.names, id, revision, value, isUserName);
+        return put(this.names, id, revision, value, userNameSchema);
       default:
         return false;
     }
@@ -76,7 +84,7 @@ function put<T>(
   id: string,
   revision: number,
   value: unknown,
-  valid: (value: unknown) => value is T,
+  schema: z.ZodType<T>,
 ): boolean {
   const known = map.get(id);
   if (known && known.revision >= revision) return true; // an older write, seen after a newer one
@@ -84,31 +92,8 @@ function put<T>(
     map.delete(id);
     return true;
   }
-  if (!valid(value)) return false;
-  map.set(id, { revision, value });
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) return false;
+  map.set(id, { revision, value: parsed.data });
   return true;
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
-const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
-function isTokenRevoked(value: unknown): value is TokenRevoked {
-  return isObject(value) && isTime(value['until']);
-}
-
-function isUserTokens(value: unknown): value is UserTokens {
-  return (
-    isObject(value) &&
-    isTime(value['until']) &&
-    Number.isInteger(value['tokenVersion']) &&
-    (value['keep'] === undefined || typeof value['keep'] === 'string') &&
-    (value['deleted'] === undefined || typeof value['deleted'] === 'boolean')
-  );
-}
-
-function isUserName(value: unknown): value is UserName {
-  return (
-    isObject(value) && isTime(value['until']) && isTime(value['at']) && typeof value['name'] === 'string'
-  );
 }
