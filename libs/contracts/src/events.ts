@@ -41,13 +41,14 @@ export const ROOM_DELETE_REASONS = [
 ] as const;
 export type RoomDeleteReason = (typeof ROOM_DELETE_REASONS)[number];
 
-export interface RoomDeleted {
-  roomId: string;
+export const roomDeletedSchema = z.object({
+  roomId: idSchema,
   /** The room's last version; later than any room.updated of that room. */
-  version: number;
-  reason: RoomDeleteReason;
-  playerIds: string[];
-}
+  version: z.int().min(0),
+  reason: z.enum(ROOM_DELETE_REASONS),
+  playerIds: z.array(idSchema),
+});
+export type RoomDeleted = z.infer<typeof roomDeletedSchema>;
 
 export interface GameStarted {
   roomId: string;

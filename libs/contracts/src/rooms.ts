@@ -272,6 +272,57 @@ export interface DeleteRoomRequest {
 export const DEADLINE_KINDS = ['turn', 'abandoned', 'post-game', 'waiting', 'ai-join', 'ai-move'] as const;
 export type DeadlineKind = (typeof DEADLINE_KINDS)[number];
 
+/** A count as the timer's messages carry it: a whole number from 0. */
+const count = z.int().min(0);
+
+/** One deadline as a schedule carries it (times in ms since the epoch). */
+export const scheduledDeadlineSchema = z.object({
+  kind: z.enum(DEADLINE_KINDS),
+  dueAtMs: count,
+  gameNumber: count,
+  moveIndex: count,
+});
+export type ScheduledDeadline = z.infer<typeof scheduledDeadlineSchema>;
+
+/**
+ * A room's schedule: the deadlines of one room version, earliest first. The game timer holds it on
+ * timer.schedules.<roomId>, and the server publishes it, unchanged, to timer.fired.<roomId> when
+ * the first one falls due (less the lead).
+ */
+export const roomScheduleSchema = z.object({
+  roomId: z.string(),
+  version: count,
+  deadlines: z.array(scheduledDeadlineSchema),
+});
+export type RoomSchedule = z.infer<typeof roomScheduleSchema>;
+
+/** A seat's turn flag, all the timer reads of it. */
+const seatTurnSchema = z.looseObject({ turn: z.boolean() });
+const specTime = z.number();
+
+/**
+ * What the game timer reads of a room snapshot (room.created and room.updated carry the whole
+ * RoomView): the fields its deadlines derive from, checked; the rest passes through unread.
+ */
+export const timedRoomSchema = z.looseObject({
+  _id: z.string(),
+  version: count,
+  players: z.array(z.looseObject({ id: z.string() })),
+  waitingSince: specTime.nullable().optional(),
+  aiJoinsAt: specTime.nullable().optional(),
+  whosTurn: z.looseObject({
+    gameStarted: z.boolean(),
+    gameOver: z.boolean(),
+    gameNumber: count,
+    moves: z.array(z.unknown()),
+    turnStart: specTime,
+    deadline: specTime.nullable(),
+    endedAt: specTime.nullable(),
+    player1: seatTurnSchema,
+    player2: seatTurnSchema,
+  }),
+});
+
 /** From the game timer: a deadline of this room fell due. Rooms applies it only if still current. */
 export interface DeadlineDueRequest {
   roomId: string;

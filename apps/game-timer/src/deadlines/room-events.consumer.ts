@@ -5,10 +5,14 @@ import {
   type EventEnvelope,
   type EventPayloads,
   EventTypes,
+  parseEvent,
+  roomDeletedSchema,
   Streams,
+  timedRoomSchema,
 } from '@oasis198/contracts';
 import { JetStreamService, LOGGER, type Logger, Metrics } from '@oasis198/service-kit';
 import { Counter } from 'prom-client';
+import { z } from 'zod';
 import { scheduleOf, type RoomSchedule } from './schedule';
 import { isRoomToken, ScheduleStore } from './schedule-store';
 
@@ -46,12 +50,14 @@ export class RoomEventsConsumer implements OnApplicationBootstrap {
     switch (event.type) {
       case EventTypes.roomCreated:
       case EventTypes.roomUpdated: {
+        // The fields the deadlines derive from are checked; a snapshot without them is terminated.
+        parseEvent(z.object({ room: timedRoomSchema }), event.data, event.type);
         const { room } = event.data as EventPayloads[typeof EventTypes.roomUpdated];
         await this.write(scheduleOf(room));
         return;
       }
       case EventTypes.roomDeleted: {
-        const { roomId, version } = event.data as EventPayloads[typeof EventTypes.roomDeleted];
+        const { roomId, version } = parseEvent(roomDeletedSchema, event.data, event.type);
         await this.write({ roomId, version, deadlines: [] });
         return;
       }

@@ -1,30 +1,13 @@
 import {
-  DEADLINE_KINDS,
   type DeadlineDueRequest,
   type DeadlineDueResponse,
-  type DeadlineKind,
+  type RoomSchedule,
+  roomScheduleSchema,
   type RoomView,
 } from '@oasis198/contracts';
 import { deriveDeadlines } from './derive';
 
-/** One deadline as a schedule carries it (times in ms since the epoch). */
-export interface ScheduledDeadline {
-  kind: DeadlineKind;
-  dueAtMs: number;
-  gameNumber: number;
-  moveIndex: number;
-}
-
-/**
- * A room's schedule: the deadlines of one room version, earliest first. The server holds it on
- * timer.schedules.<roomId> and publishes it, unchanged, to timer.fired.<roomId> when the first
- * one falls due (less the lead).
- */
-export interface RoomSchedule {
-  roomId: string;
-  version: number;
-  deadlines: ScheduledDeadline[];
-}
+export type { RoomSchedule };
 
 /** A room snapshot's schedule; no deadlines means the room's schedule is cancelled. */
 export function scheduleOf(room: RoomView): RoomSchedule {
@@ -58,39 +41,16 @@ export function encodeSchedule(schedule: RoomSchedule): Uint8Array {
   return encoder.encode(JSON.stringify(schedule));
 }
 
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-
-function isDeadline(value: unknown): value is ScheduledDeadline {
-  const d = value as Partial<ScheduledDeadline> | null;
-  return (
-    !!d &&
-    typeof d === 'object' &&
-    (DEADLINE_KINDS as readonly unknown[]).includes(d.kind) &&
-    isCount(d.dueAtMs) &&
-    isCount(d.gameNumber) &&
-    isCount(d.moveIndex)
-  );
-}
-
 /** A schedule from a message body; null for anything that is not one (the message is dropped). */
 export function decodeSchedule(data: Uint8Array): RoomSchedule | null {
-  let value: Partial<RoomSchedule> | null;
+  let value: unknown;
   try {
-    value = JSON.parse(decoder.decode(data)) as Partial<RoomSchedule> | null;
+    value = JSON.parse(decoder.decode(data));
   } catch {
     return null;
   }
-  if (
-    !value ||
-    typeof value !== 'object' ||
-    typeof value.roomId !== 'string' ||
-    !isCount(value.version) ||
-    !Array.isArray(value.deadlines) ||
-    !value.deadlines.every(isDeadline)
-  ) {
-    return null;
-  }
-  return { roomId: value.roomId, version: value.version, deadlines: value.deadlines };
+  const parsed = roomScheduleSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 export type FiredPlan =
