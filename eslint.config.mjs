@@ -129,7 +129,7 @@ export default [
   },
   {
     // Command-line scripts print to the terminal by design.
-    files: ['tools/**/*.mjs', 'tools/**/*.ts', 'apps/e2e/**/*.ts', 'apps/bench/**/*.ts'],
+    files: ['tools/**/*.mjs', 'tools/**/*.ts', 'apps/e2e/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   prettier,

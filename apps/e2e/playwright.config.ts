@@ -4,7 +4,7 @@
 // run; with E2E_BASE_URL (`npm run e2e -- --url <url>`, the container stage) they run against it.
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM, CHROMIUM_ARGS, E2E_ARTIFACTS } from './src/support/config';
+import { E2E_ARTIFACTS } from './src/support/config';
 
 const ROOT = path.resolve(__dirname, '../..');
 const external = process.env['E2E_BASE_URL'];
@@ -34,7 +34,21 @@ export default defineConfig({
       use: {
         browserName: 'chromium',
         headless: true,
-        launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
+        // Debian's Chromium, installed by `node tools/scripts/setup.mjs --chromium`, never downloaded,
+        // with the switches this machine needs (Playwright adds some of them itself; saying them all
+        // keeps them whatever its defaults become).
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
+        },
       },
     },
   ],

@@ -17,10 +17,10 @@
 //   7. the chart unit tests (Nx project deploy-tests: probes, security context, resources, PDB,
 //      HPA, NetworkPolicy rules of every service).
 // helm, kubeconform, the schemas and checkov come from `node tools/scripts/setup.mjs --helm` (run
-// here when missing). Usage: node tools/scripts/check-deploy.mjs [--write] [--no-tests]
-//   --write     rewrite the generated files (and a stale Chart.lock) instead of failing
-//   --no-tests  skip the chart unit tests (step 7)
-import { spawn } from 'node:child_process';
+// here first). Usage: node tools/scripts/check-deploy.mjs [--write] [--no-tests] [--dependencies]
+//   --write         rewrite the generated files (and a stale Chart.lock) instead of failing
+//   --no-tests      skip the chart unit tests (step 7)
+//   --dependencies  only `helm dependency build` every chart (the chart unit tests' global setup)
 import {
   cpSync,
   existsSync,
@@ -34,23 +34,28 @@ import {
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { bold, dim, formatDuration, green, red } from './lib/log.mjs';
-import { CHECKOV_BIN, CHECKOV_VERSION, HELM_BIN, ROOT, TOOLS_BIN } from './lib/workspace.mjs';
+import { StepError, bold, formatDuration, green, parseOptions, step } from './lib/log.mjs';
+import { run } from './lib/proc.mjs';
+import {
+  CHECKOV_BIN,
+  CHECKOV_VERSION,
+  HELM_BIN,
+  K8S_SCHEMAS_DIR,
+  KUBECONFORM_BIN,
+  KUBERNETES_VERSION,
+  NX_ENV,
+  ROOT,
+  npmBin,
+} from './lib/workspace.mjs';
 
-const USAGE = 'Usage: node tools/scripts/check-deploy.mjs [--write] [--no-tests]';
-const flags = new Set(process.argv.slice(2));
-for (const flag of flags) {
-  if (!['--write', '--no-tests', '--help', '-h'].includes(flag)) fail(`unknown option ${flag}\n${USAGE}`);
-}
-if (flags.has('--help') || flags.has('-h')) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const write = flags.has('--write');
+const { values: flags } = parseOptions(
+  'Usage: node tools/scripts/check-deploy.mjs [--write] [--no-tests] [--dependencies]',
+  { write: { type: 'boolean' }, 'no-tests': { type: 'boolean' }, dependencies: { type: 'boolean' } },
+);
+const write = flags.write;
 
 const HELM_DIR = path.join(ROOT, 'helm');
 const OVERLAYS_DIR = path.join(ROOT, 'k8s', 'overlays');
-const KUBECONFORM_BIN = path.join(TOOLS_BIN, 'kubeconform');
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 const SCHEMA_SOURCE = 'helm/oasis-common/schemas/service-values.schema.json';
 const NATS_PERMISSIONS = 'helm/oasis198/files/nats-permissions.json';
@@ -83,72 +88,86 @@ const GENERATED = [
   },
 ];
 
-class CheckError extends Error {
-  constructor(message, output = '') {
-    super(message);
-    this.output = output;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 
 const started = Date.now();
 const work = mkdtempSync(path.join(os.tmpdir(), 'oasis-check-deploy-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-const tools = await ensureTools();
-const kubeVersion = tools.kubernetesVersion.replace(/^v/, '');
-const charts = listCharts();
+const kubeVersion = KUBERNETES_VERSION.slice(1);
+const check = (name, fn) => step(name, fn, { width: 20 });
+let charts = [];
+await check('tools and charts', async () => {
+  const setup = [path.join(ROOT, 'tools', 'scripts', 'setup.mjs'), '--helm', '--quiet'];
+  if ((await run(process.execPath, setup)).code !== 0) throw new StepError('setup.mjs --helm failed');
+  charts = listCharts();
+  return `${charts.length} charts`;
+});
+if (flags.dependencies) {
+  await check('chart dependencies', async () => {
+    await buildDependencies();
+    return `${charts.filter((c) => c.dependsOn.length).length} charts`;
+  });
+  process.exit(0);
+}
 const applicationCharts = charts.filter((c) => !c.library);
 const rendered = [];
 /** What the security scan reads: the umbrella chart's renders (default values, each ci/*.yaml) and the overlays. */
 const toScan = [];
+/** Generated files that differ from what --write writes, each with why. */
+const stale = [];
 
-await step('generated files', async () => {
-  const notes = [];
-  notes.push(await syncServiceSchemas());
-  notes.push(await syncNatsPermissions());
+await check('generated files', async () => {
+  const notes = [await syncServiceSchemas(), await syncNatsPermissions()];
   // The generated manifests are rendered from the charts, whose dependencies must be packaged.
   await buildDependencies();
   notes.push(await syncGenerated());
+  if (stale.length) {
+    const hint = 'Run node tools/scripts/check-deploy.mjs --write and commit the result';
+    throw new StepError(`stale:\n  ${stale.join('\n  ')}\n${hint}`);
+  }
   return notes.join(', ');
 });
 
-await step('helm lint', async () => {
-  const jobs = charts.flatMap((chart) =>
+/**
+ * `helm <command>` of each chart with its default values and with each ci/*.yaml, three at a time;
+ * `then(result, chart, scenario)` takes each output. Resolves how many runs it made.
+ */
+async function helmEach(command, chartList, then = () => undefined) {
+  const jobs = chartList.flatMap((chart) =>
     [undefined, ...chart.scenarios].map((scenario) => async () => {
-      const args = ['lint', '--strict', '--kube-version', kubeVersion, chart.dir];
+      const args = [...command, chart.dir, '--kube-version', kubeVersion];
       if (scenario) args.push('-f', scenario);
-      const result = await exec(HELM_BIN, args);
-      if (result.code !== 0) {
-        throw new CheckError(`helm lint ${label(chart, scenario)} failed`, result.output);
-      }
+      const result = await run(HELM_BIN, args, { capture: true });
+      const what = `helm/${chart.name}` + (scenario ? ` -f ${path.relative(ROOT, scenario)}` : '');
+      if (result.code !== 0) throw new StepError(`helm ${command[0]} ${what} failed`, result.output);
+      then(result, chart, scenario);
     }),
   );
-  await pool(jobs, 3);
-  return `${charts.length} charts, ${jobs.length} value sets`;
+  const count = jobs.length;
+  const workers = [1, 2, 3].map(async () => {
+    while (jobs.length) await jobs.shift()();
+  });
+  await Promise.all(workers);
+  return count;
+}
+
+await check('helm lint', async () => {
+  const runs = await helmEach(['lint', '--strict'], charts);
+  return `${charts.length} charts, ${runs} value sets`;
 });
 
-await step('helm template', async () => {
-  const jobs = applicationCharts.flatMap((chart) =>
-    [undefined, ...chart.scenarios].map((scenario) => async () => {
-      const args = ['template', ...RELEASE, chart.dir, '--kube-version', kubeVersion];
-      if (scenario) args.push('-f', scenario);
-      const result = await exec(HELM_BIN, args, { keepStderr: false });
-      if (result.code !== 0) {
-        throw new CheckError(`helm template ${label(chart, scenario)} failed`, result.output);
-      }
-      const file = path.join(work, `helm--${chart.name}--${path.basename(scenario ?? 'default.yaml')}`);
-      writeFileSync(file, result.stdout);
-      rendered.push(file);
-      if (chart.name === 'oasis198') toScan.push(file);
-    }),
-  );
-  await pool(jobs, 3);
-  return `${applicationCharts.length} charts, ${jobs.length} renders`;
+await check('helm template', async () => {
+  const runs = await helmEach(['template', ...RELEASE], applicationCharts, (result, chart, scenario) => {
+    const file = path.join(work, `helm--${chart.name}--${path.basename(scenario ?? 'default.yaml')}`);
+    writeFileSync(file, result.stdout);
+    rendered.push(file);
+    if (chart.name === 'oasis198') toScan.push(file);
+  });
+  return `${applicationCharts.length} charts, ${runs} renders`;
 });
 
-await step('kustomize', async () => {
+await check('kustomize', async () => {
   const overlays = readdirSync(OVERLAYS_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
@@ -161,15 +180,13 @@ await step('kustomize', async () => {
     const dir = path.join(copy, 'overlays', overlay);
     const generate = path.join(dir, 'generate-secrets.sh');
     if (existsSync(generate)) {
-      const made = await exec('sh', [generate]);
+      const made = await run('sh', [generate], { capture: true });
       if (made.code !== 0)
-        throw new CheckError(`k8s/overlays/${overlay}/generate-secrets.sh failed`, made.output);
+        throw new StepError(`k8s/overlays/${overlay}/generate-secrets.sh failed`, made.output);
     }
-    const result = await exec(KUBECTL, ['kustomize', dir], {
-      keepStderr: false,
-    });
+    const result = await run(KUBECTL, ['kustomize', dir], { capture: true });
     if (result.code !== 0)
-      throw new CheckError(`kubectl kustomize k8s/overlays/${overlay} failed`, result.output);
+      throw new StepError(`kubectl kustomize k8s/overlays/${overlay} failed`, result.output);
     const file = path.join(work, `kustomize--${overlay}.yaml`);
     writeFileSync(file, result.stdout);
     rendered.push(file);
@@ -178,35 +195,37 @@ await step('kustomize', async () => {
   return `overlays ${overlays.join(', ')}`;
 });
 
-await step('Kubernetes schemas', async () => {
-  const result = await exec(KUBECONFORM_BIN, [
-    '-strict',
-    '-summary',
-    '-output',
-    'text',
-    '-kubernetes-version',
-    kubeVersion,
-    '-schema-location',
-    path.join(ROOT, '.tools', 'k8s-schemas'),
-    ...rendered,
-  ]);
+await check('Kubernetes schemas', async () => {
+  const result = await run(
+    KUBECONFORM_BIN,
+    [
+      '-strict',
+      '-summary',
+      '-kubernetes-version',
+      kubeVersion,
+      '-schema-location',
+      K8S_SCHEMAS_DIR,
+      ...rendered,
+    ],
+    { capture: true },
+  );
   const summary = result.stdout.trim().split('\n').pop() ?? '';
   if (result.code !== 0) {
-    throw new CheckError('objects that the Kubernetes API would refuse', shorten(result.output));
+    throw new StepError('objects that the Kubernetes API would refuse', shorten(result.output));
   }
   const valid = /Valid: (\d+), Invalid: 0, Errors: 0, Skipped: 0/.exec(summary);
-  if (!valid || valid[1] === '0') throw new CheckError(`unexpected kubeconform summary: ${summary}`);
+  if (!valid || valid[1] === '0') throw new StepError(`unexpected kubeconform summary: ${summary}`);
   return `${valid[1]} objects in ${rendered.length} renders valid for Kubernetes ${kubeVersion}`;
 });
 
-await step('security scan', async () => {
+await check('security scan', async () => {
   const files = [...toScan].sort();
   if (!files.some((f) => path.basename(f).startsWith('helm--oasis198--')))
-    throw new CheckError('no render of helm/oasis198 to scan');
+    throw new StepError('no render of helm/oasis198 to scan');
   // One run over every render, a file each (in one multi-document file, objects of the same name
   // in two renders would count once). --skip-download: offline, no guidelines fetched; --quiet
   // --compact: the report lists failed checks only, without code.
-  const result = await exec(
+  const result = await run(
     CHECKOV_BIN,
     [
       '--framework',
@@ -219,14 +238,14 @@ await step('security scan', async () => {
       '--file',
       ...files,
     ],
-    { env: { LOG_LEVEL: 'WARNING' }, keepStderr: false },
+    { env: { LOG_LEVEL: 'WARNING' }, capture: true },
   );
   let reports;
   try {
     const parsed = JSON.parse(result.stdout);
     reports = Array.isArray(parsed) ? parsed : [parsed];
   } catch {
-    throw new CheckError(
+    throw new StepError(
       `checkov ${CHECKOV_VERSION} gave no JSON report (exit code ${result.code})`,
       result.output,
     );
@@ -246,22 +265,22 @@ await step('security scan', async () => {
         `  ${check.check_id} ${check.check_name}: ${check.resource} (${renderName(check.file_path)})`,
     );
     if (summary.parsing_errors) lines.push(`  ${summary.parsing_errors} render(s) checkov could not parse`);
-    throw new CheckError(
+    throw new StepError(
       `${scanned}\nFix each, or skip it in the chart with a checkov.io/skip<n> annotation and a reason`,
       lines.join('\n'),
     );
   }
-  if (!summary.passed) throw new CheckError(`${scanned}: nothing was checked`);
+  if (!summary.passed) throw new StepError(`${scanned}: nothing was checked`);
   return `${counts} (checkov ${CHECKOV_VERSION}, ${what})`;
 });
 
-if (!flags.has('--no-tests')) {
-  await step('chart unit tests', async () => {
-    const nx = path.join(ROOT, 'node_modules', '.bin', 'nx');
-    const result = await exec(nx, ['run', 'deploy-tests:test', '--outputStyle=static'], {
-      env: { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+if (!flags['no-tests']) {
+  await check('chart unit tests', async () => {
+    const result = await run(npmBin('nx'), ['run', 'deploy-tests:test', '--outputStyle=static'], {
+      env: NX_ENV,
+      capture: true,
     });
-    if (result.code !== 0) throw new CheckError('chart unit tests failed', result.output);
+    if (result.code !== 0) throw new StepError('chart unit tests failed', result.output);
     // eslint-disable-next-line no-control-regex
     const plain = result.output.replace(/\u001b\[[0-9;]*m/g, '');
     const tests = /Tests:\s+(.*)/.exec(plain)?.[1]?.trim();
@@ -275,60 +294,28 @@ console.log(green(bold(`\nDeployment checks passed in ${formatDuration(Date.now(
 // ---------------------------------------------------------------------------------------------
 // Steps
 
-/** helm, kubeconform, the Kubernetes schemas and checkov, installed by setup.mjs when missing. */
-async function ensureTools() {
-  const read = () => {
-    try {
-      return JSON.parse(readFileSync(path.join(TOOLS_BIN, '.versions.json'), 'utf8'));
-    } catch {
-      return {};
-    }
-  };
-  let versions = read();
-  const ready = () =>
-    existsSync(HELM_BIN) &&
-    existsSync(KUBECONFORM_BIN) &&
-    versions['kubernetes-schemas'] &&
-    existsSync(
-      path.join(ROOT, '.tools', 'k8s-schemas', `${versions['kubernetes-schemas']}-standalone-strict`),
-    ) &&
-    versions['checkov'] === CHECKOV_VERSION &&
-    existsSync(CHECKOV_BIN);
-  if (!ready()) {
-    console.log(
-      dim('  … installing helm, kubeconform, the Kubernetes schemas and checkov (setup.mjs --helm)'),
-    );
-    const result = await exec(process.execPath, [
-      path.join(ROOT, 'tools', 'scripts', 'setup.mjs'),
-      '--helm',
-      '--quiet',
-    ]);
-    if (result.code !== 0) fail(`setup.mjs --helm failed:\n${result.output}`);
-    versions = read();
-    if (!ready())
-      fail('setup.mjs --helm did not install helm, kubeconform, the Kubernetes schemas and checkov');
-  }
-  return { kubernetesVersion: versions['kubernetes-schemas'] };
+/** Compares `text` with the committed `file`: rewrites the file with --write, else notes it as stale. */
+function sync(file, text, why) {
+  if (readIfExists(file) === text) return;
+  if (!write) return void stale.push(`${path.relative(ROOT, file)} (${why})`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** `text` as Prettier formats `file`. */
+async function prettierFormat(file, text) {
+  const prettier = await import('prettier');
+  return prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file });
 }
 
 /** Every service chart's values.schema.json is the shared schema, byte for byte. */
-async function syncServiceSchemas() {
+function syncServiceSchemas() {
   const source = readFileSync(path.join(ROOT, SCHEMA_SOURCE), 'utf8');
   const services = applicationCharts.filter(
     (c) => c.dependsOn.length === 1 && c.dependsOn[0] === 'oasis-common',
   );
-  const stale = [];
   for (const chart of services) {
-    const file = path.join(chart.dir, 'values.schema.json');
-    if (readIfExists(file) === source) continue;
-    if (write) writeFileSync(file, source);
-    else stale.push(path.relative(ROOT, file));
-  }
-  if (stale.length) {
-    throw new CheckError(
-      `stale (not a copy of ${SCHEMA_SOURCE}): ${stale.join(', ')}\n` +
-        'Run node tools/scripts/check-deploy.mjs --write',
-    );
+    sync(path.join(chart.dir, 'values.schema.json'), source, `not a copy of ${SCHEMA_SOURCE}`);
   }
   return `${services.length} service schemas`;
 }
@@ -342,25 +329,14 @@ async function syncNatsPermissions() {
   const require = createRequire(path.join(ROOT, 'package.json'));
   require('@swc-node/register');
   const { natsPermissions } = require(path.join(ROOT, 'libs', 'contracts', 'src', 'permissions.ts'));
-  const prettier = await import('prettier');
   const file = path.join(ROOT, NATS_PERMISSIONS);
   const content = {
     $comment:
       'GENERATED by `node tools/scripts/check-deploy.mjs --write` from libs/contracts/src/permissions.ts; do not edit.',
     users: natsPermissions,
   };
-  const options = { ...(await prettier.resolveConfig(file)), filepath: file };
-  const text = await prettier.format(JSON.stringify(content), options);
-  if (readIfExists(file) !== text) {
-    if (!write) {
-      throw new CheckError(
-        `stale (libs/contracts/src/permissions.ts changed since it was written): ${NATS_PERMISSIONS}\n` +
-          'Run node tools/scripts/check-deploy.mjs --write',
-      );
-    }
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
+  const why = 'libs/contracts/src/permissions.ts changed since it was written';
+  sync(file, await prettierFormat(file, JSON.stringify(content)), why);
   return `${Object.keys(natsPermissions).length} NATS users`;
 }
 
@@ -372,11 +348,12 @@ async function syncNatsPermissions() {
 async function buildDependencies() {
   for (const chart of charts) {
     if (!chart.dependsOn.length) continue;
-    let result = await exec(HELM_BIN, ['dependency', 'build', chart.dir]);
+    let result = await run(HELM_BIN, ['dependency', 'build', chart.dir], { capture: true });
     const outOfSync = result.code !== 0 && /out of sync/.test(result.output);
-    if (outOfSync && write) result = await exec(HELM_BIN, ['dependency', 'update', chart.dir]);
+    if (outOfSync && write)
+      result = await run(HELM_BIN, ['dependency', 'update', chart.dir], { capture: true });
     if (result.code !== 0) {
-      throw new CheckError(
+      throw new StepError(
         `helm dependency build ${chart.name} failed` +
           (outOfSync ? ' (Chart.lock is stale: run node tools/scripts/check-deploy.mjs --write)' : ''),
         result.output,
@@ -387,22 +364,11 @@ async function buildDependencies() {
 
 /** The kustomize files rendered from the umbrella chart match a fresh render. */
 async function syncGenerated() {
-  const prettier = await import('prettier');
-  const stale = [];
   for (const target of GENERATED) {
-    const result = await exec(
-      HELM_BIN,
-      [
-        'template',
-        ...RELEASE,
-        path.join(HELM_DIR, 'oasis198'),
-        '--kube-version',
-        kubeVersion,
-        ...target.args,
-      ],
-      { keepStderr: false },
-    );
-    if (result.code !== 0) throw new CheckError(`rendering ${target.file} failed`, result.output);
+    const chart = path.join(HELM_DIR, 'oasis198');
+    const args = ['template', ...RELEASE, chart, '--kube-version', kubeVersion, ...target.args];
+    const result = await run(HELM_BIN, args, { capture: true });
+    if (result.code !== 0) throw new StepError(`rendering ${target.file} failed`, result.output);
     const file = path.join(ROOT, target.file);
     const header = [
       `# GENERATED by \`node tools/scripts/check-deploy.mjs --write\` from helm/oasis198; do not edit.`,
@@ -410,16 +376,10 @@ async function syncGenerated() {
       `# helm template ${RELEASE[0]} helm/oasis198 ${target.args.join(' ')}`,
       '',
     ].join('\n');
-    const options = { ...(await prettier.resolveConfig(file)), filepath: file };
-    const text = await prettier.format(header + result.stdout, options);
-    if (readIfExists(file) === text) continue;
-    if (write) writeFileSync(file, text);
-    else stale.push(target.file);
-  }
-  if (stale.length) {
-    throw new CheckError(
-      `stale (the charts changed since they were rendered): ${stale.join(', ')}\n` +
-        'Run node tools/scripts/check-deploy.mjs --write and commit the result',
+    sync(
+      file,
+      await prettierFormat(file, header + result.stdout),
+      'the charts changed since it was rendered',
     );
   }
   return `${GENERATED.length} rendered manifests`;
@@ -449,62 +409,20 @@ function listCharts() {
           : [],
       };
     });
-  // Dependencies first.
+  // Dependencies first: each round takes the charts whose dependencies are all taken.
   const ordered = [];
-  const visit = (chart, trail = []) => {
-    if (ordered.includes(chart)) return;
-    if (trail.includes(chart.name)) fail(`dependency cycle: ${[...trail, chart.name].join(' -> ')}`);
-    for (const name of chart.dependsOn) {
-      const dependency = found.find((c) => c.name === name);
-      if (!dependency) fail(`helm/${chart.name} depends on helm/${name}, which does not exist`);
-      visit(dependency, [...trail, chart.name]);
+  found.sort((a, b) => a.name.localeCompare(b.name));
+  while (ordered.length < found.length) {
+    const ready = found.filter(
+      (c) => !ordered.includes(c) && c.dependsOn.every((name) => ordered.some((o) => o.name === name)),
+    );
+    if (!ready.length) {
+      const left = found.filter((c) => !ordered.includes(c)).map((c) => `helm/${c.name}`);
+      throw new StepError(`missing or circular chart dependencies among ${left.join(', ')}`);
     }
-    ordered.push(chart);
-  };
-  found.sort((a, b) => a.name.localeCompare(b.name)).forEach((chart) => visit(chart));
-  return ordered;
-}
-
-async function step(name, fn) {
-  const stepStarted = Date.now();
-  try {
-    const note = await fn();
-    console.log(
-      `${green('✓')} ${name.padEnd(20)} ${note} ${dim(`(${formatDuration(Date.now() - stepStarted)})`)}`,
-    );
-  } catch (error) {
-    console.error(`${red('✗')} ${bold(name)}: ${error.message}`);
-    if (error.output) console.error(error.output.trimEnd());
-    process.exit(1);
+    ordered.push(...ready);
   }
-}
-
-/** Runs a command; resolves { code, stdout, output } (output: stdout and stderr together). */
-function exec(command, args, { env, keepStderr = true } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code: code ?? 1, stdout, output: keepStderr || code ? stdout + stderr : stdout }),
-    );
-  });
-}
-
-/** Runs async jobs, at most `limit` at a time; rejects with the first failure. */
-async function pool(jobs, limit) {
-  const queue = [...jobs];
-  const workers = Array.from({ length: Math.min(limit, queue.length) }, async () => {
-    while (queue.length) await queue.shift()();
-  });
-  await Promise.all(workers);
+  return ordered;
 }
 
 /** What a render of the work folder is: "helm/oasis198 -f ci/x.yaml", "k8s/overlays/dev". */
@@ -513,10 +431,6 @@ function renderName(file = '') {
   const [kind, chart, values] = name.split('--');
   if (kind === 'kustomize') return `k8s/overlays/${chart}`;
   return `helm/${chart}` + (values === 'default' ? '' : ` -f ci/${values}.yaml`);
-}
-
-function label(chart, scenario) {
-  return `helm/${chart.name}` + (scenario ? ` -f ${path.relative(ROOT, scenario)}` : '');
 }
 
 function shorten(output) {
@@ -533,9 +447,4 @@ function readIfExists(file) {
   } catch {
     return undefined;
   }
-}
-
-function fail(message) {
-  console.error(red(`check-deploy: ${message}`));
-  process.exit(1);
 }

@@ -7,78 +7,43 @@
 // "e2e stack ready at <url>", the line Playwright waits for and takes the address from.
 // The services' output goes to .artifacts/e2e/stack.log. SIGTERM (Playwright's shutdown), SIGINT or
 // SIGHUP stop everything; so does a service dying, after its last lines are printed.
-import { createWriteStream, fstatSync, mkdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { fstatSync } from 'node:fs';
 import path from 'node:path';
-import { APPS, SHARED_ADDRESS_LIMITS, startStack } from './lib/stack.mjs';
-import { makeThrowawayDir } from './lib/throwaway.mjs';
+import { startThrowawayStack } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
-const ARTIFACTS = path.join(ROOT, '.artifacts', 'e2e');
-
-mkdirSync(ARTIFACTS, { recursive: true });
-const log = createWriteStream(path.join(ARTIFACTS, 'stack.log'));
-/** The last lines each service wrote, to show when one of them dies. */
-const recent = {};
-const abort = new AbortController();
-const throwaway = await makeThrowawayDir('oasis-e2e-', 'e2e-stack.mjs');
-
-const starting = startStack({
-  portsMode: 'free',
-  signal: abort.signal,
-  runDir: throwaway.runDir,
-  dataDir: throwaway.dataDir,
-  extraEnv: { gateway: SHARED_ADDRESS_LIMITS },
-  onLine: (app, line) => {
-    log.write(`${app.padEnd(10)} | ${line}\n`);
-    const tail = (recent[app] ??= []);
-    tail.push(line);
-    if (tail.length > 25) tail.shift();
-  },
+let stopRequested = false;
+const throwaway = startThrowawayStack({
+  prefix: 'oasis-e2e-',
+  script: 'e2e-stack.mjs',
+  logFile: path.join(ROOT, '.artifacts', 'e2e', 'stack.log'),
   onExit: (app, code, signal) => {
     console.error(
       `!!! ${app} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}: stopping the stack`,
     );
-    console.error(lastLines(app));
+    console.error(`--- last lines of ${app} (all of them: .artifacts/e2e/stack.log)`);
+    console.error((throwaway.recent[app] ?? []).join('\n'));
     void stop(1);
   },
 });
 
-let stopping;
-/** Stops the stack (or cancels its start) once, removes its directories and exits. */
-function stop(code) {
-  stopping ??= (async () => {
-    abort.abort();
-    const stack = await starting.catch(() => undefined); // a failed start stopped what it started
-    await stack?.stop().catch((error) => console.error(`stopping the stack: ${error.message}`));
-    await rm(throwaway.dir, { recursive: true, force: true });
-    await new Promise((resolve) => log.end(resolve));
-    process.exit(code); // so that nothing after an `await stop()` runs
-  })();
-  return stopping;
+/** Stops the stack (or cancels its start) and exits. */
+async function stop(code) {
+  stopRequested = true;
+  await throwaway.stop();
+  process.exit(code); // so that nothing after an `await stop()` runs
 }
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => void stop(0));
 // Under Playwright, stdin is a pipe from the runner: its end means the runner is gone, even killed.
 const stdin = fstatSync(0);
 if (stdin.isFIFO() || stdin.isSocket()) process.stdin.on('end', () => void stop(0)).resume();
 
-function lastLines(app) {
-  const lines = (recent[app] ?? []).join('\n');
-  return `--- last lines of ${app} (all of them: .artifacts/e2e/stack.log)\n${lines}`;
-}
-
 let stack;
 try {
-  stack = await starting;
+  stack = await throwaway.starting;
 } catch (error) {
   // Unless a signal or a dying service (reported above) cancelled the start.
-  if (!abort.signal.aborted) console.error(`the stack did not start: ${error.message}`);
-  await stop(1);
-}
-throwaway.recordStack(stack);
-const missing = APPS.map((a) => a.name).filter((name) => !stack.apps.some((app) => app.name === name));
-if (missing.length) {
-  console.error(`not built, so not started: ${missing.join(', ')} (npm run e2e builds first)`);
+  if (!stopRequested) console.error(`the stack did not start: ${error.message}`);
   await stop(1);
 }
 console.log(`e2e stack ready at ${stack.url} (services: ${stack.apps.map((a) => a.name).join(', ')})`);

@@ -8,36 +8,24 @@
 //   --data-dir <dir>  where the servers keep their data (default .data)
 //   --json            print the result as JSON on stdout (for other programs)
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { SERVICES, defaultPorts, infraStatus, labelOf, startInfra, stopInfra } from './lib/infra.mjs';
-import { dim, green, red, table, yellow } from './lib/log.mjs';
+import { SERVICES, infraStatus, labelOf, startInfra, stopInfra } from './lib/infra.mjs';
+import { dim, green, parseOptions, red, table, yellow } from './lib/log.mjs';
 import { DATA_DIR, RUN_DIR } from './lib/workspace.mjs';
 
 const USAGE =
   'Usage: node tools/scripts/infra.mjs start|stop|status [--free-ports] [--only nats,mongo] [--json]';
-
-let parsed;
-try {
-  parsed = parseArgs({
-    allowPositionals: true,
-    options: {
-      'free-ports': { type: 'boolean' },
-      only: { type: 'string' },
-      'run-dir': { type: 'string' },
-      'data-dir': { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-} catch (error) {
-  exit(`${error.message}\n${USAGE}`);
-}
-const { values, positionals } = parsed;
+const { values, positionals } = parseOptions(
+  USAGE,
+  {
+    'free-ports': { type: 'boolean' },
+    only: { type: 'string' },
+    'run-dir': { type: 'string' },
+    'data-dir': { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  { allowPositionals: true },
+);
 const command = positionals[0];
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
 if (positionals.length !== 1 || !['start', 'stop', 'status'].includes(command)) exit(USAGE);
 
 const runDir = path.resolve(values['run-dir'] ?? RUN_DIR);
@@ -55,7 +43,6 @@ try {
       runDir,
       dataDir,
       services,
-      ports: defaultPorts(),
       portsMode: values['free-ports'] ? 'free' : 'fixed',
     });
     if (values.json) {

@@ -12,14 +12,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The Node.js 24 LTS release the workspace runs on. Bumping it makes the next run install it. */
-export const NODE_VERSION = '24.21.0';
+const NODE_VERSION = '24.21.0';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NODE_DIR = path.join(ROOT, '.tools', 'node');
 const NODE_BIN_DIR = path.join(NODE_DIR, 'bin');
 const NODE_BIN = path.join(NODE_BIN_DIR, 'node');
-
-const major = (version) => Number(version.replace(/^v/, '').split('.')[0]);
 
 function installedVersion() {
   if (!existsSync(NODE_BIN)) return undefined;
@@ -62,31 +60,22 @@ function install() {
   if (installedVersion() !== NODE_VERSION) fail(`.tools/node/bin/node is not Node.js ${NODE_VERSION}`);
 }
 
-/** The node binary to run scripts with: this one if it is 24 or newer, else .tools/node's. */
-export function nodeBinary() {
-  if (major(process.version) >= 24) return process.execPath;
+const [script, ...args] = process.argv.slice(2);
+if (!script) fail('usage: node tools/scripts/node24.mjs <script> [args...]');
+// This Node.js if it is 24 or newer, else .tools/node's, first on the PATH for what the script runs.
+const env = { ...process.env };
+let node = process.execPath;
+if (Number(process.versions.node.split('.')[0]) < 24) {
   if (installedVersion() !== NODE_VERSION) install();
-  return NODE_BIN;
+  node = NODE_BIN;
+  env.PATH = `${NODE_BIN_DIR}${path.delimiter}${env.PATH ?? ''}`;
 }
-
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  const [script, ...args] = process.argv.slice(2);
-  if (!script) fail('usage: node tools/scripts/node24.mjs <script> [args...]');
-  const node = nodeBinary();
-  const env = { ...process.env };
-  if (node !== process.execPath) {
-    env.PATH = `${path.dirname(node)}${path.delimiter}${env.PATH ?? ''}`;
-  }
-  const child = spawn(node, [path.resolve(script), ...args], { stdio: 'inherit', env });
-  // Ctrl-C reaches the whole process group; the child handles it, this one waits for it.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(signal, () => {
-      if (signal !== 'SIGINT') child.kill(signal);
-    });
-  }
-  child.on('error', (error) => fail(error.message));
-  child.on('exit', (code, signal) => {
-    process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0));
+const child = spawn(node, [path.resolve(script), ...args], { stdio: 'inherit', env });
+// Ctrl-C reaches the whole process group; the child handles it, this one waits for it.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (signal !== 'SIGINT') child.kill(signal);
   });
 }
+child.on('error', (error) => fail(error.message));
+child.on('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));

@@ -9,7 +9,6 @@
 // Node builtins only: this runs before node_modules exists.
 import { createHash } from 'node:crypto';
 import {
-  chmodSync,
   copyFileSync,
   cpSync,
   existsSync,
@@ -23,7 +22,7 @@ import {
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { bold, dim, formatDuration, green, red } from './lib/log.mjs';
+import { StepError, dim, parseOptions, step } from './lib/log.mjs';
 import { hasCommand, run, withLock } from './lib/proc.mjs';
 import {
   CHECKOV_BIN,
@@ -32,6 +31,10 @@ import {
   FERRETDB_BIN,
   HELM_BIN,
   HELM_VERSION,
+  K8S_SCHEMAS_DIR,
+  KUBECONFORM_BIN,
+  KUBECONFORM_VERSION,
+  KUBERNETES_VERSION,
   NATS_SERVER_BIN,
   NATS_SERVER_VERSION,
   ROOT,
@@ -41,17 +44,11 @@ import {
   TOOLS_BIN,
 } from './lib/workspace.mjs';
 
-const USAGE = 'Usage: node tools/scripts/setup.mjs [--helm] [--fuzz] [--chromium] [--containers] [--quiet]';
-const flags = new Set(process.argv.slice(2));
-for (const flag of flags) {
-  if (!['--helm', '--fuzz', '--chromium', '--containers', '--quiet', '--help', '-h'].includes(flag))
-    fail(`unknown option ${flag}\n${USAGE}`);
-}
-if (flags.has('--help') || flags.has('-h')) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const quiet = flags.has('--quiet');
+const flag = { type: 'boolean' };
+const { values: flags } = parseOptions(
+  'Usage: node tools/scripts/setup.mjs [--helm] [--fuzz] [--chromium] [--containers] [--quiet]',
+  { helm: flag, fuzz: flag, chromium: flag, containers: flag, quiet: flag },
+);
 
 const NODE_MODULES = path.join(ROOT, 'node_modules');
 const NPM_STAMP = path.join(NODE_MODULES, '.oasis-setup-stamp');
@@ -67,41 +64,27 @@ function recordVersion(name, version) {
   writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, [name]: version }, null, 2) + '\n');
 }
 const FERRETDB_SRC = path.join(ROOT, 'tools', 'ferretdb');
-/** Chart checks (tools/scripts/check-deploy.mjs): kubeconform, and the Kubernetes version whose API
- * schemas it validates against (converted from that release's OpenAPI document). */
-const KUBECONFORM_VERSION = 'v0.7.0';
-const KUBERNETES_VERSION = 'v1.34.4';
-const KUBECONFORM_BIN = path.join(TOOLS_BIN, 'kubeconform');
-const K8S_SCHEMAS_DIR = path.join(ROOT, '.tools', 'k8s-schemas');
-
-class StepError extends Error {
-  constructor(message, output = '') {
-    super(message);
-    this.output = output;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Steps. Each returns undefined when nothing was needed, or a short note of what it did.
 
 async function npmPackages() {
   const lockFile = path.join(ROOT, 'package-lock.json');
-  const hasLock = existsSync(lockFile);
-  const stamp = sha256(readFileSync(hasLock ? lockFile : path.join(ROOT, 'package.json')));
+  const stamp = sha256(readFileSync(lockFile));
   if (existsSync(NODE_MODULES) && readIfExists(NPM_STAMP)?.trim() === stamp) return undefined;
 
   // node_modules installed by hand from the same lockfile (npm's own record matches): adopt it
   // instead of reinstalling under the feet of whatever else is using it.
-  if (hasLock && installedMatchesLock(lockFile)) {
+  if (installedMatchesLock(lockFile)) {
     verifyNativeModules();
     writeFileSync(NPM_STAMP, stamp + '\n');
     return 'matches package-lock.json';
   }
 
-  notice(hasLock ? 'running npm ci' : 'no package-lock.json: running npm install');
-  const args = hasLock ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  notice('running npm ci');
+  const args = ['ci', '--no-audit', '--no-fund'];
   let result = await run('npm', args, { capture: true });
-  if (result.code !== 0 && hasLock && onlyUnresolvableOptionals(result.output)) {
+  if (result.code !== 0 && onlyUnresolvableOptionals(result.output)) {
     // A registry mirror without other platforms' optional binaries (e.g. @swc/core-darwin-arm64)
     // yields a lockfile without them, which npm ci then calls out of sync. npm install with the
     // same lockfile installs exactly it; the lockfile must come out unchanged.
@@ -260,7 +243,7 @@ async function buildFerretdbLauncher() {
     }
     const copy = path.join(work, 'FerretDB');
     cpSync(source, copy, { recursive: true });
-    makeWritable(copy); // the module cache is read-only
+    await makeWritable(copy); // the module cache is read-only
     for (const file of filesUnder(patches).filter((f) => f !== 'VERSION' && f !== 'README.md')) {
       if (!existsSync(path.join(copy, file)))
         throw new StepError(`_patches/${file} patches no file of ${MODULE}`);
@@ -274,20 +257,12 @@ async function buildFerretdbLauncher() {
     copyFileSync(path.join(FERRETDB_SRC, 'go.sum'), path.join(work, 'go.sum'));
     await go(['build', '-modfile', modfile, '-o', FERRETDB_BIN, '.'], FERRETDB_SRC);
   } finally {
-    makeWritable(work);
+    await makeWritable(work);
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-function makeWritable(dir) {
-  if (!existsSync(dir)) return;
-  chmodSync(dir, 0o755);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) makeWritable(full);
-    else chmodSync(full, 0o644);
-  }
-}
+const makeWritable = (dir) => run('chmod', ['-R', 'u+w', dir], { capture: true });
 
 async function helm() {
   // The version flags of helm's own release build: without them `helm version` is empty and
@@ -533,16 +508,11 @@ function notice(text) {
   console.log(dim(`  … ${text}`));
 }
 
-function fail(message) {
-  console.error(red(`setup: ${message}`));
-  process.exit(1);
-}
-
 const steps = [
   ['npm packages', npmPackages],
   [`nats-server ${NATS_SERVER_VERSION}`, natsServer],
   ['ferretdb-launcher', ferretdbLauncher],
-  ...(flags.has('--helm')
+  ...(flags.helm
     ? [
         [`helm ${HELM_VERSION}`, helm],
         [`kubeconform ${KUBECONFORM_VERSION}`, kubeconform],
@@ -550,9 +520,9 @@ const steps = [
         [`checkov ${CHECKOV_VERSION}`, checkov],
       ]
     : []),
-  ...(flags.has('--fuzz') ? [[`schemathesis ${SCHEMATHESIS_VERSION}`, schemathesis]] : []),
-  ...(flags.has('--chromium') ? [['chromium', chromium]] : []),
-  ...(flags.has('--containers') ? [['podman and images', containers]] : []),
+  ...(flags.fuzz ? [[`schemathesis ${SCHEMATHESIS_VERSION}`, schemathesis]] : []),
+  ...(flags.chromium ? [['chromium', chromium]] : []),
+  ...(flags.containers ? [['podman and images', containers]] : []),
 ];
 
 const width = Math.max(...steps.map(([name]) => name.length));
@@ -562,17 +532,5 @@ await withLock(path.join(ROOT, '.tools', '.setup.lock'), runSteps, {
 });
 
 async function runSteps() {
-  for (const [name, step] of steps) {
-    const started = Date.now();
-    try {
-      const did = await step();
-      const took = formatDuration(Date.now() - started);
-      if (did) console.log(`${green('✓')} ${name.padEnd(width)}  done: ${did} (${took})`);
-      else if (!quiet) console.log(`${green('✓')} ${name.padEnd(width)}  ${dim(`already done (${took})`)}`);
-    } catch (error) {
-      console.error(`${red('✗')} ${bold(name)}: ${error.message}`);
-      if (error.output) console.error(error.output.trimEnd().split('\n').slice(-60).join('\n'));
-      process.exit(1);
-    }
-  }
+  for (const [name, fn] of steps) await step(name, fn, { width, quiet: flags.quiet });
 }

@@ -4,80 +4,20 @@
 // run started (servers that were already running are left running).
 // Usage: node tools/scripts/start.mjs [--no-build] [--free-ports]
 //   PORT=<port>  the gateway's port (default 8080)
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { labelOf } from './lib/infra.mjs';
-import { bold, colorFor, dim, formatDuration, green, red, table, yellow } from './lib/log.mjs';
-import { isAlive, run } from './lib/proc.mjs';
-import { APPS, HEALTH_PATH, startStack } from './lib/stack.mjs';
-import { ROOT } from './lib/workspace.mjs';
+import { bold, colorFor, dim, formatDuration, green, parseOptions, red, table, yellow } from './lib/log.mjs';
+import { isAlive } from './lib/proc.mjs';
+import { APPS, HEALTH_PATH, setupAndBuild, startStack } from './lib/stack.mjs';
 
-let options;
-try {
-  options = parseArgs({
-    options: {
-      'no-build': { type: 'boolean' },
-      'free-ports': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }).values;
-} catch (error) {
-  console.error(red(error.message));
-  process.exit(1);
-}
-if (options.help) {
-  console.log(
-    'Usage: npm start [-- --no-build] [-- --free-ports]   (PORT sets the gateway port, default 8080)',
-  );
-  process.exit(0);
-}
+const { values: options } = parseOptions(
+  'Usage: npm start [-- --no-build] [-- --free-ports]   (PORT sets the gateway port, default 8080)',
+  { 'no-build': { type: 'boolean' }, 'free-ports': { type: 'boolean' } },
+);
 
-const nx = path.join(ROOT, 'node_modules', '.bin', 'nx');
-const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+// 1. Tools and packages (helm and chromium are only needed by npm test), and the build.
+await setupAndBuild([], { build: !options['no-build'], stream: true });
 
-function fail(message) {
-  console.error(red(bold(`\n✗ ${message}`)));
-  process.exit(1);
-}
-
-async function stage(title, fn) {
-  const started = Date.now();
-  console.log(bold(`▸ ${title}`));
-  const note = await fn();
-  console.log(dim(`  ${note ? `${note} ` : ''}(${formatDuration(Date.now() - started)})`));
-}
-
-// 1. Tools and packages (helm and chromium are only needed by npm test).
-await stage('Setup', async () => {
-  const result = await run(process.execPath, [path.join(ROOT, 'tools/scripts/setup.mjs'), '--quiet']);
-  if (result.code !== 0) fail('setup failed (see above)');
-  return 'tools and packages are in place';
-});
-
-// 2. Build everything that has a build target.
-if (options['no-build']) {
-  console.log(dim('▸ Build skipped (--no-build)'));
-} else {
-  await stage('Build', async () => {
-    const list = await run(nx, ['show', 'projects', '--with-target', 'build'], {
-      capture: true,
-      env: NX_ENV,
-    });
-    if (list.code !== 0) fail(`cannot list the projects:\n${list.output}`);
-    const projects = list.output
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => /^[\w@/.-]+$/.test(l));
-    if (projects.length === 0) return 'no project has a build target yet: nothing to build';
-    const build = await run(nx, ['run-many', '-t', 'build'], { env: NX_ENV });
-    if (build.code !== 0)
-      fail('the build failed (see above); fix it, or run npm start -- --no-build to start what is built');
-    return `built ${projects.join(', ')}`;
-  });
-}
-
-// 3. Infrastructure and services.
+// 2. Infrastructure and services.
 const width = Math.max(...APPS.map((a) => a.name.length));
 const prefix = Object.fromEntries(
   APPS.map((a, i) => [a.name, colorFor(i)(a.name.padEnd(width)) + dim(' │ ')]),
@@ -133,10 +73,10 @@ try {
     },
   });
 } catch (error) {
-  if (!shuttingDown) fail(`could not start: ${error.message}`);
-  // Stopped while starting; startStack has stopped what it started.
-  if (stopRequest.exitCode !== 0) console.error(red(error.message));
-  process.exit(stopRequest.exitCode);
+  // Unless it was stopped while starting, the start failed; startStack has stopped what it started.
+  if (!shuttingDown || stopRequest.exitCode !== 0)
+    console.error(red(bold(`\n✗ could not start: ${error.message}`)));
+  process.exit(shuttingDown ? stopRequest.exitCode : 1);
 }
 if (shuttingDown) {
   // Stopped right as the start finished.
@@ -144,7 +84,7 @@ if (shuttingDown) {
   await shutdown(stopRequest.reason, stopRequest.exitCode);
 }
 
-// 4. What runs where.
+// 3. What runs where.
 const rows = [[bold('what'), bold('where'), bold('')]];
 for (const service of ['nats', 'mongo']) {
   const s = stack.infra[service];
@@ -158,11 +98,7 @@ for (const service of ['nats', 'mongo']) {
 for (const app of stack.apps)
   rows.push([app.name, `${app.url}${app.name === 'gateway' ? '' : HEALTH_PATH}`, green('ready')]);
 for (const name of stack.skipped) {
-  const main = APPS.find((a) => a.name === name).main;
-  const why = existsSync(path.join(ROOT, 'apps', name))
-    ? `not built (${main} is missing)`
-    : 'not written yet';
-  rows.push([name, dim('-'), yellow(why)]);
+  rows.push([name, dim('-'), yellow(`not built (${APPS.find((a) => a.name === name).main} is missing)`)]);
 }
 console.log('\n' + table(rows) + '\n');
 for (const note of stack.notes) console.log(yellow(`Note: ${note}`));

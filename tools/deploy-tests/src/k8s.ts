@@ -179,8 +179,7 @@ export function helmTemplate(chart: string, options: RenderOptions = {}): K8sObj
   const key = JSON.stringify([chart, options]);
   const cached = cache.get(key);
   if (cached) return structuredClone(cached);
-  const output = execFileSync(HELM, helmArgs(chart, options), { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
-  const objects = parse(output);
+  const objects = parse(helm(helmArgs(path.join('helm', chart), options)));
   cache.set(key, objects);
   return structuredClone(objects);
 }
@@ -188,7 +187,7 @@ export function helmTemplate(chart: string, options: RenderOptions = {}): K8sObj
 /** The error helm reports for values it refuses ('' when it renders). */
 export function helmTemplateError(chart: string, options: RenderOptions = {}): string {
   try {
-    execFileSync(HELM, helmArgs(chart, options), { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    helm(helmArgs(path.join('helm', chart), options));
     return '';
   } catch (error) {
     return String((error as { stderr?: string }).stderr ?? error);
@@ -211,14 +210,8 @@ export function helmNotes(options: RenderOptions = {}): string {
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: |\n' +
         '    {{- tpl (.Files.Get "notes/NOTES.txt") . | nindent 4 }}\n',
     );
-    const values = (options.values ?? []).map((file) =>
-      file.startsWith('ci/') ? path.join(ROOT, 'helm', 'oasis198', file) : path.resolve(ROOT, file),
-    );
-    const args = ['template', 'oasis198', chart, '--namespace', 'oasis198', '--kube-version', KUBE_VERSION];
-    for (const file of values) args.push('-f', file);
-    for (const value of options.set ?? []) args.push('--set', value);
-    args.push('--show-only', 'templates/zz-notes.yaml');
-    const output = execFileSync(HELM, args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    const args = helmArgs(chart, options, path.join('helm', 'oasis198'));
+    const output = helm([...args, '--show-only', 'templates/zz-notes.yaml']);
     return must(parse(output)[0]?.data?.['notes'], 'the rendered NOTES.txt');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -251,13 +244,20 @@ export function kustomize(overlay: string): K8sObject[] {
   }
 }
 
-function helmArgs(chart: string, { values = [], set = [], namespace = 'oasis198' }: RenderOptions): string[] {
-  const chartDir = path.join('helm', chart);
+/** `helm template` of the chart in `chartDir`; ci/ value files are those of `sourceDir`. */
+function helmArgs(
+  chartDir: string,
+  { values = [], set = [], namespace = 'oasis198' }: RenderOptions,
+  sourceDir = chartDir,
+): string[] {
   const args = ['template', 'oasis198', chartDir, '--namespace', namespace, '--kube-version', KUBE_VERSION];
-  for (const file of values) args.push('-f', file.startsWith('ci/') ? path.join(chartDir, file) : file);
+  for (const file of values) args.push('-f', file.startsWith('ci/') ? path.join(sourceDir, file) : file);
   for (const value of set) args.push('--set', value);
   return args;
 }
+
+const helm = (args: string[]): string =>
+  execFileSync(HELM, args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
 
 function parse(text: string): K8sObject[] {
   return parseAllDocuments(text)

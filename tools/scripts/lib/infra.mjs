@@ -21,14 +21,14 @@ import {
 } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { GiveUp, HOST, freePort, isPortFree, mongoPing, natsHealthy, waitFor } from './net.mjs';
+import { GiveUp, HOST, choosePort, mongoPing, natsHealthy, waitFor } from './net.mjs';
 import { isRunning, stopProcess, withLock } from './proc.mjs';
 import { DATA_DIR, FERRETDB_BIN, NATS_SERVER_BIN, RUN_DIR } from './workspace.mjs';
 
 export const SERVICES = ['nats', 'mongo'];
 
 /** Default ports; NATS_PORT, NATS_MONITOR_PORT and MONGO_PORT override them. */
-export function defaultPorts(env = process.env) {
+function defaultPorts(env = process.env) {
   const port = (name, fallback) => {
     const value = env[name];
     if (value === undefined || value === '') return fallback;
@@ -81,7 +81,7 @@ export const labelOf = (service) => SERVERS[service].label;
 
 const stateFile = (runDir) => path.join(runDir, 'infra.json');
 
-export function readState(runDir = RUN_DIR) {
+function readState(runDir = RUN_DIR) {
   try {
     return JSON.parse(readFileSync(stateFile(runDir), 'utf8'));
   } catch {
@@ -111,18 +111,12 @@ export async function startInfra({
 } = {}) {
   return withLock(path.join(runDir, 'infra.lock'), async () => {
     const result = { notes: [] };
+    const options = { runDir, dataDir, ports, portsMode, timeoutMs, notes: result.notes };
     try {
       for (const service of services) {
         if (!SERVERS[service])
           throw new Error(`unknown service "${service}" (known: ${SERVICES.join(', ')})`);
-        result[service] = await startOne(service, {
-          runDir,
-          dataDir,
-          ports,
-          portsMode,
-          timeoutMs,
-          notes: result.notes,
-        });
+        result[service] = await startOne(service, options);
       }
     } catch (error) {
       // All or nothing: stop what this call started (servers it reused keep running).
@@ -167,20 +161,9 @@ async function startOne(service, { runDir, dataDir, ports, portsMode, timeoutMs,
 async function choosePorts(server, wanted, portsMode, notes) {
   const chosen = {};
   for (const name of server.portNames) {
-    const port = wanted[name];
-    if (portsMode === 'free' || port === 0) {
-      chosen[name] = await freePort();
-    } else if (await isPortFree(port)) {
-      chosen[name] = port;
-    } else if (portsMode === 'fixed-or-free') {
-      chosen[name] = await freePort();
-      notes.push(`port ${port} is taken, so ${server.label} uses ${chosen[name]} instead`);
-    } else {
-      const hint = { nats: 'NATS_PORT', natsMonitor: 'NATS_MONITOR_PORT', mongo: 'MONGO_PORT' }[name];
-      throw new Error(
-        `port ${port} (${server.label}) is taken by another process: stop it, set ${hint}, or use --free-ports`,
-      );
-    }
+    const variable = { nats: 'NATS_PORT', natsMonitor: 'NATS_MONITOR_PORT', mongo: 'MONGO_PORT' }[name];
+    const hint = `: stop it, set ${variable}, or use --free-ports`;
+    chosen[name] = await choosePort(wanted[name], portsMode, { what: server.label, notes, hint });
   }
   return chosen;
 }

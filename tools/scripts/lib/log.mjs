@@ -1,4 +1,6 @@
-// Small terminal-output helpers shared by the command-line scripts (Node builtins only).
+// Terminal helpers shared by the command-line scripts: colours, durations, tables, options and
+// steps (Node builtins only).
+import { parseArgs } from 'node:util';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code) => (text) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : String(text));
@@ -8,7 +10,7 @@ export const dim = paint('2');
 export const red = paint('31');
 export const green = paint('32');
 export const yellow = paint('33');
-export const cyan = paint('36');
+const cyan = paint('36');
 
 /** A stable colour per name, for prefixing the log lines of several processes. */
 export function colorFor(index) {
@@ -37,4 +39,52 @@ export function table(rows) {
         .trimEnd(),
     )
     .join('\n');
+}
+
+/** The command line's options (node:util parseArgs, plus --help); a mistake prints `usage` and exits. */
+export function parseOptions(usage, options, { allowPositionals = false } = {}) {
+  let parsed;
+  try {
+    parsed = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals });
+  } catch (error) {
+    console.error(red(`${error.message}\n${usage}`));
+    process.exit(1);
+  }
+  if (parsed.values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return parsed;
+}
+
+/** Why a step failed, with the output that shows it. */
+export class StepError extends Error {
+  constructor(message, output = '') {
+    super(message);
+    this.output = output;
+  }
+}
+
+/**
+ * Runs one step of a script and prints "✓ <name>  <note> (<time>)", the note being what `fn`
+ * resolves with: undefined means nothing was needed ("already done", not shown when `quiet`). A
+ * failure prints "✗ <name>: <message>" and the end of its output, runs `cleanup`, and exits 1.
+ * @param {string} name
+ * @param {() => Promise<string | undefined>} fn
+ * @param {{ width?: number, quiet?: boolean, cleanup?: () => Promise<unknown> }} [options]
+ */
+export async function step(name, fn, { width = 0, quiet = false, cleanup } = {}) {
+  const started = Date.now();
+  try {
+    const note = await fn();
+    const took = dim(`(${formatDuration(Date.now() - started)})`);
+    if (note !== undefined || !quiet)
+      console.log(`${green('✓')} ${name.padEnd(width)}  ${note ?? dim('already done')} ${took}`);
+    return note;
+  } catch (error) {
+    console.error(`${red('✗')} ${bold(name)}: ${error.message}`);
+    if (error.output) console.error(error.output.trimEnd().split('\n').slice(-80).join('\n'));
+    await cleanup?.();
+    process.exit(1);
+  }
 }

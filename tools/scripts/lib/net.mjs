@@ -1,6 +1,5 @@
 // Network probes for the local infrastructure (Node builtins, and the MongoDB driver for its ping).
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -60,9 +59,18 @@ function canListen(port, host) {
   });
 }
 
-/** Whether something already listens on 127.0.0.1:port. */
-export function isPortFree(port) {
-  return canListen(port, HOST);
+/**
+ * The port `what` listens on: in mode 'free' (or when `wanted` is 0) one nothing uses; else
+ * `wanted` if it is free; if not, 'fixed' fails (`hint` says what to do) and 'fixed-or-free' takes a
+ * free one, with a line in `notes` saying so.
+ */
+export async function choosePort(wanted, mode, { what, notes, hint = '' }) {
+  if (mode === 'free' || wanted === 0) return freePort();
+  if (await canListen(wanted, HOST)) return wanted;
+  if (mode === 'fixed') throw new Error(`port ${wanted} (${what}) is taken by another process${hint}`);
+  const port = await freePort();
+  notes.push(`port ${wanted} is taken, so ${what} uses ${port} instead`);
+  return port;
 }
 
 /** Connects, optionally waits for the first bytes (NATS greets with INFO), and closes. */
@@ -89,18 +97,15 @@ export function tcpProbe(port, { expectGreeting, timeoutMs = 1000 } = {}) {
 }
 
 /** GET http://127.0.0.1:port/path; resolves { status, body } or undefined when unreachable. */
-export function httpGet(port, urlPath, { timeoutMs = 2000 } = {}) {
-  return new Promise((resolve) => {
-    const request = http.get({ host: HOST, port, path: urlPath, timeout: timeoutMs }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode, body }));
-      response.on('error', () => resolve(undefined));
+export async function httpGet(port, urlPath, { timeoutMs = 2000 } = {}) {
+  try {
+    const response = await fetch(`http://${HOST}:${port}${urlPath}`, {
+      signal: AbortSignal.timeout(timeoutMs),
     });
-    request.on('timeout', () => request.destroy());
-    request.on('error', () => resolve(undefined));
-  });
+    return { status: response.status, body: await response.text() };
+  } catch {
+    return undefined;
+  }
 }
 
 /** NATS is up with JetStream: the client port greets and the monitor's health check is ok. */

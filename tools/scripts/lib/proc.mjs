@@ -2,13 +2,14 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT } from './workspace.mjs';
 
 /**
  * Runs a command to completion. With `capture` its output is collected (and returned) instead of
- * shown; a failure then carries that output so the caller can print it.
- * Resolves { code, output }; rejects only when the command cannot be started.
+ * shown: `stdout` alone, and `output`, stdout and stderr as they came, for the caller to print.
+ * Resolves { code, signal, stdout, output }; rejects only when the command cannot be started.
  */
 export function run(command, args = [], { cwd = ROOT, env, capture = false, stdin = 'ignore' } = {}) {
   return new Promise((resolve, reject) => {
@@ -17,13 +18,19 @@ export function run(command, args = [], { cwd = ROOT, env, capture = false, stdi
       env: env ? { ...process.env, ...env } : process.env,
       stdio: [stdin, capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
     });
+    let stdout = '';
     let output = '';
     if (capture) {
-      child.stdout.on('data', (d) => (output += d));
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        output += d;
+      });
       child.stderr.on('data', (d) => (output += d));
     }
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), signal, output }));
+    child.on('close', (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : 1), signal, stdout, output }),
+    );
   });
 }
 
@@ -89,22 +96,9 @@ export async function stopProcess(pid, { timeoutMs = 10_000, group = false } = {
   return true;
 }
 
-/** Calls `onLine` for every complete line a stream produces (and the last partial one at its end). */
+/** Calls `onLine` for every line a stream produces (and the last partial one at its end). */
 export function forEachLine(stream, onLine) {
-  let buffered = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    buffered += chunk;
-    let newline;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      onLine(buffered.slice(0, newline).replace(/\r$/, ''));
-      buffered = buffered.slice(newline + 1);
-    }
-  });
-  stream.on('end', () => {
-    if (buffered) onLine(buffered);
-    buffered = '';
-  });
+  createInterface({ input: stream, crlfDelay: Infinity }).on('line', onLine);
 }
 
 /**

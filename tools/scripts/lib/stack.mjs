@@ -6,63 +6,38 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startInfra, stopInfra } from './infra.mjs';
-import { GiveUp, HOST, freePort, httpGet, isPortFree, waitFor } from './net.mjs';
-import { forEachLine, isAlive, stopProcess } from './proc.mjs';
-import { DATA_DIR, ROOT, RUN_DIR } from './workspace.mjs';
+import { StepError, dim, step } from './log.mjs';
+import { GiveUp, HOST, choosePort, httpGet, waitFor } from './net.mjs';
+import { forEachLine, isAlive, run, stopProcess } from './proc.mjs';
+import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.mjs';
 
 // ----------------------------------------------------------------------------------------------
 // Manifest
-//   name      the Nx project (apps/<name>)
-//   main      its build output, relative to the workspace root
+//   name      the Nx project (apps/<name>); its build output is dist/apps/<name>/main.js (`main`)
 //   port      the HTTP port variable (health and metrics; the gateway's public port) and its default
-//   database  MongoDB database name, or null for a service without one
+//   database  MongoDB database name (none: a service without one)
 //   secrets   variables whose value is a local secret (see localSecrets below)
 //   env       further fixed variables
 
 export const APPS = [
+  // The gateway checks tokens itself with auth's signing key.
   {
     name: 'gateway',
-    main: 'dist/apps/gateway/main.js',
     port: { env: 'PORT', default: 8080 },
-    database: null,
-    // It checks tokens itself with auth's signing key.
     secrets: ['JWT_SECRET'],
     env: { WEB_DIST_DIR: 'dist/apps/web' },
   },
   {
     name: 'auth',
-    main: 'dist/apps/auth/main.js',
     port: { env: 'HTTP_PORT', default: 3101 },
     database: 'oasis-auth',
     secrets: ['JWT_SECRET'],
-    env: {},
   },
-  {
-    name: 'rewards',
-    main: 'dist/apps/rewards/main.js',
-    port: { env: 'HTTP_PORT', default: 3102 },
-    database: 'oasis-rewards',
-    secrets: [],
-    env: {},
-  },
-  {
-    name: 'rooms',
-    main: 'dist/apps/rooms/main.js',
-    port: { env: 'HTTP_PORT', default: 3103 },
-    database: 'oasis-rooms',
-    secrets: [],
-    env: {},
-  },
-  {
-    name: 'game-timer',
-    main: 'dist/apps/game-timer/main.js',
-    port: { env: 'HTTP_PORT', default: 3104 },
-    // Its deadlines are JetStream message schedules: NATS only.
-    database: null,
-    secrets: [],
-    env: {},
-  },
-];
+  { name: 'rewards', port: { env: 'HTTP_PORT', default: 3102 }, database: 'oasis-rewards' },
+  { name: 'rooms', port: { env: 'HTTP_PORT', default: 3103 }, database: 'oasis-rooms' },
+  // Its deadlines are JetStream message schedules: NATS only.
+  { name: 'game-timer', port: { env: 'HTTP_PORT', default: 3104 } },
+].map((app) => ({ main: `dist/apps/${app.name}/main.js`, database: null, secrets: [], env: {}, ...app }));
 
 /** Variables every service gets (NATS_URL is added from the infrastructure). */
 export const SHARED_ENV = { LOG_LEVEL: 'info', NODE_ENV: 'production' };
@@ -133,17 +108,34 @@ export function appEnvs({ natsPort, mongoPort, appPorts = {}, secrets = localSec
 // Running it
 
 /**
+ * What comes before a start: setup (packages and tools, with `setupFlags`), then, with `build`, the
+ * build of every project, its output shown as it comes with `stream`, else only if it fails.
+ */
+export async function setupAndBuild(setupFlags, { build = true, stream = false } = {}) {
+  await step('Setup', async () => {
+    const setup = [path.join(ROOT, 'tools', 'scripts', 'setup.mjs'), '--quiet', ...setupFlags];
+    if ((await run(process.execPath, setup)).code !== 0) throw new StepError('setup failed (see above)');
+    return 'tools and packages are in place';
+  });
+  if (!build) return console.log(dim('- Build skipped'));
+  await step('Build', async () => {
+    const args = ['run-many', '-t', 'build', '--outputStyle=static'];
+    const result = await run(npmBin('nx'), args, { env: NX_ENV, capture: !stream });
+    if (result.code !== 0) throw new StepError('the build failed', result.output);
+    return 'every project is built';
+  });
+}
+
+/**
  * Starts the infrastructure (reusing servers that already run) and every service whose build
  * output exists, then waits until each answers its health check.
  *
  * Options:
  *   portsMode     'fixed' | 'free' | 'fixed-or-free' for infrastructure and services alike
  *                 (default 'fixed-or-free': the usual ports, or free ones if taken, with a note);
- *   gatewayPort   the gateway's wanted port (default: env PORT or 8080);
  *   apps          names to start (default: all in APPS that are built);
  *   onLine(app, line, stream)   receives the services' output (default: discarded);
  *   onExit(app, code, signal)   called when a service exits while the stack is not stopping;
- *   readyTimeoutMs              how long to wait for health checks (default 60 s);
  *   signal        an AbortSignal that cancels the start (what was started is stopped again);
  *   runDir, dataDir             infrastructure state and data (default .run and .data; e.g. a
  *                               temporary directory for a throwaway stack);
@@ -154,11 +146,9 @@ export function appEnvs({ natsPort, mongoPort, appPorts = {}, secrets = localSec
  */
 export async function startStack({
   portsMode = 'fixed-or-free',
-  gatewayPort: wantedGatewayPort = gatewayPort(),
   apps: only,
   onLine = () => undefined,
   onExit = () => undefined,
-  readyTimeoutMs = 60_000,
   signal,
   runDir = RUN_DIR,
   dataDir = DATA_DIR,
@@ -168,6 +158,7 @@ export async function startStack({
   const stack = {
     runDir,
     infra,
+    /** @type {{ name: string, pid: number, port: number, url: string, exited?: object }[]} */
     apps: [],
     skipped: [],
     notes: [...infra.notes],
@@ -184,8 +175,9 @@ export async function startStack({
 
     const appPorts = {};
     for (const app of built) {
-      const wanted = app.name === 'gateway' ? wantedGatewayPort : app.port.default;
-      appPorts[app.name] = await choosePort(app.name, wanted, portsMode, stack.notes);
+      // The gateway's port is the one to open: PORT sets it.
+      const wanted = app.name === 'gateway' ? gatewayPort() : app.port.default;
+      appPorts[app.name] = await choosePort(wanted, portsMode, { what: app.name, notes: stack.notes });
     }
     const secrets = localSecrets(dataDir);
     stack.env = appEnvs({
@@ -214,7 +206,7 @@ export async function startStack({
             return health?.status === 200;
           },
           {
-            timeoutMs: readyTimeoutMs,
+            timeoutMs: 60_000,
             intervalMs: 250,
             what: `${app.name} to answer ${app.url}${HEALTH_PATH}`,
           },
@@ -226,15 +218,6 @@ export async function startStack({
     await stopStack(stack);
     throw error;
   }
-}
-
-async function choosePort(name, wanted, portsMode, notes) {
-  if (portsMode === 'free') return freePort();
-  if (await isPortFree(wanted)) return wanted;
-  if (portsMode === 'fixed') throw new Error(`port ${wanted} (${name}) is taken by another process`);
-  const port = await freePort();
-  notes.push(`port ${wanted} is taken, so ${name} uses ${port} instead`);
-  return port;
 }
 
 function launchApp(app, stack, port, { onLine, onExit }) {

@@ -1,14 +1,90 @@
-// Throwaway stacks of the end-to-end and benchmark runners: a directory under the OS temp dir with
-// the stack's run and data directories and an owner.json naming the runner's pid and the services
-// it started. A runner that dies without stopping its stack (SIGKILL, a crash of the machine) leaves
-// that file behind; the next run of any runner with the same prefix stops what it names.
-import { readFileSync, writeFileSync } from 'node:fs';
+// The runners that drive a throwaway stack (end-to-end tests, fuzzing, benchmark): their options,
+// and the stack, in a directory under the OS temp dir with its run and data directories and an
+// owner.json naming the runner's pid and the services it started. A runner that dies without
+// stopping its stack (SIGKILL, a crash of the machine) leaves that file behind; the next run of any
+// runner with the same prefix stops what it names.
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { stopInfra } from './infra.mjs';
+import { red } from './log.mjs';
 import { isRunning, stopProcess } from './proc.mjs';
-import { APPS } from './stack.mjs';
+import { APPS, SHARED_ADDRESS_LIMITS, startStack } from './stack.mjs';
+
+/**
+ * A runner's command line: --no-build, --url <http://host:port> (a stack that already runs: nothing
+ * is built or started) and --help; everything else (`rest`) goes to the tool it runs.
+ */
+export function runnerOptions(usage, args = process.argv.slice(2)) {
+  /** @type {{ build: boolean, url: string | undefined, rest: string[] }} */
+  const options = { build: true, url: undefined, rest: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--no-build') options.build = false;
+    else if (arg === '--url') options.url = args[++i] ?? '';
+    else if (arg.startsWith('--url=')) options.url = arg.slice('--url='.length);
+    else if (arg === '--help' || arg === '-h') {
+      console.log(usage);
+      process.exit(0);
+    } else if (arg !== '--') options.rest.push(arg);
+  }
+  if (options.url !== undefined && !/^https?:\/\/[^/]+/.test(options.url)) {
+    console.error(red(`--url needs an address like http://127.0.0.1:8080\n${usage}`));
+    process.exit(1);
+  }
+  options.url = options.url?.replace(/\/+$/, '');
+  return options;
+}
+
+/**
+ * `npm start`'s stack for a runner: on free ports in a throwaway directory (so it never meets a
+ * developer's stack or data), every service built, and the gateway's limits raised, as every
+ * client comes from 127.0.0.1. The services' output goes to `logFile`; `recent` keeps each one's
+ * last 25 lines, to show when one dies (`onExit(app, code, signal)`).
+ * Returns { starting (resolves the stack), recent, stop() }; stop() stops the stack, or cancels its
+ * start, and removes its directory.
+ */
+export function startThrowawayStack({ prefix, script, logFile, onExit }) {
+  const abort = new AbortController();
+  /** @type {Record<string, string[]>} */
+  const recent = {};
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile);
+  const throwaway = makeThrowawayDir(prefix, script);
+  const starting = throwaway.then(async (dirs) => {
+    const stack = await startStack({
+      portsMode: 'free',
+      signal: abort.signal,
+      runDir: dirs.runDir,
+      dataDir: dirs.dataDir,
+      extraEnv: { gateway: SHARED_ADDRESS_LIMITS },
+      onLine: (app, line) => {
+        log.write(`${app.padEnd(10)} | ${line}\n`);
+        const tail = (recent[app] ??= []);
+        tail.push(line);
+        if (tail.length > 25) tail.shift();
+      },
+      onExit,
+    });
+    dirs.recordStack(stack);
+    if (stack.skipped.length) {
+      await stack.stop();
+      throw new Error(`not built, so not started: ${stack.skipped.join(', ')} (build first)`);
+    }
+    return stack;
+  });
+  let stopping;
+  const stop = () =>
+    (stopping ??= (async () => {
+      abort.abort();
+      const stack = await starting.catch(() => undefined); // a failed start stopped what it started
+      await stack?.stop().catch((error) => console.error(`stopping the stack: ${error.message}`));
+      await throwaway.then(({ dir }) => rm(dir, { recursive: true, force: true })).catch(() => undefined);
+      await new Promise((resolve) => log.end(resolve));
+    })());
+  return { starting, recent, stop };
+}
 
 const OWNER_FILE = 'owner.json';
 

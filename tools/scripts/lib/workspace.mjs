@@ -12,12 +12,21 @@ export const DATA_DIR = path.join(ROOT, '.data');
 /** Runtime state of `npm run infra` / `npm start`: infra.json and logs. */
 export const RUN_DIR = path.join(ROOT, '.run');
 
+/** A package's command in node_modules/.bin. */
+export const npmBin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+/** No Nx daemon, no cloud, plain output: every run is self-contained and readable in CI logs. */
+export const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+
 /** Podman settings of this workspace: the runc runtime and explicit ulimits (see the file). */
 export const CONTAINERS_CONF = path.join(ROOT, 'tools', 'containers', 'containers.conf');
 
 /** Pinned tool versions. Bumping one makes the next `npm run setup` reinstall it. */
 export const NATS_SERVER_VERSION = 'v2.14.9';
 export const HELM_VERSION = 'v3.22.0';
+/** The chart checks' kubeconform, and the Kubernetes release whose API schemas it validates with. */
+export const KUBECONFORM_VERSION = 'v0.7.0';
+export const KUBERNETES_VERSION = 'v1.34.4';
+export const K8S_SCHEMAS_DIR = path.join(ROOT, '.tools', 'k8s-schemas');
 /** The chart scanner of the deployment checks (PyPI), in a virtualenv of its own. */
 export const CHECKOV_VERSION = '3.3.30';
 export const CHECKOV_VENV = path.join(ROOT, '.tools', 'checkov-venv');
@@ -31,3 +40,4 @@ export const binaryPath = (name) => path.join(TOOLS_BIN, name);
 export const NATS_SERVER_BIN = binaryPath('nats-server');
 export const FERRETDB_BIN = binaryPath('ferretdb-launcher');
 export const HELM_BIN = binaryPath('helm');
+export const KUBECONFORM_BIN = binaryPath('kubeconform');

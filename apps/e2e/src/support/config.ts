@@ -16,16 +16,3 @@ export function screensDir(): string {
   mkdirSync(dir, { recursive: true });
   return dir;
 }
-
-/** Debian's Chromium, installed by `node tools/scripts/setup.mjs --chromium`. Never downloaded. */
-export const CHROMIUM = '/usr/bin/chromium';
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];

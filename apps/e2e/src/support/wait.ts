@@ -25,5 +25,3 @@ export async function eventually<T>(
     await sleep(interval);
   }
 }
-
-export { sleep };
