@@ -3,24 +3,21 @@
 // FerretDB findings of docs/benchmarks.md. Starts the launcher (default .tools/bin/ferretdb-launcher,
 // or --bin <path> to compare another build) on a free port with a throwaway data directory and
 // reports, per case, operations per second and the launcher's CPU per operation (/proc).
-//
-// Usage: node tools/bench/ferretdb-probe.mjs [--bin <launcher>] [--ops 600]
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
-import { freePort } from '../scripts/lib/net.mjs';
-import { FERRETDB_BIN, ROOT } from '../scripts/lib/workspace.mjs';
+import { MongoClient } from 'mongodb';
+import { parseOptions } from '../scripts/lib/log.mjs';
+import { freePort, mongoPing, waitFor } from '../scripts/lib/net.mjs';
+import { FERRETDB_BIN } from '../scripts/lib/workspace.mjs';
 import { cpuMsSince, cpuTicks } from './lib/procs.mjs';
 
-const { values } = parseArgs({
-  options: { bin: { type: 'string', default: FERRETDB_BIN }, ops: { type: 'string', default: '600' } },
+const { values } = parseOptions('Usage: node tools/bench/ferretdb-probe.mjs [--bin <launcher>] [--ops 600]', {
+  bin: { type: 'string', default: FERRETDB_BIN },
+  ops: { type: 'string', default: '600' },
 });
 const OPS = Number(values.ops);
-const { MongoClient } = createRequire(path.join(ROOT, 'package.json'))('mongodb');
 
 const move = (i) => ({
   player: i % 2 ? 'player2' : 'player1',
@@ -71,7 +68,7 @@ const port = await freePort();
 const launcher = spawn(values.bin, ['-listen', `127.0.0.1:${port}`, '-data', dir], { stdio: 'ignore' });
 let client;
 try {
-  await sleep(1500);
+  await waitFor(() => mongoPing(port), { what: `the FerretDB launcher on port ${port}` });
   client = await MongoClient.connect(`mongodb://127.0.0.1:${port}/probe`, { maxPoolSize: 20 });
   const db = client.db('probe');
   const measure = async (label, op) => {

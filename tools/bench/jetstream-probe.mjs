@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What a move costs when it is appended to JetStream instead of written to the database: the
 // measurement behind lever 3 of issue 13 ("the database off the hot path"), taken before building
-// it. Starts nats-server (.tools/bin) with a throwaway store and one FerretDB launcher, and prints:
+// it. Starts nats-server and the FerretDB launcher (.tools/bin, as `npm run infra` does) with a
+// throwaway store, and prints:
 //   1. a move appended to its room's subject with Nats-Expected-Last-Subject-Sequence (the per-room
 //      optimistic lock), as fast as it goes and paced at the goal's 900 moves/s: appends per
 //      second, ack round trip, and the CPU of nats-server and of the publishing client per move;
@@ -9,34 +10,29 @@
 //   3. the lock itself: two publishers racing with the same expected sequence, one must lose;
 //   4. the projection: guarded room writes to FerretDB one at a time, against one bulkWrite per
 //      batch of rooms (what a consumer coalescing per room would send), FerretDB CPU per room.
-//
-// Usage: node tools/bench/jetstream-probe.mjs [--rooms 1000] [--moves 20000] [--paced-seconds 10]
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
-import { freePort, mongoPing, tcpProbe, waitFor } from '../scripts/lib/net.mjs';
-import { FERRETDB_BIN, NATS_SERVER_BIN, ROOT } from '../scripts/lib/workspace.mjs';
+import { MongoClient } from 'mongodb';
+import { connect, JSONCodec } from 'nats';
+import { startInfra, stopInfra } from '../scripts/lib/infra.mjs';
+import { parseOptions } from '../scripts/lib/log.mjs';
 import { cpuMsSince, cpuTicks } from './lib/procs.mjs';
 import { round, summarize } from './lib/stats.mjs';
 
-const { values } = parseArgs({
-  options: {
+const { values } = parseOptions(
+  'Usage: node tools/bench/jetstream-probe.mjs [--rooms 1000] [--moves 20000] [--paced-seconds 10]',
+  {
     rooms: { type: 'string', default: '1000' },
     moves: { type: 'string', default: '20000' },
     'paced-seconds': { type: 'string', default: '10' },
   },
-});
+);
 const ROOMS = Number(values.rooms);
 const MOVES = Number(values.moves);
 const PACED_SECONDS = Number(values['paced-seconds']);
 const GOAL_MOVES_PER_SECOND = 900;
-const require = createRequire(path.join(ROOT, 'package.json'));
-const { connect, JSONCodec } = require('nats');
-const { MongoClient } = require('mongodb');
 const json = JSONCodec();
 
 /** A move as the room's log would hold it: the intent as judged, and what it changed. */
@@ -178,23 +174,13 @@ async function projection(db, launcher, rooms) {
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'oasis-jetstream-probe-'));
-const natsPort = await freePort();
-const dbPort = await freePort();
-const server = spawn(
-  NATS_SERVER_BIN,
-  ['-js', '-sd', path.join(dir, 'nats'), '-a', '127.0.0.1', '-p', String(natsPort)],
-  {
-    stdio: 'ignore',
-  },
-);
-const launcher = spawn(FERRETDB_BIN, ['-listen', `127.0.0.1:${dbPort}`, '-data', path.join(dir, 'db')], {
-  stdio: 'ignore',
-});
+const runDir = path.join(dir, 'run');
 let nc;
 let mongo;
 try {
-  await waitFor(() => tcpProbe(natsPort, { expectGreeting: 'INFO ' }), { what: 'nats-server' });
-  nc = await connect({ servers: `127.0.0.1:${natsPort}` });
+  const infra = await startInfra({ runDir, dataDir: path.join(dir, 'data'), portsMode: 'free' });
+  const [server, launcher] = [infra.nats, infra.mongo];
+  nc = await connect({ servers: server.url });
   const jsm = await nc.jetstreamManager();
   await jsm.streams.add({ name: 'PROBE', subjects: ['probe.>'], storage: 'file', max_msgs_per_subject: 300 });
   const js = nc.jetstream();
@@ -235,8 +221,7 @@ try {
     `the lock: ${races} races of two publishers with the same expected sequence, ${exactlyOne} won by exactly one`,
   );
 
-  await waitFor(() => mongoPing(dbPort), { what: 'the FerretDB launcher' });
-  mongo = await MongoClient.connect(`mongodb://127.0.0.1:${dbPort}/probe`);
+  mongo = await MongoClient.connect(`${launcher.url}/probe`);
   console.log(
     `projection: the whole room (${JSON.stringify(wholeRoom(0, 30)).length} B) written to FerretDB as rooms ` +
       'stores it (game state as JSON text), by a consumer that writes rooms one by one or in batches',
@@ -254,9 +239,6 @@ try {
 } finally {
   await nc?.close();
   await mongo?.close();
-  for (const child of [server, launcher]) {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-  }
+  await stopInfra({ runDir });
   await rm(dir, { recursive: true, force: true });
 }

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // Summarizes V8 .cpuprofile files (from `npm run bench -- --profile`): where the CPU time went, by
 // package and by function (self time), and the heaviest call paths into a package.
-// Usage: node tools/bench/profile-summary.mjs <file.cpuprofile>... [--top 25]
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../scripts/lib/log.mjs';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { top: { type: 'string', default: '25' } },
-});
+const { values, positionals } = parseOptions(
+  'Usage: node tools/bench/profile-summary.mjs <file.cpuprofile>... [--top 25]',
+  { top: { type: 'string', default: '25' } },
+  { allowPositionals: true },
+);
 const TOP = Number(values.top);
 
 /** node_modules/<package>, the app's own bundle, Node's internals, or V8's pseudo frames. */

@@ -2,9 +2,6 @@
 // Game-timer benchmark: how late does the timer send a due deadline, with 10,000 pending and two
 // timer replicas, and is each sent exactly once?
 //
-// Usage: npm run bench:timer          (builds the game timer first)
-//        node tools/bench/timer-bench.mjs [--rooms 10000] [--spread-ms 5000] [--replicas 2] [--lead-ms N]
-//
 // It starts a throwaway NATS (and the stack's FerretDB, which the timer does not use) and
 // --replicas copies of the BUILT game timer (dist/apps/game-timer, as `npm start` runs it)
 // through tools/scripts/lib/stack.mjs, answers rooms.deadline itself (a stand-in for the rooms
@@ -15,20 +12,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, JSONCodec } from 'nats';
+import { parseOptions } from '../scripts/lib/log.mjs';
 import { startStack } from '../scripts/lib/stack.mjs';
 import { summarize } from './lib/stats.mjs';
 
-const { values } = parseArgs({
-  options: {
+const { values } = parseOptions(
+  'Usage: npm run bench:timer   (builds the game timer first)\n' +
+    '       node tools/bench/timer-bench.mjs [--rooms 10000] [--spread-ms 5000] [--replicas 2]',
+  {
     rooms: { type: 'string', default: '10000' },
     'spread-ms': { type: 'string', default: '5000' },
     replicas: { type: 'string', default: '2' },
-    /** Time from the first publish to the first due deadline (default: 10 s, or 4 ms per room). */
-    'lead-ms': { type: 'string' },
   },
-});
+);
 const ROOMS = Number(values.rooms);
 const SPREAD_MS = Number(values['spread-ms']);
 const REPLICAS = Number(values.replicas);
@@ -101,27 +99,21 @@ try {
     `machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
       `Node ${process.version}, load average ${load()}`,
   );
-  stack = await startStack({
-    apps: ['game-timer'],
-    portsMode: 'free',
-    runDir: path.join(dir, 'run'),
-    dataDir: path.join(dir, 'data'),
-    onLine: (app, line) => {
-      if (/"level":"(warn|error|fatal)"/.test(line)) console.log(`  [${app}] ${line}`);
-    },
-  });
-  if (stack.skipped.length)
-    throw new Error('dist/apps/game-timer is missing: run npx nx build game-timer first');
-  // More replicas of the same build, sharing NATS (the TIMERS stream and its consumers).
-  for (let i = 1; i < REPLICAS; i++) {
-    const extra = await startStack({
+  // Every replica is a copy of the same build sharing NATS (the TIMERS stream and its consumers).
+  const startReplica = () =>
+    startStack({
       apps: ['game-timer'],
       portsMode: 'free',
       runDir: path.join(dir, 'run'),
       dataDir: path.join(dir, 'data'),
+      onLine: (app, line) => {
+        if (/"level":"(warn|error|fatal)"/.test(line)) console.log(`  [${app}] ${line}`);
+      },
     });
-    stack.apps.push(...extra.apps);
-  }
+  stack = await startReplica();
+  if (stack.skipped.length)
+    throw new Error('dist/apps/game-timer is missing: run npx nx build game-timer first');
+  for (let i = 1; i < REPLICAS; i++) stack.apps.push(...(await startReplica()).apps);
   nc = await connect({ servers: stack.env['game-timer'].NATS_URL });
   const codec = JSONCodec();
 
@@ -144,8 +136,8 @@ try {
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
   await jsm.streams.add({ name: 'GAMES', subjects: ['room.>', 'game.>', 'move.>'] }).catch(() => undefined);
-  const LEAD_MS = values['lead-ms'] ? Number(values['lead-ms']) : Math.max(10_000, ROOMS * 4);
-  const firstDue = Date.now() + LEAD_MS;
+  // Time to publish and schedule them all before the first falls due: 10 s, or 4 ms per room.
+  const firstDue = Date.now() + Math.max(10_000, ROOMS * 4);
   const publishStarted = Date.now();
   await Promise.all(
     Array.from({ length: ROOMS }, async (_, i) => {
@@ -166,12 +158,8 @@ try {
     const info = await jsm.consumers.info('GAMES', 'game-timer-rooms').catch(() => undefined);
     if (info && info.num_pending === 0 && info.num_ack_pending === 0 && info.delivered.stream_seq >= ROOMS)
       break;
-    if (process.env.BENCH_DEBUG)
-      console.log(
-        `  consumer: pending ${info?.num_pending} ack-pending ${info?.num_ack_pending} delivered ${info?.delivered.stream_seq}`,
-      );
     if (Date.now() > firstDue) throw new Error('the timer did not store the snapshots before they fell due');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
   }
   const ingested = Date.now();
   const { state } = await jsm.streams.info('TIMERS');
@@ -182,10 +170,8 @@ try {
   );
 
   const lastDue = firstDue + SPREAD_MS;
-  while (arrivals.size < ROOMS && Date.now() < lastDue + 15_000) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  while (arrivals.size < ROOMS && Date.now() < lastDue + 15_000) await sleep(100);
+  await sleep(1000);
 
   console.log(`load average after the run: ${load()}`);
   const lateness = [...arrivals].map(([roomId, at]) => at - dueAt.get(roomId));

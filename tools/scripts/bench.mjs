@@ -2,8 +2,8 @@
 // `npm run bench`: how many games one machine holds, and where the time goes (issue 8).
 //
 //   1. Uses the stack at --url, or the one `npm start` runs at http://127.0.0.1:$PORT (8080) if it
-//      answers; otherwise builds and starts the stack as `npm start` does (startStack()), on free
-//      ports with throwaway run and data directories, with the gateway's limits raised
+//      answers; otherwise builds and starts the stack as `npm start` does (startThrowawayStack()),
+//      on free ports with throwaway run and data directories, with the gateway's limits raised
 //      (SHARED_ADDRESS_LIMITS: logins, registrations, per-user writes, streams per address) since
 //      every bot plays from 127.0.0.1. --fresh always starts one.
 //   2. Climbs a ladder of concurrent games (100, 250, 500, 1,000, 2,000 by default). Each game is
@@ -39,17 +39,17 @@
 //                                   (.artifacts/bench/profiles; summarize with
 //                                   node tools/bench/profile-summary.mjs <files>)
 //   --mongo-url mongodb://host:port the FerretDB for the floor when --url's cannot be found
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { Fleet, enlist } from '../bench/lib/bots.mjs';
 import { measureFloor } from '../bench/lib/floor.mjs';
 import { GatewayClient } from '../bench/lib/http.mjs';
-import { diffMetrics, scrape } from '../bench/lib/metrics.mjs';
+import { diffMetrics, scrapeAll } from '../bench/lib/metrics.mjs';
 import {
   ProcessSampler,
   discoverContainers,
@@ -58,70 +58,38 @@ import {
   machineTicks,
 } from '../bench/lib/procs.mjs';
 import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
-import { runTimerBench } from '../bench/lib/timer.mjs';
-import { bold, dim, red, yellow } from './lib/log.mjs';
-import { run } from './lib/proc.mjs';
-import { APPS, gatewayPort, SHARED_ADDRESS_LIMITS, startStack } from './lib/stack.mjs';
-import { makeThrowawayDir } from './lib/throwaway.mjs';
+import { bold, dim, parseOptions, red, yellow } from './lib/log.mjs';
+import { forEachLine } from './lib/proc.mjs';
+import { APPS, gatewayPort, SHARED_ADDRESS_LIMITS, setupAndBuild } from './lib/stack.mjs';
+import { startThrowawayStack } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
 const ARTIFACTS = path.join(ROOT, '.artifacts', 'bench');
 const PROFILES = path.join(ARTIFACTS, 'profiles');
-const TEMP_PREFIX = 'oasis-bench-';
-/** Every bot registers, logs in and plays from 127.0.0.1: the gateway limits a bench stack runs with. */
-const BENCH_LIMITS = SHARED_ADDRESS_LIMITS;
-const PROCESS_ORDER = [
-  'gateway',
-  'auth',
-  'rewards',
-  'rooms',
-  'game-timer',
-  'nats',
-  'ferretdb',
-  'web',
-  'bench',
-];
+const PROCESS_ORDER = [...APPS.map((a) => a.name), 'nats', 'ferretdb', 'web', 'bench'];
 
 // ------------------------------------------------------------------------------------------------
-// Options
+// Options: --help prints the comment at the top of this file.
 
-let opts;
-try {
-  opts = parseArgs({
-    options: {
-      steps: { type: 'string', default: '100,250,500,1000,2000' },
-      duration: { type: 'string', default: '60' },
-      warmup: { type: 'string', default: '15' },
-      think: { type: 'string', default: '1000' },
-      jitter: { type: 'string', default: '0.2' },
-      turn: { type: 'string', default: '32' },
-      'max-p99': { type: 'string', default: '1000' },
-      url: { type: 'string' },
-      fresh: { type: 'boolean', default: false },
-      'no-build': { type: 'boolean', default: false },
-      'no-floor': { type: 'boolean', default: false },
-      'no-timer': { type: 'boolean', default: false },
-      'timer-rooms': { type: 'string', default: '10000' },
-      profile: { type: 'boolean', default: false },
-      'mongo-url': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }).values;
-} catch (error) {
-  console.error(red(error.message));
-  process.exit(1);
-}
-if (opts.help) {
-  const text = readFileSync(new URL(import.meta.url), 'utf8');
-  console.log(
-    text
-      .split('\n')
-      .filter((l) => l.startsWith('//'))
-      .map((l) => l.slice(3))
-      .join('\n'),
-  );
-  process.exit(0);
-}
+const source = readFileSync(new URL(import.meta.url), 'utf8');
+const usage = source.slice(source.indexOf('\n') + 1, source.indexOf('\nimport ')).replace(/^\/\/ ?/gm, '');
+const opts = parseOptions(usage, {
+  steps: { type: 'string', default: '100,250,500,1000,2000' },
+  duration: { type: 'string', default: '60' },
+  warmup: { type: 'string', default: '15' },
+  think: { type: 'string', default: '1000' },
+  jitter: { type: 'string', default: '0.2' },
+  turn: { type: 'string', default: '32' },
+  'max-p99': { type: 'string', default: '1000' },
+  url: { type: 'string' },
+  fresh: { type: 'boolean', default: false },
+  'no-build': { type: 'boolean', default: false },
+  'no-floor': { type: 'boolean', default: false },
+  'no-timer': { type: 'boolean', default: false },
+  'timer-rooms': { type: 'string', default: '10000' },
+  profile: { type: 'boolean', default: false },
+  'mongo-url': { type: 'string' },
+}).values;
 const STEPS = opts.steps
   .split(',')
   .map((s) => Number(s.trim()))
@@ -144,8 +112,8 @@ for (const [name, value] of [
 // ------------------------------------------------------------------------------------------------
 // Clean-up on every way out
 
-let stack;
-let tempDir;
+/** The stack this run started (startThrowawayStack), if it started one. */
+let own;
 let fleet;
 let interrupted = false;
 const abort = new AbortController();
@@ -156,6 +124,7 @@ function onSignal(signal) {
   interrupted = true;
   console.error(yellow(`\n${signal}: stopping the bots and the stack`));
   abort.abort();
+  void own?.stop(); // also cancels a start under way; cleanUp() awaits the same stop
 }
 process.on('SIGINT', () => onSignal('SIGINT'));
 process.on('SIGTERM', () => onSignal('SIGTERM'));
@@ -172,15 +141,7 @@ async function wait(seconds) {
 
 async function cleanUp() {
   if (fleet && !fleet.stopping) await fleet.stop().catch(() => undefined);
-  if (stack) {
-    const current = stack;
-    stack = undefined;
-    await current.stop().catch((error) => console.error(red(`stopping the stack: ${error.message}`)));
-  }
-  if (tempDir) {
-    await rm(tempDir, { recursive: true, force: true });
-    tempDir = undefined;
-  }
+  await own?.stop();
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -188,14 +149,8 @@ async function cleanUp() {
 
 function machine() {
   const cpus = os.cpus();
-  const model =
-    /model name\s*:\s*(.*)/.exec(
-      existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '',
-    )?.[1] ??
-    cpus[0]?.model ??
-    'unknown CPU';
   return {
-    cpu: model.trim(),
+    cpu: cpus[0]?.model.trim() ?? 'unknown CPU',
     cores: cpus.length,
     ramGiB: round(os.totalmem() / 2 ** 30, 1),
     node: process.version,
@@ -213,23 +168,9 @@ async function answers(url) {
 }
 
 async function startOwnStack() {
-  if (!opts['no-build']) {
-    log(bold('▸ Build'));
-    const setup = await run(process.execPath, [path.join(ROOT, 'tools', 'scripts', 'setup.mjs'), '--quiet']);
-    if (setup.code !== 0) throw new Error('setup failed (see above)');
-    const nx = path.join(ROOT, 'node_modules', '.bin', 'nx');
-    const built = await run(nx, ['run-many', '-t', 'build', '--outputStyle=static'], {
-      env: { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-      capture: true,
-    });
-    if (built.code !== 0) {
-      console.error(built.output);
-      throw new Error('the build failed');
-    }
-  }
+  await setupAndBuild([], { build: !opts['no-build'] });
+  if (interrupted) throw new Error('interrupted');
   log(bold('▸ Start the stack (as npm start does; free ports, throwaway data)'));
-  const throwaway = await makeThrowawayDir(TEMP_PREFIX, 'bench.mjs');
-  tempDir = throwaway.dir;
   if (opts.profile) {
     rmSync(PROFILES, { recursive: true, force: true });
     mkdirSync(PROFILES, { recursive: true });
@@ -237,30 +178,20 @@ async function startOwnStack() {
     process.env.NODE_OPTIONS =
       `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(ROOT, 'tools', 'bench', 'profiler.cjs')}`.trim();
   }
-  const stackLog = createWriteStream(path.join(ARTIFACTS, 'stack.log'));
-  stack = await startStack({
-    portsMode: 'free',
-    signal: abort.signal,
-    runDir: throwaway.runDir,
-    dataDir: throwaway.dataDir,
-    // Every bot comes from one address: the per-address and per-user limits are raised.
-    extraEnv: { gateway: BENCH_LIMITS },
-    onLine: (app, line) => stackLog.write(`${app.padEnd(10)} | ${line}\n`),
+  // Every bot comes from one address: the gateway runs with SHARED_ADDRESS_LIMITS.
+  own = startThrowawayStack({
+    prefix: 'oasis-bench-',
+    script: 'bench.mjs',
+    logFile: path.join(ARTIFACTS, 'stack.log'),
     onExit: (app, code, signal) => {
-      console.error(
-        red(
-          bold(
-            `\n!!! ${app} ${signal ? `was killed by ${signal}` : `exited with code ${code}`} during the bench !!!`,
-          ),
-        ),
-      );
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      console.error(red(bold(`\n!!! ${app} ${how} during the bench !!! Its last lines:`)));
+      console.error(own.recent[app]?.join('\n') ?? '(none)');
       onSignal('service died');
     },
   });
+  const stack = await own.starting;
   if (opts.profile) delete process.env.NODE_OPTIONS;
-  throwaway.recordStack(stack);
-  const missing = APPS.map((a) => a.name).filter((name) => !stack.apps.some((a) => a.name === name));
-  if (missing.length) throw new Error(`not built, so not started: ${missing.join(', ')}`);
   const pids = Object.fromEntries(stack.apps.map((a) => [a.name, a.pid]));
   pids.nats = stack.infra.nats.pid;
   pids.ferretdb = stack.infra.mongo.pid;
@@ -352,11 +283,7 @@ async function runStep(target, ctx) {
   await wait(WARMUP_S);
 
   const sampler = new ProcessSampler({ ...ctx.stack.pids, bench: process.pid });
-  const before = Object.fromEntries(
-    await Promise.all(
-      Object.entries(ctx.stack.metricsUrls).map(async ([name, url]) => [name, await scrape(url)]),
-    ),
-  );
+  const before = await scrapeAll(ctx.stack.metricsUrls);
   if (opts.profile && ctx.stack.own) signalProfilers(ctx, `games-${target}`);
   ctx.loopDelay.reset();
   sampler.start();
@@ -369,11 +296,7 @@ async function runStep(target, ctx) {
   const window = recorder.close();
   const usage = sampler.stop();
   if (opts.profile && ctx.stack.own) signalProfilers(ctx, `games-${target}`);
-  const after = Object.fromEntries(
-    await Promise.all(
-      Object.entries(ctx.stack.metricsUrls).map(async ([name, url]) => [name, await scrape(url)]),
-    ),
-  );
+  const after = await scrapeAll(ctx.stack.metricsUrls);
   // Every step starts from no games: stop the bots and delete their rooms (memberships go with them).
   await fleet.stop({ deleteRooms: true });
   await settle();
@@ -430,7 +353,7 @@ async function runStep(target, ctx) {
 
 function signalProfilers(ctx, label) {
   writeFileSync(path.join(PROFILES, 'label'), `${label}\n`);
-  for (const name of ['gateway', 'auth', 'rewards', 'rooms', 'game-timer']) {
+  for (const { name } of APPS) {
     const pid = ctx.stack.pids[name];
     if (pid) {
       try {
@@ -473,34 +396,51 @@ function printStep(r) {
   }
 }
 
+/**
+ * Timer lateness with `rooms` pending deadlines and 2 timer replicas: tools/bench/timer-bench.mjs on
+ * its own throwaway stack, its lines shown as they come. Resolves its figures (its JSON line), {}
+ * when it failed before measuring.
+ */
+async function runTimerBench(rooms) {
+  const script = path.join(ROOT, 'tools', 'bench', 'timer-bench.mjs');
+  const child = spawn(process.execPath, [script, '--rooms', rooms, '--replicas', '2'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    signal: abort.signal,
+  });
+  let figures = {};
+  const show = (line) => {
+    if (line.startsWith('{"bench":"timer"')) figures = JSON.parse(line);
+    if (line.trim()) log(dim(`  ${line}`));
+  };
+  forEachLine(child.stdout, show);
+  forEachLine(child.stderr, show);
+  await once(child, 'close');
+  return figures;
+}
+
 // ------------------------------------------------------------------------------------------------
 // Report
 
+/** The ladder's table columns: title, and the step result's figure. */
+const COLUMNS = Object.entries({
+  games: 'games',
+  'moves/s': 'movesPerSec',
+  'p50 ms': 'p50Ms',
+  'p95 ms': 'p95Ms',
+  'p99 ms': 'p99Ms',
+  'max ms': 'maxMs',
+  errors: 'errors',
+  'busy %': 'machineBusyPct',
+});
+
+/** A markdown table of the steps, with a column for every process that any step measured. */
 function ladderTable(results) {
-  const head = [
-    'games',
-    'moves/s',
-    'p50 ms',
-    'p95 ms',
-    'p99 ms',
-    'max ms',
-    'errors',
-    'busy %',
-    ...PROCESS_ORDER.map((n) => `${n} CPU % / MB`),
-    'held',
-  ];
+  const names = PROCESS_ORDER.filter((n) => results.some((r) => r.processes[n]));
+  const head = [...COLUMNS.map(([title]) => title), ...names.map((n) => `${n} CPU % / MB`), 'held'];
   const rows = results.map((r) => [
-    r.games,
-    r.movesPerSec,
-    r.p50Ms,
-    r.p95Ms,
-    r.p99Ms,
-    r.maxMs,
-    r.errors,
-    r.machineBusyPct,
-    ...PROCESS_ORDER.map((n) =>
-      r.processes[n] ? `${r.processes[n].cpuPct} / ${r.processes[n].peakRssMb}` : '-',
-    ),
+    ...COLUMNS.map(([, key]) => r[key]),
+    ...names.map((n) => (r.processes[n] ? `${r.processes[n].cpuPct} / ${r.processes[n].peakRssMb}` : '-')),
     r.held ? 'yes' : 'NO',
   ]);
   return [head, head.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
@@ -542,7 +482,7 @@ try {
     log(
       dim(
         `  ${ctxStack.url} (logs: ${path.relative(ROOT, ARTIFACTS)}/stack.log; limits: ${Object.entries(
-          BENCH_LIMITS,
+          SHARED_ADDRESS_LIMITS,
         )
           .map(([k, v]) => `${k}=${v}`)
           .join(', ')})`,
@@ -560,13 +500,7 @@ try {
     stack: ctxStack,
     loopDelay,
     players: [],
-    fleetOptions: {
-      thinkMs: THINK_MS,
-      jitter: Number(opts.jitter),
-      duration: Number(opts.turn),
-      optionShare: 0.35,
-      randomShare: 0.1,
-    },
+    fleetOptions: { thinkMs: THINK_MS, jitter: Number(opts.jitter), duration: Number(opts.turn) },
   };
 
   for (const target of STEPS) {
@@ -622,7 +556,7 @@ try {
     log(yellow('\n▸ The floor: skipped (no step measured, or the FerretDB address is unknown: --mongo-url)'));
   }
 
-  if (stack) {
+  if (own) {
     log(bold('\n▸ Stop the stack'));
     await cleanUp();
   }
@@ -631,10 +565,7 @@ try {
     log(
       bold(`\n▸ Timer lateness with ${opts['timer-rooms']} pending deadlines (tools/bench/timer-bench.mjs)`),
     );
-    timer = await runTimerBench({
-      rooms: Number(opts['timer-rooms']),
-      onLine: (line) => log(dim(`  ${line}`)),
-    });
+    timer = await runTimerBench(opts['timer-rooms']);
   }
 } catch (error) {
   failure = error;
@@ -663,20 +594,16 @@ if (floor) {
         : ''),
   );
 }
-if (timer) {
+if (timer?.bench) {
   log(
     `timer (${timer.rooms} pending deadlines): fired ${timer.fired}/${timer.rooms}, duplicates ${timer.duplicates}, ` +
-      `lateness p50 ${timer.p50} ms / p95 ${timer.p95} ms / p99 ${timer.p99} ms / max ${timer.max} ms`,
+      `lateness p50 ${timer.p50Ms} ms / p95 ${timer.p95Ms} ms / p99 ${timer.p99Ms} ms / max ${timer.maxMs} ms`,
   );
 }
 log(dim(`took ${Math.round((Date.now() - started) / 1000)} s; load average now ${loadAverage().join(' ')}`));
 writeFileSync(
   path.join(ARTIFACTS, 'results.json'),
-  JSON.stringify(
-    { machine: info, options: opts, results, floor, timer: timer && { ...timer, output: undefined } },
-    null,
-    2,
-  ),
+  JSON.stringify({ machine: info, options: opts, results, floor, timer }, null, 2),
 );
 if (failure) console.error(red(bold(`\n✗ benchmark failed: ${failure.message}`)));
 // The stack's CPU per move at the step the floor was measured against (same run, same moves).
@@ -690,8 +617,8 @@ const summary = {
   errors: best ? best.errors : (results[0]?.errors ?? null),
   cpuPerMoveMs: floorBasis?.stackCpuMsPerMove ?? best?.stackCpuMsPerMove ?? null,
   floorCpuPerMoveMs: floor?.cpuMsPerMove ?? null,
-  timerLateP50Ms: timer?.p50 ?? null,
-  timerLateP99Ms: timer?.p99 ?? null,
+  timerLateP50Ms: timer?.p50Ms ?? null,
+  timerLateP99Ms: timer?.p99Ms ?? null,
 };
 console.log(JSON.stringify(summary));
 process.exit(failure || !best ? 1 : 0);

@@ -22,21 +22,25 @@ const api = {
   stream: (id) => `/api/rooms/${encodeURIComponent(id)}/stream`,
 };
 
-/** A bot's account: bot00001 ... with the e-mail bot00001@bench.oasis198.test. */
-export function botIdentity(index) {
-  const name = `bot${String(index).padStart(5, '0')}`;
-  return { name, email: `${name}@bench.oasis198.test`, password: PASSWORD };
+/** Calls `fn` on each item, `concurrency` calls at a time; resolves when all are done. */
+async function inPool(items, concurrency, fn) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
 /**
  * Registers (or, with loginFirst, logs in and registers only unknown) bot accounts, `concurrency`
- * at a time. Resolves [{ id, name, token }]; throws with a hint on a rate limit.
+ * at a time: bot00001 ... with the e-mail bot00001@bench.oasis198.test. Resolves
+ * [{ id, name, token }]; throws with a hint on a rate limit.
  */
-export async function enlist(client, indexes, { loginFirst, concurrency = 4, onError }) {
-  const players = new Array(indexes.length);
-  let next = 0;
-  const one = async (slot) => {
-    const who = botIdentity(indexes[slot]);
+export async function enlist(client, indexes, { loginFirst, concurrency, onError }) {
+  const players = [];
+  await inPool(indexes, concurrency, async (index) => {
+    const name = `bot${String(index).padStart(5, '0')}`;
+    const who = { name, email: `${name}@bench.oasis198.test`, password: PASSWORD };
     for (let attempt = 1; ; attempt++) {
       try {
         let answer;
@@ -60,20 +64,15 @@ export async function enlist(client, indexes, { loginFirst, concurrency = 4, onE
         if (answer.status !== 200 && answer.status !== 201) {
           throw new Error(`${who.name}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
         }
-        players[slot] = { id: answer.body._id, name: answer.body.name, token: answer.body.token };
+        players.push({ id: answer.body._id, name: answer.body.name, token: answer.body.token });
         return;
       } catch (error) {
         if (error.rateLimited || attempt >= 3) throw error;
-        onError?.(error.kind === 'timeout' ? 'timeout' : 'register', error.message);
+        onError(error.kind === 'timeout' ? 'timeout' : 'register', error.message);
         await sleep(500 * attempt);
       }
     }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, indexes.length) }, async () => {
-      while (next < indexes.length) await one(next++);
-    }),
-  );
+  });
   return players;
 }
 
@@ -81,7 +80,7 @@ function rateLimited(what) {
   return Object.assign(
     new Error(
       `the gateway rate-limits ${what} (429). Bots register from one address: start the stack with ` +
-        `REGISTER_MAX_PER_WINDOW=100000 (and LOGIN_MAX_FAILURES=100000), or let the bench start its own.`,
+        `the limits of SHARED_ADDRESS_LIMITS (tools/scripts/lib/stack.mjs), or let the bench start its own.`,
     ),
     { rateLimited: true },
   );
@@ -89,8 +88,7 @@ function rateLimited(what) {
 
 /**
  * All games of a run. Games keep playing across ladder steps (a step adds games); stop() ends them.
- * options: thinkMs, jitter (0..1, think time is thinkMs * (1 ± jitter)), duration (turn seconds),
- * optionShare, randomShare.
+ * options: thinkMs, jitter (0..1, think time is thinkMs * (1 ± jitter)), duration (turn seconds).
  */
 export class Fleet {
   constructor(client, recorder, options) {
@@ -103,33 +101,20 @@ export class Fleet {
     this.watchdog.unref();
   }
 
-  get size() {
-    return this.games.length;
-  }
-
-  /** Opens games for pairs of players, `concurrency` at a time; resolves when all are playing. */
-  async add(pairs, { concurrency = 16 } = {}) {
-    let next = 0;
+  /** Opens games for pairs of players, 16 at a time; resolves the failures when all are playing. */
+  async add(pairs) {
     const failures = [];
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, pairs.length) }, async () => {
-        while (next < pairs.length) {
-          const [a, b] = pairs[next++];
-          const game = new Game(this, a, b);
-          this.games.push(game);
-          try {
-            await game.open();
-          } catch (error) {
-            if (!error.recorded)
-              this.recorder.error(
-                error.kind === 'timeout' ? 'timeout' : 'open',
-                `opening a game: ${error.message}`,
-              );
-            failures.push(error);
-          }
-        }
-      }),
-    );
+    await inPool(pairs, 16, async ([a, b]) => {
+      const game = new Game(this, a, b);
+      this.games.push(game);
+      try {
+        await game.open();
+      } catch (error) {
+        const kind = error.kind === 'timeout' ? 'timeout' : 'open';
+        if (!error.recorded) this.recorder.error(kind, `opening a game: ${error.message}`);
+        failures.push(error);
+      }
+    });
     return failures;
   }
 
@@ -148,20 +133,15 @@ export class Fleet {
     this.stopping = true;
     clearInterval(this.watchdog);
     for (const game of this.games) game.halt();
-    if (deleteRooms) {
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (next < this.games.length) await this.games[next++].remove();
-        }),
-      );
-    }
+    if (deleteRooms) await inPool(this.games, 16, (game) => game.remove());
   }
 }
 
 class Game {
   constructor(fleet, a, b) {
     this.fleet = fleet;
+    this.client = fleet.client;
+    this.recorder = fleet.recorder;
     this.players = [a, b]; // a creates (player1), b joins (player2)
     this.streams = [null, null];
     this.arrivals = [new Map(), new Map()];
@@ -179,54 +159,38 @@ class Game {
     this.lastStallReport = 0;
   }
 
-  get recorder() {
-    return this.fleet.recorder;
-  }
-
-  get client() {
-    return this.fleet.client;
-  }
-
   /** Creates the room, opens both players' streams, and has player 2 join (the game starts). */
   async open() {
     const [a, b] = this.players;
     const { duration } = this.fleet.options;
-    let created = await this.call(a, 'POST', api.rooms, {
-      gameType: 'quick-battle',
-      createdBy: { id: a.id, name: a.name },
-      duration,
-      passCode: '',
-    });
-    if (created.status === 409) {
-      // Left over from an earlier run against the same stack: leave that room first.
-      await this.leaveCurrentRoom(a);
-      await this.leaveCurrentRoom(b);
-      created = await this.call(a, 'POST', api.rooms, {
+    const create = () =>
+      this.call(a, 'POST', api.rooms, {
         gameType: 'quick-battle',
         createdBy: { id: a.id, name: a.name },
         duration,
         passCode: '',
       });
-    }
+    // A 409: a room left over from an earlier run against the same stack; leave it first.
+    const created = await this.retryAfterLeaving(create, [a, b]);
     if (created.status !== 201 && created.status !== 200) throw this.fail('create', created);
     this.roomId = created.body._id;
     await Promise.all([this.connect(0), this.connect(1)]);
-    let joined = await this.call(b, 'PATCH', api.edit(this.roomId), {
-      players: { playerId: b.id, playerName: b.name },
-    });
-    if (joined.status === 409) {
-      await this.leaveCurrentRoom(b);
-      joined = await this.call(b, 'PATCH', api.edit(this.roomId), {
-        players: { playerId: b.id, playerName: b.name },
-      });
-    }
+    const join = () =>
+      this.call(b, 'PATCH', api.edit(this.roomId), { players: { playerId: b.id, playerName: b.name } });
+    const joined = await this.retryAfterLeaving(join, [b]);
     if (joined.status !== 200) throw this.fail('join', joined);
     this.lastProgress = performance.now();
   }
 
-  async leaveCurrentRoom(player) {
-    const mine = await this.call(player, 'GET', api.mine);
-    if (mine.status === 200) await this.call(player, 'DELETE', api.remove(mine.body._id));
+  /** Sends a request; if it answers 409, the players leave the rooms they are in and send it again. */
+  async retryAfterLeaving(send, players) {
+    const answer = await send();
+    if (answer.status !== 409) return answer;
+    for (const player of players) {
+      const mine = await this.call(player, 'GET', api.mine);
+      if (mine.status === 200) await this.call(player, 'DELETE', api.remove(mine.body._id));
+    }
+    return send();
   }
 
   async call(player, method, path, body) {
@@ -327,7 +291,7 @@ class Game {
   async move(seat, version) {
     if (this.halted || this.fleet.stopping || version !== this.version) return;
     const mover = seat === 'player1' ? 0 : 1;
-    const intent = chooseMove(this.room.whosTurn, seat, this.fleet.options);
+    const intent = chooseMove(this.room.whosTurn, seat);
     const sentAt = performance.now();
     const pending = { opponent: 1 - mover, sentAt, version: undefined, timer: undefined };
     this.inflight.add(pending);

@@ -5,38 +5,34 @@
 // rooms service stores it.
 import { randomBytes, randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { ROOT } from '../../scripts/lib/workspace.mjs';
+import { MongoClient } from 'mongodb';
 import { chooseMove, rules } from './rules.mjs';
 import { summarize } from './stats.mjs';
 
-const require = createRequire(path.join(ROOT, 'package.json'));
 const DATABASE = 'oasis-bench-floor';
 const DURATION = 32;
 /** The rooms service's random source: the operating system's CSPRNG. */
 const random = () => randomInt(0, 2 ** 47) / 2 ** 47;
+/** A new game from `state` (the engine's initial state, or a finished game's), as rooms starts one. */
+const newGame = (state) =>
+  rules.startGame(state, {
+    duration: DURATION,
+    nowMs: Date.now(),
+    specialRandom: randomInt(100_000, 1_000_000),
+    aiSeed: randomBytes(32).toString('hex'),
+  });
 
 /**
  * Applies `moves` moves over `games` games with `inFlight` writes in flight at most: one per game
  * (the default; a game's moves are sequential) or 1. Resolves { moves, games, inFlight, seconds,
- * movesPerSec, latency (ms per move: engine + write), cpuSeconds (this process) }.
+ * movesPerSec, latency (ms per move: engine + write) }; the caller samples the CPU.
  */
 export async function measureFloor({ mongoUrl, moves, games, inFlight = games }) {
-  const { MongoClient } = require('mongodb');
   const client = await MongoClient.connect(`${mongoUrl}/${DATABASE}`, { maxPoolSize: 100 });
   const collection = client.db(DATABASE).collection('games');
   try {
     await collection.drop().catch(() => undefined);
-    const nowMs = Date.now();
-    const states = Array.from({ length: games }, () =>
-      rules.startGame(rules.initialGameState(), {
-        duration: DURATION,
-        nowMs,
-        specialRandom: randomInt(100_000, 1_000_000),
-        aiSeed: randomBytes(32).toString('hex'),
-      }),
-    );
+    const states = Array.from({ length: games }, () => newGame(rules.initialGameState()));
     for (let i = 0; i < games; i += 500) {
       await collection.insertMany(
         states
@@ -48,7 +44,6 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
     const latencies = [];
     let remaining = moves;
     let refused = 0;
-    const cpu = process.cpuUsage();
     const started = performance.now();
     // `inFlight` workers share the games: worker w plays games w, w + inFlight, ... in turn.
     await Promise.all(
@@ -57,14 +52,7 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
           const g = (w + turn * inFlight) % games;
           remaining--;
           const t0 = performance.now();
-          let state = states[g];
-          if (state.gameOver)
-            state = rules.startGame(state, {
-              duration: DURATION,
-              nowMs: Date.now(),
-              specialRandom: randomInt(100_000, 1_000_000),
-              aiSeed: randomBytes(32).toString('hex'),
-            });
+          const state = states[g].gameOver ? newGame(states[g]) : states[g];
           const seat = rules.seatToMove(state);
           const result = rules.applyMove(state, seat, chooseMove(state, seat), {
             duration: DURATION,
@@ -88,7 +76,6 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
     return {
       moves: latencies.length,
       games,
@@ -97,7 +84,6 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
       seconds,
       movesPerSec: latencies.length / seconds,
       latency: summarize(latencies),
-      cpuSeconds: (used.user + used.system) / 1e6,
     };
   } finally {
     await client

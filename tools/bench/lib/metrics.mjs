@@ -9,7 +9,7 @@ const HISTOGRAMS = {
     `event ${l.consumer} ${l.type}${l.outcome === 'ok' ? '' : ` (${l.outcome})`}`,
   oasis_db_command_duration_seconds: (l) => `DB ${l.command}${l.outcome === 'ok' ? '' : ` (${l.outcome})`}`,
 };
-const GAUGES = ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_mean_seconds'];
+const LOOP_LAG_P99 = 'nodejs_eventloop_lag_p99_seconds';
 
 function parseLabels(text) {
   const labels = {};
@@ -18,7 +18,7 @@ function parseLabels(text) {
 }
 
 /** Parses the exposition text into { histograms: { key: { sum, count, buckets: [[le, n]] } }, gauges }. */
-export function parseMetrics(text) {
+function parseMetrics(text) {
   const histograms = {};
   const gauges = {};
   for (const line of text.split('\n')) {
@@ -27,7 +27,7 @@ export function parseMetrics(text) {
     if (!match) continue;
     const [, name, labelText = '', valueText] = match;
     const value = Number(valueText);
-    if (GAUGES.includes(name)) {
+    if (name === LOOP_LAG_P99) {
       gauges[name] = value;
       continue;
     }
@@ -53,18 +53,24 @@ export function parseMetrics(text) {
   return { histograms, gauges };
 }
 
-export async function scrape(url, timeoutMs = 5000) {
-  try {
-    const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(timeoutMs) });
-    return res.ok ? parseMetrics(await res.text()) : null;
-  } catch {
-    return null;
-  }
+/** Every service's /metrics ({ name: baseUrl }), parsed; null for a service that did not answer. */
+export async function scrapeAll(urls) {
+  const scrape = async (url) => {
+    try {
+      const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) });
+      return res.ok ? parseMetrics(await res.text()) : null;
+    } catch {
+      return null;
+    }
+  };
+  return Object.fromEntries(
+    await Promise.all(Object.entries(urls).map(async ([n, url]) => [n, await scrape(url)])),
+  );
 }
 
 /**
  * What happened between two scrapes of one service: [{ what, count, meanMs, p99LeMs, totalS }],
- * most total time first, plus its event-loop lag gauges at the end.
+ * most total time first, plus its event-loop lag p99 at the end.
  */
 export function diffMetrics(before, after) {
   if (!before || !after) return null;
@@ -80,9 +86,5 @@ export function diffMetrics(before, after) {
     rows.push({ what: key, count, meanMs: (1000 * sum) / count, p99LeMs: p99 * 1000, totalS: sum });
   }
   rows.sort((a, b) => b.totalS - a.totalS);
-  return {
-    rows,
-    loopLagP99Ms: (after.gauges.nodejs_eventloop_lag_p99_seconds ?? NaN) * 1000,
-    loopLagMeanMs: (after.gauges.nodejs_eventloop_lag_mean_seconds ?? NaN) * 1000,
-  };
+  return { rows, loopLagP99Ms: (after.gauges[LOOP_LAG_P99] ?? NaN) * 1000 };
 }

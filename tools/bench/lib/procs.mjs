@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import { commandLineOf } from '../../scripts/lib/proc.mjs';
 import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.mjs';
 
 /** Kernel clock ticks per second (USER_HZ); 100 on every mainstream Linux. */
@@ -22,7 +23,7 @@ export function cpuTicks(pid) {
 /** CPU milliseconds a process used since an earlier cpuTicks() reading. */
 export const cpuMsSince = (pid, ticks) => ((cpuTicks(pid) - ticks) * 1000) / TICKS;
 
-export function rssBytes(pid) {
+function rssBytes(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const match = /VmRSS:\s+(\d+) kB/.exec(status);
@@ -118,14 +119,6 @@ export class ProcessSampler {
 // ---------------------------------------------------------------------------------------------
 // Finding the processes of a stack the bench did not start (--url)
 
-function cmdline(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
 function environ(pid) {
   try {
     const env = {};
@@ -139,13 +132,7 @@ function environ(pid) {
   }
 }
 
-const portOf = (url) => {
-  try {
-    return Number(new URL(url).port);
-  } catch {
-    return null;
-  }
-};
+const portOf = (url) => URL.parse(url)?.port;
 
 /**
  * The processes of a local stack whose gateway listens on `gatewayPort`: the gateway is the node
@@ -154,12 +141,12 @@ const portOf = (url) => {
  * Resolves { pids: { name: pid }, ports: { name: httpPort }, natsUrl, mongoUrl } (what was found).
  */
 export function discoverStack(gatewayPort) {
+  // Command lines as "<program> <arguments>", space-separated.
   const procs = processIds()
-    .map((pid) => ({ pid, argv: cmdline(pid) }))
-    .filter((p) => p.argv.length);
-  const appOf = (argv) => argv.map((a) => /dist\/apps\/([^/]+)\/main\.js$/.exec(a)?.[1]).find(Boolean);
+    .map((pid) => ({ pid, command: `${commandLineOf(pid)} ` }))
+    .filter((p) => p.command.trim());
   const apps = procs
-    .map((p) => ({ ...p, app: appOf(p.argv) }))
+    .map((p) => ({ ...p, app: /dist\/apps\/([^/ ]+)\/main\.js /.exec(p.command)?.[1] }))
     .filter((p) => p.app)
     .map((p) => ({ ...p, env: environ(p.pid) }));
   const gateway = apps.find(
@@ -174,20 +161,14 @@ export function discoverStack(gatewayPort) {
     found.ports[p.app] = Number(p.env.PORT ?? p.env.HTTP_PORT);
     if (p.env.MONGO_URL && !found.mongoUrl) found.mongoUrl = p.env.MONGO_URL.replace(/\/[^/]*$/, '');
   }
-  const natsPort = portOf(found.natsUrl);
-  const nats = procs.find((p) => /nats-server$/.test(p.argv[0]) && hasPort(p.argv, natsPort));
+  /** The process of `program` whose arguments name `port`. */
+  const server = (program, port) =>
+    procs.find((p) => p.command.split(' ', 1)[0].endsWith(program) && p.command.includes(port));
+  const nats = server('nats-server', ` -p ${portOf(found.natsUrl)} `);
   if (nats) found.pids.nats = nats.pid;
-  const mongoPort = portOf(found.mongoUrl);
-  const ferret = procs.find(
-    (p) => /ferretdb-launcher$/.test(p.argv[0]) && p.argv.some((a) => a.endsWith(`:${mongoPort}`)),
-  );
+  const ferret = server('ferretdb-launcher', `:${portOf(found.mongoUrl)} `);
   if (ferret) found.pids.ferretdb = ferret.pid;
   return found;
-}
-
-function hasPort(argv, port) {
-  const i = argv.indexOf('-p');
-  return i >= 0 && Number(argv[i + 1]) === port;
 }
 
 /** Every process id in /proc. */

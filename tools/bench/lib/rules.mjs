@@ -12,18 +12,14 @@ export const rules = require(path.join(ROOT, 'libs', 'game-rules', 'src', 'index
 
 /**
  * A legal move for the player to move: an Oasis option the rules let them use now (offered at
- * the total, uses left) with probability `optionShare`, else plain; the number 1..9, or "random"
- * (drawn by the server) with probability `randomShare`.
+ * the total, uses left) with probability 0.35, else plain; the number 1..9, or "random" (drawn by
+ * the server) with probability 0.1.
  */
-export function chooseMove(
-  whosTurn,
-  seat,
-  { optionShare = 0.35, randomShare = 0.1, random = Math.random } = {},
-) {
+export function chooseMove(whosTurn, seat) {
   const counts = whosTurn.helpOasis[seat === 'player1' ? 'oasis1' : 'oasis2'];
   const usable = rules.usableOptions(whosTurn.currentNumber, counts);
-  const option =
-    usable.length > 0 && random() < optionShare ? usable[Math.floor(random() * usable.length)] : 'plain';
-  const number = random() < randomShare ? 'random' : 1 + Math.floor(random() * 9);
+  const pick = (list) => list[Math.floor(Math.random() * list.length)];
+  const option = usable.length > 0 && Math.random() < 0.35 ? pick(usable) : 'plain';
+  const number = Math.random() < 0.1 ? 'random' : 1 + Math.floor(Math.random() * 9);
   return { number, option };
 }

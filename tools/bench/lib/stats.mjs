@@ -1,29 +1,16 @@
 // Figures: percentiles and the per-step recorder of moves, round trips and errors.
 import { performance } from 'node:perf_hooks';
 
-/** The p-th percentile (nearest rank) of numbers; null for none. */
-export function percentile(values, p) {
-  if (values.length === 0) return null;
-  const sorted = values.sorted ?? [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
+/** Count, p50/p95/p99 (nearest rank) and max of numbers; null figures for none. */
 export function summarize(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  sorted.sorted = sorted;
-  return {
-    count: sorted.length,
-    p50: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
-    p99: percentile(sorted, 99),
-    max: sorted.length ? sorted[sorted.length - 1] : null,
-  };
+  const sorted = values.toSorted((a, b) => a - b);
+  const at = (p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
+  return { count: sorted.length, p50: at(50), p95: at(95), p99: at(99), max: at(100) };
 }
 
+/** Rounds to `digits` decimals; null, undefined, NaN and Infinity stay as they are. */
 export const round = (value, digits = 1) =>
-  value === null || value === undefined || !Number.isFinite(value)
-    ? value
-    : Math.round(value * 10 ** digits) / 10 ** digits;
+  Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value;
 
 /**
  * What one ladder step counts. Errors count from the start of the step (its ramp-up included);
@@ -34,7 +21,6 @@ export class Recorder {
     this.errors = new Map();
     this.examples = new Map();
     this.window = null;
-    this.closedWindow = null;
   }
 
   /** Starts counting errors for a new step. */
@@ -70,7 +56,6 @@ export class Recorder {
     const w = this.window;
     this.window = null;
     w.seconds = (performance.now() - w.startedAt) / 1000;
-    this.closedWindow = w;
     return w;
   }
 
