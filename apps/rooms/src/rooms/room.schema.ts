@@ -53,7 +53,13 @@ export interface RoomRecord {
 
 const person = new Schema<Person>({ id: { type: String, required: true }, name: String }, { _id: false });
 
-export const RoomSchema = new Schema<RoomRecord>(
+/** Fields only documents from before the room log have (see RoomSchema). */
+interface LegacyOutbox {
+  outbox?: unknown;
+  outboxAt?: Date | null;
+}
+
+export const RoomSchema = new Schema<RoomRecord & LegacyOutbox>(
   {
     _id: { type: String, required: true },
     name: { type: String, required: true },
@@ -72,6 +78,11 @@ export const RoomSchema = new Schema<RoomRecord>(
     gameStartedAt: { type: Date, default: null },
     aiJoinAfter: { type: Number, default: null },
     tombstone: { type: Boolean, default: false },
+    // Only in documents from before the room log: events a crash left unpublished, which the old
+    // outbox relay publishes once at start-up (RoomsService.publishLegacyOutboxes); declared so
+    // that its updates keep these paths. Nothing writes them any more.
+    outbox: { type: Schema.Types.Mixed, default: undefined },
+    outboxAt: { type: Date, default: undefined },
   },
   { collection: 'rooms', timestamps: true, minimize: false, versionKey: false },
 );

@@ -14,6 +14,7 @@ import {
 } from '@oasis198/contracts';
 import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
 import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { Types } from 'mongoose';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
 import { cryptoRandom } from './random';
@@ -364,6 +365,91 @@ function suite(infra: () => TestInfra) {
       expect((await repositoryRoom(room._id))?.version).toBe(5);
       expect((await storedEvents(room._id)).map((e) => e.id)).toEqual(before.map((e) => e.id));
       expect(before.filter((e) => e.type === EventTypes.moveMade)).toHaveLength(3);
+    });
+
+    it("purges a room's projected log messages but its last, and a deleted room's whole subject; a late message brings no room back", async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      await join(bob, room._id);
+      await move(alice, room._id, 3);
+      await move(bob, room._id, 4);
+      const log = new RoomLog(nc.jetstream(), await nc.jetstreamManager());
+      const jsm = await nc.jetstreamManager();
+      const messagesOf = async (roomId: string) =>
+        (await jsm.streams.info(Streams.roomLog.name, { subjects_filter: `roomlog.${roomId}` })).state
+          .subjects?.[`roomlog.${roomId}`] ?? 0;
+      const old = await log.last(room._id);
+      await move(alice, room._id, 5);
+      expect(await messagesOf(room._id)).toBe(5);
+      const projector = app.get(RoomsService).projector;
+      await waitFor(
+        async () => {
+          await projector.purge();
+          return (await messagesOf(room._id)) === 1;
+        },
+        { what: 'the projected messages purged', timeoutMs: 10_000 },
+      );
+      // The room is its last message.
+      expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({ version: 5 });
+      expect(await move(bob, room._id, 1)).toMatchObject({ version: 6 });
+
+      await call<MessageResponse>(Requests.rooms.delete, { caller: alice, roomId: room._id });
+      await waitFor(
+        async () => {
+          await projector.purge();
+          return (await messagesOf(room._id)) === 0;
+        },
+        { what: 'the deleted room purged', timeoutMs: 10_000 },
+      );
+      expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+      // A message of the room handled again after it went (a redelivery): no room in the lists.
+      if (!old) throw new Error('the room was not in the log');
+      await projector.project({ ...old.entry, listed: true }, old.seq);
+      expect(await repositoryRoom(room._id)).toBeNull();
+      expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+    });
+
+    it('takes over a room stored before the room log: its left-over outbox events go out, and play goes on', async () => {
+      // A room as the outbox design stored it, with the events of its last change unpublished (a crash).
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      const stored = await repositoryRoom(room._id);
+      if (!stored) throw new Error('the room is not stored');
+      const legacyId = new Types.ObjectId().toHexString();
+      const legacy = { ...stored, _id: legacyId, players: [stored.createdBy], version: 1 };
+      const event: EventEnvelope = {
+        id: `room.updated:${legacyId}:1`,
+        type: EventTypes.roomUpdated,
+        occurredAt: new Date().toISOString(),
+        data: { room: { ...room, _id: legacyId } },
+      };
+      await app.get(RoomsRepository).rooms.collection.insertOne({
+        ...legacy,
+        whosTurn: JSON.stringify(legacy.whosTurn),
+        outbox: { [`room_updated:${legacyId}:1`]: JSON.stringify(event) },
+        outboxAt: new Date(Date.now() - 60_000),
+      } as never);
+      // A replica starting up publishes it once and empties the outbox.
+      const { app: otherApp } = await createService(roomsDefinition, env);
+      try {
+        await waitFor(async () => (await storedEvents(legacyId)).some((e) => e.id === event.id), {
+          what: 'the left-over event published',
+        });
+        await waitFor(
+          async () => {
+            const doc = await app.get(RoomsRepository).rooms.collection.findOne({ _id: legacyId } as never);
+            return doc?.['outboxAt'] === null && Object.keys(doc?.['outbox'] ?? {}).length === 0;
+          },
+          { what: 'the outbox emptied' },
+        );
+      } finally {
+        await otherApp.close();
+      }
+      // Its first change is logged expecting no message yet, and it reads as logged from then on.
+      const started = await join(bob, legacyId);
+      expect(started).toMatchObject({ version: 2, gameStarted: true });
+      expect(await call<RoomView>(Requests.rooms.get, { roomId: legacyId })).toMatchObject({ version: 2 });
+      expect(await move(alice, legacyId, 2)).toMatchObject({ version: 3 });
     });
 
     it('writes a room to MongoDB far fewer times than it is moved on, and lists catch up', async () => {

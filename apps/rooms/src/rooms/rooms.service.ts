@@ -31,11 +31,14 @@ import {
   type Logger,
   Metrics,
   openSharedLimits,
+  type OutboxDocument,
+  OutboxRelay,
+  publisherRelayOptions,
   rateLimited,
   readablePage,
   type SharedLimit,
 } from '@oasis198/service-kit';
-import { Types } from 'mongoose';
+import { type Model, Types } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RoomsConfig } from '../config';
@@ -145,6 +148,22 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       this.metrics,
     );
     await this.roomProjector.start();
+    void this.publishLegacyOutboxes();
+  }
+
+  /**
+   * Rooms written before the room log kept their events in an outbox in the document until they
+   * were published; a crash before that left some there. One sweep of the old relay at start-up
+   * publishes them (msg-ids make a repeat harmless), so the upgrade loses none.
+   */
+  private async publishLegacyOutboxes(): Promise<void> {
+    const relay = new OutboxRelay(
+      this.repository.rooms as unknown as Model<OutboxDocument>,
+      this.jetstream,
+      this.logger,
+      { metrics: this.metrics, ...publisherRelayOptions('rooms', Streams.games.name, this.config) },
+    );
+    await relay.sweep(0).catch((error) => this.logger.warn({ err: error }, 'legacy outbox sweep failed'));
   }
 
   async onApplicationShutdown(): Promise<void> {
