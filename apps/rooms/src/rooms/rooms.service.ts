@@ -480,14 +480,17 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
         room._id,
       );
     }
-    if (entry.listed) await this.projectNow(entry);
+    // Who is in which room is what lists, Play now and memberships go by: written before the
+    // answer. A game started or ended is written by the projector at once, off the move's path.
+    if (entry.deleted || playersChanged(room, next)) await this.projectNow(entry);
     return next;
   }
 
   /**
-   * Writes a change that lists see to MongoDB right after its append, so the next list shows it
-   * (guarded by the version, so the projector's own write of it later changes nothing). Best
-   * effort: the change is committed, and the projector writes it if this fails.
+   * Writes a change of a room's players (creation, join, leave, deletion) to MongoDB right after
+   * its append, so the next list or Play now sees it (guarded by the version, so the projector's
+   * own write of it later changes nothing). Best effort: the change is committed, and the
+   * projector writes it if this fails.
    */
   private async projectNow(entry: RoomLogEntry): Promise<void> {
     try {
@@ -555,11 +558,17 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** Whether lists and queries see the change (players, their count, a game started or ended). */
+/** Whether the room's players changed (who, or how many). */
+function playersChanged(before: RoomRecord, after: RoomRecord): boolean {
+  return (
+    before.playerCount !== after.playerCount || before.players.some((p, i) => p.id !== after.players[i]?.id)
+  );
+}
+
+/** Whether lists and queries see the change (its players, a game started or ended): not coalesced. */
 function isListed(before: RoomRecord, after: RoomRecord): boolean {
   return (
-    before.playerCount !== after.playerCount ||
-    before.players.some((p, i) => p.id !== after.players[i]?.id) ||
+    playersChanged(before, after) ||
     before.gameStarted !== after.gameStarted ||
     before.gameOver !== after.gameOver
   );
