@@ -65,8 +65,13 @@ export class RoomProjector {
   private loop?: Promise<void>;
   private purgeTimer?: NodeJS.Timeout;
   private stopped = false;
-  /** Each room's handling, in order: one room's messages never overtake each other here. */
+  /** Each room's publishing, in order: one room's events never overtake each other here. */
   private readonly chains = new Map<string, Promise<void>>();
+  /**
+   * Each room's MongoDB writes, in order, apart from its publishing: the events of a room's next
+   * move do not wait for the database (docs/benchmarks.md, "Issue 13, lever 3 built").
+   */
+  private readonly writes = new Map<string, Promise<void>>();
   private inFlight = 0;
   private readonly waiters: (() => void)[] = [];
   private readonly held = new Map<string, Held>();
@@ -112,7 +117,7 @@ export class RoomProjector {
         if (this.stopped) break;
         while (this.inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => this.waiters.push(r));
         this.inFlight += 1;
-        this.run(roomIdOf(msg.subject), () => this.handle(msg)).finally(() => {
+        this.run(this.chains, roomIdOf(msg.subject), () => this.handle(msg)).finally(() => {
           this.inFlight -= 1;
           this.waiters.shift()?.();
         });
@@ -129,8 +134,9 @@ export class RoomProjector {
     this.messages?.stop();
     await this.loop;
     await Promise.allSettled([...this.chains.values()]);
+    await Promise.allSettled([...this.writes.values()]);
     await Promise.allSettled(
-      [...this.held.keys()].map((roomId) => this.run(roomId, () => this.flush(roomId))),
+      [...this.held.keys()].map((roomId) => this.run(this.writes, roomId, () => this.flush(roomId))),
     );
   }
 
@@ -140,21 +146,42 @@ export class RoomProjector {
    */
   async project(entry: RoomLogEntry, seq: number, msgs: readonly JsMsg[] = []): Promise<void> {
     await this.publish(entry.events, seq, msgs[0]);
+    await this.queueStore(entry, seq, msgs);
+  }
+
+  /** The room's write, after its earlier ones (the room's next messages are published meanwhile). */
+  private queueStore(entry: RoomLogEntry, seq: number, msgs: readonly JsMsg[]): Promise<void> {
+    return this.run(this.writes, entry.room._id, () => this.store(entry, seq, msgs));
+  }
+
+  /** Writes the room now, or holds it for a coalesced write; acks what is written (or superseded). */
+  private async store(entry: RoomLogEntry, seq: number, msgs: readonly JsMsg[]): Promise<void> {
     const roomId = entry.room._id;
     const held = this.held.get(roomId);
+    const covered = [...(held?.msgs ?? []), ...msgs];
     if (entry.deleted) {
       // Deleted: whatever was held is superseded.
       this.drop(roomId);
-      await this.repository.projectDeleted(roomId);
-      this.done(roomId, seq, true, [...(held?.msgs ?? []), ...msgs]);
+      try {
+        await this.repository.projectDeleted(roomId);
+      } catch (error) {
+        this.retry(covered, error, roomId);
+        return;
+      }
+      this.done(roomId, seq, true, covered);
       return;
     }
     const due = Date.now() - (this.writtenAt.get(roomId) ?? 0) >= this.options.coalesceMs;
     if (entry.listed || due) {
       const newest = held && held.room.version > entry.room.version ? held : { room: entry.room, seq };
       this.drop(roomId);
-      await this.write(newest.room);
-      this.done(roomId, Math.max(seq, held?.seq ?? 0), false, [...(held?.msgs ?? []), ...msgs]);
+      try {
+        await this.write(newest.room);
+      } catch (error) {
+        this.retry(covered, error, roomId);
+        return;
+      }
+      this.done(roomId, Math.max(seq, held?.seq ?? 0), false, covered);
       return;
     }
     if (held) {
@@ -163,7 +190,10 @@ export class RoomProjector {
       return;
     }
     const delay = (this.writtenAt.get(roomId) ?? 0) + this.options.coalesceMs - Date.now();
-    const timer = setTimeout(() => void this.run(roomId, () => this.flush(roomId)), Math.max(0, delay));
+    const timer = setTimeout(
+      () => void this.run(this.writes, roomId, () => this.flush(roomId)),
+      Math.max(0, delay),
+    );
     timer.unref();
     this.held.set(roomId, { room: entry.room, seq, msgs: [...msgs], timer });
   }
@@ -183,12 +213,21 @@ export class RoomProjector {
       return;
     }
     try {
-      await this.project(entry, msg.seq, [msg]);
+      await this.publish(entry.events, msg.seq, msg);
     } catch (error) {
+      this.retry([msg], error, entry.room._id);
+      return;
+    }
+    void this.queueStore(entry, msg.seq, [msg]);
+  }
+
+  /** Hands messages back to JetStream for a later try (their events again are dropped by msg-id). */
+  private retry(msgs: readonly JsMsg[], error: unknown, roomId: string): void {
+    for (const msg of msgs) {
       const attempt = msg.info.redeliveryCount;
       const delay = RETRY_MS[Math.min(attempt - 1, RETRY_MS.length - 1)] ?? 1000;
       this.logger.warn(
-        { err: error, roomId: entry.room._id, seq: msg.seq, attempt, retryInMs: delay },
+        { err: error, roomId, seq: msg.seq, attempt, retryInMs: delay },
         'projecting a room change failed; will retry',
       );
       msg.nak(delay);
@@ -270,8 +309,7 @@ export class RoomProjector {
     try {
       await this.write(held.room);
     } catch (error) {
-      this.logger.warn({ err: error, roomId }, 'writing a held room failed; its messages come again');
-      for (const msg of held.msgs) msg.nak(RETRY_MS[0]);
+      this.retry(held.msgs, error, roomId);
       return;
     }
     this.done(roomId, held.seq, false, held.msgs);
@@ -294,14 +332,14 @@ export class RoomProjector {
     if (!before || seq >= before.seq) this.projected.set(roomId, { seq, deleted });
   }
 
-  /** Runs a task after the room's earlier ones (one room's messages in order). */
-  private run(roomId: string, task: () => Promise<void>): Promise<void> {
-    const next = (this.chains.get(roomId) ?? Promise.resolve())
+  /** Runs a task after the room's earlier ones in `chains` (one room's messages in order). */
+  private run(chains: Map<string, Promise<void>>, roomId: string, task: () => Promise<void>): Promise<void> {
+    const next = (chains.get(roomId) ?? Promise.resolve())
       .then(task)
       .catch((error) => this.logger.error({ err: error, roomId }, 'room projector task failed'));
-    this.chains.set(roomId, next);
+    chains.set(roomId, next);
     void next.finally(() => {
-      if (this.chains.get(roomId) === next) this.chains.delete(roomId);
+      if (chains.get(roomId) === next) chains.delete(roomId);
     });
     return next;
   }
