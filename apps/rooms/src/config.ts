@@ -6,14 +6,15 @@ import { z } from 'zod';
 export const roomsEnv = baseEnv.merge(mongoEnv).extend({
   /** Port of /health and /metrics (the local stack gives rooms 3103). */
   HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3103),
-  /** How often the outbox relay looks for events a crash or a NATS outage left unpublished. */
-  OUTBOX_SWEEP_MS: z.coerce.number().int().positive().default(2000),
   /**
-   * How long published events stay in a room's outbox before they are removed, unless the room's
-   * next change removes them in its own update first (one write fewer per move of a game in
-   * quick play; docs/benchmarks.md). 0 removes them at once. Keep it below the sweep's 3 s.
+   * A room's move-only changes reach MongoDB (lists, Play now) at most once per this many ms; a
+   * change that lists see (players, a game started or ended, deletion) is written at once. The
+   * room log is the room's truth meanwhile (docs/architecture.md, "A room change"). A room in
+   * play moves about once a second, so 2 s still cost 0.58 writes per move at 250 games
+   * (docs/benchmarks.md); the web's lists show no game state. Each room's messages stay unacked
+   * (and in the log) this long, so it is bounded well below the projector's ack wait (30 s).
    */
-  OUTBOX_CLEAR_AFTER_MS: z.coerce.number().int().min(0).max(2500).default(1500),
+  PROJECTION_COALESCE_MS: z.coerce.number().int().min(0).max(20_000).default(5000),
   /**
    * Wrong passcodes one player may try on one room within PASSCODE_FAILURE_WINDOW_S (DECISIONS
    * "Fair play"); then every join of theirs on that room answers 429 until the window ends.
@@ -41,6 +42,18 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
     .min(1024)
     .max(1024 * 1024)
     .default(Streams.games.maxMsgSize),
+  /**
+   * Bytes the room log may hold (rooms keeps its limits up to date at start-up). Projected rooms'
+   * older messages are purged; when it is full anyway, changes answer 503.
+   */
+  ROOMLOG_STREAM_MAX_BYTES: z.coerce.number().int().positive().default(Streams.roomLog.maxBytes),
+  /** The largest room log message: a room and its change's events (max_payload, 1 MiB, is the ceiling). */
+  ROOMLOG_STREAM_MAX_MSG_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(Streams.roomLog.maxMsgSize),
 });
 
 export type RoomsConfig = z.infer<typeof roomsEnv>;

@@ -9,7 +9,7 @@ export const roomsDefinition: ServiceDefinition<RoomsConfig> = {
   configSchema: roomsEnv,
   module: (config) => AppModule.register(config),
   queue: QueueGroups.rooms,
-  // Initialise (streams, outbox relay) before the NATS handlers subscribe.
+  // Initialise (streams, the room log projector) before the NATS handlers subscribe.
   configure: async (app) => {
     await app.init();
   },

@@ -7,6 +7,7 @@ import {
   KvBuckets,
   QueueGroups,
   Requests,
+  RoomLogSubjects,
   Streams,
   TimerSubjects,
 } from './subjects';
@@ -67,6 +68,7 @@ describe('NATS permissions', () => {
       rewardsHistory: 'rewards',
       timerRooms: 'game-timer',
       timerFired: 'game-timer',
+      roomsProjector: 'rooms',
     } as const;
     for (const [key, consumer] of Object.entries(Consumers)) {
       const ack = `$JS.ACK.${consumer.stream}.${consumer.durable}.>`;
@@ -86,6 +88,14 @@ describe('NATS permissions', () => {
         expect([user, subject]).not.toEqual([user, expect.stringMatching(/^timer\.(fired|>|\*)/)]);
       }
     }
+  });
+
+  it('lets rooms alone append to, read and purge the room log', () => {
+    const stream = Streams.roomLog.name;
+    expect(usersThat('publish', RoomLogSubjects.room('*'))).toEqual(['rooms']);
+    expect(usersThat('publish', `$JS.API.STREAM.MSG.GET.${stream}`)).toEqual(['rooms']);
+    expect(usersThat('publish', `$JS.API.STREAM.PURGE.${stream}`)).toEqual(['rooms']);
+    expect(usersThat('publish', `$JS.API.STREAM.CREATE.${stream}`)).toEqual(['rooms']);
   });
 
   it('lets rewards alone announce a changed leaderboard, and the gateway alone hear it', () => {

@@ -5,6 +5,7 @@ import {
   type EventType,
   KvBuckets,
   Requests,
+  RoomLogSubjects,
   Streams,
   TimerSubjects,
 } from './subjects';
@@ -196,6 +197,16 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     ensuresStream(Streams.games.name, { owner: true }),
     publishesEvents(...roomEvents, EventTypes.gameStarted, EventTypes.moveMade, EventTypes.gameFinished),
     usesBucket(KvBuckets.limits),
+    // The room log: appends each change, reads a room's last message, projects and purges it.
+    ensuresStream(Streams.roomLog.name, { owner: true }),
+    {
+      publish: [
+        RoomLogSubjects.room('*'),
+        `${JS_API}.STREAM.MSG.GET.${Streams.roomLog.name}`,
+        `${JS_API}.STREAM.PURGE.${Streams.roomLog.name}`,
+      ],
+    },
+    consumes(Consumers.roomsProjector),
   ),
   'game-timer': user(
     'game-timer',

@@ -75,7 +75,8 @@ export const Streams = {
   games: {
     name: 'GAMES',
     subjects: ['room.>', 'game.>', 'move.>'],
-    maxBytes: 768 * MiB,
+    /** 768 MiB before the room log took 256 MiB of the 1 GiB store (about 100,000 games of 50 moves). */
+    maxBytes: 512 * MiB,
     /** room.updated carries the whole room with its moves (about 25 KiB at the 250-move limit). */
     maxMsgSize: 256 * 1024,
   },
@@ -86,7 +87,7 @@ export const Streams = {
    * fired deadline is removed once the timer has acked it. The server refuses discard NEW on a
    * stream with schedules, so this one discards OLD: maxBytes is sized far above what one
    * message per room with a pending deadline takes (about 0.5 KiB each: some 60,000 rooms), and
-   * fits the 1 GiB file store with the two streams above and auth's token bucket (64 MiB).
+   * fits the 1 GiB file store with the other streams and auth's token bucket (64 MiB).
    */
   timers: {
     name: 'TIMERS',
@@ -96,6 +97,28 @@ export const Streams = {
     maxMsgSize: 16 * 1024,
     maxMsgsPerSubject: 1,
   },
+  /**
+   * The room log: the commit point of every room change (docs/architecture.md, "A room change").
+   * One subject per room, roomlog.<roomId>; each change appends ONE message with the room as it
+   * is after the change and the change's events, guarded by the subject's expected last sequence
+   * (the per-room lock). Rooms projects it into MongoDB and publishes its events to GAMES, then
+   * purges a room's older messages; the last message of a room is its truth and is kept (no
+   * max age). Discard NEW like the others: a change that cannot be logged is not made (503).
+   */
+  roomLog: {
+    name: 'ROOMLOG',
+    subjects: ['roomlog.>'],
+    maxBytes: 256 * MiB,
+    /** A room (up to about 25 KiB at the 250-move limit) plus its change's events (one more room). */
+    maxMsgSize: 256 * 1024,
+    /** A room's last message is its state: it never ages out. */
+    maxAgeMs: 0,
+  },
+} as const;
+
+/** The room log's subjects; a room id is one subject token. */
+export const RoomLogSubjects = {
+  room: (roomId: string) => `roomlog.${roomId}`,
 } as const;
 
 /** The game timer's subjects in the TIMERS stream; a room id is one subject token. */
@@ -128,6 +151,8 @@ export const Consumers = {
     durable: 'game-timer-rooms',
     filterSubjects: [EventTypes.roomCreated, EventTypes.roomUpdated, EventTypes.roomDeleted],
   },
+  /** The room log, projected into MongoDB and published to GAMES by the rooms replicas together. */
+  roomsProjector: { stream: Streams.roomLog.name, durable: 'rooms-projector', filterSubjects: ['roomlog.>'] },
   /** Fired deadlines, shared by the timer's replicas: each one goes to one replica until acked. */
   timerFired: { stream: Streams.timers.name, durable: 'game-timer-fired', filterSubjects: ['timer.fired.>'] },
 } as const;

@@ -62,8 +62,23 @@ const DEAD_LETTER_AFTER_MS = 60_000;
 /** How often the sweep recounts the dead letters waiting (a replay runs in another process). */
 const DEAD_LETTERS_COUNT_EVERY_MS = 60_000;
 
+/**
+ * Stores a dead letter in the service's `dead_letters` collection (its id is the event's, so a
+ * repeat after a crash stores it once). The outbox relay and rooms' log projector both use it.
+ */
+export async function storeDeadLetter(
+  db: { collection(name: string): { insertOne(doc: never): Promise<unknown> } },
+  record: DeadLetterRecord,
+): Promise<void> {
+  try {
+    await db.collection(DEAD_LETTERS_COLLECTION).insertOne(record as never);
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+}
+
 /** A refusal's reason as JetStream gave it. */
-function describeError(error: unknown): string {
+export function describeError(error: unknown): string {
   const e = error as { api_error?: { description?: string }; message?: string } | null;
   return e?.api_error?.description ?? e?.message ?? String(error);
 }
@@ -374,11 +389,7 @@ export class OutboxRelay<T extends OutboxDocument = OutboxDocument> {
       lastFailedAt: failure.lastAt,
       deadAt: new Date(),
     };
-    try {
-      await this.deadLetters().insertOne(record as never);
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    await storeDeadLetter(this.model.db, record);
     await this.model.collection.updateOne({ _id: doc._id } as never, {
       $unset: { [`outbox.${key}`]: '', [`outboxFailures.${key}`]: '' },
     });

@@ -11,6 +11,7 @@ import {
   type NatsUser,
   natsPermissions,
   Requests,
+  RoomLogSubjects,
   Streams,
   TimerSubjects,
 } from '@oasis198/contracts';
@@ -415,6 +416,46 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
           last_by_subj: TimerSubjects.schedule('r1'),
         }),
       ).rejects.toThrow();
+      await expect(other.jetstream().consumers.get(stream, durable)).rejects.toThrow();
+    }
+  });
+
+  it('keeps the room log to rooms: it appends, reads, projects and purges it; no one else does', async () => {
+    // The calls apps/rooms makes (rooms/room-log.ts, rooms/room-projector.ts).
+    const rooms = await jetstream('rooms');
+    await rooms.ensureStreams([Streams.roomLog], { updateLimits: true });
+    const jsm = await rooms.nc.jetstreamManager();
+    const js = rooms.nc.jetstream();
+    const { stream, durable, filterSubjects } = Consumers.roomsProjector;
+    await jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      filter_subjects: [...filterSubjects],
+    });
+    const first = await js.publish(RoomLogSubjects.room('r1'), codec.encode('{}'), {
+      expect: { lastSubjectSequence: 0, streamName: stream },
+    });
+    await js.publish(RoomLogSubjects.room('r1'), codec.encode('{}'), {
+      expect: { lastSubjectSequence: first.seq, streamName: stream },
+    });
+    const last = await jsm.streams.getMessage(stream, { last_by_subj: RoomLogSubjects.room('r1') });
+    const message = await (await js.consumers.get(stream, durable)).next({ expires: 5000 });
+    expect(message?.subject).toBe(RoomLogSubjects.room('r1'));
+    message?.ack();
+    await jsm.streams.purge(stream, { filter: RoomLogSubjects.room('r1'), seq: last.seq });
+    expect((await jsm.streams.info(stream)).state.messages).toBe(1);
+
+    // No other service appends to it, reads it, purges it or takes the projector's consumer.
+    for (const user of ['gateway', 'auth', 'rewards', 'game-timer'] as const) {
+      const other = (await jetstream(user)).nc;
+      await expect(other.jetstream().publish(RoomLogSubjects.room('r2'), codec.encode('{}'))).rejects.toThrow(
+        /permission/i,
+      );
+      const otherJsm = await other.jetstreamManager();
+      await expect(
+        otherJsm.streams.getMessage(stream, { last_by_subj: RoomLogSubjects.room('r1') }),
+      ).rejects.toThrow();
+      await expect(otherJsm.streams.purge(stream)).rejects.toThrow();
       await expect(other.jetstream().consumers.get(stream, durable)).rejects.toThrow();
     }
   });

@@ -1,25 +1,30 @@
 import { LRUCache } from 'lru-cache';
 import type { RoomRecord } from './room.schema';
 
+/** A room as this replica last logged it, with its sequence in the room log. */
+export interface RecentRoom {
+  room: RoomRecord;
+  seq: number;
+}
+
 /**
- * The rooms this replica wrote last, at most `max` of them (the least recently used go
- * first). A record is only ever a first guess: the version guard of the next write decides whether
- * it was still current. Records are treated as immutable.
+ * The rooms this replica logged last, at most `max` of them (the least recently used go first).
+ * A record is only ever a first guess: the expected last sequence of the next append decides
+ * whether it was still current. Records are treated as immutable.
  */
 export class RecentRooms {
-  private readonly rooms: LRUCache<string, RoomRecord>;
+  private readonly rooms: LRUCache<string, RecentRoom>;
 
   constructor(max: number) {
     this.rooms = new LRUCache({ max });
   }
 
-  get(roomId: string): RoomRecord | undefined {
+  get(roomId: string): RecentRoom | undefined {
     return this.rooms.get(roomId);
   }
 
-  /** Remembers the room (without its outbox, which a decision never reads). */
-  set(room: RoomRecord): void {
-    this.rooms.set(room._id, { ...room, outbox: null });
+  set(room: RoomRecord, seq: number): void {
+    this.rooms.set(room._id, { room, seq });
   }
 
   delete(roomId: string): void {

@@ -1,6 +1,5 @@
 import type { Person } from '@oasis198/contracts';
 import type { GameState, GameType } from '@oasis198/game-rules';
-import type { OutboxDocument } from '@oasis198/service-kit';
 import { Schema } from 'mongoose';
 
 export const ROOM_MODEL = 'Room';
@@ -11,14 +10,16 @@ export const COUNTER_MODEL = 'Counter';
  * A room as stored. `whosTurn` is the engine's full GameState (with the secret specialRandom and AI
  * seed, which toRoomView reveals only once the game is over);
  * gameStarted and gameOver are mirrored at the top level for queries. Every change bumps
- * `version` in one guarded update together with its events in the outbox.
+ * `version`. The room log (room-log.ts) is the room's truth; the collection is its projection,
+ * written only by a newer version (a change that lists see at once, a move at most every
+ * PROJECTION_COALESCE_MS).
  *
  * In the collection, whosTurn is the JSON text of the GameState (the repository converts): nothing
  * queries inside it, every change replaces it whole, and FerretDB's cost for each read and write
  * of a document grows with the number of values in it, which the move list made the largest part
  * (docs/benchmarks.md). Rooms stored with whosTurn as a sub-document are still read.
  */
-export interface RoomRecord extends OutboxDocument {
+export interface RoomRecord {
   _id: string;
   name: string;
   roomNumber: number;
@@ -46,11 +47,19 @@ export interface RoomRecord extends OutboxDocument {
   aiJoinAfter?: number | null;
   createdAt: Date;
   updatedAt?: Date;
+  /** Only in documents from before the room log: a room being deleted (it reads as gone). */
+  tombstone?: boolean;
 }
 
 const person = new Schema<Person>({ id: { type: String, required: true }, name: String }, { _id: false });
 
-export const RoomSchema = new Schema<RoomRecord>(
+/** Fields only documents from before the room log have (see RoomSchema). */
+interface LegacyOutbox {
+  outbox?: unknown;
+  outboxAt?: Date | null;
+}
+
+export const RoomSchema = new Schema<RoomRecord & LegacyOutbox>(
   {
     _id: { type: String, required: true },
     name: { type: String, required: true },
@@ -68,14 +77,16 @@ export const RoomSchema = new Schema<RoomRecord>(
     waitingSince: { type: Date, default: null },
     gameStartedAt: { type: Date, default: null },
     aiJoinAfter: { type: Number, default: null },
-    outbox: { type: Schema.Types.Mixed, default: null },
-    outboxAt: { type: Date, default: null },
     tombstone: { type: Boolean, default: false },
+    // Only in documents from before the room log: events a crash left unpublished, which the old
+    // outbox relay publishes once at start-up (RoomsService.publishLegacyOutboxes); declared so
+    // that its updates keep these paths. Nothing writes them any more.
+    outbox: { type: Schema.Types.Mixed, default: undefined },
+    outboxAt: { type: Date, default: undefined },
   },
   { collection: 'rooms', timestamps: true, minimize: false, versionKey: false },
 );
 RoomSchema.index({ roomNumber: -1 });
-RoomSchema.index({ outboxAt: 1 });
 
 /** Which room a player is in: one document per player, so the unique _id makes "one room at a time" atomic. */
 export interface MembershipRecord {

@@ -1,10 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
-import { getModelToken } from '@nestjs/mongoose';
 import {
   AppError,
   type DeadlineDueResponse,
   type EventEnvelope,
-  EventIds,
   EventTypes,
   type GameFinished,
   type MessageResponse,
@@ -14,13 +12,16 @@ import {
   type RoomView,
   Streams,
 } from '@oasis198/contracts';
-import { createService, outboxKey, RpcClient } from '@oasis198/service-kit';
+import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
 import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
-import type { Model } from 'mongoose';
+import { Types } from 'mongoose';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
+import { cryptoRandom } from './random';
+import { eventsFor } from './room-events';
+import { RoomLog } from './room-log';
+import { isUnchanged, planMove } from './room-transitions';
 import { referenceAi, referenceCommit } from './room.fixtures';
-import { ROOM_MODEL } from './room.schema';
 import { RoomsRepository } from './rooms.repository';
 import { RoomsService } from './rooms.service';
 import { roomsClient, testCaller } from './rooms.test-client';
@@ -65,6 +66,21 @@ function suite(infra: () => TestInfra) {
         if (msg.info.pending === 0) break;
       }
       return events;
+    }
+
+    /** The room as MongoDB holds it (the projection). */
+    const repositoryRoom = (roomId: string) => app.get(RoomsRepository).find(roomId);
+
+    /** Database commands that write, as the service's driver counted them. */
+    async function databaseWrites(): Promise<number> {
+      const { values } = await app.get(Metrics).databaseCommands.get();
+      return values
+        .filter(
+          (v) =>
+            v.metricName === 'oasis_db_command_duration_seconds_count' &&
+            ['update', 'findAndModify', 'insert', 'delete'].includes(String(v.labels['command'])),
+        )
+        .reduce((sum, v) => sum + v.value, 0);
     }
 
     beforeAll(async () => {
@@ -248,56 +264,215 @@ function suite(infra: () => TestInfra) {
       }
     });
 
-    it("writes a change whose events another replica's relay already published: refused by the version, never a database error", async () => {
-      // A replica deciding on an older copy makes the events of a version someone else wrote, and
-      // its relay may have published those (the sweep): the same outbox key to set and to remove.
-      const repository = app.get(RoomsRepository);
-      const alice = user('alice');
-      const room = await create(alice);
-      const stored = await repository.find(room._id);
-      if (!stored) throw new Error('the room is not stored');
-      const next = { ...stored, version: stored.version + 1 };
-      const event: EventEnvelope = {
-        id: EventIds.roomUpdated(room._id, next.version),
-        type: EventTypes.roomUpdated,
-        occurredAt: new Date().toISOString(),
-        data: { room: { ...room, version: next.version } },
-      };
-      const published = [outboxKey(event.id)];
-      // Stale (the room is at stored.version, not one below): refused, as any stale write.
-      await expect(
-        repository.commit(stored.version - 1, next, [event], undefined, published),
-      ).resolves.toBeNull();
-      // Current: written, and the event stays in the outbox to be published (a repeat is dropped by its msg-id).
-      const written = await repository.commit(stored.version, next, [event], undefined, published);
-      expect(written?.version).toBe(next.version);
-      await call<MessageResponse>(Requests.rooms.delete, { caller: alice, roomId: room._id });
+    it('lets exactly one of two replicas apply the same move: the room log refuses the other, which reloads', async () => {
+      // Both replicas decide on the same logged room (each holds it as it last logged it).
+      const { app: otherApp } = await createService(roomsDefinition, env);
+      try {
+        const a = app.get(RoomsService);
+        const b = otherApp.get(RoomsService);
+        const [alice, bob] = [user('alice'), user('bob')];
+        const room = await a.create(alice, {
+          gameType: 'quick-battle',
+          createdBy: { id: alice.userId, name: alice.name },
+          duration: 32,
+          passCode: '',
+        });
+        await b.edit(bob, room._id, { players: { playerId: bob.userId, playerName: bob.name } });
+        await a.get(room._id); // a reads the room as b logged it; its own copy is version 1
+        const results = await Promise.allSettled([
+          a.edit(alice, room._id, { move: { number: 3, option: 'plain' } }),
+          b.edit(alice, room._id, { move: { number: 4, option: 'plain' } }),
+        ]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        expect(results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []))).toEqual([
+          expect.objectContaining({ code: 'CONFLICT', message: 'It is not your turn.' }),
+        ]);
+        const after = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
+        expect(after.version).toBe(3);
+        expect(after.whosTurn.moves).toHaveLength(1);
+        await waitFor(async () => (await repositoryRoom(room._id))?.version === 3, {
+          what: 'the projection of the move',
+        });
+        const moves = (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade);
+        expect(moves.map((e) => e.id)).toEqual([`move.made:${room._id}:1:0`]);
+      } finally {
+        await otherApp.close();
+      }
     });
 
-    it("removes a change's published events with the room's next change, and the last ones by themselves", async () => {
-      const rooms = app.get<
-        Model<{ _id: string; outbox: Record<string, string> | null; outboxAt: Date | null }>
-      >(getModelToken(ROOM_MODEL));
+    it('loses nothing of a change a replica appended and died before projecting: GET, GAMES and MongoDB get it', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      await join(bob, room._id);
+      // What a replica's write does first (the commit point), and then it is gone: no projection, no publish.
+      const log = new RoomLog(nc.jetstream(), await nc.jetstreamManager());
+      const logged = await log.last(room._id);
+      if (!logged) throw new Error('the room is not in the log');
+      const now = Date.now();
+      const plan = planMove(
+        logged.entry.room,
+        alice.userId,
+        { number: 7, option: 'plain' },
+        now,
+        cryptoRandom,
+      );
+      if (isUnchanged(plan)) throw new Error('the move changed nothing');
+      const entry = {
+        room: plan.next,
+        events: eventsFor(logged.entry.room, plan, now),
+        deleted: false,
+        listed: false,
+      };
+      expect(await log.append(entry, logged.seq)).toBeGreaterThan(logged.seq);
+      // Another replica shows it at once...
+      expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({
+        version: 3,
+        whosTurn: { currentNumber: 7 },
+      });
+      // ...its events reach GAMES, and MongoDB gets the room (the move is coalesced, so within a few s).
+      await waitFor(
+        async () =>
+          (await storedEvents(room._id)).some((e) => e.id === `move.made:${room._id}:1:0`) &&
+          (await repositoryRoom(room._id))?.version === 3,
+        { what: 'the move published and projected', timeoutMs: 10_000 },
+      );
+      // And play goes on from it.
+      expect(await move(bob, room._id, 5)).toMatchObject({ version: 4, whosTurn: { currentNumber: 12 } });
+    });
+
+    it('publishes nothing twice and rolls nothing back when the projector gets a message again', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      await join(bob, room._id);
+      await move(alice, room._id, 3);
+      const log = new RoomLog(nc.jetstream(), await nc.jetstreamManager());
+      const old = await log.last(room._id);
+      if (!old) throw new Error('the room is not in the log');
+      await move(bob, room._id, 4);
+      await move(alice, room._id, 5);
+      const latest = await log.last(room._id);
+      if (!latest) throw new Error('the room is not in the log');
+      await waitFor(async () => (await repositoryRoom(room._id))?.version === 5, {
+        what: 'the last move projected',
+        timeoutMs: 10_000,
+      });
+      const before = await storedEvents(room._id);
+      // Redelivered out of order (an older message after a newer one), and the newest once more.
+      const projector = app.get(RoomsService).projector;
+      await projector.project(old.entry, old.seq);
+      await projector.project(latest.entry, latest.seq);
+      await projector.project({ ...old.entry, listed: true }, old.seq); // written at once, if it could
+      expect((await repositoryRoom(room._id))?.version).toBe(5);
+      expect((await storedEvents(room._id)).map((e) => e.id)).toEqual(before.map((e) => e.id));
+      expect(before.filter((e) => e.type === EventTypes.moveMade)).toHaveLength(3);
+    });
+
+    it("purges a room's projected log messages but its last, and a deleted room's whole subject; a late message brings no room back", async () => {
       const [alice, bob] = [user('alice'), user('bob')];
       const room = await create(alice);
       await join(bob, room._id);
       await move(alice, room._id, 3);
       await move(bob, room._id, 4);
-      // The second move's update removed the first move's events (published by then).
-      const stored = await rooms.findById(room._id).lean();
-      expect(Object.keys(stored?.outbox ?? {}).sort()).toEqual(
-        [`move_made:${room._id}:1:1`, `room_updated:${room._id}:4`].sort(),
-      );
-      // Nothing follows: the relay removes the last ones itself.
+      const log = new RoomLog(nc.jetstream(), await nc.jetstreamManager());
+      const jsm = await nc.jetstreamManager();
+      const messagesOf = async (roomId: string) =>
+        (await jsm.streams.info(Streams.roomLog.name, { subjects_filter: `roomlog.${roomId}` })).state
+          .subjects?.[`roomlog.${roomId}`] ?? 0;
+      const old = await log.last(room._id);
+      await move(alice, room._id, 5);
+      expect(await messagesOf(room._id)).toBe(5);
+      const projector = app.get(RoomsService).projector;
       await waitFor(
         async () => {
-          const after = await rooms.findById(room._id).lean();
-          return Object.keys(after?.outbox ?? {}).length === 0 && after?.outboxAt === null;
+          await projector.purge();
+          return (await messagesOf(room._id)) === 1;
         },
-        { what: 'the outbox to be emptied' },
+        { what: 'the projected messages purged', timeoutMs: 10_000 },
       );
+      // The room is its last message.
+      expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({ version: 5 });
+      expect(await move(bob, room._id, 1)).toMatchObject({ version: 6 });
+
+      await call<MessageResponse>(Requests.rooms.delete, { caller: alice, roomId: room._id });
+      await waitFor(
+        async () => {
+          await projector.purge();
+          return (await messagesOf(room._id)) === 0;
+        },
+        { what: 'the deleted room purged', timeoutMs: 10_000 },
+      );
+      expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+      // A message of the room handled again after it went (a redelivery): no room in the lists.
+      if (!old) throw new Error('the room was not in the log');
+      await projector.project({ ...old.entry, listed: true }, old.seq);
+      expect(await repositoryRoom(room._id)).toBeNull();
+      expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+    });
+
+    it('takes over a room stored before the room log: its left-over outbox events go out, and play goes on', async () => {
+      // A room as the outbox design stored it, with the events of its last change unpublished (a crash).
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      const stored = await repositoryRoom(room._id);
+      if (!stored) throw new Error('the room is not stored');
+      const legacyId = new Types.ObjectId().toHexString();
+      const legacy = { ...stored, _id: legacyId, players: [stored.createdBy], version: 1 };
+      const event: EventEnvelope = {
+        id: `room.updated:${legacyId}:1`,
+        type: EventTypes.roomUpdated,
+        occurredAt: new Date().toISOString(),
+        data: { room: { ...room, _id: legacyId } },
+      };
+      await app.get(RoomsRepository).rooms.collection.insertOne({
+        ...legacy,
+        whosTurn: JSON.stringify(legacy.whosTurn),
+        outbox: { [`room_updated:${legacyId}:1`]: JSON.stringify(event) },
+        outboxAt: new Date(Date.now() - 60_000),
+      } as never);
+      // A replica starting up publishes it once and empties the outbox.
+      const { app: otherApp } = await createService(roomsDefinition, env);
+      try {
+        await waitFor(async () => (await storedEvents(legacyId)).some((e) => e.id === event.id), {
+          what: 'the left-over event published',
+        });
+        await waitFor(
+          async () => {
+            const doc = await app.get(RoomsRepository).rooms.collection.findOne({ _id: legacyId } as never);
+            return doc?.['outboxAt'] === null && Object.keys(doc?.['outbox'] ?? {}).length === 0;
+          },
+          { what: 'the outbox emptied' },
+        );
+      } finally {
+        await otherApp.close();
+      }
+      // Its first change is logged expecting no message yet, and it reads as logged from then on.
+      const started = await join(bob, legacyId);
+      expect(started).toMatchObject({ version: 2, gameStarted: true });
+      expect(await call<RoomView>(Requests.rooms.get, { roomId: legacyId })).toMatchObject({ version: 2 });
+      expect(await move(alice, legacyId, 2)).toMatchObject({ version: 3 });
+    });
+
+    it('writes a room to MongoDB far fewer times than it is moved on, and lists catch up', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      await join(bob, room._id);
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // earlier rooms' held writes are done
+      const writes = await databaseWrites();
+      let view = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
+      for (let i = 0; i < 20; i++) {
+        view = await move(view.whosTurn.player1.turn ? alice : bob, room._id, 1);
+      }
+      expect(view.version).toBe(22);
+      await waitFor(async () => (await repositoryRoom(room._id))?.version === 22, {
+        what: 'the last move projected',
+        timeoutMs: 10_000,
+      });
+      // 20 moves in well under the coalescing delay: one or two writes, not 20.
+      expect((await databaseWrites()) - writes).toBeLessThanOrEqual(3);
+      const listed = await call<RoomPage>(Requests.rooms.list, { page: 1, freeSpot: false });
+      expect(listed.rooms.find((r) => r._id === room._id)?.whosTurn.currentNumber).toBe(20);
       const moves = (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade);
-      expect(moves.map((e) => e.id)).toEqual([`move.made:${room._id}:1:0`, `move.made:${room._id}:1:1`]);
+      expect(moves).toHaveLength(20);
     });
 
     it('answers the timer: not due yet, stale, and gone', async () => {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { EventEnvelope } from '@oasis198/contracts';
 import type { GameState, GameType } from '@oasis198/game-rules';
-import { isDuplicateKeyError, outboxFields, outboxOf } from '@oasis198/service-kit';
+import { isDuplicateKeyError } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import {
   COUNTER_MODEL,
@@ -13,19 +12,10 @@ import {
   type RoomRecord,
 } from './room.schema';
 
-/** Fields a change may write; identity fields (_id, roomNumber, createdBy, ...) never change. */
-const MUTABLE: readonly (keyof RoomRecord)[] = [
-  'players',
-  'playerCount',
-  'gameStarted',
-  'gameOver',
-  'whosTurn',
-  'version',
-  'waitingSince',
-  'gameStartedAt',
-];
-
-/** Rooms, room numbers and memberships in MongoDB. Every write that changes a room is one guarded update. */
+/**
+ * Room projections, room numbers, memberships and leases in MongoDB. The room log is the rooms'
+ * truth; a room's document here is written only by a newer version of it (project).
+ */
 @Injectable()
 export class RoomsRepository {
   constructor(
@@ -47,46 +37,31 @@ export class RoomsRepository {
     return fromStored(await this.rooms.findById(roomId).lean<StoredRoom>());
   }
 
-  async insert(room: RoomRecord, events: readonly EventEnvelope[]): Promise<RoomRecord> {
-    const doc = { ...room, ...outboxDocument(events) };
-    await this.rooms.collection.insertOne({ ...doc, whosTurn: encodeGameState(room.whosTurn) } as never);
-    return doc;
+  /**
+   * Writes the room as projected, unless the document already holds this version or a newer one
+   * (a redelivered or out-of-order log message never rolls a room back): one update, guarded by
+   * the version, inserting the document when there is none. 'stale' when a newer one was there.
+   * 'inserted' tells the caller to make sure the room is not gone (see RoomProjector.project).
+   */
+  async project(room: RoomRecord): Promise<'written' | 'inserted' | 'stale'> {
+    const { _id, ...fields } = room;
+    try {
+      const result = await this.rooms.collection.updateOne(
+        { _id, version: { $lt: room.version } } as never,
+        { $set: { ...fields, whosTurn: encodeGameState(room.whosTurn), tombstone: false } },
+        { upsert: true },
+      );
+      return result.upsertedCount > 0 ? 'inserted' : 'written';
+    } catch (error) {
+      // The upsert's insert met the room at this version or a newer one.
+      if (isDuplicateKeyError(error)) return 'stale';
+      throw error;
+    }
   }
 
-  /**
-   * Writes a change if the room is still at `version` and not being deleted: one atomic update
-   * that sets the new state, the new version and the events, and removes `published` (outbox keys
-   * of events already published, see OutboxRelay.takePublished). Null when someone else changed
-   * the room first (the caller reloads and judges again).
-   *
-   * A published key that this change writes again is not removed: a replica deciding on an older
-   * copy of the room makes the events of a version another replica already wrote, and its relay
-   * may have published those (its sweep). One update may not both set and unset a path (the
-   * database refuses it, which was a 500); the version guard refuses such a write anyway.
-   */
-  async commit(
-    version: number,
-    next: RoomRecord,
-    events: readonly EventEnvelope[],
-    tombstone: { version: number } | undefined,
-    published: readonly string[] = [],
-  ): Promise<RoomRecord | null> {
-    const set: Record<string, unknown> = {};
-    for (const field of MUTABLE) set[field] = next[field];
-    set['whosTurn'] = encodeGameState(next.whosTurn);
-    if (tombstone) {
-      set['version'] = tombstone.version;
-      set['tombstone'] = true;
-    }
-    Object.assign(set, outboxFields(events));
-    const update: Record<string, unknown> = { $set: set };
-    const removed = published.map((key) => `outbox.${key}`).filter((path) => !(path in set));
-    if (removed.length) update['$unset'] = Object.fromEntries(removed.map((path) => [path, '']));
-    return fromStored(
-      await this.rooms
-        .findOneAndUpdate({ _id: next._id, version, tombstone: { $ne: true } }, update, { new: true })
-        .lean<StoredRoom>(),
-    );
+  /** Removes a deleted room's document (lists and Play now no longer see it). */
+  async projectDeleted(roomId: string): Promise<void> {
+    await this.rooms.collection.deleteOne({ _id: roomId } as never);
   }
 
   async list(filter: { page: number; pageSize: number; freeSpot: boolean; gameType?: GameType }) {
@@ -187,8 +162,4 @@ function fromStored(room: StoredRoom | null): RoomRecord | null {
   return typeof room.whosTurn === 'string'
     ? { ...room, whosTurn: JSON.parse(room.whosTurn) as GameState }
     : (room as RoomRecord);
-}
-
-function outboxDocument(events: readonly EventEnvelope[]) {
-  return { outbox: outboxOf(events), outboxAt: new Date(), tombstone: false };
 }

@@ -31,13 +31,14 @@ import {
   type Logger,
   Metrics,
   openSharedLimits,
+  type OutboxDocument,
   OutboxRelay,
   publisherRelayOptions,
   rateLimited,
   readablePage,
   type SharedLimit,
 } from '@oasis198/service-kit';
-import { Types } from 'mongoose';
+import { type Model, Types } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RoomsConfig } from '../config';
@@ -46,6 +47,8 @@ import { parseEditIntent } from './dto/edit-room.dto';
 import { cryptoRandom } from './random';
 import type { RoomRecord } from './room.schema';
 import { eventsFor } from './room-events';
+import { type LoggedRoom, RoomLog, type RoomLogEntry } from './room-log';
+import { RoomProjector } from './room-projector';
 import {
   type DeadlinePlan,
   isUnchanged,
@@ -81,14 +84,17 @@ const notFound = () => new AppError('NOT_FOUND', ROOM_MESSAGES.notFound);
 
 /**
  * The behaviour of rooms. Every change: load the room, let the room rules and the game engine
- * decide (room-transitions.ts), write the result with ONE update guarded by the version the
- * decision was made on, together with its events in the outbox; on a lost race, reload and
- * decide again. Then publish the events (the relay's sweep publishes whatever a crash left).
+ * decide (room-transitions.ts), and append the result with its events as ONE message to the
+ * room's subject in the room log, guarded by the sequence the decision was made on (the commit
+ * point); on a lost race, reload and decide again. The projector (room-projector.ts) publishes
+ * the events to GAMES and writes the room to MongoDB, which lists and Play now read; a change
+ * that lists see is also written to MongoDB at once here, so a list shows it on the next read.
  */
 @Injectable()
 export class RoomsService implements OnModuleInit, OnApplicationShutdown {
-  private readonly relay: OutboxRelay<RoomRecord>;
-  /** Rooms as this replica last wrote them: the first guess of the next change (see change()). */
+  private roomLog?: RoomLog;
+  private roomProjector?: RoomProjector;
+  /** Rooms as this replica last logged them: the first guess of the next change (see change()). */
   private readonly recent = new RecentRooms(RECENT_ROOMS);
   /** Wrong passcodes per room and player, shared by every rooms replica (opened at start-up). */
   private passcodes?: SharedLimit;
@@ -98,15 +104,8 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     private readonly jetstream: JetStreamService,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CONFIG) private readonly config: RoomsConfig,
-    metrics: Metrics,
-  ) {
-    this.relay = new OutboxRelay<RoomRecord>(repository.rooms, jetstream, logger, {
-      sweepEveryMs: config.OUTBOX_SWEEP_MS,
-      clearAfterMs: config.OUTBOX_CLEAR_AFTER_MS,
-      metrics,
-      ...publisherRelayOptions('rooms', Streams.games.name, config),
-    });
-  }
+    private readonly metrics: Metrics,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     // Rooms publishes to GAMES: it keeps the stream's limits as configured and watches its room.
@@ -116,6 +115,14 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       maxMsgSize: this.config.GAMES_STREAM_MAX_MSG_SIZE,
     };
     await keepPublishedStream(this.jetstream, games, this.config);
+    const roomLog = {
+      ...Streams.roomLog,
+      maxBytes: this.config.ROOMLOG_STREAM_MAX_BYTES,
+      maxMsgSize: this.config.ROOMLOG_STREAM_MAX_MSG_SIZE,
+    };
+    await keepPublishedStream(this.jetstream, roomLog, this.config);
+    const nc = this.jetstream.nc;
+    this.roomLog = new RoomLog(nc.jetstream(), await nc.jetstreamManager());
     const { passcodes } = await openSharedLimits(
       this.jetstream.nc,
       KvBuckets.limits,
@@ -128,11 +135,50 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       { logger: this.logger },
     );
     this.passcodes = passcodes;
-    this.relay.start();
+    this.roomProjector = new RoomProjector(
+      this.repository,
+      this.jetstream,
+      this.roomLog,
+      this.logger,
+      {
+        coalesceMs: this.config.PROJECTION_COALESCE_MS,
+        deadLetterAttempts: this.config.OUTBOX_DEAD_LETTER_ATTEMPTS,
+        deadLetterAfterMs: this.config.OUTBOX_DEAD_LETTER_AFTER_MS,
+      },
+      this.metrics,
+    );
+    await this.roomProjector.start();
+    void this.publishLegacyOutboxes();
+  }
+
+  /**
+   * Rooms written before the room log kept their events in an outbox in the document until they
+   * were published; a crash before that left some there. One sweep of the old relay at start-up
+   * publishes them (msg-ids make a repeat harmless), so the upgrade loses none.
+   */
+  private async publishLegacyOutboxes(): Promise<void> {
+    const relay = new OutboxRelay(
+      this.repository.rooms as unknown as Model<OutboxDocument>,
+      this.jetstream,
+      this.logger,
+      { metrics: this.metrics, ...publisherRelayOptions('rooms', Streams.games.name, this.config) },
+    );
+    await relay.sweep(0).catch((error) => this.logger.warn({ err: error }, 'legacy outbox sweep failed'));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.relay.stop();
+    await this.roomProjector?.stop();
+  }
+
+  /** The room log's projector of this replica. */
+  get projector(): RoomProjector {
+    if (!this.roomProjector) throw new Error('rooms is not started');
+    return this.roomProjector;
+  }
+
+  private get log(): RoomLog {
+    if (!this.roomLog) throw new Error('rooms is not started');
+    return this.roomLog;
   }
 
   // ---------------------------------------------------------------------------------- reads
@@ -158,7 +204,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async get(roomId: unknown): Promise<RoomView> {
-    return toRoomView(await this.load(roomId), Date.now());
+    return toRoomView((await this.load(roomId)).room, Date.now());
   }
 
   /** The caller's current room; 404 when they are in none. */
@@ -172,8 +218,8 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   private async roomOf(playerId: string): Promise<RoomRecord | null> {
     const membership = await this.repository.membershipOf(playerId);
     if (!membership) return null;
-    const room = await this.repository.find(membership.roomId);
-    if (!room || room.tombstone || !seatOf(room, playerId)) {
+    const room = await this.read(membership.roomId);
+    if (!room || !seatOf(room, playerId)) {
       await this.healIfStale(playerId, membership);
       return null;
     }
@@ -193,7 +239,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     const playerId = callerId(caller);
     const own = await this.roomOf(playerId);
     if (own) return toRoomView(own, Date.now());
-    this.relay.assertCanPublish();
+    this.assertCanLog();
     const owner = randomUUID();
     const until = Date.now() + PLAY_NOW_WAIT_MS;
     while (!(await this.repository.takeLease(PLAY_NOW_LEASE, owner, PLAY_NOW_LEASE_MS))) {
@@ -231,7 +277,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     const input = parseCreateRoom(body, caller);
     const roomId = new Types.ObjectId().toHexString();
     const now = Date.now();
-    this.relay.assertCanPublish(); // 503 while GAMES is full: no room whose events cannot go out
+    this.assertCanLog(); // 503 while a stream is full: no room that cannot be logged or whose events cannot go out
     await this.takeMembership(playerId, roomId, new Date(now));
     try {
       const roomNumber = await this.repository.nextRoomNumber();
@@ -256,11 +302,13 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
         createdAt: new Date(now),
         updatedAt: new Date(now),
       };
-      const stored = await this.repository.insert(room, eventsFor(null, { next: room }, now));
-      this.recent.set(stored);
-      await this.relay.publishSoon(stored);
+      const entry = { room, events: eventsFor(null, { next: room }, now), deleted: false, listed: true };
+      const seq = await this.log.append(entry, 0);
+      if (seq === null) throw new Error(`room ${roomId} is already in the room log`);
+      this.recent.set(room, seq);
+      await this.projectNow(entry);
       this.logger.info({ roomId, roomNumber }, 'room created');
-      return toRoomView(stored, now);
+      return toRoomView(room, now);
     } catch (error) {
       await this.repository.releaseMemberships([playerId], roomId);
       throw error;
@@ -324,7 +372,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
 
   private async join(caller: TokenClaims, roomId: unknown, passCode: unknown): Promise<RoomView> {
     const playerId = callerId(caller);
-    const room = await this.load(roomId);
+    const { room } = await this.load(roomId);
     if (seatOf(room, playerId)) return toRoomView(room, Date.now());
     const me: Person = { id: playerId, name: caller.name };
     await this.countPasscodeAttempt(room, playerId, passCode);
@@ -361,14 +409,14 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * The one way a room changes: load, decide, write guarded by the version, retry on a lost
-   * race, then publish. Returns the room as written (or as loaded when nothing changed).
+   * The one way a room changes: load, decide, append guarded by the room's log sequence, retry on
+   * a lost race. Returns the room as logged (or as loaded when nothing changed).
    *
-   * The first decision is made on the room as this replica last wrote it, when it has it (a move
+   * The first decision is made on the room as this replica last logged it, when it has it (a move
    * follows the previous one of the same room): that saves reading the room back before every
-   * change (docs/benchmarks.md). Only a write can come of it, and the version guard refuses it if
-   * the room changed elsewhere meanwhile; any other outcome (a refusal, nothing to change) is
-   * judged again on the room as stored, so a stale copy never answers a client.
+   * change. Only an append can come of it, and the expected sequence refuses it if the room
+   * changed elsewhere meanwhile; any other outcome (a refusal, nothing to change) is judged again
+   * on the room as logged, so a stale copy never answers a client.
    */
   private async change(
     roomId: unknown,
@@ -379,47 +427,46 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       const now = Date.now();
       let plan: Plan | undefined;
       try {
-        plan = decide(recent, now);
+        plan = decide(recent.room, now);
       } catch {
-        plan = undefined; // judged again below on the stored room
+        plan = undefined; // judged again below on the logged room
       }
       if (plan && !isUnchanged(plan)) {
         const written = await this.write(recent, plan, now);
         if (written) return written;
       }
-      this.recent.delete(recent._id);
+      this.recent.delete(recent.room._id);
     }
     for (let attempt = 1; ; attempt++) {
-      const room = await this.load(roomId);
+      const loaded = await this.load(roomId);
       const now = Date.now();
-      const plan = decide(room, now);
-      if (isUnchanged(plan)) return room;
-      const written = await this.write(room, plan, now);
+      const plan = decide(loaded.room, now);
+      if (isUnchanged(plan)) return loaded.room;
+      const written = await this.write(loaded, plan, now);
       if (written) return written;
       if (attempt >= MAX_ATTEMPTS) throw new AppError('CONFLICT', ROOM_MESSAGES.concurrent);
       await sleep(2 + Math.floor(Math.random() * 8 * attempt));
     }
   }
 
-  private async write(room: RoomRecord, change: Transition, nowMs: number): Promise<RoomRecord | null> {
-    // 503 while GAMES is full: a change whose events cannot be published is not stored.
-    this.relay.assertCanPublish();
-    const events = eventsFor(room, change, nowMs);
-    // Events of the previous change already out leave the outbox in this same update.
-    const published = this.relay.takePublished(room._id);
-    const written = await this.repository.commit(
-      room.version,
-      change.next,
-      events,
-      change.deleted,
-      published,
-    );
-    if (!written) {
-      this.relay.clearLater(room._id, published);
-      return null;
-    }
+  private async write(
+    { room, seq }: { room: RoomRecord; seq: number },
+    change: Transition,
+    nowMs: number,
+  ): Promise<RoomRecord | null> {
+    // 503 while a stream is full: a change that cannot be logged or published is not made.
+    this.assertCanLog();
+    const next = change.deleted ? { ...change.next, version: change.deleted.version } : change.next;
+    const entry: RoomLogEntry = {
+      room: next,
+      events: eventsFor(room, change, nowMs),
+      deleted: !!change.deleted,
+      listed: !!change.deleted || isListed(room, next),
+    };
+    const appended = await this.log.append(entry, seq);
+    if (appended === null) return null;
     if (change.deleted) this.recent.delete(room._id);
-    else this.recent.set(written);
+    else this.recent.set(next, appended);
     if (change.deleted) {
       await this.repository.releaseMemberships(
         room.players.map((p) => p.id),
@@ -433,15 +480,58 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
         room._id,
       );
     }
-    await this.relay.publishSoon(written);
-    return written;
+    // Who is in which room is what lists, Play now and memberships go by: written before the
+    // answer. A game started or ended is written by the projector at once, off the move's path.
+    if (entry.deleted || playersChanged(room, next)) await this.projectNow(entry);
+    return next;
   }
 
-  private async load(roomId: unknown): Promise<RoomRecord> {
+  /**
+   * Writes a change of a room's players (creation, join, leave, deletion) to MongoDB right after
+   * its append, so the next list or Play now sees it (guarded by the version, so the projector's
+   * own write of it later changes nothing). Best effort: the change is committed, and the
+   * projector writes it if this fails.
+   */
+  private async projectNow(entry: RoomLogEntry): Promise<void> {
+    try {
+      if (entry.deleted) await this.repository.projectDeleted(entry.room._id);
+      else await this.projector.write(entry.room);
+    } catch (error) {
+      this.logger.warn(
+        { err: error, roomId: entry.room._id },
+        'projecting a change at once failed; the projector will',
+      );
+    }
+  }
+
+  /** 503 while the room log or GAMES is full. */
+  private assertCanLog(): void {
+    this.jetstream.assertCanPublish(Streams.roomLog.name);
+    this.jetstream.assertCanPublish(Streams.games.name);
+  }
+
+  /** The room and its log sequence for a change or a GET; 404 when it is not there or gone. */
+  private async load(roomId: unknown): Promise<LoggedRoom['entry'] & { seq: number }> {
     if (typeof roomId !== 'string' || !ROOM_ID.test(roomId)) throw notFound();
+    const logged = await this.log.last(roomId);
+    if (logged) {
+      if (logged.entry.deleted) throw notFound();
+      return { ...logged.entry, seq: logged.seq };
+    }
+    // No message for it: a room from before the room log (its first change appends expecting 0).
     const room = await this.repository.find(roomId);
     if (!room || room.tombstone) throw notFound();
-    return room;
+    return { room, events: [], deleted: false, listed: false, seq: 0 };
+  }
+
+  /** The room as it is now, or null when it is gone. */
+  private async read(roomId: string): Promise<RoomRecord | null> {
+    try {
+      return (await this.load(roomId)).room;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+      throw error;
+    }
   }
 
   /**
@@ -460,12 +550,28 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
 
   private async healIfStale(playerId: string, membership: { roomId: string; at: Date }): Promise<boolean> {
     if (Date.now() - new Date(membership.at).getTime() < MEMBERSHIP_SETTLE_MS) return false;
-    const room = await this.repository.find(membership.roomId);
-    if (room && !room.tombstone && seatOf(room, playerId)) return false;
+    const room = await this.read(membership.roomId);
+    if (room && seatOf(room, playerId)) return false;
     await this.repository.releaseMemberships([playerId], membership.roomId);
     this.logger.warn({ playerId, roomId: membership.roomId }, 'healed a stale membership');
     return true;
   }
+}
+
+/** Whether the room's players changed (who, or how many). */
+function playersChanged(before: RoomRecord, after: RoomRecord): boolean {
+  return (
+    before.playerCount !== after.playerCount || before.players.some((p, i) => p.id !== after.players[i]?.id)
+  );
+}
+
+/** Whether lists and queries see the change (its players, a game started or ended): not coalesced. */
+function isListed(before: RoomRecord, after: RoomRecord): boolean {
+  return (
+    playersChanged(before, after) ||
+    before.gameStarted !== after.gameStarted ||
+    before.gameOver !== after.gameOver
+  );
 }
 
 function callerId(caller: TokenClaims | undefined): string {

@@ -28,7 +28,6 @@ describe('rooms service with a full GAMES stream', () => {
       GAMES_STREAM_MAX_BYTES: String(4 * 1024 * 1024),
       GAMES_STREAM_MAX_MSG_SIZE: String(128 * 1024),
       STREAM_CHECK_MS: '200',
-      OUTBOX_SWEEP_MS: '200',
     }));
     rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-full-test');
     nc = await connect({ servers: infra().natsUrl });
@@ -60,7 +59,8 @@ describe('rooms service with a full GAMES stream', () => {
     const room = await create(alice);
     await join(bob, room._id);
     await move(alice, room._id, 3);
-    await waitFor(async () => (await stored(room._id))?.outboxAt === null, { what: 'the events to go out' });
+    // Projected: its events were published first.
+    await waitFor(async () => (await stored(room._id))?.version === 3, { what: 'the events to go out' });
 
     // The stream is almost full (as limited by the operator), then other traffic fills it.
     const { config, full, refusal } = await fillStream(nc, Streams.games.name, 'room.filler');
@@ -98,5 +98,29 @@ describe('rooms service with a full GAMES stream', () => {
     });
     expect(played.version).toBe((before?.version ?? 0) + 1);
     expect(await create(carol)).toMatchObject({ createdBy: { id: carol.userId } });
+  });
+
+  it('answers 503 to every change while the room log is full, logs none, and resumes when there is room', async () => {
+    const [alice, bob, carol] = [user('alice'), user('bob'), user('carol')];
+    const room = await create(alice);
+    await join(bob, room._id);
+    const { config, refusal } = await fillStream(nc, Streams.roomLog.name, 'roomlog.filler');
+    expect(refusal).toMatchObject({ api_error: { err_code: 10077 } });
+    await new Promise((resolve) => setTimeout(resolve, 600)); // two looks at the stream by rooms
+
+    const unavailable = { code: 'UNAVAILABLE', message: STREAM_FULL_MESSAGE };
+    expect(await refusalOf(move(alice, room._id, 4))).toEqual(unavailable);
+    expect(await refusalOf(create(carol))).toEqual(unavailable);
+    expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({ version: 2 });
+    expect(await refusalOf(call(Requests.rooms.mine, { caller: carol }))).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+
+    await jsm.streams.update(Streams.roomLog.name, { ...config });
+    const played = await waitFor(() => move(alice, room._id, 4).catch(() => undefined), {
+      what: 'the move to be accepted',
+      intervalMs: 100,
+    });
+    expect(played.version).toBe(3);
   });
 });

@@ -39,6 +39,8 @@ export interface StreamSpec {
   maxBytes?: number;
   /** The largest message the stream accepts. Unset: NATS's max_payload. */
   maxMsgSize?: number;
+  /** How long a message is kept at most, set when the stream is created; 0 keeps it. Unset: 14 days. */
+  maxAgeMs?: number;
 }
 
 export interface CapacityWatchOptions {
@@ -163,7 +165,7 @@ export class JetStreamService {
             subjects: [...stream.subjects],
             retention: RetentionPolicy.Limits,
             storage: StorageType.File,
-            max_age: 14 * DAY_NS,
+            max_age: stream.maxAgeMs === undefined ? 14 * DAY_NS : stream.maxAgeMs * 1e6,
             duplicate_window: 2 * 60 * 1e9,
             ...limits,
           });

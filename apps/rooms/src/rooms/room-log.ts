@@ -1,0 +1,97 @@
+import { AppError, type EventEnvelope, RoomLogSubjects, Streams } from '@oasis198/contracts';
+import { isNotFound, isOutOfSpace, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
+import type { JetStreamClient, JetStreamManager } from 'nats';
+import type { RoomRecord } from './room.schema';
+
+/**
+ * One message of the room log: a room change as committed. The room as it is after the change,
+ * the events the change causes (published to GAMES by the projector, in this order), whether the
+ * room is gone with it, and whether lists and queries see the change (then MongoDB gets it at once
+ * instead of coalesced).
+ */
+export interface RoomLogEntry {
+  room: RoomRecord;
+  events: EventEnvelope[];
+  deleted: boolean;
+  listed: boolean;
+}
+
+/** An entry as stored, with its stream sequence: the expected last sequence of the room's next change. */
+export interface LoggedRoom {
+  entry: RoomLogEntry;
+  seq: number;
+}
+
+/** The room's Date fields, which travel as ISO text in the log. */
+const DATES = ['waitingSince', 'gameStartedAt', 'createdAt', 'updatedAt'] as const;
+
+export const encodeEntry = (entry: RoomLogEntry): Uint8Array =>
+  new TextEncoder().encode(JSON.stringify(entry));
+
+export function decodeEntry(data: Uint8Array): RoomLogEntry {
+  const entry = JSON.parse(new TextDecoder().decode(data)) as RoomLogEntry;
+  const room = entry.room as unknown as Record<string, unknown>;
+  for (const field of DATES) {
+    const value = room[field];
+    if (typeof value === 'string') room[field] = new Date(value);
+  }
+  return entry;
+}
+
+/** The room id of a log subject (roomlog.<roomId>). */
+export const roomIdOf = (subject: string): string => subject.slice(subject.indexOf('.') + 1);
+
+/** JetStream's "wrong last sequence": another change of the room was appended first. */
+function isLostRace(error: unknown): boolean {
+  return (error as { api_error?: { err_code?: number } } | null)?.api_error?.err_code === 10071;
+}
+
+/**
+ * The room log in JetStream (Streams.roomLog): appends guarded by the room subject's last
+ * sequence, reads of a room's last message, and purges of what is projected.
+ */
+export class RoomLog {
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+  ) {}
+
+  /**
+   * Appends a change if the room's subject is still at `expectedSeq` (0: no message yet); the new
+   * sequence, or null when another change came first (the caller reloads and decides again). A
+   * full log refuses: 503, and the change is not made.
+   */
+  async append(entry: RoomLogEntry, expectedSeq: number): Promise<number | null> {
+    try {
+      const ack = await this.js.publish(RoomLogSubjects.room(entry.room._id), encodeEntry(entry), {
+        expect: { lastSubjectSequence: expectedSeq, streamName: Streams.roomLog.name },
+      });
+      return ack.seq;
+    } catch (error) {
+      if (isLostRace(error)) return null;
+      if (isOutOfSpace(error)) throw new AppError('UNAVAILABLE', STREAM_FULL_MESSAGE);
+      throw error;
+    }
+  }
+
+  /** The room's last message; null when its subject has none (a room from before the log, or purged). */
+  async last(roomId: string): Promise<LoggedRoom | null> {
+    try {
+      const msg = await this.jsm.streams.getMessage(Streams.roomLog.name, {
+        last_by_subj: RoomLogSubjects.room(roomId),
+      });
+      return { entry: decodeEntry(msg.data), seq: msg.seq };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Removes the room's messages below `belowSeq` (the messages from it on stay). */
+  async purge(roomId: string, belowSeq: number): Promise<void> {
+    await this.jsm.streams.purge(Streams.roomLog.name, {
+      filter: RoomLogSubjects.room(roomId),
+      seq: belowSeq,
+    });
+  }
+}

@@ -1,0 +1,368 @@
+import { Consumers, type EventEnvelope, Streams } from '@oasis198/contracts';
+import {
+  DEAD_LETTERS_COLLECTION,
+  type DeadLetterRecord,
+  describeError,
+  encodeOutboxEvent,
+  isNotFound,
+  isPublishRefusal,
+  type JetStreamService,
+  type Logger,
+  type Metrics,
+  storeDeadLetter,
+} from '@oasis198/service-kit';
+import { LRUCache } from 'lru-cache';
+import { AckPolicy, type ConsumerMessages, DeliverPolicy, type JsMsg } from 'nats';
+import { decodeEntry, type RoomLog, type RoomLogEntry, roomIdOf } from './room-log';
+import type { RoomRecord } from './room.schema';
+import type { RoomsRepository } from './rooms.repository';
+
+export interface RoomProjectorOptions {
+  /** A room's move-only changes are written to MongoDB at most once per this many ms. */
+  coalesceMs: number;
+  /** Refusals by JetStream of one event before it becomes a dead letter... */
+  deadLetterAttempts: number;
+  /** ...spread over at least this long. */
+  deadLetterAfterMs: number;
+  /** How often projected rooms' older log messages are purged. */
+  purgeEveryMs?: number;
+}
+
+/** Seconds JetStream waits for an ack; far above the coalescing delay, which holds messages unacked. */
+const ACK_WAIT_S = 30;
+/** Unacked messages at most: every room with a held move (and its few messages) fits. */
+const MAX_ACK_PENDING = 20_000;
+/** Messages being published at once (across rooms; one room's are handled in order). */
+const MAX_IN_FLIGHT = 256;
+const RETRY_MS = [500, 2000, 10_000, 30_000];
+/** When a room was last written, remembered for this many rooms (coalescing). */
+const WRITTEN_ROOMS = 20_000;
+
+interface Held {
+  room: RoomRecord;
+  seq: number;
+  msgs: JsMsg[];
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Turns the room log into its effects, shared by the rooms replicas through one durable consumer:
+ * for each message, publishes its events to GAMES (their ids are their msg-ids, so a redelivery
+ * is dropped by the stream's duplicate window), then makes sure MongoDB has the room, then acks.
+ *
+ * - A change that lists see (creation, players, start, end, deletion) is written at once; a
+ *   move-only change is held, and written together with the room's later ones at most once per
+ *   coalesceMs. A message is acked only once its events are published and its room (or a newer
+ *   version of it) is written.
+ * - Writes are guarded by the version (RoomsRepository.project): nothing rolls a room back.
+ * - An event JetStream keeps refusing becomes a dead letter, as in the outbox relay (service-kit).
+ * - Every purgeEveryMs, a projected room's older messages are purged below both its projected
+ *   message and the consumer's ack floor; a deleted room's whole subject once its tombstone is
+ *   below the ack floor. A room's last message stays: it is the room.
+ */
+export class RoomProjector {
+  private messages?: ConsumerMessages;
+  private loop?: Promise<void>;
+  private purgeTimer?: NodeJS.Timeout;
+  private stopped = false;
+  /** Each room's publishing, in order: one room's events never overtake each other here. */
+  private readonly chains = new Map<string, Promise<void>>();
+  /**
+   * Each room's MongoDB writes, in order, apart from its publishing: the events of a room's next
+   * move do not wait for the database (docs/benchmarks.md, "Issue 13, lever 3 built").
+   */
+  private readonly writes = new Map<string, Promise<void>>();
+  private inFlight = 0;
+  private readonly waiters: (() => void)[] = [];
+  private readonly held = new Map<string, Held>();
+  private readonly writtenAt = new LRUCache<string, number>({ max: WRITTEN_ROOMS });
+  /** Rooms projected since their last purge: the projected message's sequence. */
+  private readonly projected = new Map<string, { seq: number; deleted: boolean }>();
+  /** Events of a message in hand already published (a retry on this replica starts after them). */
+  private readonly publishedOf = new Map<number, number>();
+  /** When JetStream first refused an event, by event id (for the dead-letter delay). */
+  private readonly firstRefusedAt = new Map<string, number>();
+
+  constructor(
+    private readonly repository: RoomsRepository,
+    private readonly jetstream: JetStreamService,
+    private readonly log: RoomLog,
+    private readonly logger: Logger,
+    private readonly options: RoomProjectorOptions,
+    private readonly metrics?: Metrics,
+  ) {}
+
+  async start(): Promise<void> {
+    const { stream, durable, filterSubjects } = Consumers.roomsProjector;
+    const jsm = await this.jetstream.nc.jetstreamManager();
+    try {
+      await jsm.consumers.info(stream, durable);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await jsm.consumers.add(stream, {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subjects: [...filterSubjects],
+        ack_wait: ACK_WAIT_S * 1e9,
+        max_ack_pending: MAX_ACK_PENDING,
+      });
+      this.logger.info({ consumer: durable }, 'created durable consumer');
+    }
+    const consumer = await this.jetstream.nc.jetstream().consumers.get(stream, durable);
+    this.messages = await consumer.consume({ max_messages: 512 });
+    const messages = this.messages;
+    this.loop = (async () => {
+      for await (const msg of messages) {
+        if (this.stopped) break;
+        while (this.inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => this.waiters.push(r));
+        this.inFlight += 1;
+        this.run(this.chains, roomIdOf(msg.subject), () => this.handle(msg)).finally(() => {
+          this.inFlight -= 1;
+          this.waiters.shift()?.();
+        });
+      }
+    })().catch((error) => this.logger.error({ err: error, consumer: durable }, 'room projector stopped'));
+    this.purgeTimer = setInterval(() => void this.purge(), this.options.purgeEveryMs ?? 10_000);
+    this.purgeTimer.unref();
+  }
+
+  /** Stops taking messages, finishes those in hand and writes every held room (then acks them). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.purgeTimer);
+    this.messages?.stop();
+    await this.loop;
+    await Promise.allSettled([...this.chains.values()]);
+    await Promise.allSettled([...this.writes.values()]);
+    await Promise.allSettled(
+      [...this.held.keys()].map((roomId) => this.run(this.writes, roomId, () => this.flush(roomId))),
+    );
+  }
+
+  /**
+   * Publishes one log message's events and projects its room: the whole of what a message does,
+   * used by the consumer (and by tests, to show a redelivery changes nothing).
+   */
+  async project(entry: RoomLogEntry, seq: number, msgs: readonly JsMsg[] = []): Promise<void> {
+    await this.publish(entry.events, seq, msgs[0]);
+    await this.queueStore(entry, seq, msgs);
+  }
+
+  /** The room's write, after its earlier ones (the room's next messages are published meanwhile). */
+  private queueStore(entry: RoomLogEntry, seq: number, msgs: readonly JsMsg[]): Promise<void> {
+    return this.run(this.writes, entry.room._id, () => this.store(entry, seq, msgs));
+  }
+
+  /** Writes the room now, or holds it for a coalesced write; acks what is written (or superseded). */
+  private async store(entry: RoomLogEntry, seq: number, msgs: readonly JsMsg[]): Promise<void> {
+    const roomId = entry.room._id;
+    const held = this.held.get(roomId);
+    const covered = [...(held?.msgs ?? []), ...msgs];
+    if (entry.deleted) {
+      // Deleted: whatever was held is superseded.
+      this.drop(roomId);
+      try {
+        await this.repository.projectDeleted(roomId);
+      } catch (error) {
+        this.retry(covered, error, roomId);
+        return;
+      }
+      this.done(roomId, seq, true, covered);
+      return;
+    }
+    const due = Date.now() - (this.writtenAt.get(roomId) ?? 0) >= this.options.coalesceMs;
+    if (entry.listed || due) {
+      const newest = held && held.room.version > entry.room.version ? held : { room: entry.room, seq };
+      this.drop(roomId);
+      try {
+        await this.write(newest.room);
+      } catch (error) {
+        this.retry(covered, error, roomId);
+        return;
+      }
+      this.done(roomId, Math.max(seq, held?.seq ?? 0), false, covered);
+      return;
+    }
+    if (held) {
+      if (entry.room.version > held.room.version) Object.assign(held, { room: entry.room, seq });
+      held.msgs.push(...msgs);
+      return;
+    }
+    const delay = (this.writtenAt.get(roomId) ?? 0) + this.options.coalesceMs - Date.now();
+    const timer = setTimeout(
+      () => void this.run(this.writes, roomId, () => this.flush(roomId)),
+      Math.max(0, delay),
+    );
+    timer.unref();
+    this.held.set(roomId, { room: entry.room, seq, msgs: [...msgs], timer });
+  }
+
+  /** Held rooms waiting for their coalesced write (for tests and metrics). */
+  get heldRooms(): number {
+    return this.held.size;
+  }
+
+  private async handle(msg: JsMsg): Promise<void> {
+    let entry: RoomLogEntry;
+    try {
+      entry = decodeEntry(msg.data);
+    } catch {
+      this.logger.error({ subject: msg.subject, seq: msg.seq }, 'undecodable room log message terminated');
+      msg.term('undecodable');
+      return;
+    }
+    try {
+      await this.publish(entry.events, msg.seq, msg);
+    } catch (error) {
+      this.retry([msg], error, entry.room._id);
+      return;
+    }
+    void this.queueStore(entry, msg.seq, [msg]);
+  }
+
+  /** Hands messages back to JetStream for a later try (their events again are dropped by msg-id). */
+  private retry(msgs: readonly JsMsg[], error: unknown, roomId: string): void {
+    for (const msg of msgs) {
+      const attempt = msg.info.redeliveryCount;
+      const delay = RETRY_MS[Math.min(attempt - 1, RETRY_MS.length - 1)] ?? 1000;
+      this.logger.warn(
+        { err: error, roomId, seq: msg.seq, attempt, retryInMs: delay },
+        'projecting a room change failed; will retry',
+      );
+      msg.nak(delay);
+    }
+  }
+
+  /** Publishes the events in order; one JetStream keeps refusing becomes a dead letter. */
+  private async publish(events: readonly EventEnvelope[], seq: number, msg?: JsMsg): Promise<void> {
+    for (let i = this.publishedOf.get(seq) ?? 0; i < events.length; i++) {
+      const event = events[i] as EventEnvelope;
+      try {
+        await this.jetstream.publish(event);
+        this.firstRefusedAt.delete(event.id);
+      } catch (error) {
+        if (!isPublishRefusal(error) || !this.deadLetterDue(event, msg)) throw error;
+        await this.deadLetter(event, error, msg);
+      }
+      this.publishedOf.set(seq, i + 1);
+    }
+  }
+
+  private deadLetterDue(event: EventEnvelope, msg?: JsMsg): boolean {
+    const now = Date.now();
+    const first = this.firstRefusedAt.get(event.id) ?? now;
+    this.firstRefusedAt.set(event.id, first);
+    const attempts = msg?.info.redeliveryCount ?? 1;
+    return attempts >= this.options.deadLetterAttempts && now - first >= this.options.deadLetterAfterMs;
+  }
+
+  private async deadLetter(event: EventEnvelope, error: unknown, msg?: JsMsg): Promise<void> {
+    const now = new Date();
+    const firstAt = new Date(this.firstRefusedAt.get(event.id) ?? now.getTime());
+    const record: DeadLetterRecord = {
+      _id: event.id,
+      service: 'rooms',
+      type: event.type,
+      event: encodeOutboxEvent(event),
+      source: { collection: Streams.roomLog.name, id: msg ? `${msg.subject}#${msg.seq}` : 'projector' },
+      error: describeError(error),
+      attempts: msg?.info.redeliveryCount ?? 1,
+      firstFailedAt: firstAt,
+      lastFailedAt: now,
+      deadAt: now,
+    };
+    await storeDeadLetter(this.repository.rooms.db, record);
+    this.firstRefusedAt.delete(event.id);
+    this.metrics?.deadLetters.inc({ type: event.type });
+    this.logger.error(
+      {
+        eventId: event.id,
+        type: event.type,
+        source: record.source,
+        attempts: record.attempts,
+        error: record.error,
+      },
+      `room event ${event.id} moved to the dead letters (${DEAD_LETTERS_COLLECTION}) after ${record.attempts} refusals by JetStream; replay it with replay-dead-letters once the cause is fixed`,
+    );
+  }
+
+  /**
+   * Writes the room unless a newer version is there. A document the write had to create is
+   * checked against the log: if the room is gone meanwhile (its tombstone or its purged subject),
+   * a late write must not bring it back into the lists.
+   */
+  async write(room: RoomRecord): Promise<void> {
+    const result = await this.repository.project(room);
+    if (result === 'inserted') {
+      const last = await this.log.last(room._id);
+      if (!last || last.entry.deleted) await this.repository.projectDeleted(room._id);
+    }
+    this.writtenAt.set(room._id, Date.now());
+  }
+
+  /** The held room's coalesced write, then the acks of every message it covers. */
+  private async flush(roomId: string): Promise<void> {
+    const held = this.held.get(roomId);
+    if (!held) return;
+    this.drop(roomId);
+    try {
+      await this.write(held.room);
+    } catch (error) {
+      this.retry(held.msgs, error, roomId);
+      return;
+    }
+    this.done(roomId, held.seq, false, held.msgs);
+  }
+
+  private drop(roomId: string): void {
+    const held = this.held.get(roomId);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.held.delete(roomId);
+  }
+
+  private done(roomId: string, seq: number, deleted: boolean, msgs: readonly JsMsg[]): void {
+    for (const msg of msgs) {
+      msg.ack();
+      this.publishedOf.delete(msg.seq);
+    }
+    this.publishedOf.delete(seq);
+    const before = this.projected.get(roomId);
+    if (!before || seq >= before.seq) this.projected.set(roomId, { seq, deleted });
+  }
+
+  /** Runs a task after the room's earlier ones in `chains` (one room's messages in order). */
+  private run(chains: Map<string, Promise<void>>, roomId: string, task: () => Promise<void>): Promise<void> {
+    const next = (chains.get(roomId) ?? Promise.resolve())
+      .then(task)
+      .catch((error) => this.logger.error({ err: error, roomId }, 'room projector task failed'));
+    chains.set(roomId, next);
+    void next.finally(() => {
+      if (chains.get(roomId) === next) chains.delete(roomId);
+    });
+    return next;
+  }
+
+  /**
+   * Purges projected rooms' older log messages: below both the projected message (the room's
+   * newest written state, which stays) and the consumer's ack floor (everything below it is
+   * published and projected). A deleted room's subject goes whole once its tombstone is acked.
+   */
+  async purge(): Promise<void> {
+    if (this.projected.size === 0) return;
+    const { stream, durable } = Consumers.roomsProjector;
+    try {
+      const jsm = await this.jetstream.nc.jetstreamManager();
+      const floor = (await jsm.consumers.info(stream, durable)).ack_floor.stream_seq;
+      for (const [roomId, { seq, deleted }] of [...this.projected]) {
+        if (this.stopped) return;
+        const below = deleted && seq <= floor ? seq + 1 : Math.min(seq, floor + 1);
+        if (below > 1) await this.log.purge(roomId, below);
+        if (seq <= floor && this.projected.get(roomId)?.seq === seq) this.projected.delete(roomId);
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'purging the room log failed; the next purge retries');
+    }
+  }
+}
