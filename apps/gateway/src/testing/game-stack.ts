@@ -54,7 +54,6 @@ export class GameStack {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
       SHUTDOWN_GRACE_MS: '500',
-      OUTBOX_SWEEP_MS: '500',
     };
   }
 
