@@ -1,8 +1,6 @@
 import { Consumers, Streams, TimerSubjects } from '@oasis198/contracts';
-import { isNotFound, isWrongRevision } from '@oasis198/service-kit';
+import { ensureDurable, isNotFound, isWrongRevision } from '@oasis198/service-kit';
 import {
-  AckPolicy,
-  DeliverPolicy,
   DiscardPolicy,
   headers as natsHeaders,
   RetentionPolicy,
@@ -86,18 +84,7 @@ export async function ensureTimerStream(
 
 /** Creates the durable consumer of fired deadlines when missing. */
 export async function ensureFiredConsumer(jsm: JetStreamManager, ackWaitMs: number): Promise<void> {
-  const { stream, durable, filterSubjects } = Consumers.timerFired;
-  try {
-    await jsm.consumers.info(stream, durable);
-    return;
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  await jsm.consumers.add(stream, {
-    durable_name: durable,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    filter_subject: filterSubjects[0],
+  await ensureDurable(jsm, Consumers.timerFired, {
     ack_wait: ackWaitMs * 1e6,
     // Never dropped: a deadline is retried until the rooms service has answered it.
     max_deliver: -1,

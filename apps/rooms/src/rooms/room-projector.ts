@@ -3,16 +3,17 @@ import {
   DEAD_LETTERS_COLLECTION,
   type DeadLetterRecord,
   describeError,
+  ensureDurable,
   encodeOutboxEvent,
-  isNotFound,
   isPublishRefusal,
+  retryDelayMs,
   type JetStreamService,
   type Logger,
   type Metrics,
   storeDeadLetter,
 } from '@oasis198/service-kit';
 import { LRUCache } from 'lru-cache';
-import { AckPolicy, type ConsumerMessages, DeliverPolicy, type JsMsg } from 'nats';
+import type { ConsumerMessages, JsMsg } from 'nats';
 import { decodeEntry, type RoomLog, type RoomLogEntry, roomIdOf } from './room-log';
 import type { RoomRecord } from './room.schema';
 import type { RoomsRepository } from './rooms.repository';
@@ -34,7 +35,6 @@ const ACK_WAIT_S = 30;
 const MAX_ACK_PENDING = 20_000;
 /** Messages being published at once (across rooms; one room's are handled in order). */
 const MAX_IN_FLIGHT = 256;
-const RETRY_MS = [500, 2000, 10_000, 30_000];
 /** When a room was last written, remembered for this many rooms (coalescing). */
 const WRITTEN_ROOMS = 20_000;
 
@@ -93,22 +93,13 @@ export class RoomProjector {
   ) {}
 
   async start(): Promise<void> {
-    const { stream, durable, filterSubjects } = Consumers.roomsProjector;
+    const { stream, durable } = Consumers.roomsProjector;
     const jsm = await this.jetstream.nc.jetstreamManager();
-    try {
-      await jsm.consumers.info(stream, durable);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      await jsm.consumers.add(stream, {
-        durable_name: durable,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        filter_subjects: [...filterSubjects],
-        ack_wait: ACK_WAIT_S * 1e9,
-        max_ack_pending: MAX_ACK_PENDING,
-      });
-      this.logger.info({ consumer: durable }, 'created durable consumer');
-    }
+    const created = await ensureDurable(jsm, Consumers.roomsProjector, {
+      ack_wait: ACK_WAIT_S * 1e9,
+      max_ack_pending: MAX_ACK_PENDING,
+    });
+    if (created) this.logger.info({ consumer: durable }, 'created durable consumer');
     const consumer = await this.jetstream.nc.jetstream().consumers.get(stream, durable);
     this.messages = await consumer.consume({ max_messages: 512 });
     const messages = this.messages;
@@ -225,7 +216,7 @@ export class RoomProjector {
   private retry(msgs: readonly JsMsg[], error: unknown, roomId: string): void {
     for (const msg of msgs) {
       const attempt = msg.info.redeliveryCount;
-      const delay = RETRY_MS[Math.min(attempt - 1, RETRY_MS.length - 1)] ?? 1000;
+      const delay = retryDelayMs(attempt);
       this.logger.warn(
         { err: error, roomId, seq: msg.seq, attempt, retryInMs: delay },
         'projecting a room change failed; will retry',

@@ -43,6 +43,23 @@ function suite(infra: () => TestInfra) {
     let env: Record<string, string>;
 
     const user = testCaller;
+    /** Runs `test` with this suite's replica (a) and a second one (b) over the same database and log. */
+    async function withSecondReplica(test: (a: RoomsService, b: RoomsService) => Promise<void>) {
+      const { app: otherApp } = await createService(roomsDefinition, env);
+      try {
+        await test(app.get(RoomsService), otherApp.get(RoomsService));
+      } finally {
+        await otherApp.close();
+      }
+    }
+    /** A 32 s room without passcode that `creator` opens on `service`. */
+    const openRoom = (service: RoomsService, creator: ReturnType<typeof user>) =>
+      service.create(creator, {
+        gameType: 'quick-battle',
+        createdBy: { id: creator.userId, name: creator.name },
+        duration: 32,
+        passCode: '',
+      });
     const { call, create, edit, join, move } = roomsClient(() => rpc);
     const failure = async (promise: Promise<unknown>) => {
       try {
@@ -226,17 +243,9 @@ function suite(infra: () => TestInfra) {
     it('judges a change again on the stored room when its replica holds an older copy', async () => {
       // Two replicas over the same database; each decides a change first on the room as it last
       // wrote it, which another replica may have changed meanwhile.
-      const { app: otherApp } = await createService(roomsDefinition, env);
-      try {
-        const a = app.get(RoomsService);
-        const b = otherApp.get(RoomsService);
+      await withSecondReplica(async (a, b) => {
         const [alice, bob] = [user('alice'), user('bob')];
-        const room = await a.create(alice, {
-          gameType: 'quick-battle',
-          createdBy: { id: alice.userId, name: alice.name },
-          duration: 32,
-          passCode: '',
-        });
+        const room = await openRoom(a, alice);
         await a.edit(bob, room._id, { players: { playerId: bob.userId, playerName: bob.name } });
         // a's copy: version 2, alice to move. b plays alice's move: version 3, bob to move.
         await b.edit(alice, room._id, { move: { number: 3, option: 'plain' } });
@@ -259,24 +268,14 @@ function suite(infra: () => TestInfra) {
         const stored = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
         expect(stored.version).toBe(4);
         expect(stored.whosTurn.moves).toHaveLength(2);
-      } finally {
-        await otherApp.close();
-      }
+      });
     });
 
     it('lets exactly one of two replicas apply the same move: the room log refuses the other, which reloads', async () => {
       // Both replicas decide on the same logged room (each holds it as it last logged it).
-      const { app: otherApp } = await createService(roomsDefinition, env);
-      try {
-        const a = app.get(RoomsService);
-        const b = otherApp.get(RoomsService);
+      await withSecondReplica(async (a, b) => {
         const [alice, bob] = [user('alice'), user('bob')];
-        const room = await a.create(alice, {
-          gameType: 'quick-battle',
-          createdBy: { id: alice.userId, name: alice.name },
-          duration: 32,
-          passCode: '',
-        });
+        const room = await openRoom(a, alice);
         await b.edit(bob, room._id, { players: { playerId: bob.userId, playerName: bob.name } });
         await a.get(room._id); // a reads the room as b logged it; its own copy is version 1
         const results = await Promise.allSettled([
@@ -295,9 +294,7 @@ function suite(infra: () => TestInfra) {
         });
         const moves = (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade);
         expect(moves.map((e) => e.id)).toEqual([`move.made:${room._id}:1:0`]);
-      } finally {
-        await otherApp.close();
-      }
+      });
     });
 
     it('loses nothing of a change a replica appended and died before projecting: GET, GAMES and MongoDB get it', async () => {

@@ -8,6 +8,7 @@ import {
   RetentionPolicy,
   StorageType,
   type ConnectionOptions,
+  type ConsumerConfig,
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
@@ -325,22 +326,9 @@ export class JetStreamService {
   async consume(spec: ConsumerSpec, handler: EventHandler, options: ConsumeOptions = {}): Promise<void> {
     const jsm = this.jsm();
     const ackWaitSeconds = options.ackWaitSeconds ?? 30;
-    const backoff = options.backoffMs ?? [500, 2000, 10_000, 30_000];
-    const config = {
-      durable_name: spec.durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subjects: [...spec.filterSubjects],
-      ack_wait: ackWaitSeconds * 1e9,
-      max_ack_pending: 1000,
-    };
-    try {
-      await jsm.consumers.info(spec.stream, spec.durable);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      await jsm.consumers.add(spec.stream, config);
-      this.logger.info({ consumer: spec.durable }, 'created durable consumer');
-    }
+    const backoff = options.backoffMs ?? RETRY_BACKOFF_MS;
+    const created = await ensureDurable(jsm, spec, { ack_wait: ackWaitSeconds * 1e9, max_ack_pending: 1000 });
+    if (created) this.logger.info({ consumer: spec.durable }, 'created durable consumer');
     const consumer = await this.js().consumers.get(spec.stream, spec.durable);
     const messages = await consumer.consume({ max_messages: 256 });
     this.running.add(messages);
@@ -388,7 +376,7 @@ export class JetStreamService {
           stop?.({ outcome: 'terminated' });
           return;
         }
-        const delay = backoff[Math.min(attempt - 1, backoff.length - 1)] ?? 1000;
+        const delay = retryDelayMs(attempt, backoff);
         this.logger.warn(
           { err: error, consumer: durable, eventId: event.id, attempt, retryInMs: delay },
           'event handler failed; will retry',
@@ -428,6 +416,39 @@ export function makeEvent<T extends EventType>(
 ): EventEnvelope<T> {
   const requestId = currentRequestId();
   return { id, type, occurredAt: at.toISOString(), ...(requestId ? { requestId } : {}), data };
+}
+
+/** The delays before a failed message's next delivery, by attempt (the last one repeats). */
+export const RETRY_BACKOFF_MS: readonly number[] = [500, 2000, 10_000, 30_000];
+
+/** The delay before delivery number `attempt` + 1 of a message that failed `attempt` times. */
+export const retryDelayMs = (attempt: number, backoff: readonly number[] = RETRY_BACKOFF_MS): number =>
+  backoff[Math.min(Math.max(attempt, 1) - 1, backoff.length - 1)] ?? 1000;
+
+/**
+ * Creates the durable consumer of `spec` when it is missing (explicit acks, from the stream's
+ * start, `spec`'s subjects, plus `settings`); an existing one is left as it is. True when this
+ * call created it.
+ */
+export async function ensureDurable(
+  jsm: JetStreamManager,
+  spec: ConsumerSpec,
+  settings: Partial<ConsumerConfig>,
+): Promise<boolean> {
+  try {
+    await jsm.consumers.info(spec.stream, spec.durable);
+    return false;
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  await jsm.consumers.add(spec.stream, {
+    durable_name: spec.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subjects: [...spec.filterSubjects],
+    ...settings,
+  });
+  return true;
 }
 
 /** JetStream's "not found": a stream (10059), a consumer (10014) or a message (10037). */
