@@ -72,12 +72,13 @@ test('30. The leaderboard shows the winner moving up, live, with each player’s
     async () => {
       const now = { winner: await readOwnRank(winnerBoard), loser: await readOwnRank(loserBoard) };
       expect(now.winner.rank).toBeLessThan(now.loser.rank);
+      // Each board refetches on its own notice: wait for the winner's to show the paid game too.
+      expect(now.winner.text).toMatch(/\b25\b/);
       return now;
     },
     { timeout: 10_000, interval: 250 },
   );
   expect(after.winner.rank).toBeLessThan(before.winner.rank);
-  expect(after.winner.text).toMatch(/\b25\b/);
   console.log(
     `leaderboard: the winner moved from #${before.winner.rank} to #${after.winner.rank}, ` +
       `the loser from #${before.loser.rank} to #${after.loser.rank}`,
