@@ -84,15 +84,17 @@ async function npmPackages() {
   notice('running npm ci');
   const args = ['ci', '--no-audit', '--no-fund'];
   let result = await run('npm', args, { capture: true });
-  if (result.code !== 0 && onlyUnresolvableOptionals(result.output)) {
-    // A registry mirror without other platforms' optional binaries (e.g. @swc/core-darwin-arm64)
-    // yields a lockfile without them, which npm ci then calls out of sync. npm install with the
-    // same lockfile installs exactly it; the lockfile must come out unchanged.
-    notice('npm ci refuses the lockfile over optional packages this registry lacks: npm install');
+  if (result.code !== 0 && onlyMissingPackages(result.output)) {
+    // The registry this machine reaches need not hold the same set of other platforms' optional
+    // binaries (e.g. @swc/core-darwin-arm64) as the one the lockfile was written against, and npm ci
+    // then calls the lockfile out of sync. npm install from the same lockfile installs exactly it
+    // for this platform; it may only add optional packages, and the committed lockfile is kept.
+    notice('npm ci refuses the lockfile over optional packages of other platforms: npm install');
     const before = readFileSync(lockFile);
     result = await run('npm', ['install', '--no-audit', '--no-fund'], { capture: true });
-    if (result.code === 0 && !readFileSync(lockFile).equals(before)) {
-      writeFileSync(lockFile, before);
+    const added = addedPackages(before, readFileSync(lockFile));
+    writeFileSync(lockFile, before);
+    if (result.code === 0 && (added === undefined || added.some((entry) => !entry.optional))) {
       throw new StepError(
         'package-lock.json is out of sync with package.json: run npm install and commit it',
       );
@@ -155,14 +157,26 @@ function nativeModuleProblems() {
   return problems;
 }
 
-/** npm ci's "not in sync" complaint names only packages with no version ("Missing: x@ from lock file"). */
-function onlyUnresolvableOptionals(output) {
+/** npm ci's "not in sync" complaint, naming only packages missing from the lockfile. */
+function onlyMissingPackages(output) {
   if (!/can only install packages when your package\.json and package-lock\.json/.test(output)) return false;
   const problems = output.split('\n').filter((line) => /^npm error (Missing|Invalid): /.test(line));
   return (
     problems.length > 0 &&
-    problems.every((line) => /^npm error Missing: \S+@ from lock file$/.test(line.trim()))
+    problems.every((line) => /^npm error Missing: \S+ from lock file$/.test(line.trim()))
   );
+}
+
+/** The entries `after` adds to lockfile `before`, or undefined if it changes or drops any. */
+function addedPackages(before, after) {
+  const old = JSON.parse(before.toString('utf8')).packages ?? {};
+  const now = JSON.parse(after.toString('utf8')).packages ?? {};
+  for (const [key, meta] of Object.entries(old)) {
+    if (JSON.stringify(now[key]) !== JSON.stringify(meta)) return undefined;
+  }
+  return Object.keys(now)
+    .filter((key) => !(key in old))
+    .map((key) => now[key]);
 }
 
 /** npm keeps node_modules/.package-lock.json as its record of what is installed. */
