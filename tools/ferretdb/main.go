@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
+	_ "net/http/pprof" // profiles on -debug-addr only: the default mux is served nowhere else
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -26,6 +28,7 @@ func main() {
 	dataDir := flag.String("data", "./.data/ferretdb", "directory that holds the SQLite databases")
 	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn or error")
 	writeTimeout := flag.Duration("write-timeout", 30*time.Second, "longest time one write may hold the write lock (0 = no limit)")
+	debugAddr := flag.String("debug-addr", os.Getenv("FERRETDB_DEBUG_ADDR"), "address for Go profiles at /debug/pprof/ (empty: none; default $FERRETDB_DEBUG_ADDR)")
 	flag.Parse()
 
 	var level slog.Level
@@ -61,6 +64,12 @@ func main() {
 	})
 	if err != nil {
 		fail("cannot start FerretDB: %v", err)
+	}
+
+	if *debugAddr != "" {
+		go func() {
+			logger.Warn("profiling endpoint stopped", "error", http.ListenAndServe(*debugAddr, nil))
+		}()
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -1,7 +1,15 @@
-import { AppError, type EventEnvelope, RoomLogSubjects, Streams } from '@oasis198/contracts';
+import {
+  AppError,
+  type EventEnvelope,
+  EventTypes,
+  RoomLogSubjects,
+  type RoomSnapshot,
+  Streams,
+} from '@oasis198/contracts';
 import { isNotFound, isOutOfSpace, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
 import type { JetStreamClient, JetStreamManager } from 'nats';
 import type { RoomRecord } from './room.schema';
+import { toRoomView } from './room-view';
 
 /**
  * One message of the room log: a room change as committed. The room as it is after the change,
@@ -25,17 +33,58 @@ export interface LoggedRoom {
 /** The room's Date fields, which travel as ISO text in the log. */
 const DATES = ['waitingSince', 'gameStartedAt', 'createdAt', 'updatedAt'] as const;
 
-export const encodeEntry = (entry: RoomLogEntry): Uint8Array =>
-  new TextEncoder().encode(JSON.stringify(entry));
+/**
+ * A room.created or room.updated event as logged: its data (the room as clients see it) is not
+ * stored, since it is the entry's room through toRoomView at `serverNow`; it is rebuilt on reading.
+ * The log then carries the room once, not twice (docs/decisions.md, "Performance").
+ */
+type LoggedSnapshot = Omit<EventEnvelope, 'data'> & { serverNow: number };
+
+/** An event whose data is the entry's room as a view (not so for a deleted room's last snapshot). */
+const isSnapshotOf = (
+  { room, deleted }: Omit<RoomLogEntry, 'events'>,
+  event: EventEnvelope,
+): event is EventEnvelope<'room.updated'> =>
+  (event.type === EventTypes.roomUpdated || event.type === EventTypes.roomCreated) &&
+  !deleted &&
+  (event.data as RoomSnapshot).room.version === room.version;
+
+/**
+ * An entry as stored. Its events go under `logged`, a key the earlier code does not know: a replica
+ * of it, during a rolling upgrade, fails on such an entry and hands it back (nak) for a newer
+ * replica, rather than publishing snapshots without their room. Entries appended before this
+ * encoding keep `events`, and read as they are.
+ */
+interface StoredEntry extends Omit<RoomLogEntry, 'events'> {
+  logged?: (EventEnvelope | LoggedSnapshot)[];
+  events?: EventEnvelope[];
+}
+
+export function encodeEntry({ events, ...entry }: RoomLogEntry): Uint8Array {
+  const logged = events.map((event): EventEnvelope | LoggedSnapshot => {
+    if (!isSnapshotOf(entry, event)) return event;
+    const { data, ...rest } = event;
+    return { ...rest, serverNow: data.room.serverNow };
+  });
+  const stored: StoredEntry = { ...entry, logged };
+  return new TextEncoder().encode(JSON.stringify(stored));
+}
 
 export function decodeEntry(data: Uint8Array): RoomLogEntry {
-  const entry = JSON.parse(new TextDecoder().decode(data)) as RoomLogEntry;
+  const { logged, events, ...entry } = JSON.parse(new TextDecoder().decode(data)) as StoredEntry;
   const room = entry.room as unknown as Record<string, unknown>;
   for (const field of DATES) {
     const value = room[field];
     if (typeof value === 'string') room[field] = new Date(value);
   }
-  return entry;
+  return {
+    ...entry,
+    events: (logged ?? events ?? []).map((event): EventEnvelope => {
+      if (!('serverNow' in event)) return event;
+      const { serverNow, ...rest } = event;
+      return { ...rest, data: { room: { ...toRoomView(entry.room, 0), serverNow } } } as EventEnvelope;
+    }),
+  };
 }
 
 /** The room id of a log subject (roomlog.<roomId>). */

@@ -1,0 +1,60 @@
+import { EventTypes } from '@oasis198/contracts';
+import { bob, fixedRandom, playBelow198, T0, waitingRoom } from './room.fixtures';
+import type { RoomRecord } from './room.schema';
+import { eventsFor } from './room-events';
+import { decodeEntry, encodeEntry, type RoomLogEntry } from './room-log';
+import { isUnchanged, planJoin, planLeave, type Transition } from './room-transitions';
+
+const JSON_OF = (entry: RoomLogEntry) => JSON.parse(JSON.stringify(entry)) as unknown;
+
+function change(plan: ReturnType<typeof planJoin>): Transition {
+  if (isUnchanged(plan)) throw new Error('expected a change');
+  return plan;
+}
+
+function entryOf(prev: RoomRecord | null, transition: Transition, nowMs: number): RoomLogEntry {
+  const { next, deleted } = transition;
+  return {
+    room: deleted ? { ...next, version: deleted.version } : next,
+    events: eventsFor(prev, transition, nowMs),
+    deleted: !!deleted,
+    listed: true,
+  };
+}
+
+describe('the room log encoding', () => {
+  const room = waitingRoom();
+  const joined = change(planJoin(room, bob, undefined, T0, fixedRandom()));
+  const midGame = playBelow198(joined.next, 30);
+
+  it.each([
+    ['a new room', () => entryOf(null, { next: room }, T0)],
+    ['a join that starts the game', () => entryOf(room, joined, T0 + 1_234)],
+    ['a room 30 moves into a game', () => entryOf(joined.next, { next: midGame }, T0 + 40_000)],
+    [
+      'a leave that ends the game and deletes the room',
+      () => entryOf(midGame, change(planLeave(midGame, bob.id, T0 + 50_000)), T0 + 50_000),
+    ],
+  ])('decodes %s to exactly what was appended', (_name, make) => {
+    const entry = make();
+    expect(JSON_OF(decodeEntry(encodeEntry(entry)))).toEqual(JSON_OF(entry));
+  });
+
+  it('carries the room once: a snapshot event is rebuilt from the logged room', () => {
+    const entry = entryOf(joined.next, { next: midGame }, T0 + 40_000);
+    const snapshot = entry.events.find((e) => e.type === EventTypes.roomUpdated);
+    expect(snapshot).toBeDefined();
+    const full = JSON.stringify(entry).length;
+    const encoded = encodeEntry(entry).length;
+    expect(encoded).toBeLessThan(full - JSON.stringify(snapshot?.data).length + 100);
+  });
+});
+
+describe('entries appended before the compact encoding', () => {
+  it('read as they were written', () => {
+    const room = waitingRoom();
+    const entry = entryOf(null, { next: room }, T0);
+    const earlier = new TextEncoder().encode(JSON.stringify(entry));
+    expect(JSON_OF(decodeEntry(earlier))).toEqual(JSON_OF(entry));
+  });
+});
