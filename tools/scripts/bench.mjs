@@ -35,9 +35,10 @@
 //   --no-build                      use what is built
 //   --no-floor, --no-timer          skip those parts
 //   --timer-rooms 10000             pending deadlines for the timer part
-//   --profile                       CPU profiles of every service for every step's window
-//                                   (.artifacts/bench/profiles; summarize with
-//                                   node tools/bench/profile-summary.mjs <files>)
+//   --profile                       CPU profiles of every service and FerretDB for every step's
+//                                   window (.artifacts/bench/profiles; summarize with
+//                                   node tools/bench/profile-summary.mjs <files>, and FerretDB's
+//                                   with go tool pprof -top <file>)
 //   --mongo-url mongodb://host:port the FerretDB for the floor when --url's cannot be found
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -59,6 +60,7 @@ import {
 } from '../bench/lib/procs.mjs';
 import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
 import { bold, dim, parseOptions, red, yellow } from './lib/log.mjs';
+import { freePort } from './lib/net.mjs';
 import { forEachLine } from './lib/proc.mjs';
 import { APPS, gatewayPort, SHARED_ADDRESS_LIMITS, setupAndBuild } from './lib/stack.mjs';
 import { startThrowawayStack } from './lib/throwaway.mjs';
@@ -175,6 +177,8 @@ async function startOwnStack() {
     rmSync(PROFILES, { recursive: true, force: true });
     mkdirSync(PROFILES, { recursive: true });
     process.env.OASIS_CPU_PROFILE_DIR = PROFILES;
+    // FerretDB's Go profile of each window, from the launcher's pprof endpoint (go tool pprof -top).
+    process.env.FERRETDB_DEBUG_ADDR = `127.0.0.1:${await freePort()}`;
     process.env.NODE_OPTIONS =
       `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(ROOT, 'tools', 'bench', 'profiler.cjs')}`.trim();
   }
@@ -285,6 +289,7 @@ async function runStep(target, ctx) {
   const sampler = new ProcessSampler({ ...ctx.stack.pids, bench: process.pid });
   const before = await scrapeAll(ctx.stack.metricsUrls);
   if (opts.profile && ctx.stack.own) signalProfilers(ctx, `games-${target}`);
+  const ferretProfile = opts.profile && ctx.stack.own ? profileFerretDB(`games-${target}`) : undefined;
   ctx.loopDelay.reset();
   sampler.start();
   recorder.open();
@@ -296,6 +301,7 @@ async function runStep(target, ctx) {
   const window = recorder.close();
   const usage = sampler.stop();
   if (opts.profile && ctx.stack.own) signalProfilers(ctx, `games-${target}`);
+  await ferretProfile;
   const after = await scrapeAll(ctx.stack.metricsUrls);
   // Every step starts from no games: stop the bots and delete their rooms (memberships go with them).
   await fleet.stop({ deleteRooms: true });
@@ -362,6 +368,17 @@ function signalProfilers(ctx, label) {
         // gone
       }
     }
+  }
+}
+
+/** FerretDB's CPU profile over the measured window, into PROFILES (best effort). */
+async function profileFerretDB(label) {
+  const url = `http://${process.env.FERRETDB_DEBUG_ADDR}/debug/pprof/profile?seconds=${DURATION_S}`;
+  try {
+    const answer = await fetch(url, { signal: AbortSignal.timeout((DURATION_S + 30) * 1000) });
+    writeFileSync(path.join(PROFILES, `${label}-ferretdb.pprof`), Buffer.from(await answer.arrayBuffer()));
+  } catch (error) {
+    log(yellow(`  FerretDB profile not taken: ${error.message}`));
   }
 }
 
