@@ -25,7 +25,6 @@ import {
   specSecondsSchema,
   strictBody,
   wholeNumber,
-  wholeNumberValue,
 } from './schema';
 import type { TokenClaims } from './users';
 
@@ -161,8 +160,15 @@ export type RoomView = z.infer<typeof roomViewSchema>;
 /** GET /api/rooms/: a page of rooms, newest first. */
 export const roomPageSchema = z.object({
   rooms: z.array(roomViewSchema),
-  /** As asked: a page past the end is an empty page of that number, however large. */
-  page: wholeNumberValue('page must be a whole number of at least 1.', 1).meta({ example: 1 }),
+  /**
+   * As asked: a page past the end is an empty page of that number, however large. A number, not an
+   * integer, in the document: JSON writes a page from 10^21 on with an exponent (1e+22), which
+   * JSON Schema's integer excludes.
+   */
+  page: z.number().min(1).meta({
+    example: 1,
+    description: 'The page asked for, a whole number (from 10^21 on written with an exponent).',
+  }),
   pageSize: countSchema.meta({ example: 8 }),
   total: countSchema.meta({ example: 3 }),
 });

@@ -223,6 +223,13 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('states the page of a room list as the number it echoes, however large', () => {
+    // ?page=10614173068211578208256 is a valid request (an empty page); its echo is 1.06e+22.
+    expect(answerOf(doc, 'get /api/rooms', '200')).toMatchObject({
+      properties: { page: { type: 'number', minimum: 1 }, total: { type: 'integer', minimum: 0 } },
+    });
+  });
+
   it('states a room exactly: integers, nulls, and the fields that are always there', () => {
     const room = answerOf(doc, 'get /api/rooms/{id}', '200') as {
       properties: Record<string, Record<string, unknown>>;
