@@ -3,9 +3,12 @@ import {
   EventIds,
   EventTypes,
   type GameFinished,
+  gameHistorySchema,
   type GameWon,
+  leaderboardSchema,
   type PlayedGame,
   type PlayedGameDetail,
+  playedGameDetailSchema,
   type RankedReward,
   REWARD_MESSAGES,
   type RewardView,
@@ -22,14 +25,20 @@ import { makeEvent } from '@oasis198/service-kit';
 import { waitFor } from '@oasis198/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { newAccount, useAccountsStack } from './testing/accounts-stack';
+import { expectExactly } from './testing/exactly';
 import { SseClient } from './testing/sse-client';
 
 interface ErrorBody {
   message: string;
   code: string;
 }
+interface OpenApiSchema {
+  $ref?: string;
+  type?: string;
+  items?: { $ref?: string };
+}
 interface OpenApiResponse {
-  content?: Record<string, { schema?: { type?: string; items?: { $ref?: string } } }>;
+  content?: Record<string, { schema?: OpenApiSchema }>;
   headers?: Record<string, { schema?: { type?: string } }>;
 }
 type Player = { id: string; name: string; token: string; email: string; password: string };
@@ -265,6 +274,7 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
       expect(first.status).toBe(200);
       expect(Array.isArray(first.body)).toBe(true);
       expect(first.body.map((r) => r.playerName)).toEqual(['lbCharlie', 'lbAlpha']);
+      expectExactly(leaderboardSchema, first.body);
       const total = Number(first.headers.get('x-total-count'));
       expect(total).toBeGreaterThanOrEqual(4);
       const second = await stack().call<RewardView[]>('GET', '/api/rewards/?page=2&pageSize=2');
@@ -330,15 +340,20 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
             }
           >
         >;
+        components: { schemas: Record<string, OpenApiSchema> };
       }>('GET', '/api/docs/openapi.json');
       const list = doc.body.paths['/api/rewards']?.['get'];
       // Whole numbers are integers in the document, as the gateway checks them.
       const types = Object.fromEntries((list?.parameters ?? []).map((p) => [p.name, p.schema?.type]));
       expect(types).toMatchObject({ page: 'integer', pageSize: 'integer' });
       const ok = list?.responses['200'];
+      // A list of ranked records, from contracts' leaderboardSchema.
       const schema = ok?.content?.['application/json']?.schema;
-      expect(schema?.type).toBe('array');
-      expect(schema?.items?.$ref).toMatch(/RankedRewardDto$/);
+      expect(schema?.$ref).toBe('#/components/schemas/Leaderboard');
+      expect(doc.body.components.schemas['Leaderboard']).toEqual({
+        type: 'array',
+        items: { $ref: '#/components/schemas/RankedReward' },
+      });
       expect(ok?.headers?.['X-Total-Count']?.schema?.type).toBe('integer');
     });
   });
@@ -415,6 +430,7 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
         { timeoutMs: 15_000, what: 'both games in the history' },
       );
       expect(list.status).toBe(200);
+      expectExactly(gameHistorySchema, list.body);
       expect(list.body.map((g) => [g.gameId, g.result, g.endReason, g.opponent.name])).toEqual([
         [second.gameId, 'lost', 'timeout', b.name],
         [first.gameId, 'won', 'left', b.name],
@@ -425,6 +441,7 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
       );
       expect(detail.status).toBe(200);
       expect(detail.body).toMatchObject({ gameId: first.gameId, aiSeed, moves: 3, moveList: moves });
+      expectExactly(playedGameDetailSchema, detail.body);
       expect(verifyGame(aiSeed, detail.body.aiCommit as string, detail.body.moveList ?? []).valid).toBe(true);
     });
 
@@ -457,9 +474,9 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
       ]) {
         expect([path, Object.keys(doc.body.paths[path] ?? {})]).toEqual([path, ['get']]);
       }
-      expect(JSON.stringify(doc.body.paths['/api/rewards/{userId}'])).toMatch(/RankedRewardDto/);
+      expect(JSON.stringify(doc.body.paths['/api/rewards/{userId}'])).toMatch(/schemas\/RankedReward"/);
       expect(JSON.stringify(doc.body.paths['/api/rewards/{userId}/games/{gameId}'])).toMatch(
-        /PlayedGameDetailDto/,
+        /schemas\/PlayedGameDetail"/,
       );
     });
   });

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The error envelope every service answers with over NATS, and its HTTP mapping in the gateway.
  * The gateway sends `{ code, message }` as the JSON body with the mapped status.
@@ -21,17 +23,21 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export interface ErrorEnvelope {
-  code: ErrorCode;
-  message: string;
+export const errorEnvelopeSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string().meta({ example: 'Please enter a valid email address.' }),
   /** Field name -> message, for validation errors that concern several fields. */
-  details?: Record<string, string>;
+  details: z
+    .record(z.string(), z.string())
+    .optional()
+    .meta({ description: 'Field name -> message, when several fields are wrong.' }),
   /**
    * Seconds until another attempt is accepted (a 429 of a limit kept by a service behind the
    * gateway); the gateway sends it as the Retry-After header.
    */
-  retryAfterS?: number;
-}
+  retryAfterS: z.number().optional(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   VALIDATION: 400,

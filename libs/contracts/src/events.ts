@@ -1,6 +1,5 @@
 import {
   END_REASONS,
-  isAiSeed,
   MOVE_LIMIT,
   MOVE_OPTIONS,
   type MoveRecord,
@@ -10,13 +9,16 @@ import {
 } from '@oasis198/game-rules';
 import { z } from 'zod';
 import type { RoomView } from './rooms';
-import { idSchema } from './schema';
+import { countSchema, idSchema, specSecondsSchema } from './schema';
 import { EventTypes, type EventType } from './subjects';
 
 // The payloads that services parse are zod schemas (parseEvent): an object keeps the fields named
 // here and drops whatever else it carries.
 
-export const personSchema = z.object({ id: idSchema, name: z.string() });
+export const personSchema = z.object({
+  id: idSchema.meta({ description: "The user's id; the AI's is 'ai:<roomId>'." }),
+  name: z.string().meta({ example: 'player1' }),
+});
 export type Person = z.infer<typeof personSchema>;
 
 /** user.registered and user.renamed carry the same fields. */
@@ -78,13 +80,16 @@ export const moveRecordSchema = z.object({
   player: z.enum(SEATS),
   number: pickSchema,
   option: z.enum(MOVE_OPTIONS),
-  aiNumber: pickSchema,
-  total: z.number(),
-  at: z.number(),
+  aiNumber: pickSchema.meta({ description: "The AI's number for this move (from the seed)." }),
+  total: countSchema.meta({ description: 'The running total after the move.' }),
+  at: specSecondsSchema.meta({ description: 'When the move was made, in SPEC seconds (since 2022-11-17).' }),
 }) satisfies z.ZodType<MoveRecord>;
 
+/** An AI seed or its commitment: 32 bytes as 64 lowercase hex characters (game-rules' isAiSeed). */
+export const aiHexSchema = z.string().regex(/^[0-9a-f]{64}$/);
+
 /** 64 lowercase hex characters (docs/fair-play.md); null for a game started before fair play. */
-const hexOrNull = z.string().refine(isAiSeed).nullable();
+const hexOrNull = aiHexSchema.nullable();
 
 const gameFinishedBase = {
   /** `${roomId}:${gameNumber}`: the key rewards are paid under, once per player. */

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import { errorEnvelopeSchema } from './errors';
+
 /** The HTTP API of SPEC §7, as the gateway serves it and the web app calls it. */
 export const API_PREFIX = '/api';
 
@@ -33,12 +36,14 @@ export const ApiPaths = {
   docs: '/api/docs',
 } as const;
 
-/** The JSON body of every HTTP error. */
-export interface HttpErrorBody {
-  message: string;
-  code: string;
-  details?: Record<string, string>;
-}
+/**
+ * The JSON body of every HTTP error: the envelope without retryAfterS, which travels as the
+ * Retry-After header.
+ */
+export const httpErrorBodySchema = errorEnvelopeSchema
+  .omit({ retryAfterS: true })
+  .meta({ description: 'The body of every error answer.' });
+export type HttpErrorBody = z.infer<typeof httpErrorBodySchema>;
 
 /** Largest JSON body the gateway accepts; larger ones get 413. */
 export const MAX_BODY_BYTES = 100 * 1024;

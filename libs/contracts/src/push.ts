@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { personSchema } from './events';
-import type { RoomView } from './rooms';
+import { type RoomView, roomViewSchema } from './rooms';
+import { countSchema } from './schema';
 
 /**
  * Server-Sent Events the gateway pushes. The SSE `event:` field is the `type` below; `data:` is
@@ -17,21 +17,23 @@ export interface RoomPush {
  * What the room list shows of a room: no game state (whosTurn and its move list stay on the
  * room's own stream), so the list stream costs the same on the 1st move as on the 200th.
  */
-export type RoomSummary = Pick<
-  RoomView,
-  | '_id'
-  | 'name'
-  | 'roomNumber'
-  | 'gameType'
-  | 'createdBy'
-  | 'duration'
-  | 'hasPassCode'
-  | 'players'
-  | 'gameStarted'
-  | 'gameOver'
-  | 'version'
-  | 'createdAt'
->;
+export const roomSummarySchema = roomViewSchema
+  .pick({
+    _id: true,
+    name: true,
+    roomNumber: true,
+    gameType: true,
+    createdBy: true,
+    duration: true,
+    hasPassCode: true,
+    players: true,
+    gameStarted: true,
+    gameOver: true,
+    version: true,
+    createdAt: true,
+  })
+  .meta({ description: 'A room as the room list shows it: no game state.' });
+export type RoomSummary = z.infer<typeof roomSummarySchema>;
 
 export function toRoomSummary(room: RoomView): RoomSummary {
   return {
@@ -59,24 +61,13 @@ export interface RoomSummaryPush {
 /** The `data` of a `room-deleted` push; a reason the client does not get reads as 'deleted'. */
 export const roomGonePushDataSchema = z.object({
   roomId: z.string(),
-  version: z.number(),
-  reason: z.string().catch('deleted'),
+  version: countSchema.meta({ description: "The room's last version." }),
+  reason: z
+    .string()
+    .catch('deleted')
+    .meta({ description: 'Why: deleted, left, empty, waiting-expired, post-game-expired or abandoned.' }),
 });
 export type RoomGonePush = { type: 'room-deleted' } & z.infer<typeof roomGonePushDataSchema>;
-
-/**
- * What the web app checks of a pushed room before it places it (the list stream's summary): the
- * id and version it keys its cache on, and the players it counts. The rest comes from our own
- * gateway as RoomSummary says and is kept as sent.
- */
-export const pushedSummarySchema = z.looseObject({
-  _id: z.string(),
-  version: z.number(),
-  players: z.array(personSchema),
-});
-
-/** A room's own stream also carries its game state, which the room screen reads. */
-export const pushedRoomSchema = pushedSummarySchema.extend({ whosTurn: z.looseObject({}) });
 
 /** What a room's stream sends. */
 export type PushMessage = RoomPush | RoomGonePush;

@@ -1,47 +1,80 @@
-import type {
-  ChampionTitle,
-  EndReason,
-  LevelStatusName,
-  MoveRecord,
-  PremiumCategory,
-  Seat,
+import {
+  CHAMPION_TITLES,
+  END_REASONS,
+  LEVEL_STATUSES,
+  PREMIUM_CATEGORIES,
+  SEATS,
 } from '@oasis198/game-rules';
 import { z } from 'zod';
-import type { Person } from './events';
-import { idSchema, strictBody, wholeNumber, wholeNumberValue } from './schema';
-import { type TokenClaims, usernameSchema } from './users';
+import { aiHexSchema, moveRecordSchema } from './events';
+import { countSchema, idSchema, strictBody, wholeNumber, wholeNumberValue } from './schema';
+import { type MessageResponse, type TokenClaims, usernameSchema } from './users';
+
+/** An object of one true-or-false flag per name (SPEC §3's categories, titles and levels). */
+function flagsOf<const Names extends readonly string[]>(names: Names) {
+  return z.object(
+    Object.fromEntries(names.map((name) => [name, z.boolean()])) as Record<Names[number], z.ZodBoolean>,
+  );
+}
 
 /** SPEC §3's reward / profile record, plus the games won (the leaderboard's second key). */
-export interface RewardView {
-  playerId: string;
-  playerName: string;
-  playedGames: number;
-  /** Games won against a person (a win against the AI pays nothing and counts nothing). */
-  wins: number;
-  assets: { points: number; coins: number };
-  categories: Record<PremiumCategory, boolean>;
-  championStatus: Record<ChampionTitle, boolean>;
-  levelStatus: Record<LevelStatusName, boolean> & { level: number };
-}
+export const rewardViewSchema = z
+  .object({
+    playerId: z.string(),
+    playerName: z.string().meta({ example: 'player1' }),
+    playedGames: countSchema,
+    wins: countSchema.meta({
+      description: 'Games won against a person (a win against the AI pays nothing and counts nothing).',
+    }),
+    assets: z.object({
+      points: countSchema.meta({ example: 130 }),
+      coins: countSchema.meta({ example: 42 }),
+    }),
+    categories: flagsOf(PREMIUM_CATEGORIES),
+    championStatus: flagsOf(CHAMPION_TITLES),
+    levelStatus: flagsOf(LEVEL_STATUSES).extend({
+      level: z.int().min(1).meta({ example: 2, description: '1 + floor(points / 100)' }),
+    }),
+  })
+  .meta({ description: "SPEC §3's reward / profile record, plus the games won." });
+export type RewardView = z.infer<typeof rewardViewSchema>;
 
 /**
  * A record with its place on the leaderboard (GET /api/rewards/{userId} and every list item):
  * ranked by points, then wins, then name; players equal in all three share a rank (1, 2, 2, 4).
  */
-export interface RankedReward extends RewardView {
-  rank: number;
-}
+export const rankedRewardSchema = rewardViewSchema
+  .extend({
+    rank: z
+      .int()
+      .min(1)
+      .meta({
+        example: 3,
+        description:
+          'Place on the leaderboard by points, then wins, then name (most first, name A to Z); players ' +
+          'equal in all three share a rank (1, 2, 2, 4).',
+      }),
+  })
+  .meta({ description: 'A reward record with its place on the leaderboard.' });
+export type RankedReward = z.infer<typeof rankedRewardSchema>;
+
+/** GET /api/rewards/: SPEC §7's list, one page of the leaderboard (its size in X-Total-Count). */
+export const leaderboardSchema = z.array(rankedRewardSchema);
+
+const PAGE_MESSAGE = 'page must be a whole number of at least 1.';
 
 /**
  * A page of the leaderboard as rewards.list answers it over NATS. Over HTTP, GET /api/rewards/
  * answers SPEC §7's list (`rewards`) with the total in the X-Total-Count header.
  */
-export interface RewardPage {
-  rewards: RankedReward[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+export const rewardPageSchema = z.object({
+  rewards: leaderboardSchema,
+  /** As asked: a page past the end is an empty page of that number, however large. */
+  page: wholeNumberValue(PAGE_MESSAGE, 1),
+  pageSize: countSchema,
+  total: countSchema,
+});
+export type RewardPage = z.infer<typeof rewardPageSchema>;
 
 /** The response header of a paged list that carries the number of items in all pages. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
@@ -61,13 +94,10 @@ export type CreateRewardBody = z.infer<typeof createRewardBodySchema>;
 export const editRewardBodySchema = strictBody({ playerName: usernameSchema });
 export type EditRewardBody = z.infer<typeof editRewardBodySchema>;
 
-export interface EditRewardResponse {
-  reward: RewardView;
-}
+export const editRewardResponseSchema = z.object({ reward: rewardViewSchema });
+export type EditRewardResponse = z.infer<typeof editRewardResponseSchema>;
 
-export interface DeleteRewardResponse {
-  message: string;
-}
+export type DeleteRewardResponse = MessageResponse;
 
 export interface GetRewardRequest {
   userId: string;
@@ -89,7 +119,6 @@ export interface DeleteRewardRequest {
 export const REWARDS_PAGE_SIZE = 20;
 export const REWARDS_MAX_PAGE_SIZE = 100;
 
-const PAGE_MESSAGE = 'page must be a whole number of at least 1.';
 const PAGE_SIZE_MESSAGE = `pageSize must be a whole number from 1 to ${REWARDS_MAX_PAGE_SIZE}.`;
 
 /** GET /api/rewards/?page=&pageSize= */
@@ -117,40 +146,58 @@ export const playedGameIdSchema = z.string().min(1).max(128);
 /** How many of a player's latest games their history keeps (issue 15: "the last 50 games"). */
 export const GAME_HISTORY_SIZE = 50;
 
-export type PlayedGameResult = 'won' | 'lost' | 'draw';
+export const PLAYED_GAME_RESULTS = ['won', 'lost', 'draw'] as const;
+export type PlayedGameResult = (typeof PLAYED_GAME_RESULTS)[number];
 
 /**
  * One finished game in a player's history, as GET /api/rewards/{userId}/games lists it (newest
- * first, at most GAME_HISTORY_SIZE), from game.finished.
+ * first, at most GAME_HISTORY_SIZE), from game.finished. Entries stored before a field existed
+ * answer '' or 0 for it (rewards' toPlayedGame), so ids and counts have no lower bound here.
  */
-export interface PlayedGame {
-  /** `${roomId}:${gameNumber}`. */
-  gameId: string;
-  roomId: string;
-  /** When the game ended (ISO 8601). */
-  finishedAt: string;
-  /** The player's seat; player1 moves first. */
-  seat: Seat;
-  /** The other player. The AI is `{ id: 'ai:<roomId>', name: 'AI' }`. */
-  opponent: Person;
-  result: PlayedGameResult;
-  endReason: EndReason;
-  /** How many moves the game had. */
-  moves: number;
-  /** The room's turn duration in seconds. */
-  duration: number;
-  /** The commitment shown from the game's start and the seed revealed at its end (null before fair play). */
-  aiCommit: string | null;
-  aiSeed: string | null;
-  /** Whether its move list is recorded, so it can be replayed (GET .../games/{gameId}). */
-  verifiable: boolean;
-}
+export const playedGameSchema = z
+  .object({
+    gameId: z
+      .string()
+      .meta({ example: '6650c0ffee0000000000beef:2', description: '`<roomId>:<gameNumber>`' }),
+    roomId: z.string(),
+    /** When the game ended (ISO 8601). */
+    finishedAt: z.iso.datetime().meta({ example: '2026-01-01T12:00:00.000Z' }),
+    seat: z.enum(SEATS).meta({ description: "The player's seat; player1 moved first." }),
+    opponent: z
+      .object({ id: z.string(), name: z.string().meta({ example: 'player2' }) })
+      .meta({ description: "The other player; the AI is { id: 'ai:<roomId>', name: 'AI' }." }),
+    result: z.enum(PLAYED_GAME_RESULTS),
+    endReason: z.enum(END_REASONS),
+    moves: countSchema.meta({ description: 'How many moves the game had.' }),
+    duration: countSchema.meta({ example: 32, description: 'Seconds per turn.' }),
+    aiCommit: aiHexSchema
+      .nullable()
+      .meta({ description: "SHA-256 of the game's AI seed, shown from its start (null before fair play)." }),
+    aiSeed: aiHexSchema
+      .nullable()
+      .meta({ description: 'The AI seed, revealed when the game ended (null before fair play).' }),
+    verifiable: z
+      .boolean()
+      .meta({ description: 'Whether its moves are recorded, so it can be replayed and checked.' }),
+  })
+  .meta({ description: "One finished game in a player's history." });
+export type PlayedGame = z.infer<typeof playedGameSchema>;
+
+/** GET /api/rewards/{userId}/games: the player's last games, newest first. */
+export const gameHistorySchema = z.array(playedGameSchema).max(GAME_HISTORY_SIZE);
 
 /** GET /api/rewards/{userId}/games/{gameId}: the game with every move, to replay and check it. */
-export interface PlayedGameDetail extends PlayedGame {
-  /** Every move in order; null for a game whose game.finished did not carry them (written before). */
-  moveList: MoveRecord[] | null;
-}
+export const playedGameDetailSchema = playedGameSchema
+  .extend({
+    moveList: z.array(moveRecordSchema).nullable().meta({
+      description:
+        'Every move in order; null for a game whose moves were not recorded (ended before they were).',
+    }),
+  })
+  .meta({
+    description: 'A game with every move, to replay it and check the commitment and every AI number.',
+  });
+export type PlayedGameDetail = z.infer<typeof playedGameDetailSchema>;
 
 export interface GameHistoryRequest {
   userId: string;
@@ -171,6 +218,8 @@ export interface LeaderboardChanged {
  * type, data `{}`, at most once per LEADERBOARD_PUSH_INTERVAL_MS, after games were paid.
  */
 export const LEADERBOARD_PUSH_EVENT = 'leaderboard';
+/** The `data` of a leaderboard push: nothing; the client refetches what it shows. */
+export const leaderboardPushDataSchema = z.object({});
 export const LEADERBOARD_PUSH_INTERVAL_MS = 1000;
 
 export const REWARD_MESSAGES = {

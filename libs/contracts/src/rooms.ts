@@ -1,78 +1,178 @@
 import {
+  END_REASONS,
   GAME_TYPES,
   type GameState,
   type GameType,
   MESSAGES,
   MOVE_OPTIONS,
+  type OasisCounts,
   PASSCODE_PATTERN,
   PICK_MAX,
   PICK_MESSAGE,
   PICK_MIN,
+  SEATS,
   TURN_DURATIONS,
   UNKNOWN_OPTION_MESSAGE,
 } from '@oasis198/game-rules';
 import { z } from 'zod';
-import type { Person } from './events';
-import { exactlyOne, exactlyOneField, isObject, oneOfKeyed, strictBody, wholeNumber } from './schema';
+import { aiHexSchema, moveRecordSchema, personSchema } from './events';
+import {
+  countSchema,
+  exactlyOne,
+  exactlyOneField,
+  isObject,
+  oneOfKeyed,
+  specSecondsSchema,
+  strictBody,
+  wholeNumber,
+} from './schema';
 import type { TokenClaims } from './users';
+
+// A room as clients see it, exactly: the web app parses every pushed room with roomViewSchema and
+// the gateway's document states it. A field a room stored (or an event written) before it existed
+// may lack has a default, so such a room still parses, into the value the server gives it today:
+// those fields are optional in what a client accepts and always present in what it gets.
+
+const seatViewSchema = z.object({ turn: z.boolean(), restart: z.boolean() });
+
+const oasisCountsSchema = z.object({
+  double: countSchema,
+  extra: countSchema,
+  minus: countSchema,
+  added: countSchema,
+  bonus: countSchema,
+  matched: countSchema,
+}) satisfies z.ZodType<OasisCounts>;
+
+/** An AI seed or its commitment, or null; a game started before fair play has neither. */
+const aiHexOrNull = (description: string) => aiHexSchema.nullable().default(null).meta({ description });
+
+/**
+ * The game state as clients see it (game-rules' GameState): SPEC §3's whosTurn plus the move list,
+ * the result and the deadline. The secrets (specialRandom, aiSeed) are null while it runs.
+ */
+export const whosTurnViewSchema = z
+  .object({
+    gameStarted: z.boolean(),
+    gameOver: z.boolean(),
+    currentNumber: countSchema.meta({ description: 'The running total.' }),
+    turnStart: specSecondsSchema.meta({ description: 'When the current turn started, in SPEC seconds.' }),
+    specialRandom: z
+      .int()
+      .min(0)
+      .max(999999)
+      .nullable()
+      .meta({ description: "SPEC's 6-digit number, null until the game is over. It keys nothing." }),
+    aiSeed: aiHexOrNull('The AI seed, null until the game is over.'),
+    aiCommit: aiHexOrNull("SHA-256 of the AI seed, from the game's start."),
+    player1: seatViewSchema,
+    player2: seatViewSchema,
+    helpOasis: z.object({ oasis1: oasisCountsSchema, oasis2: oasisCountsSchema }),
+    moves: z.array(moveRecordSchema),
+    winner: z.enum(SEATS).nullable().meta({ description: 'Null while the game runs, and after a draw.' }),
+    endReason: z
+      .enum(END_REASONS)
+      .nullable()
+      .meta({ description: "Null while the game runs; 'moveLimit' is a draw after 250 moves." }),
+    deadline: specSecondsSchema
+      .nullable()
+      .meta({ description: 'turnStart + duration + 4 while a turn runs, else null.' }),
+    endedAt: specSecondsSchema.nullable().meta({ description: 'When the game ended, else null.' }),
+    gameNumber: countSchema.meta({ description: 'Counts the games played in this room.' }),
+  })
+  .meta({
+    description:
+      'SPEC §3 whosTurn plus the moves, the result, the deadline and the fair-play fields. specialRandom ' +
+      'and aiSeed are null until the game is over.',
+  }) satisfies z.ZodType<Omit<GameState, 'specialRandom'> & { specialRandom: number | null }>;
+export type WhosTurnView = z.infer<typeof whosTurnViewSchema>;
 
 /**
  * A room as every client sees it. It never carries the passcode (only whether there is one);
  * specialRandom and the AI seed are null until the game is over (DECISIONS.md "Fair play").
  */
-export interface RoomView {
-  _id: string;
-  name: string;
-  roomNumber: number;
-  gameType: GameType;
-  createdBy: Person;
-  /** Seconds per turn. */
-  duration: number;
-  hasPassCode: boolean;
-  players: Person[];
-  gameStarted: boolean;
-  gameOver: boolean;
-  /**
-   * SHA-256 of the current (or last) game's secret AI seed, 64 lowercase hex characters, from the
-   * game's start; null before the first game. Mirrored in whosTurn, like gameStarted and gameOver.
-   */
-  aiCommit: string | null;
-  /**
-   * The AI seed itself (32 bytes as 64 lowercase hex characters) once the game is over, so anyone
-   * can check aiCommit and every AI number (docs/fair-play.md); null while a game runs and before
-   * the first one. Mirrored in whosTurn.
-   */
-  aiSeed: string | null;
-  whosTurn: WhosTurnView;
-  /** Bumped by every change; a client keeps the highest version it has seen. */
-  version: number;
-  createdAt: string;
-  /** The server clock when this view was made, in SPEC seconds, so clients can align their timers. */
-  serverNow: number;
-  /**
-   * Since when the room has had exactly one player (SPEC seconds), else null. A waiting room is
-   * deleted WAITING_ROOM_EXPIRY seconds after it; the game timer derives that deadline from here.
-   */
-  waitingSince?: number | null;
-  /**
-   * The creator chose "Play the AI if nobody joins within 30 s": while the room waits for a second
-   * player, the AI (id `ai:<roomId>`, name 'AI') takes the seat AI_JOIN_AFTER_SECONDS after
-   * waitingSince, unless a person joins first.
-   */
-  aiOpponent?: boolean;
-  /** When the AI takes the empty seat (SPEC seconds), while the room waits for a player; else null. */
-  aiJoinsAt?: number | null;
-}
+export const roomViewSchema = z
+  .object({
+    _id: z.string().meta({ example: '6650c0ffee0000000000beef' }),
+    name: z.string().meta({ example: 'Room 12' }),
+    roomNumber: countSchema.meta({ example: 12 }),
+    gameType: z.enum(GAME_TYPES),
+    createdBy: personSchema,
+    // One of TURN_DURATIONS, as the create body allows; the rooms service stores it as a number.
+    duration: countSchema.meta({ description: 'Seconds per turn.', enum: [...TURN_DURATIONS], example: 32 }),
+    hasPassCode: z
+      .boolean()
+      .meta({ description: 'Whether joining needs a passcode (the passcode itself is never sent).' }),
+    players: z.array(personSchema).max(2),
+    gameStarted: z.boolean(),
+    gameOver: z.boolean(),
+    /**
+     * SHA-256 of the current (or last) game's secret AI seed, 64 lowercase hex characters, from the
+     * game's start; null before the first game. Mirrored in whosTurn, like gameStarted and gameOver.
+     */
+    aiCommit: aiHexOrNull(
+      "SHA-256 of the game's secret AI seed (64 lowercase hex), from the game's start; null before the " +
+        'first game. Also in whosTurn. See docs/fair-play.md.',
+    ),
+    /**
+     * The AI seed itself (32 bytes as 64 lowercase hex characters) once the game is over, so anyone
+     * can check aiCommit and every AI number (docs/fair-play.md); null while a game runs and before
+     * the first one. Mirrored in whosTurn.
+     */
+    aiSeed: aiHexOrNull(
+      'The AI seed (32 bytes as 64 lowercase hex) once the game is over, to check aiCommit and every AI ' +
+        'number; null while the game runs. Also in whosTurn.',
+    ),
+    whosTurn: whosTurnViewSchema,
+    /** Bumped by every change; a client keeps the highest version it has seen. */
+    version: countSchema.meta({ description: 'Bumped by every change; also the SSE event id.' }),
+    createdAt: z.iso.datetime().meta({ example: '2026-01-01T12:00:00.000Z' }),
+    /** The server clock when this view was made, in SPEC seconds, so clients can align their timers. */
+    serverNow: specSecondsSchema.meta({
+      description: 'The server clock in SPEC seconds (since 2022-11-17), to align timers.',
+    }),
+    /**
+     * Since when the room has had exactly one player (SPEC seconds), else null. A waiting room is
+     * deleted WAITING_ROOM_EXPIRY seconds after it; the game timer derives that deadline from here.
+     */
+    waitingSince: specSecondsSchema
+      .nullable()
+      .default(null)
+      .meta({ description: 'Since when the room has waited with one player (SPEC seconds), else null.' }),
+    /**
+     * The creator chose "Play the AI if nobody joins within 30 s": while the room waits for a second
+     * player, the AI (id `ai:<roomId>`, name 'AI') takes the seat AI_JOIN_AFTER_SECONDS after
+     * waitingSince, unless a person joins first.
+     */
+    aiOpponent: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'The AI takes the empty seat if nobody joins within 30 s.' }),
+    /** When the AI takes the empty seat (SPEC seconds), while the room waits for a player; else null. */
+    aiJoinsAt: specSecondsSchema.nullable().default(null).meta({
+      description:
+        'When the AI takes the empty seat (SPEC seconds), while the room waits for a player; else null.',
+    }),
+  })
+  .meta({ description: 'A room. No passcode; the game’s secrets only once it is over.' });
+export type RoomView = z.infer<typeof roomViewSchema>;
 
-/** The game state as clients see it: the secrets (specialRandom, aiSeed) are null while it runs. */
-export type WhosTurnView = Omit<GameState, 'specialRandom'> & { specialRandom: number | null };
-
-export interface RoomPage {
-  rooms: RoomView[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+/** GET /api/rooms/: a page of rooms, newest first. */
+export const roomPageSchema = z.object({
+  rooms: z.array(roomViewSchema),
+  /**
+   * As asked: a page past the end is an empty page of that number, however large. A number, not an
+   * integer, in the document: JSON writes a page from 10^21 on with an exponent (1e+22), which
+   * JSON Schema's integer excludes.
+   */
+  page: z.number().min(1).meta({
+    example: 1,
+    description: 'The page asked for, a whole number (from 10^21 on written with an exponent).',
+  }),
+  pageSize: countSchema.meta({ example: 8 }),
+  total: countSchema.meta({ example: 3 }),
+});
+export type RoomPage = z.infer<typeof roomPageSchema>;
 
 export const ROOM_MESSAGES = {
   full: "Game already started — you can't join this room.",
@@ -214,9 +314,8 @@ export const editRoomBodySchema = z.preprocess(
 );
 export type EditRoomBody = z.infer<typeof editRoomBodySchema>;
 
-export interface EditRoomResponse {
-  room: RoomView;
-}
+export const editRoomResponseSchema = z.object({ room: roomViewSchema });
+export type EditRoomResponse = z.infer<typeof editRoomResponseSchema>;
 
 const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false };
 
@@ -273,7 +372,7 @@ export const DEADLINE_KINDS = ['turn', 'abandoned', 'post-game', 'waiting', 'ai-
 export type DeadlineKind = (typeof DEADLINE_KINDS)[number];
 
 /** A count as the timer's messages carry it: a whole number from 0. */
-const count = z.int().min(0);
+const count = countSchema;
 
 /** One deadline as a schedule carries it (times in ms since the epoch). */
 export const scheduledDeadlineSchema = z.object({
@@ -298,7 +397,7 @@ export type RoomSchedule = z.infer<typeof roomScheduleSchema>;
 
 /** A seat's turn flag, all the timer reads of it. */
 const seatTurnSchema = z.looseObject({ turn: z.boolean() });
-const specTime = z.number();
+const specTime = specSecondsSchema;
 
 /**
  * What the game timer reads of a room snapshot (room.created and room.updated carry the whole

@@ -48,6 +48,12 @@ function integerFrom<N extends z.ZodNumber | z.ZodCoercedNumber>(
 /** A user, room or game id as the messages and events carry them. */
 export const idSchema = z.string().min(1).max(64);
 
+/** A count, a version or a total: a whole number from 0. */
+export const countSchema = z.int().min(0);
+
+/** A time in SPEC seconds (since 2022-11-17T00:00:00Z), to the millisecond. */
+export const specSecondsSchema = z.number();
+
 /**
  * One of several object shapes told apart by the key each one carries (the room intents, the user
  * edits). A field no shape knows is named first (as every object here does); then `problem` judges

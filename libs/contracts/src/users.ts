@@ -109,25 +109,32 @@ export const editUserBodySchema = oneOfKeyed(
 export type EditUserBody = z.infer<typeof editUserBodySchema>;
 
 /** What register and login answer, and what the web app keeps in localStorage under `user`. */
-export interface AuthUser {
-  _id: string;
-  name: string;
-  token: string;
-}
+export const authUserSchema = z.object({
+  _id: z.string().meta({ example: '6650c0ffee0000000000beef' }),
+  name: z.string().meta({ example: 'player1' }),
+  token: z.string().meta({ description: 'Bearer token (JWT) for the calls that need one.' }),
+});
+export type AuthUser = z.infer<typeof authUserSchema>;
+
+const editedUserSchema = authUserSchema.extend({
+  email: z.string().meta({ example: 'player1@example.com' }),
+});
 
 /** PATCH /api/users/edit answers `{ user }`. The token is the caller's own, still valid. */
-export interface EditUserResponse {
-  user: AuthUser & { email: string };
-}
+export const editUserResponseSchema = z.object({
+  user: editedUserSchema.meta({ description: "The token is the caller's own, still valid." }),
+});
+export type EditUserResponse = z.infer<typeof editUserResponseSchema>;
 
 /** What auth.edit answers over NATS; the gateway adds the caller's own token to make EditUserResponse. */
-export interface EditUserResult {
-  user: Omit<EditUserResponse['user'], 'token'>;
-}
+export const editUserResultSchema = z.object({ user: editedUserSchema.omit({ token: true }) });
+export type EditUserResult = z.infer<typeof editUserResultSchema>;
 
-export interface MessageResponse {
-  message: string;
-}
+/** The answer of a call that has nothing else to say: logout, and the deletes. */
+export const messageResponseSchema = z.object({
+  message: z.string().meta({ example: USER_MESSAGES.loggedOut }),
+});
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
 /**
  * The verified identity behind a bearer token, as the gateway forwards it with a request

@@ -41,6 +41,8 @@ export function roomView(state: GameState, overrides: Partial<RoomView> = {}): R
     createdAt: new Date(T0).toISOString(),
     serverNow: toSpecSeconds(T0),
     waitingSince: null,
+    aiOpponent: false,
+    aiJoinsAt: null,
     ...overrides,
   };
 }

@@ -1,14 +1,30 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { Test } from '@nestjs/testing';
 import {
+  authUserSchema,
   createRewardBodySchema,
   createRoomBodySchema,
   editRewardBodySchema,
+  editRewardResponseSchema,
   editRoomBodySchema,
+  editRoomResponseSchema,
   editUserBodySchema,
+  editUserResponseSchema,
+  gameHistorySchema,
+  httpErrorBodySchema,
+  leaderboardPushDataSchema,
+  leaderboardSchema,
   loginBodySchema,
+  messageResponseSchema,
+  playedGameDetailSchema,
+  rankedRewardSchema,
   registerBodySchema,
+  rewardViewSchema,
+  roomGonePushDataSchema,
+  roomPageSchema,
+  roomSummarySchema,
+  roomViewSchema,
 } from '@oasis198/contracts';
 import { EMAIL_PATTERN, PASSWORD_PATTERN, USERNAME_PATTERN } from '@oasis198/game-rules';
 import { RpcClient } from '@oasis198/service-kit';
@@ -21,7 +37,7 @@ import { RoomPushService } from '../rooms/room-push.service';
 import { RoomsController } from '../rooms/rooms.controller';
 import { UsersController } from '../users/users.controller';
 import { GatewayLimits, LoginThrottle, RegisterThrottle } from './rate-limit';
-import { openApiSchema } from './schema-body';
+import { apiDocument, openApiSchema } from './openapi';
 
 /**
  * The OpenAPI document the gateway publishes, built from its controllers as setup.ts builds it.
@@ -44,7 +60,7 @@ async function documentOf(): Promise<OpenAPIObject> {
   }).compile();
   const app: INestApplication = moduleRef.createNestApplication();
   try {
-    return SwaggerModule.createDocument(app, new DocumentBuilder().addBearerAuth().build());
+    return apiDocument(app);
   } finally {
     await app.close();
   }
@@ -56,6 +72,24 @@ type Operation = {
 };
 const operation = (doc: OpenAPIObject, path: string, method: string): Operation =>
   (doc.paths[path] as Record<string, Operation>)[method] as Operation;
+
+/** A part of the document with every $ref to its components replaced by what it names. */
+function resolved(doc: OpenAPIObject, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => resolved(doc, item));
+  if (typeof value !== 'object' || value === null) return value;
+  const { $ref } = value as { $ref?: unknown };
+  if (typeof $ref === 'string') {
+    const name = $ref.replace('#/components/schemas/', '');
+    return resolved(doc, doc.components?.schemas?.[name]);
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolved(doc, item)]));
+}
+
+/** The schema a status of a route answers as JSON, its $refs resolved. */
+const answerOf = (doc: OpenAPIObject, route: string, status: string): unknown => {
+  const [method, path] = route.split(' ') as [string, string];
+  return resolved(doc, operation(doc, path, method).responses[status]?.content?.['application/json']?.schema);
+};
 
 describe('the OpenAPI document', () => {
   let doc: OpenAPIObject;
@@ -152,16 +186,127 @@ describe('the OpenAPI document', () => {
     expect(documented).toEqual(expected);
   });
 
-  it('documents each push stream as events of its names, and its errors as JSON', () => {
-    const stream = operation(doc, '/api/rooms/{id}/stream', 'get');
-    expect(stream.responses['200']?.content).toEqual({
-      'text/event-stream': {
-        schema: expect.objectContaining({
-          properties: expect.objectContaining({ event: { type: 'string', enum: ['room', 'room-deleted'] } }),
-          required: ['event', 'data', 'id'],
-        }),
+  it('states every answer with the contracts schema of what the gateway sends (its output)', () => {
+    const answers: Array<[string, string, z.ZodType]> = [
+      ['post /api/users/login', '200', authUserSchema],
+      ['post /api/users', '201', authUserSchema],
+      ['patch /api/users/edit', '200', editUserResponseSchema],
+      ['delete /api/users/delete', '200', messageResponseSchema],
+      ['post /api/users/logout', '200', messageResponseSchema],
+      ['post /api/rooms', '201', roomViewSchema],
+      ['post /api/rooms/play-now', '200', roomViewSchema],
+      ['get /api/rooms', '200', roomPageSchema],
+      ['get /api/rooms/mine', '200', roomViewSchema],
+      ['get /api/rooms/{id}', '200', roomViewSchema],
+      ['patch /api/rooms/{id}/edit', '200', editRoomResponseSchema],
+      ['delete /api/rooms/{id}/delete', '200', messageResponseSchema],
+      ['get /api/rewards', '200', leaderboardSchema],
+      ['get /api/rewards/{userId}', '200', rankedRewardSchema],
+      ['get /api/rewards/{userId}/games', '200', gameHistorySchema],
+      ['get /api/rewards/{userId}/games/{gameId}', '200', playedGameDetailSchema],
+      ['post /api/rewards', '201', rewardViewSchema],
+      ['patch /api/rewards/{id}/edit', '200', editRewardResponseSchema],
+      ['delete /api/rewards/{id}/delete', '200', messageResponseSchema],
+    ];
+    for (const [route, status, schema] of answers) {
+      expect([route, answerOf(doc, route, status)]).toEqual([route, openApiSchema(schema, 'output')]);
+    }
+    // Every error of every route is the one envelope.
+    const errorBody = openApiSchema(httpErrorBodySchema, 'output');
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
+        for (const status of Object.keys(op.responses).filter((code) => Number(code) >= 400)) {
+          const route = `${method} ${path}`;
+          expect([route, status, answerOf(doc, route, status)]).toEqual([route, status, errorBody]);
+        }
+      }
+    }
+  });
+
+  it('states the page of a room list as the number it echoes, however large', () => {
+    // ?page=10614173068211578208256 is a valid request (an empty page); its echo is 1.06e+22.
+    expect(answerOf(doc, 'get /api/rooms', '200')).toMatchObject({
+      properties: { page: { type: 'number', minimum: 1 }, total: { type: 'integer', minimum: 0 } },
+    });
+  });
+
+  it('states a room exactly: integers, nulls, and the fields that are always there', () => {
+    const room = answerOf(doc, 'get /api/rooms/{id}', '200') as {
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+      additionalProperties: boolean;
+    };
+    expect(room.additionalProperties).toBe(false);
+    expect([...room.required].sort()).toEqual(
+      [
+        '_id',
+        'name',
+        'roomNumber',
+        'gameType',
+        'createdBy',
+        'duration',
+        'hasPassCode',
+        'players',
+        'gameStarted',
+        'gameOver',
+        'aiCommit',
+        'aiSeed',
+        'whosTurn',
+        'version',
+        'createdAt',
+        'serverNow',
+        'waitingSince',
+        'aiOpponent',
+        'aiJoinsAt',
+      ].sort(),
+    );
+    expect(room.properties).toMatchObject({
+      roomNumber: { type: 'integer' },
+      version: { type: 'integer', minimum: 0 },
+      duration: { type: 'integer', enum: [14, 32, 60, 300] },
+      aiCommit: { type: 'string', nullable: true, pattern: '^[0-9a-f]{64}$' },
+      waitingSince: { type: 'number', nullable: true },
+      createdAt: { type: 'string', format: 'date-time' },
+      whosTurn: {
+        additionalProperties: false,
+        properties: {
+          currentNumber: { type: 'integer' },
+          specialRandom: { type: 'integer', nullable: true },
+          moves: { items: { properties: { number: { type: 'integer', minimum: 1, maximum: 9 } } } },
+          winner: { enum: ['player1', 'player2'], nullable: true },
+        },
       },
     });
+  });
+
+  it('documents each push stream as events of its names with the schema of their data, and its errors as JSON', () => {
+    type Event = {
+      properties: { event: { enum: string[] }; data: { contentSchema: unknown } };
+      required: string[];
+    };
+    /** Each event a stream's 200 states: its name, the schema of its data and its required fields. */
+    const eventsOf = (path: string) => {
+      const schema = operation(doc, path, 'get').responses['200']?.content?.['text/event-stream']?.schema as
+        (Event & { oneOf?: Event[] }) | undefined;
+      return (schema?.oneOf ?? [schema as Event]).map((event) => [
+        event.properties.event.enum,
+        event.properties.data.contentSchema,
+        event.required,
+      ]);
+    };
+    const withId = ['event', 'data', 'id'];
+    expect(eventsOf('/api/rooms/{id}/stream')).toEqual([
+      [['room'], openApiSchema(roomViewSchema, 'output'), withId],
+      [['room-deleted'], openApiSchema(roomGonePushDataSchema, 'output'), withId],
+    ]);
+    expect(eventsOf('/api/rooms/stream')).toEqual([
+      [['room'], openApiSchema(roomSummarySchema, 'output'), withId],
+      [['room-deleted'], openApiSchema(roomGonePushDataSchema, 'output'), withId],
+    ]);
+    expect(eventsOf('/api/rewards/stream')).toEqual([
+      [['leaderboard'], openApiSchema(leaderboardPushDataSchema, 'output'), ['event', 'data']],
+    ]);
+    const stream = operation(doc, '/api/rooms/{id}/stream', 'get');
     expect(Object.keys(stream.responses['404']?.content ?? {})).toEqual(['application/json']);
   });
 });

@@ -8,7 +8,6 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { AppError, COMMON_MESSAGES, KvBuckets } from '@oasis198/contracts';
 import {
   type LimitRule,
@@ -24,7 +23,7 @@ import type { NatsConnection } from 'nats';
 import type { Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth.guard';
 import type { GatewayConfig } from '../config';
-import { ErrorBodyDto } from './error-body.dto';
+import { ApiError } from './openapi';
 
 /** The header of every 429, for the API description: how long until the limit's window ends. */
 export const RETRY_AFTER_HEADER = {
@@ -33,7 +32,7 @@ export const RETRY_AFTER_HEADER = {
 
 /** A 429 with Retry-After in the API description. */
 export const ApiRateLimited = (description: string) =>
-  ApiTooManyRequestsResponse({ type: ErrorBodyDto, description, headers: RETRY_AFTER_HEADER });
+  ApiError(429, description, { headers: RETRY_AFTER_HEADER });
 
 const MINUTE_MS = 60_000;
 

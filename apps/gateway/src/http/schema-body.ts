@@ -1,15 +1,8 @@
 import { applyDecorators, Body, type PipeTransform, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiOkResponse,
-  ApiPayloadTooLargeResponse,
-  ApiQuery,
-  type SchemaObject,
-} from '@nestjs/swagger';
+import { ApiBody, ApiQuery, type SchemaObject } from '@nestjs/swagger';
 import { MAX_BODY_BYTES, parseWith } from '@oasis198/contracts';
-import { z } from 'zod';
-import { ErrorBodyDto } from './error-body.dto';
+import type { z } from 'zod';
+import { ApiError, openApiSchema } from './openapi';
 
 /**
  * Request input is validated with the zod schemas of libs/contracts, and the OpenAPI document
@@ -25,12 +18,6 @@ export class SchemaPipe implements PipeTransform {
   }
 }
 
-/** A schema as the OpenAPI 3.0 document states it: what a client may send. */
-export function openApiSchema(schema: z.ZodType): SchemaObject {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input' });
-  return json as SchemaObject;
-}
-
 /** The JSON body, parsed with a contracts schema (400 with its messages) and documented by it. */
 export function ValidBody(schema: z.ZodType): ParameterDecorator {
   return (target, key, index) => {
@@ -39,14 +26,8 @@ export function ValidBody(schema: z.ZodType): ParameterDecorator {
     const method = Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor;
     applyDecorators(
       ApiBody({ schema: openApiSchema(schema) }),
-      ApiBadRequestResponse({
-        type: ErrorBodyDto,
-        description: 'A field breaks its rule (its message), or the body is not JSON.',
-      }),
-      ApiPayloadTooLargeResponse({
-        type: ErrorBodyDto,
-        description: `A body over ${MAX_BODY_BYTES / 1024} KB.`,
-      }),
+      ApiError(400, 'A field breaks its rule (its message), or the body is not JSON.'),
+      ApiError(413, `A body over ${MAX_BODY_BYTES / 1024} KB.`),
     )(target, key, method);
   };
 }
@@ -68,33 +49,7 @@ export function ValidQuery(schema: z.ZodObject): ParameterDecorator {
           description: (property as SchemaObject).description,
         }),
       ),
-      ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A parameter is not valid, or unknown.' }),
+      ApiError(400, 'A parameter is not valid, or unknown.'),
     )(target, key, method);
   };
 }
-
-/**
- * The 200 of a Server-Sent Events stream. In OpenAPI 3.0 the media type's schema describes one
- * event: its `event` name, its `data` (JSON text) and, where the stream has one, its `id` (the
- * room version).
- */
-export const ApiEventStream = (description: string, events: readonly string[], withId = false) =>
-  ApiOkResponse({
-    description,
-    content: {
-      'text/event-stream': {
-        schema: {
-          type: 'object',
-          properties: {
-            event: { type: 'string', enum: [...events] },
-            data: { type: 'string', description: 'JSON.', contentMediaType: 'application/json' },
-            ...(withId
-              ? { id: { type: 'string', pattern: '^[0-9]+$', description: 'The room version.' } }
-              : {}),
-          },
-          required: ['event', 'data', ...(withId ? ['id'] : [])],
-          additionalProperties: false,
-        } as SchemaObject,
-      },
-    },
-  });

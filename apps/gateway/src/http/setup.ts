@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import {
   AppError,
   contentSecurityPolicyDirectives,
@@ -22,6 +22,7 @@ import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
 import { Histogram } from 'prom-client';
 import type { GatewayConfig } from '../config';
+import { apiDocument } from './openapi';
 import { API_PATHS } from './web-app';
 
 const API_DOCS = /^\/api\/docs(\/|$|-json)/;
@@ -106,15 +107,7 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
     runWithRequestId(requestId, next);
   });
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Oasis 198 API')
-      .setDescription('The public HTTP API of Oasis 198 (SPEC §7), served by the gateway.')
-      .setVersion('1')
-      .addBearerAuth()
-      .build(),
-  );
+  const document = apiDocument(app);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
   app.use(refuseUndeclaredMethods(document));
 }

@@ -1,16 +1,5 @@
 import { Controller, Delete, Get, Param, Patch, Post, Res, UseGuards } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   type CreateRewardBody,
   createRewardBodySchema,
@@ -18,31 +7,36 @@ import {
   type EditRewardBody,
   editRewardBodySchema,
   type EditRewardResponse,
+  editRewardResponseSchema,
   GAME_HISTORY_SIZE,
+  gameHistorySchema,
   LEADERBOARD_PUSH_EVENT,
+  leaderboardPushDataSchema,
+  leaderboardSchema,
+  messageResponseSchema,
   type PlayedGame,
   type PlayedGameDetail,
+  playedGameDetailSchema,
   type ListRewardsQuery,
   listRewardsQuerySchema,
   type RankedReward,
+  rankedRewardSchema,
   REWARDS_PAGE_SIZE,
   Requests,
   TOTAL_COUNT_HEADER,
   type RewardPage,
   type RewardView,
+  rewardViewSchema,
   type TokenClaims,
 } from '@oasis198/contracts';
 import { RpcClient } from '@oasis198/service-kit';
 import type { Response } from 'express';
 import { AuthGuard, Caller } from '../auth/auth.guard';
-import { ErrorBodyDto } from '../http/error-body.dto';
+import { ApiAnswer, ApiError, ApiEventStream } from '../http/openapi';
 import { ApiRateLimited, LimitPerUser } from '../http/rate-limit';
-import { ApiEventStream, ValidBody, ValidQuery } from '../http/schema-body';
+import { ValidBody, ValidQuery } from '../http/schema-body';
 import { RoomPushService } from '../rooms/room-push.service';
 import { ClientAddress } from '../users/bearer-token.decorator';
-import { MessageDto } from '../users/dto/responses.dto';
-import { PlayedGameDetailDto, PlayedGameDto } from './dto/played-game.dto';
-import { EditRewardResponseDto, RankedRewardDto, RewardViewDto } from './dto/reward-view.dto';
 import { LEADERBOARD_FRAME, LeaderboardPushService } from './leaderboard-push.service';
 
 /** The 429 of a reward write (REWARD_WRITES_PER_MINUTE per user). */
@@ -55,10 +49,7 @@ const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDR
  * leaderboard's live stream. Reads are public; writes are the owner's.
  */
 @ApiTags('rewards')
-@ApiServiceUnavailableResponse({
-  type: ErrorBodyDto,
-  description: 'The rewards service did not answer in time.',
-})
+@ApiError(503, 'The rewards service did not answer in time.')
 @Controller('api/rewards')
 export class RewardsController {
   constructor(
@@ -69,21 +60,20 @@ export class RewardsController {
 
   /** SPEC §7: a list. The leaderboard's size travels in X-Total-Count, so the body stays a list. */
   @Get()
-  @ApiOkResponse({
-    type: [RankedRewardDto],
-    description:
-      'The leaderboard: most points first, then most wins, then by name, each with its rank; one page (?page=, ?pageSize=).',
-    headers: {
-      [TOTAL_COUNT_HEADER]: {
-        description: 'How many reward records there are in all pages.',
-        schema: { type: 'integer', minimum: 0 },
+  @ApiAnswer(
+    200,
+    leaderboardSchema,
+    'The leaderboard: most points first, then most wins, then by name, each with its rank; one page (?page=, ?pageSize=).',
+    {
+      headers: {
+        [TOTAL_COUNT_HEADER]: {
+          description: 'How many reward records there are in all pages.',
+          schema: { type: 'integer', minimum: 0 },
+        },
       },
     },
-  })
-  @ApiBadRequestResponse({
-    type: ErrorBodyDto,
-    description: 'page or pageSize is not a whole number in range, or another parameter is sent.',
-  })
+  )
+  @ApiError(400, 'page or pageSize is not a whole number in range, or another parameter is sent.')
   async list(
     @ValidQuery(listRewardsQuerySchema) query: ListRewardsQuery,
     @Res({ passthrough: true }) res: Response,
@@ -102,9 +92,9 @@ export class RewardsController {
     summary:
       'Server-Sent Events: event "leaderboard" (data {}) after games were paid, at most once a second; refetch the page and ranks shown.',
   })
-  @ApiEventStream('Event "leaderboard" (data {}) after games were paid, until the client goes.', [
-    LEADERBOARD_PUSH_EVENT,
-  ])
+  @ApiEventStream('Event "leaderboard" (data {}) after games were paid, until the client goes.', {
+    [LEADERBOARD_PUSH_EVENT]: leaderboardPushDataSchema,
+  })
   @ApiRateLimited(STREAMS_LIMITED)
   stream(@ClientAddress() client: string, @Res() res: Response): void {
     this.push.serve(client, res, (stream) => this.leaderboard.watch(() => stream.write(LEADERBOARD_FRAME)));
@@ -112,8 +102,8 @@ export class RewardsController {
 
   @Get(':userId')
   @ApiOperation({ summary: 'A player’s reward record with their rank on the leaderboard.' })
-  @ApiOkResponse({ type: RankedRewardDto })
-  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiAnswer(200, rankedRewardSchema)
+  @ApiError(404)
   get(@Param('userId') userId: string): Promise<RankedReward> {
     return this.rpc.request<RankedReward>(Requests.rewards.get, { userId });
   }
@@ -121,8 +111,8 @@ export class RewardsController {
   /** Public like the record itself: every game was watchable live, and fair play is for anyone to check. */
   @Get(':userId/games')
   @ApiOperation({ summary: `A player’s last ${GAME_HISTORY_SIZE} finished games, newest first.` })
-  @ApiOkResponse({ type: [PlayedGameDto] })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No reward record for this id.' })
+  @ApiAnswer(200, gameHistorySchema)
+  @ApiError(404, 'No reward record for this id.')
   games(@Param('userId') userId: string): Promise<PlayedGame[]> {
     return this.rpc.request<PlayedGame[]>(Requests.rewards.games, { userId });
   }
@@ -131,11 +121,8 @@ export class RewardsController {
   @ApiOperation({
     summary: 'One game of a player’s history with every move, to replay it and check the AI numbers.',
   })
-  @ApiOkResponse({ type: PlayedGameDetailDto })
-  @ApiNotFoundResponse({
-    type: ErrorBodyDto,
-    description: 'No such player, or no such game in their history.',
-  })
+  @ApiAnswer(200, playedGameDetailSchema)
+  @ApiError(404, 'No such player, or no such game in their history.')
   game(@Param('userId') userId: string, @Param('gameId') gameId: string): Promise<PlayedGameDetail> {
     return this.rpc.request<PlayedGameDetail>(Requests.rewards.game, { userId, gameId });
   }
@@ -144,9 +131,9 @@ export class RewardsController {
   @UseGuards(AuthGuard)
   @LimitPerUser('rewardWrites', WRITES_LIMITED)
   @ApiBearerAuth()
-  @ApiCreatedResponse({ type: RewardViewDto, description: "The caller's record (the existing one if any)." })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiForbiddenResponse({ type: ErrorBodyDto, description: "playerId is not the caller's id." })
+  @ApiAnswer(201, rewardViewSchema, "The caller's record (the existing one if any).")
+  @ApiError(401)
+  @ApiError(403, "playerId is not the caller's id.")
   create(
     @ValidBody(createRewardBodySchema) body: CreateRewardBody,
     @Caller() caller: TokenClaims,
@@ -158,10 +145,10 @@ export class RewardsController {
   @UseGuards(AuthGuard)
   @LimitPerUser('rewardWrites', WRITES_LIMITED)
   @ApiBearerAuth()
-  @ApiOkResponse({ type: EditRewardResponseDto })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiForbiddenResponse({ type: ErrorBodyDto, description: "Someone else's reward." })
-  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiAnswer(200, editRewardResponseSchema)
+  @ApiError(401)
+  @ApiError(403, "Someone else's reward.")
+  @ApiError(404)
   edit(
     @Param('id') id: string,
     @ValidBody(editRewardBodySchema) body: EditRewardBody,
@@ -174,10 +161,10 @@ export class RewardsController {
   @UseGuards(AuthGuard)
   @LimitPerUser('rewardWrites', WRITES_LIMITED)
   @ApiBearerAuth()
-  @ApiOkResponse({ type: MessageDto })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiForbiddenResponse({ type: ErrorBodyDto, description: "Someone else's reward." })
-  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiAnswer(200, messageResponseSchema)
+  @ApiError(401)
+  @ApiError(403, "Someone else's reward.")
+  @ApiError(404)
   delete(@Param('id') id: string, @Caller() caller: TokenClaims): Promise<DeleteRewardResponse> {
     return this.rpc.request<DeleteRewardResponse>(Requests.rewards.delete, { caller, id });
   }

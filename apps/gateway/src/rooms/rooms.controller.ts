@@ -1,42 +1,34 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Res, UseGuards } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   type CreateRoomBody,
   createRoomBodySchema,
   type EditRoomBody,
   editRoomBodySchema,
   type EditRoomResponse,
+  editRoomResponseSchema,
   type ListRoomsQuery,
   listRoomsQuerySchema,
   type MessageResponse,
+  messageResponseSchema,
   type PushMessage,
   Requests,
+  roomGonePushDataSchema,
   type RoomPage,
+  roomPageSchema,
+  roomSummarySchema,
   type RoomView,
+  roomViewSchema,
   ROOM_MESSAGES,
   type TokenClaims,
 } from '@oasis198/contracts';
 import { RpcClient } from '@oasis198/service-kit';
 import type { Response } from 'express';
 import { AuthGuard, Caller } from '../auth/auth.guard';
-import { ErrorBodyDto } from '../http/error-body.dto';
+import { ApiAnswer, ApiError, ApiEventStream } from '../http/openapi';
 import { ApiRateLimited, LimitPerUser } from '../http/rate-limit';
-import { ApiEventStream, ValidBody, ValidQuery } from '../http/schema-body';
+import { ValidBody, ValidQuery } from '../http/schema-body';
 import { ClientAddress } from '../users/bearer-token.decorator';
-import { MessageDto } from '../users/dto/responses.dto';
-import { EditRoomResponseDto, RoomPageDto, RoomViewDto } from './dto/room-view.dto';
 import { RoomPushService, versionOf } from './room-push.service';
 
 const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
@@ -50,10 +42,7 @@ const isLeave = (body: unknown): boolean =>
  * watching need no login; playing does. Route order matters: /mine and /stream come before /:id.
  */
 @ApiTags('rooms')
-@ApiServiceUnavailableResponse({
-  type: ErrorBodyDto,
-  description: 'The rooms service did not answer in time.',
-})
+@ApiError(503, 'The rooms service did not answer in time.')
 @Controller('api/rooms')
 export class RoomsController {
   constructor(
@@ -66,11 +55,11 @@ export class RoomsController {
   @LimitPerUser('roomCreates', 'Too many rooms created by this user in a minute.')
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Create a room; the creator is its first player.' })
-  @ApiCreatedResponse({ type: RoomViewDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field breaks SPEC §5 (its message).' })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiForbiddenResponse({ type: ErrorBodyDto, description: "createdBy.id is not the caller's id." })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The caller already plays in another room.' })
+  @ApiAnswer(201, roomViewSchema)
+  @ApiError(400, 'A field breaks SPEC §5 (its message).')
+  @ApiError(401)
+  @ApiError(403, "createdBy.id is not the caller's id.")
+  @ApiError(409, 'The caller already plays in another room.')
   create(
     @ValidBody(createRoomBodySchema) body: CreateRoomBody,
     @Caller() caller: TokenClaims,
@@ -87,16 +76,16 @@ export class RoomsController {
     summary:
       "Play now: a seat in the oldest open room (no passcode, one player waiting), or a new room of the caller's own; the caller's current room if they have one.",
   })
-  @ApiOkResponse({ type: RoomViewDto })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The caller already plays in another room.' })
+  @ApiAnswer(200, roomViewSchema)
+  @ApiError(401)
+  @ApiError(409, 'The caller already plays in another room.')
   playNow(@Caller() caller: TokenClaims): Promise<RoomView> {
     return this.rpc.request<RoomView>(Requests.rooms.playNow, { caller });
   }
 
   @Get()
   @ApiOperation({ summary: 'Rooms, newest first, 8 a page.' })
-  @ApiOkResponse({ type: RoomPageDto })
+  @ApiAnswer(200, roomPageSchema)
   list(@ValidQuery(listRoomsQuerySchema) query: ListRoomsQuery): Promise<RoomPage> {
     return this.rpc.request<RoomPage>(Requests.rooms.list, {
       page: query.page ?? 1,
@@ -109,9 +98,9 @@ export class RoomsController {
   @UseGuards(AuthGuard)
   @ApiBearerAuth()
   @ApiOperation({ summary: "The caller's current room." })
-  @ApiOkResponse({ type: RoomViewDto })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'The caller is in no room.' })
+  @ApiAnswer(200, roomViewSchema)
+  @ApiError(401)
+  @ApiError(404, 'The caller is in no room.')
   mine(@Caller() caller: TokenClaims): Promise<RoomView> {
     return this.rpc.request<RoomView>(Requests.rooms.mine, { caller });
   }
@@ -123,7 +112,7 @@ export class RoomsController {
   })
   @ApiEventStream(
     'Every room change (event "room", data = the room\'s summary, id = its version) and deletion ("room-deleted", data = { roomId, version, reason }), until the client goes.',
-    ['room', 'room-deleted'],
+    { room: roomSummarySchema, 'room-deleted': roomGonePushDataSchema },
     true,
   )
   @ApiRateLimited(STREAMS_LIMITED)
@@ -138,10 +127,10 @@ export class RoomsController {
   })
   @ApiEventStream(
     'The room now, then every change (event "room", data = the room, id = its version), until "room-deleted" or the client goes.',
-    ['room', 'room-deleted'],
+    { room: roomViewSchema, 'room-deleted': roomGonePushDataSchema },
     true,
   )
-  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiError(404)
   @ApiRateLimited(STREAMS_LIMITED)
   async roomStream(
     @Param('id') roomId: string,
@@ -181,8 +170,8 @@ export class RoomsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One room.' })
-  @ApiOkResponse({ type: RoomViewDto })
-  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiAnswer(200, roomViewSchema)
+  @ApiError(404)
   get(@Param('id') roomId: string): Promise<RoomView> {
     return this.rpc.request<RoomView>(Requests.rooms.get, { roomId });
   }
@@ -195,21 +184,12 @@ export class RoomsController {
   )
   @ApiBearerAuth()
   @ApiOperation({ summary: 'One intent: join, leave, ready (Play Again) or move. Never a raw whosTurn.' })
-  @ApiOkResponse({ type: EditRoomResponseDto })
-  @ApiBadRequestResponse({
-    type: ErrorBodyDto,
-    description: 'Not exactly one valid intent, or a refused pick or option.',
-  })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiForbiddenResponse({
-    type: ErrorBodyDto,
-    description: "Wrong passcode ('Oops, try again!'), not a player, or not your seat.",
-  })
-  @ApiNotFoundResponse({ type: ErrorBodyDto })
-  @ApiConflictResponse({
-    type: ErrorBodyDto,
-    description: 'Room full, not your turn, or the room changed at the same moment.',
-  })
+  @ApiAnswer(200, editRoomResponseSchema)
+  @ApiError(400, 'Not exactly one valid intent, or a refused pick or option.')
+  @ApiError(401)
+  @ApiError(403, "Wrong passcode ('Oops, try again!'), not a player, or not your seat.")
+  @ApiError(404)
+  @ApiError(409, 'Room full, not your turn, or the room changed at the same moment.')
   edit(
     @Param('id') roomId: string,
     @ValidBody(editRoomBodySchema) body: EditRoomBody,
@@ -224,11 +204,11 @@ export class RoomsController {
   @LimitPerUser('roomLeaves', 'Too many leaves and deletes by this user in a minute.')
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Delete a room (its creator or a player); a running game is lost by the caller.' })
-  @ApiOkResponse({ type: MessageDto })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiForbiddenResponse({ type: ErrorBodyDto, description: ROOM_MESSAGES.notCreatorOrPlayer })
-  @ApiNotFoundResponse({ type: ErrorBodyDto })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: ROOM_MESSAGES.concurrent })
+  @ApiAnswer(200, messageResponseSchema)
+  @ApiError(401)
+  @ApiError(403, ROOM_MESSAGES.notCreatorOrPlayer)
+  @ApiError(404)
+  @ApiError(409, ROOM_MESSAGES.concurrent)
   delete(@Param('id') roomId: string, @Caller() caller: TokenClaims): Promise<MessageResponse> {
     return this.rpc.request<MessageResponse>(Requests.rooms.delete, { caller, roomId });
   }

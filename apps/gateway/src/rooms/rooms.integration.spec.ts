@@ -1,6 +1,16 @@
-import { type RoomView, ROOM_MESSAGES } from '@oasis198/contracts';
+import {
+  editRoomResponseSchema,
+  httpErrorBodySchema,
+  roomGonePushDataSchema,
+  roomPageSchema,
+  roomSummarySchema,
+  type RoomView,
+  roomViewSchema,
+  ROOM_MESSAGES,
+} from '@oasis198/contracts';
 import { MESSAGES, offeredOptions, OPTION_LABELS, type OasisOption, verifyGame } from '@oasis198/game-rules';
 import { waitFor } from '@oasis198/testing';
+import { expectExactly } from '../testing/exactly';
 import { type GameStack, type Player, useGameStack } from '../testing/game-stack';
 import { SseClient } from '../testing/sse-client';
 
@@ -49,6 +59,7 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     const secret = '9073';
     const created = await s.createRoom(alice, { passCode: secret, duration: 60 });
     expect(created.status).toBe(201);
+    expectExactly(roomViewSchema, created.body);
     const roomId = created.body._id;
     expect(created.body).toMatchObject({
       hasPassCode: true,
@@ -73,16 +84,16 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     expect(await s.join(bob, roomId)).toMatchObject({ status: 403, body: { message: 'Oops, try again!' } });
     const joined = await s.join(bob, roomId, secret);
     expect(joined.status).toBe(200);
+    expectExactly(editRoomResponseSchema, joined.body);
     expect(joined.body.room.whosTurn).toMatchObject({
       gameStarted: true,
       gameNumber: 1,
       specialRandom: null,
     });
     expect((await s.join(bob, roomId, secret)).status).toBe(200); // a member's repeat is harmless
-    expect(await s.join(carol, roomId, secret)).toMatchObject({
-      status: 409,
-      body: { message: ROOM_MESSAGES.full },
-    });
+    const full = await s.join(carol, roomId, secret);
+    expect(full).toMatchObject({ status: 409, body: { message: ROOM_MESSAGES.full, code: 'ROOM_FULL' } });
+    expectExactly(httpErrorBodySchema, full.body);
 
     // Refusals that change nothing.
     expect(await s.move(bob, roomId, 5)).toMatchObject({
@@ -162,10 +173,14 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     const moveCounts = views.map((v) => v.whosTurn.moves.length);
     for (let n = 1; n <= room.whosTurn.moves.length; n++) expect(moveCounts).toContain(n);
     expect(views.at(-1)?.whosTurn.moves).toEqual(room.whosTurn.moves);
+    expectExactly(roomViewSchema, room);
+    // What the streams push is what the document states: the room, and on the list its summary.
+    for (const view of views) expectExactly(roomViewSchema, view);
     await lister.until(
       (l) => l.of<RoomView>('room').some((r) => r._id === roomId && r.gameOver),
       'the list stream',
     );
+    for (const summary of lister.of('room')) expectExactly(roomSummarySchema, summary);
 
     // Rewards: 25 points and 10 coins to the winner, 5 and 1 to the loser, once each.
     const won = await s.rewardOf(winner.id, (r) => r.playedGames === 1);
@@ -253,6 +268,7 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     expect((await s.getRoom(room._id)).status).toBe(404);
     await watcher.until((w) => w.of('room-deleted').length === 1, 'room-deleted');
     expect(watcher.of('room-deleted')[0]).toMatchObject({ roomId: room._id, reason: 'left' });
+    expectExactly(roomGonePushDataSchema, watcher.of('room-deleted')[0]);
     const finalState = watcher.of<RoomView>('room').at(-1);
     expect(finalState?.whosTurn).toMatchObject({
       gameNumber: 2,
@@ -320,7 +336,9 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     expect((await s.call('GET', '/api/rooms/mine', { token: dave.token })).status).toBe(404);
     const room = (await s.call<RoomView>('POST', '/api/rooms/', { token: dave.token, body })).body;
     expect((await s.call('POST', '/api/rooms/', { token: dave.token, body })).status).toBe(409);
-    expect((await s.call<RoomView>('GET', '/api/rooms/mine', { token: dave.token })).body._id).toBe(room._id);
+    const mine = await s.call<RoomView>('GET', '/api/rooms/mine', { token: dave.token });
+    expect(mine.body._id).toBe(room._id);
+    expectExactly(roomViewSchema, mine.body);
     expect((await s.call('GET', '/api/rooms/mine')).status).toBe(401);
 
     const page = await s.call<{ rooms: RoomView[]; pageSize: number }>(
@@ -331,6 +349,7 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     expect(page.body.pageSize).toBe(8);
     expect(page.body.rooms[0]?._id).toBe(room._id);
     expect(page.body.rooms.every((r) => r.players.length === 1)).toBe(true);
+    expectExactly(roomPageSchema, page.body);
     expect((await s.call('GET', '/api/rooms/?page=0')).status).toBe(400);
     expect((await s.call('GET', '/api/rooms/?gameType=chess')).status).toBe(400);
     expect((await s.call('GET', '/api/rooms/000000000000000000000000')).status).toBe(404);

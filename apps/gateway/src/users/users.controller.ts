@@ -1,23 +1,17 @@
 import { Controller, Delete, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import {
   type AuthUser,
+  authUserSchema,
   type EditUserBody,
   editUserBodySchema,
   type EditUserResponse,
+  editUserResponseSchema,
   type EditUserResult,
   type LoginBody,
   loginBodySchema,
   type MessageResponse,
+  messageResponseSchema,
   type RegisterBody,
   registerBodySchema,
   Requests,
@@ -27,21 +21,17 @@ import {
 import { RpcClient } from '@oasis198/service-kit';
 import { AuthGuard, Caller } from '../auth/auth.guard';
 import { TokenRevocations } from '../auth/token-revocations';
-import { ErrorBodyDto } from '../http/error-body.dto';
+import { ApiAnswer, ApiError } from '../http/openapi';
 import { ApiRateLimited, LoginThrottle, RegisterThrottle } from '../http/rate-limit';
 import { ValidBody } from '../http/schema-body';
 import { BearerToken, ClientAddress } from './bearer-token.decorator';
-import { AuthUserDto, EditUserResponseDto, MessageDto } from './dto/responses.dto';
 
 const COMMON_PASSWORD_OR_FIELD =
   'a field breaks SPEC §5 (its message), or the password is one of the 10,000 most common (DECISIONS).';
 
 /** SPEC §7 users calls (and logout), forwarded to the auth service. */
 @ApiTags('users')
-@ApiServiceUnavailableResponse({
-  type: ErrorBodyDto,
-  description: 'The auth service did not answer in time.',
-})
+@ApiError(503, 'The auth service did not answer in time.')
 @Controller('api/users')
 export class UsersController {
   constructor(
@@ -53,12 +43,11 @@ export class UsersController {
 
   @Post('login')
   @HttpCode(200)
-  @ApiOkResponse({ type: AuthUserDto })
-  @ApiBadRequestResponse({
-    type: ErrorBodyDto,
-    description:
-      "A field breaks SPEC §5 (its message), or no account has this e-mail and password: 'Invalid e-mail or password.' (SPEC §8: a failed login is a 400).",
-  })
+  @ApiAnswer(200, authUserSchema)
+  @ApiError(
+    400,
+    "A field breaks SPEC §5 (its message), or no account has this e-mail and password: 'Invalid e-mail or password.' (SPEC §8: a failed login is a 400).",
+  )
   @ApiRateLimited(
     'Too many failed logins for this account or from this address (the right password waits too).',
   )
@@ -69,9 +58,9 @@ export class UsersController {
   }
 
   @Post()
-  @ApiCreatedResponse({ type: AuthUserDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: `A ${COMMON_PASSWORD_OR_FIELD}` })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: "'oops, user already exists'" })
+  @ApiAnswer(201, authUserSchema)
+  @ApiError(400, `A ${COMMON_PASSWORD_OR_FIELD}`)
+  @ApiError(409, "'oops, user already exists'")
   @ApiRateLimited('Too many registrations from this address.')
   register(
     @ValidBody(registerBodySchema) body: RegisterBody,
@@ -85,13 +74,10 @@ export class UsersController {
   @Patch('edit')
   @UseGuards(AuthGuard)
   @ApiBearerAuth()
-  @ApiOkResponse({ type: EditUserResponseDto })
-  @ApiBadRequestResponse({
-    type: ErrorBodyDto,
-    description: `Not exactly one of name, email or password, or ${COMMON_PASSWORD_OR_FIELD}`,
-  })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The new e-mail is in use.' })
+  @ApiAnswer(200, editUserResponseSchema)
+  @ApiError(400, `Not exactly one of name, email or password, or ${COMMON_PASSWORD_OR_FIELD}`)
+  @ApiError(401)
+  @ApiError(409, 'The new e-mail is in use.')
   async edit(
     @ValidBody(editUserBodySchema) body: EditUserBody,
     @Caller() caller: TokenClaims,
@@ -107,8 +93,8 @@ export class UsersController {
   @Delete('delete')
   @UseGuards(AuthGuard)
   @ApiBearerAuth()
-  @ApiOkResponse({ type: MessageDto })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  @ApiAnswer(200, messageResponseSchema)
+  @ApiError(401)
   async delete(@Caller() caller: TokenClaims): Promise<MessageResponse> {
     const answer = await this.rpc.request<MessageResponse>(Requests.auth.delete, { caller });
     await this.revocations.refresh(TokenRecords.user(caller.userId));
@@ -119,8 +105,8 @@ export class UsersController {
   @HttpCode(200)
   @UseGuards(AuthGuard)
   @ApiBearerAuth()
-  @ApiOkResponse({ type: MessageDto })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto })
+  @ApiAnswer(200, messageResponseSchema)
+  @ApiError(401)
   async logout(@Caller() caller: TokenClaims): Promise<MessageResponse> {
     const answer = await this.rpc.request<MessageResponse>(Requests.auth.logout, { caller });
     await this.revocations.refresh(TokenRecords.token(caller.jti));

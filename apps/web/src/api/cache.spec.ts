@@ -21,6 +21,47 @@ describe('room cache', () => {
     expect(client.getQueryData(keys.room(room()._id))).toBeUndefined();
   });
 
+  it('refuses a pushed room that is not a RoomView, however close', () => {
+    const client = new QueryClient();
+    const base = room({ version: 5 });
+    const wrong: unknown[] = [
+      { ...base, gameType: 'chess' },
+      { ...base, duration: '32' },
+      { ...base, createdAt: 'yesterday' },
+      { ...base, aiCommit: 'not a commitment' },
+      { ...base, createdBy: undefined },
+      { ...base, whosTurn: { ...base.whosTurn, moves: [{ player: 'player1', number: 12 }] } },
+      { ...base, whosTurn: { ...base.whosTurn, helpOasis: undefined } },
+      { ...base, whosTurn: { ...base.whosTurn, currentNumber: -3 } },
+    ];
+    for (const value of wrong) expect([value, acceptRoom(client, value)]).toEqual([value, false]);
+    expect(client.getQueryData(keys.room(base._id))).toBeUndefined();
+  });
+
+  it('takes a room from before the newer fields, with the values the server gives them today', () => {
+    const client = new QueryClient();
+    const {
+      aiCommit: _c,
+      aiSeed: _s,
+      waitingSince: _w,
+      aiOpponent: _o,
+      aiJoinsAt: _j,
+      ...old
+    } = room({
+      version: 3,
+    });
+    const { aiCommit: _tc, aiSeed: _ts, ...oldState } = old.whosTurn;
+    expect(acceptRoom(client, { ...old, whosTurn: oldState })).toBe(true);
+    expect(client.getQueryData<RoomView>(keys.room(old._id))).toMatchObject({
+      aiCommit: null,
+      aiSeed: null,
+      waitingSince: null,
+      aiOpponent: false,
+      aiJoinsAt: null,
+      whosTurn: { aiCommit: null, aiSeed: null },
+    });
+  });
+
   it('answers a fetch with the cached view when a push brought a newer one', () => {
     const client = new QueryClient();
     acceptRoom(client, room({ version: 9, name: 'pushed' }));
@@ -64,7 +105,7 @@ describe('room cache', () => {
     expect(listed).toMatchObject({ name: 'moved', gameOver: true, version: 2 });
     expect(listed?.whosTurn).toEqual(full.whosTurn); // still a whole room view
     // The room's own cache keeps its full view, marked stale so that it is fetched when shown.
-    expect(client.getQueryData<RoomView>(keys.room(full._id))).toBe(full);
+    expect(client.getQueryData<RoomView>(keys.room(full._id))).toEqual(full);
     expect(client.getQueryState(keys.room(full._id))?.isInvalidated).toBe(true);
     // The full room of that version (the room's stream) is still taken.
     expect(acceptRoom(client, room({ version: 2, name: 'moved' }))).toBe(true);

@@ -1,4 +1,4 @@
-import { pushedRoomSchema, type RoomPage, type RoomSummary, type RoomView } from '@oasis198/contracts';
+import { type RoomPage, type RoomSummary, type RoomView, roomViewSchema } from '@oasis198/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './client';
 import { noteServerNow } from './clock';
@@ -40,9 +40,6 @@ function ledgerOf(client: QueryClient): RoomLedger {
   return ledger;
 }
 
-/** A pushed or answered room the cache can key and count (contracts' pushedRoomSchema). */
-const isRoomView = (value: unknown): value is RoomView => pushedRoomSchema.safeParse(value).success;
-
 /** True when this room (view or summary) is older than one already seen (or than the room's deletion). */
 export function isStale(client: QueryClient, room: Pick<RoomView, '_id' | 'version'>): boolean {
   const ledger = ledgerOf(client);
@@ -61,14 +58,18 @@ function note(client: QueryClient, room: RoomView): void {
 
 /**
  * Puts a fresh room view (from a push, a mutation answer or a fetch) into the cache, unless a
- * newer one is already there. Returns whether it was taken.
+ * newer one is already there. It is parsed with contracts' roomViewSchema first: anything that is
+ * not a room is refused, and a room from before a newer field gets that field's default. Returns
+ * whether it was taken.
  */
-export function acceptRoom(client: QueryClient, value: unknown): value is RoomView {
-  if (!isRoomView(value) || isStale(client, value)) return false;
-  const cached = client.getQueryData<RoomView>(keys.room(value._id));
-  if (cached && cached.version > value.version) return false;
-  note(client, value);
-  client.setQueryData(keys.room(value._id), value);
+export function acceptRoom(client: QueryClient, value: unknown): boolean {
+  const parsed = roomViewSchema.safeParse(value);
+  if (!parsed.success || isStale(client, parsed.data)) return false;
+  const room = parsed.data;
+  const cached = client.getQueryData<RoomView>(keys.room(room._id));
+  if (cached && cached.version > room.version) return false;
+  note(client, room);
+  client.setQueryData(keys.room(room._id), room);
   return true;
 }
 

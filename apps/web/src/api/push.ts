@@ -1,4 +1,4 @@
-import { ApiPaths, pushedSummarySchema, roomGonePushDataSchema, type RoomSummary } from '@oasis198/contracts';
+import { ApiPaths, roomGonePushDataSchema, roomSummarySchema } from '@oasis198/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { acceptRoom, applyRoomToLists, keys, markRoomDeleted } from './cache';
@@ -16,9 +16,6 @@ function parse(data: unknown): unknown {
     return undefined;
   }
 }
-
-/** The shape of a room summary the list needs to place it (the list stream's `room` data). */
-const isRoomSummary = (value: unknown): value is RoomSummary => pushedSummarySchema.safeParse(value).success;
 
 /**
  * Subscribes to a Server-Sent Events stream while `url` is set. Returns whether the stream is
@@ -112,7 +109,9 @@ export function useRoomListStream(): boolean {
     ApiPaths.roomListStream,
     {
       room: (data) => {
-        if (isRoomSummary(data) && applyRoomToLists(client, data) === 'refetch') refetchLists();
+        // The list stream's `room` data is a room's summary (contracts' roomSummarySchema).
+        const summary = roomSummarySchema.safeParse(data);
+        if (summary.success && applyRoomToLists(client, summary.data) === 'refetch') refetchLists();
       },
       'room-deleted': (data) => {
         const gone = roomGonePushDataSchema.safeParse(data);

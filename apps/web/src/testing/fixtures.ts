@@ -74,6 +74,9 @@ export function room(overrides: Partial<RoomView> = {}): RoomView {
     version: 1,
     createdAt: '2025-01-01T00:00:00.000Z',
     serverNow: nowSpec(),
+    waitingSince: null,
+    aiOpponent: false,
+    aiJoinsAt: null,
     ...overrides,
   };
 }
