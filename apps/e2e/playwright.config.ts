@@ -20,6 +20,8 @@ export default defineConfig({
   // Real time passes (a 14 s turn runs out, the AI takes a seat after 30 s): scenarios that need
   // more than this set their own budget.
   timeout: 60_000,
+  // What a push takes to show on every screen under load; expect.poll and toPass go by it too.
+  expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
     // The webServer's ready line sets E2E_STACK_URL before the workers load this file.

@@ -8,7 +8,6 @@ import { playKey, whoseTurn } from './support/game';
 import { meetInRoom } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
 import { auditScreen } from './support/screens';
-import { eventually } from './support/wait';
 
 /** Home → Leaderboard, in a tab of the player's own (their main tab plays). */
 async function openLeaderboard(player: Player): Promise<Page> {
@@ -68,16 +67,13 @@ test('30. The leaderboard shows the winner moving up, live, with each player’s
   await winner.person.page.getByText('A player left, so the room was closed.').waitFor();
 
   // The open leaderboards follow without a reload: the winner moves up, past the loser.
-  const after = await eventually(
-    async () => {
-      const now = { winner: await readOwnRank(winnerBoard), loser: await readOwnRank(loserBoard) };
-      expect(now.winner.rank).toBeLessThan(now.loser.rank);
-      // Each board refetches on its own notice: wait for the winner's to show the paid game too.
-      expect(now.winner.text).toMatch(/\b25\b/);
-      return now;
-    },
-    { timeout: 10_000, interval: 250 },
-  );
+  let after = before;
+  await expect(async () => {
+    after = { winner: await readOwnRank(winnerBoard), loser: await readOwnRank(loserBoard) };
+    expect(after.winner.rank).toBeLessThan(after.loser.rank);
+    // Each board refetches on its own notice: wait for the winner's to show the paid game too.
+    expect(after.winner.text).toMatch(/\b25\b/);
+  }).toPass({ timeout: 10_000, intervals: [250] });
   expect(after.winner.rank).toBeLessThan(before.winner.rank);
   console.log(
     `leaderboard: the winner moved from #${before.winner.rank} to #${after.winner.rank}, ` +

@@ -8,7 +8,6 @@ import { DESKTOP, PHONE } from './support/browser';
 import { boxOf, overlaps, playKey, whoseTurn, type Box } from './support/game';
 import { dial, meetInRoom, readTotal } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
-import { eventually } from './support/wait';
 
 test.use({ screens: true });
 
@@ -75,9 +74,7 @@ test(
     // 1. On the phone, while it is its turn, the total, the clock and the whole dial are in the
     //    window, and the page was not scrolled to get there.
     const p = phone.person.page;
-    await eventually(async () =>
-      expect(await dial(p).getByRole('button', { name: '5' }).isEnabled()).toBe(true),
-    );
+    await expect(dial(p).getByRole('button', { name: '5' })).toBeEnabled();
     const frame = await windowBox(p);
     expect(frame).toMatchObject({ width: 390, height: 844, scrollY: 0 });
     const parts = gameParts(p);
@@ -97,7 +94,7 @@ test(
       covered[person.label] = await coveredByAnnouncement(person.page, person.label);
       await shot(person, 'announcement', person.page, { windowOnly: true });
     }
-    await eventually(async () => expect(await readTotal(desk.person.page)).toBe(before + 4));
+    await expect.poll(() => readTotal(desk.person.page)).toBe(before + 4);
 
     // 3. The desktop moves; while the phone thinks, the desktop's waiting panel (the current number
     //    and the animation) fills its column: beside the dial, as tall as it, the animation as wide
@@ -106,9 +103,7 @@ test(
     const d = desk.person.page;
     const pause = d.getByRole('region', { name: 'Opponent is thinking' });
     await pause.waitFor();
-    await eventually(async () =>
-      expect(await pause.getByText(String(before + 6), { exact: true }).isVisible()).toBe(true),
-    );
+    await expect(pause.getByText(String(before + 6), { exact: true })).toBeVisible();
     const panel = await boxOf(pause, 'the waiting panel');
     const dialBox = await boxOf(dial(d), 'the dial');
     const animation = await boxOf(

@@ -31,7 +31,6 @@ import {
   type Room,
 } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
-import { eventually } from './support/wait';
 
 const PASSCODE = '4821';
 const WRONG_PASSCODE = '1234';
@@ -134,12 +133,7 @@ async function play(choose: (total: number, offered: OptionLabel[]) => Plan): Pr
   expect(await readLastMove(other.person.page)).toEqual({ ...line, who: 'Opponent' });
   if (visitor) expect(await readLastMove(visitor.page)).toEqual({ ...line, who: mover.account.name });
   for (const person of screens()) {
-    await eventually(async () =>
-      expect({ who: person.label, total: await readTotal(person.page) }).toEqual({
-        who: person.label,
-        total: after,
-      }),
-    );
+    await expect.poll(() => readTotal(person.page), { message: person.label }).toBe(after);
   }
   await expectMilestones(after);
   return { turn, plan, before, after, over: false };
@@ -246,7 +240,7 @@ test.describe.serial('Issue 7: two newcomers, from registration to a full room',
       // The game starts on both screens (and the visitor's).
       for (const person of screens()) {
         const p = person.page;
-        await eventually(async () => expect(await readTotal(p)).toBe(0));
+        await expect.poll(() => readTotal(p)).toBe(0);
         await p.getByText('Game Started', { exact: true }).waitFor();
         expect(await readRounds(p)).toBe(0);
       }
@@ -344,13 +338,13 @@ test.describe.serial('Issue 7: two newcomers, from registration to a full room',
       await l.getByRole('button', { name: 'Play Again' }).click();
       for (const page of [l, w]) {
         const ready = page.getByRole('list', { name: 'Ready To Play' });
-        await eventually(async () => {
+        await expect(async () => {
           const rows = await ready.getByRole('listitem').allInnerTexts();
           const flat = rows.map((r) => r.replace(/\s+/g, ' ').trim());
           const loserRow = page === l ? 'You Ready To Play' : 'Opponent Ready To Play';
           const winnerRow = page === w ? 'You Thinking...' : 'Opponent Thinking...';
           expect(flat.sort()).toEqual([loserRow, winnerRow].sort());
-        });
+        }).toPass({ timeout: 10_000 });
       }
       expect(await l.getByRole('button', { name: 'Play Again' }).isDisabled()).toBe(true);
       await shot(loser.person, 'ready-to-play');

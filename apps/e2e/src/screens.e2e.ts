@@ -9,7 +9,6 @@ import { DESKTOP, type Person, PHONE } from './support/browser';
 import { whoseTurn } from './support/game';
 import { createRoom, dial, dialKey, openRoomList, readRounds, roomCard } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
-import { eventually } from './support/wait';
 
 /** How far the page is wider than its window, in CSS pixels (0 when it fits). */
 function overflow(page: Page): Promise<number> {
@@ -60,7 +59,7 @@ test('9. Home, the room list, a running game and the profile fit phone and deskt
   const { mover } = await whoseTurn(phone, desktop);
   await dialKey(mover.person.page, 7).click();
   for (const { person } of both) {
-    await eventually(async () => expect(await readRounds(person.page)).toBe(1));
+    await expect.poll(() => readRounds(person.page)).toBe(1);
     await capture(person, 'running-game');
   }
 

@@ -5,7 +5,6 @@ import { DESKTOP, LAPTOP } from './support/browser';
 import { whoseTurn } from './support/game';
 import { createRoom, dial, openRoomList, readTotal, roomCard } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
-import { eventually } from './support/wait';
 
 /** A turn's deadline is turnStart + 14 s + 4 s; the timeout falls 1 s after it (DECISIONS.md). */
 const TIMEOUT_AFTER_START_MS = 19_000;
@@ -34,12 +33,12 @@ test(
 
     // The turn timer counts down from at most 14 + 4 s on both screens.
     for (const { person } of [idle, patient]) {
-      await eventually(async () => {
+      await expect(async () => {
         const text = await person.page.getByRole('timer', { name: 'Time left' }).innerText();
         const seconds = Number(/^(-?\d+) s$/.exec(text)?.[1]);
         expect(seconds).toBeGreaterThan(0);
         expect(seconds).toBeLessThanOrEqual(18);
-      });
+      }).toPass({ timeout: 10_000 });
     }
     await shot(idle.person, 'my-turn-doing-nothing');
     await shot(patient.person, 'waiting-for-the-idle-player');

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
+import { type Browser, expect, type Page } from '@playwright/test';
 import { DESKTOP, Person, type Viewport } from './browser';
-import { eventually } from './wait';
 
 export interface Account {
   name: string;
@@ -127,14 +126,11 @@ export async function reloadProfileUntil(
   check: () => Promise<unknown>,
 ): Promise<void> {
   let attempt = 0;
-  await eventually(
-    async () => {
-      if (attempt++ > 0) await page.reload();
-      await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
-      await check();
-    },
-    { timeout: 15_000, interval: 500 },
-  );
+  await expect(async () => {
+    if (attempt++ > 0) await page.reload();
+    await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
+    await check();
+  }).toPass({ timeout: 15_000, intervals: [500] });
 }
 
 /** Waits until the profile shows what `check` expects (see reloadProfileUntil). */

@@ -1,7 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Person } from './browser';
 import { dialKey, isMyTurn, offeredAt, oasisOption, readRounds, readTotal, type OptionLabel } from './rooms';
-import { eventually } from './wait';
 
 /** Two people in one game: whose turn it is, and who waits. */
 export interface Turn<P extends { person: Person }> {
@@ -10,12 +9,14 @@ export interface Turn<P extends { person: Person }> {
 }
 
 /** Waits until exactly one of the two players has the turn. */
-export function whoseTurn<P extends { person: Person }>(a: P, b: P): Promise<Turn<P>> {
-  return eventually(async () => {
+export async function whoseTurn<P extends { person: Person }>(a: P, b: P): Promise<Turn<P>> {
+  let turn: Turn<P> = { mover: a, other: b };
+  await expect(async () => {
     const [mine, theirs] = await Promise.all([isMyTurn(a.person.page), isMyTurn(b.person.page)]);
-    if (mine === theirs) throw new Error(`expected exactly one player to have the turn (${mine}, ${theirs})`);
-    return mine ? { mover: a, other: b } : { mover: b, other: a };
-  });
+    expect(mine, 'exactly one of the two players has the turn').not.toBe(theirs);
+    turn = mine ? { mover: a, other: b } : { mover: b, other: a };
+  }).toPass({ timeout: 10_000 });
+  return turn;
 }
 
 /** Plays `key` (plain) and waits until the mover's screen counts the move. */
