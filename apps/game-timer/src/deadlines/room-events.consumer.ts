@@ -23,6 +23,9 @@ import { isRoomToken, ScheduleStore } from './schedule-store';
  * out-of-order snapshots are harmless; a deleted room, or one left with no deadline, has its
  * schedule cancelled. One publish per event, and no database.
  */
+/** A room snapshot's fields the deadlines derive from (built once: zod compiles a schema on first use). */
+const timedSnapshotSchema = z.object({ room: timedRoomSchema });
+
 @Injectable()
 export class RoomEventsConsumer implements OnApplicationBootstrap {
   private readonly writes: Counter<'outcome'>;
@@ -51,7 +54,7 @@ export class RoomEventsConsumer implements OnApplicationBootstrap {
       case EventTypes.roomCreated:
       case EventTypes.roomUpdated: {
         // The fields the deadlines derive from are checked; a snapshot without them is terminated.
-        parseEvent(z.object({ room: timedRoomSchema }), event.data, event.type);
+        parseEvent(timedSnapshotSchema, event.data, event.type);
         const { room } = event.data as EventPayloads[typeof EventTypes.roomUpdated];
         await this.write(scheduleOf(room));
         return;

@@ -225,19 +225,33 @@ export class RoomProjector {
     }
   }
 
-  /** Publishes the events in order; one JetStream keeps refusing becomes a dead letter. */
+  /**
+   * Publishes the events not yet published, all at once: one write to the server and one wait for
+   * their acks, where one after another cost a round trip each on the move's way to the pushes.
+   * An event JetStream keeps refusing becomes a dead letter. After a partial failure the retry
+   * starts at the first event not stored, and a later one that was is dropped as a duplicate: it
+   * stays ahead in the stream, which no consumer minds (they go by room version and event id).
+   */
   private async publish(events: readonly EventEnvelope[], seq: number, msg?: JsMsg): Promise<void> {
-    for (let i = this.publishedOf.get(seq) ?? 0; i < events.length; i++) {
-      const event = events[i] as EventEnvelope;
-      try {
-        await this.jetstream.publish(event);
+    const from = this.publishedOf.get(seq) ?? 0;
+    const pending = events.slice(from);
+    const results = await Promise.allSettled(pending.map((event) => this.jetstream.publish(event)));
+    let failure: unknown;
+    let stored = from;
+    for (const [i, result] of results.entries()) {
+      const event = pending[i] as EventEnvelope;
+      if (result.status === 'fulfilled') {
         this.firstRefusedAt.delete(event.id);
-      } catch (error) {
-        if (!isPublishRefusal(error) || !this.deadLetterDue(event, msg)) throw error;
-        await this.deadLetter(event, error, msg);
+      } else if (isPublishRefusal(result.reason) && this.deadLetterDue(event, msg)) {
+        await this.deadLetter(event, result.reason, msg);
+      } else {
+        failure ??= result.reason;
+        continue;
       }
-      this.publishedOf.set(seq, i + 1);
+      if (failure === undefined) stored = from + i + 1;
     }
+    this.publishedOf.set(seq, stored);
+    if (failure !== undefined) throw failure;
   }
 
   private deadLetterDue(event: EventEnvelope, msg?: JsMsg): boolean {
