@@ -15,7 +15,9 @@ import { aiCommitOf, aiNumber, type MoveRecord, toSpecSeconds } from '@oasis198/
 import { createService, makeEvent } from '@oasis198/service-kit';
 import { waitFor } from '@oasis198/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PlayerGame } from './game-history/game-history.schema';
+import { GameHistoryRepository } from './game-history/game-history.repository';
+import { PlayerGame, playerGameId, PlayerHistory } from './game-history/game-history.schema';
+import { historyResults } from './game-history/history-entries';
 import { wonGame } from './player-events/game-finished.fixtures';
 import { freshReward, Reward } from './rewards/reward.schema';
 import { rewardsDefinition } from './rewards.definition';
@@ -197,6 +199,10 @@ describe('rewards service: leaderboard and game history', () => {
   });
 
   describe('the game history', () => {
+    /** The winner's side of a game, as the history consumer records it. */
+    const firstSide = (data: GameFinished) =>
+      historyResults(data)[0] as ReturnType<typeof historyResults>[number];
+
     it('lists both players’ side of a game, with its moves, from game.finished', async () => {
       const [a, b] = [person('histA1'), person('histB1')];
       const g = played(a, b, 6);
@@ -238,6 +244,57 @@ describe('rewards service: leaderboard and game history', () => {
       await drain();
       expect(await model<PlayerGame>(PlayerGame.name).find({ playerId: a.id }).lean()).toEqual(stored);
       expect((await games(a.id)).every((g) => g.verifiable)).toBe(true);
+    });
+
+    it('keeps every result when one player’s games end at once on both replicas', async () => {
+      const a = person('raceA1');
+      await model<Reward>(Reward.name).create(freshReward(a.id, a.name, 1));
+      const all = Array.from({ length: KEPT + 2 }, () => played(a, person('raceB1')));
+      const repositories = stack().replicas.map((app) => app.get(GameHistoryRepository));
+      const results = all.map((g) => firstSide(g.finished().data));
+      const written = await Promise.all(
+        results.map((result, i) => (repositories[i % 2] as GameHistoryRepository).recordResult(result)),
+      );
+      expect(written.filter(Boolean).length).toBeGreaterThanOrEqual(KEPT);
+      const newest = all
+        .slice(-KEPT)
+        .reverse()
+        .map((g) => g.gameId);
+      expect((await games(a.id)).map((g) => g.gameId)).toEqual(newest);
+      const ids = (await model<PlayerGame>(PlayerGame.name).find({ playerId: a.id }).lean()).map(
+        (g) => g.gameId,
+      );
+      expect(ids.sort()).toEqual([...newest].sort());
+    });
+
+    it('lists and keeps the games a player had before their history had a list of its own', async () => {
+      const [a, b] = [person('oldA1'), person('oldB1')];
+      await model<Reward>(Reward.name).create(freshReward(a.id, a.name, 1));
+      const before = [played(a, b), played(a, b)];
+      // As the earlier code stored them: the games only, found by player.
+      for (const g of before) {
+        const { moveList, ...fields } = firstSide(g.finished().data);
+        await model<PlayerGame>(PlayerGame.name).collection.insertOne({
+          _id: playerGameId(a.id, g.gameId),
+          ...fields,
+          moveList: JSON.stringify(moveList),
+          verifiable: true,
+        } as never);
+      }
+      expect((await games(a.id)).map((g) => g.gameId)).toEqual(before.map((g) => g.gameId).reverse());
+      expect(await model<PlayerHistory>(PlayerHistory.name).countDocuments({ _id: a.id })).toBe(0);
+
+      const after = [played(a, b), played(a, b)];
+      for (const g of after) await publish(g.finished());
+      await drain();
+      const newest = [...before, ...after]
+        .slice(-KEPT)
+        .reverse()
+        .map((g) => g.gameId);
+      expect((await games(a.id)).map((g) => g.gameId)).toEqual(newest);
+      const [oldest, kept] = before as [ReturnType<typeof played>, ReturnType<typeof played>];
+      expect((await game(a.id, kept.gameId)).moveList).toEqual(kept.moveList);
+      await expect(game(a.id, oldest.gameId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
 
     it("deletes a player's history with the account; a late game does not bring it back", async () => {

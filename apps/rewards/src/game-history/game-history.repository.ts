@@ -5,7 +5,7 @@ import type { MoveRecord } from '@oasis198/game-rules';
 import { CONFIG, isDuplicateKeyError } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import type { RewardsConfig } from '../config';
-import { PlayerGame, playerGameId } from './game-history.schema';
+import { PlayerGame, playerGameId, PlayerHistory } from './game-history.schema';
 
 /**
  * One player's side of a finished game, from game.finished: what the history lists (PlayedGame),
@@ -21,46 +21,65 @@ export interface PlayerGameResult extends Omit<PlayedGame, 'finishedAt' | 'verif
 /** A history entry as read back: the result is there once game.finished was applied. */
 export type StoredPlayerGame = PlayerGame;
 
+/** A player's kept games, newest first, and the version their document is at (0: none yet). */
+interface Kept {
+  games: StoredPlayerGame[];
+  version: number;
+}
+
+/** Newest first: by the end, then by id (the same order the list always had). */
+const newestFirst = (a: StoredPlayerGame, b: StoredPlayerGame): number =>
+  b.finishedAt.getTime() - a.finishedAt.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+
 /**
- * Persistence of the game history: one document per (player, game), written once from the game's
- * game.finished (an insert: a copy of the event finds it there), and each player's history kept to their
- * GAME_HISTORY_KEPT latest games. A redelivered event writes nothing, and neither does an event of
- * a game older than every game kept (it would be trimmed at once).
+ * Persistence of the game history: one document per (player, game) with its moves, written once
+ * from the game's game.finished (an insert: a copy of the event finds it there), and per player
+ * the list of their GAME_HISTORY_KEPT latest games (PlayerHistory), changed by a version-guarded
+ * update. Every read and write goes by `_id`. A redelivered event writes nothing, and neither does
+ * an event of a game older than every game kept.
  */
 @Injectable()
 export class GameHistoryRepository implements OnModuleInit {
   constructor(
     @InjectModel(PlayerGame.name) private readonly games: Model<PlayerGame>,
+    @InjectModel(PlayerHistory.name) private readonly histories: Model<PlayerHistory>,
     @Inject(CONFIG) private readonly config: Pick<RewardsConfig, 'GAME_HISTORY_KEPT'>,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.games.init();
+    await Promise.all([this.games.init(), this.histories.init()]);
   }
 
   /**
    * Records a player's result once (a result never changes, so a redelivery writes nothing); false
-   * when it is there already or the game is older than every game the history keeps. The insert's
-   * duplicate key is the "there already" check: no read of its own before it.
+   * when it is there already or the game is older than every game the history keeps. Two results
+   * of one player at once: the second one's guarded update fails, and it decides again.
    */
   async recordResult(entry: PlayerGameResult): Promise<boolean> {
     const { playerId, gameId, moveList, ...fields } = entry;
-    if (await this.tooOld(playerId, entry.finishedAt)) return false;
     const _id = playerGameId(playerId, gameId);
-    const moves = moveList ? { moveList: JSON.stringify(moveList), verifiable: true } : { verifiable: false };
-    const written = await this.insert({ _id, playerId, gameId, ...fields, ...moves });
-    if (written) await this.trim(playerId);
-    return written;
+    const summary: StoredPlayerGame = { _id, playerId, gameId, ...fields, verifiable: moveList !== null };
+    for (let inserted = false; ; inserted = true) {
+      const kept = await this.kept(playerId);
+      if (kept.games.some((game) => game._id === _id)) return false;
+      const games = [...kept.games, summary].sort(newestFirst);
+      const evicted = games.splice(this.config.GAME_HISTORY_KEPT);
+      if (evicted.includes(summary)) {
+        // Newer games of the player were kept meanwhile: the copy this call wrote goes again.
+        if (inserted) await this.games.deleteOne({ _id } as never).exec();
+        return false;
+      }
+      if (!inserted)
+        await this.insert({ ...summary, ...(moveList ? { moveList: JSON.stringify(moveList) } : {}) });
+      if (!(await this.save(playerId, games, kept.version))) continue;
+      for (const game of evicted) await this.games.deleteOne({ _id: game._id } as never).exec();
+      return true;
+    }
   }
 
   /** A player's latest games with a result, newest first, without their moves. */
-  list(playerId: string, limit: number): Promise<StoredPlayerGame[]> {
-    return this.games
-      .find({ playerId, result: { $exists: true } }, { moveList: 0 })
-      .sort({ finishedAt: -1, _id: -1 })
-      .limit(limit)
-      .lean<StoredPlayerGame[]>()
-      .exec();
+  async list(playerId: string, limit: number): Promise<StoredPlayerGame[]> {
+    return (await this.kept(playerId)).games.slice(0, limit);
   }
 
   /** One game of a player's history with its moves (null if it is not there or has no result yet). */
@@ -71,35 +90,57 @@ export class GameHistoryRepository implements OnModuleInit {
 
   /** Deletes a player's whole history (their account was deleted). */
   async deleteFor(playerId: string): Promise<number> {
+    await this.histories.deleteOne({ _id: playerId }).exec();
     const { deletedCount } = await this.games.deleteMany({ playerId });
     return deletedCount;
   }
 
-  /** Inserts the entry; false when it is there already (a redelivery, or another replica first). */
-  private async insert(entry: PlayerGame): Promise<boolean> {
+  /**
+   * The player's kept games. A player without a PlayerHistory yet may have games from before it
+   * (an upgrade): those are read once by `playerId`, the one scan, and the next write keeps them.
+   */
+  private async kept(playerId: string): Promise<Kept> {
+    const history = await this.histories.findById(playerId).lean<PlayerHistory>().exec();
+    if (history) {
+      const games = (JSON.parse(history.games) as StoredPlayerGame[]).map((game) => ({
+        ...game,
+        finishedAt: new Date(game.finishedAt),
+      }));
+      return { games, version: history.version };
+    }
+    const games = await this.games
+      .find({ playerId, result: { $exists: true } }, { moveList: 0 })
+      .sort({ finishedAt: -1, _id: -1 })
+      .limit(this.config.GAME_HISTORY_KEPT)
+      .lean<StoredPlayerGame[]>()
+      .exec();
+    return { games, version: 0 };
+  }
+
+  /** Writes the player's kept games over `version` (0: the first); false when another write came first. */
+  private async save(playerId: string, games: StoredPlayerGame[], version: number): Promise<boolean> {
+    const text = JSON.stringify(games);
+    if (version === 0) {
+      try {
+        await this.histories.collection.insertOne({ _id: playerId, games: text, version: 1 } as never);
+        return true;
+      } catch (error) {
+        if (isDuplicateKeyError(error)) return false;
+        throw error;
+      }
+    }
+    const { matchedCount } = await this.histories
+      .updateOne({ _id: playerId, version }, { $set: { games: text, version: version + 1 } })
+      .exec();
+    return matchedCount === 1;
+  }
+
+  /** Inserts the game; a copy there already (a redelivery, or another replica first) is the same game. */
+  private async insert(game: PlayerGame): Promise<void> {
     try {
-      await this.games.collection.insertOne(entry as never);
-      return true;
+      await this.games.collection.insertOne(game as never);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      return false;
     }
-  }
-
-  /** Whether the player already has GAME_HISTORY_KEPT games newer than this one. */
-  private async tooOld(playerId: string, finishedAt: Date): Promise<boolean> {
-    const newer = await this.games.countDocuments({ playerId, finishedAt: { $gt: finishedAt } }).exec();
-    return newer >= this.config.GAME_HISTORY_KEPT;
-  }
-
-  /** Keeps the player's GAME_HISTORY_KEPT latest games (usually removes one, or none). */
-  private async trim(playerId: string): Promise<void> {
-    const beyond = await this.games
-      .find({ playerId }, { _id: 1 })
-      .sort({ finishedAt: -1, _id: -1 })
-      .skip(this.config.GAME_HISTORY_KEPT)
-      .lean<Pick<PlayerGame, '_id'>[]>()
-      .exec();
-    if (beyond.length) await this.games.deleteMany({ _id: { $in: beyond.map((game) => game._id) } });
   }
 }

@@ -64,5 +64,28 @@ export const PlayerGameSchema = SchemaFactory.createForClass(PlayerGame);
 // A player's history, newest first (the list, the trim and the "too old to keep" check).
 PlayerGameSchema.index({ playerId: 1, finishedAt: -1 });
 
+/**
+ * A player's kept games, newest first: what the list answers and what keeping GAME_HISTORY_KEPT
+ * goes by, read and written by `_id` only. FerretDB finds by `_id` through its index but scans a
+ * collection for any other filter: a player's games found by `playerId` cost a scan of every
+ * player's games, four times per finished game (docs/benchmarks.md, "FerretDB's profile").
+ */
+@Schema({ collection: 'player_histories', versionKey: false, minimize: false })
+export class PlayerHistory {
+  /** The player's id. */
+  @Prop({ type: String, required: true })
+  _id!: string;
+
+  /** The kept games as JSON text (PlayerGame without the moves): nothing queries inside it. */
+  @Prop({ type: String, required: true })
+  games!: string;
+
+  /** Raised by every write: the guard of a read-modify-write. */
+  @Prop({ type: Number, required: true })
+  version!: number;
+}
+
+export const PlayerHistorySchema = SchemaFactory.createForClass(PlayerHistory);
+
 /** The id of one game in one player's history (unambiguous whatever characters the ids hold). */
 export const playerGameId = (playerId: string, gameId: string): string => JSON.stringify([playerId, gameId]);
