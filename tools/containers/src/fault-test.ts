@@ -11,11 +11,10 @@
 // It prints what was killed, how long each took to come back and what clients saw meanwhile, then
 // one JSON line; the report is also written to .artifacts/fault/report.json.
 //
-// Usage: node tools/containers/src/fault-test.ts [--games 20] [--kills rooms:1,nats:1] [--keep]
-//   (--keep leaves the stack up)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseOptions } from '../../scripts/lib/log.mjs';
 import { waitFor } from '../../scripts/lib/net.mjs';
 import { containerName, loadCompose } from './compose.ts';
 import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
@@ -32,6 +31,9 @@ import {
 } from './players.ts';
 import { raiseAddressLimitsForTests, startContainerStack, stackUrls, stopContainerStack } from './stack.ts';
 
+const USAGE = `Usage: node tools/containers/src/fault-test.ts [--games 20] [--kills rooms:1,nats:1] [--keep]
+  --kills  the crashes (service:replica), in order
+  --keep   leave the stack up`;
 const TURN_SECONDS = 60;
 /** Sleeper games use the shortest turn, so their turn times out during an outage. */
 const SLEEPER_TURN_SECONDS = 14;
@@ -364,19 +366,18 @@ export async function runFaultTest({
   console.log(green(`✓ fault test passed in ${formatDuration(Date.now() - started)}`));
 }
 
-const isMain = process.argv[1] === new URL(import.meta.url).pathname;
-if (isMain) {
-  const args = process.argv.slice(2);
-  const games = args.includes('--games') ? Number(args[args.indexOf('--games') + 1]) : 20;
-  const keep = args.includes('--keep');
-  // --kills rooms:1,mongo:1 chooses the crashes (service:replica), in order.
-  const kills = args.includes('--kills')
-    ? (args[args.indexOf('--kills') + 1] ?? '').split(',').map((item) => {
-        const [service = '', replica = '1'] = item.split(':');
-        return { service, replica: Number(replica) };
-      })
-    : DEFAULT_KILLS;
-  runFaultTest({ games, keep, kills }).catch(async (error: unknown) => {
+if (import.meta.main) {
+  const values = parseOptions(USAGE, {
+    games: { type: 'string', default: '20' },
+    kills: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  }).values as { games: string; kills?: string; keep: boolean };
+  const kills = values.kills?.split(',').map((item) => {
+    const [service = '', replica = '1'] = item.split(':');
+    return { service, replica: Number(replica) };
+  });
+  const { keep } = values;
+  runFaultTest({ games: Number(values.games), keep, kills }).catch(async (error: unknown) => {
     console.error(red((error as Error).message));
     if (!keep) await stopContainerStack().catch(() => undefined);
     process.exit(1);
