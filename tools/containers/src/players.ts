@@ -538,7 +538,7 @@ export class Game {
       this.recorder.error(kindOf(error, 'sse open'), (error as Error).message);
       throw Object.assign(error as Error, { recorded: true });
     }
-    await Promise.race([arrived, sleep(PUSH_TIMEOUT_MS)]);
+    await Promise.race([arrived, sleep(PUSH_TIMEOUT_MS, undefined, { ref: false })]);
   }
 
   private onStreamEnd(i: 0 | 1, stream: Stream, reason: string): void {
