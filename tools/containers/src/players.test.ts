@@ -5,11 +5,14 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type FinishedGame, Fleet, GatewayClient, type MoveRecord, type Player } from './players.ts';
 
-/** One room: two moves end a game (player 1 wins); Play Again by both starts the next one. */
+/**
+ * One room: two moves end a game (player 1 wins); Play Again by both starts the next one;
+ * remove() deletes it, as the rooms service does a while after a game nobody plays on.
+ */
 function roomServer() {
   const seat = () => ({ turn: false, restart: false });
   const room = {
@@ -30,7 +33,7 @@ function roomServer() {
     },
   };
   const streams = new Set<http.ServerResponse>();
-  const state = { readyRefusals: 1, readyAnswers: [] as number[] };
+  const state = { readyRefusals: 1, readyAnswers: [] as number[], creates: 0, deleted: false };
   const changed = () => {
     room.version++;
     for (const res of streams)
@@ -43,12 +46,14 @@ function roomServer() {
     const send = (status: number, payload: unknown) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
     const w = room.whosTurn;
-    if (req.url === '/api/rooms/r1/stream') {
+    if (state.deleted && req.url?.startsWith('/api/rooms/r1')) send(404, { message: 'no such room' });
+    else if (req.url === '/api/rooms/r1/stream') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       streams.add(res);
       res.on('close', () => streams.delete(res));
       res.write(`id: ${room.version}\nevent: room\ndata: ${JSON.stringify(room)}\n\n`);
-    } else if (req.method === 'POST' && req.url === '/api/rooms/') send(201, room);
+    } else if (req.method === 'POST' && req.url === '/api/rooms/')
+      send(201, { ...room, _id: `r${++state.creates}` });
     else if (req.method === 'GET' && req.url === '/api/rooms/r1') send(200, room);
     else if (body.players) {
       room.players.push({ id: body.players.playerId, name: body.players.playerName });
@@ -93,17 +98,23 @@ function roomServer() {
       send(status, status === 200 ? { room } : { message: 'unavailable' });
     } else send(404, { message: 'not found' });
   });
-  return { server, room, state, streams };
+  const remove = () => {
+    state.deleted = true;
+    for (const res of streams) res.write(`event: room-deleted\ndata: {"_id":"r1"}\n\n`);
+  };
+  return { server, room, state, streams, remove };
 }
 
 describe('bots', () => {
-  const gateway = roomServer();
+  let gateway: ReturnType<typeof roomServer>;
   let client: GatewayClient;
-  before(async () => {
+  const player = (id: string): Player => ({ id, name: id.toUpperCase(), token: `t-${id}`, client });
+  beforeEach(async () => {
+    gateway = roomServer();
     await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', resolve));
     client = new GatewayClient(`http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`);
   });
-  after(() => {
+  afterEach(() => {
     client.close();
     for (const res of gateway.streams) res.destroy();
     gateway.server.close();
@@ -123,7 +134,6 @@ describe('bots', () => {
       },
       { duration: 60, thinkMs: 5, jitter: 0, stallMs: 300 },
     );
-    const player = (id: string): Player => ({ id, name: id.toUpperCase(), token: `t-${id}`, client });
     await fleet.open(player('a'), player('b'));
     for (let i = 0; i < 100 && gateway.room.whosTurn.gameNumber < 2; i++) await sleep(50);
     await fleet.stop();
@@ -142,5 +152,25 @@ describe('bots', () => {
       first[0]?.moves.map((m, index) => [index, m.number, m.option]),
     );
     assert.ok(roundTrips.length >= 2, `round trips measured: ${roundTrips.length}`);
+  });
+
+  it('keep the record of a game whose room goes after it, and open no other room when they play no more', async () => {
+    const finished: FinishedGame[] = [];
+    const fleet = new Fleet(
+      { error: () => undefined, gameFinished: (game) => finished.push(game) },
+      { duration: 60, thinkMs: 5, jitter: 0, stallMs: 300, keepPlaying: () => false },
+    );
+    const game = await fleet.open(player('a'), player('b'));
+    for (let i = 0; i < 100 && finished.length === 0; i++) await sleep(50);
+    gateway.remove();
+    await sleep(1500); // a new room would be open by now
+    await fleet.stop();
+
+    assert.equal(gateway.state.creates, 1);
+    assert.equal(game.roomId, 'r1');
+    assert.deepEqual(
+      finished.map((g) => g.gameId),
+      ['r1:1'],
+    );
   });
 });

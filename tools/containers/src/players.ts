@@ -734,9 +734,10 @@ export class Game {
     });
   }
 
-  /** The room is gone: open a new one for the same players. */
+  /** The room is gone: open a new one for the same players, if they keep playing. */
   private restart(): void {
     if (this.halted || this.busy) return;
+    if (!this.fleet.options.keepPlaying()) return this.halt();
     this.busy = true;
     this.closeStreams();
     this.roomId = '';
