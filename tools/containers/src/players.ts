@@ -18,16 +18,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const PUSH_TIMEOUT_MS = 10_000;
 const PASSWORD = 'benchOasis198';
 
-const api = {
-  register: '/api/users/',
-  login: '/api/users/login',
-  rooms: '/api/rooms/',
-  mine: '/api/rooms/mine',
-  room: (id: string) => `/api/rooms/${encodeURIComponent(id)}`,
-  edit: (id: string) => `/api/rooms/${encodeURIComponent(id)}/edit`,
-  remove: (id: string) => `/api/rooms/${encodeURIComponent(id)}/delete`,
-  stream: (id: string) => `/api/rooms/${encodeURIComponent(id)}/stream`,
-};
+/** A room's path in the gateway's API (SPEC §7), e.g. roomPath(id, '/edit'). */
+const roomPath = (id: string, rest = '') => `/api/rooms/${encodeURIComponent(id)}${rest}`;
 
 export type Seat = 'player1' | 'player2';
 export interface Move {
@@ -308,11 +300,11 @@ export async function enlist(
       try {
         let answer: Answer<Account> | undefined;
         if (loginFirst) {
-          answer = await client.request('POST', api.login, { body: { email, password: PASSWORD } });
+          answer = await client.request('POST', '/api/users/login', { body: { email, password: PASSWORD } });
           if (answer.status === 429) throw rateLimited('login');
         }
         if (answer?.status !== 200) {
-          answer = await client.request('POST', api.register, {
+          answer = await client.request('POST', '/api/users/', {
             body: { name, email, password: PASSWORD, confirmedPassword: PASSWORD },
           });
           if (answer.status === 429) throw rateLimited('register');
@@ -459,7 +451,7 @@ export class Game {
   async open(): Promise<void> {
     const [a, b] = this.players;
     const created = await this.leavingFirst([a, b], () =>
-      this.persist<{ _id: string }>(a, 'POST', api.rooms, {
+      this.persist<{ _id: string }>(a, 'POST', '/api/rooms/', {
         gameType: 'quick-battle',
         createdBy: { id: a.id, name: a.name },
         duration: this.fleet.options.duration,
@@ -470,7 +462,9 @@ export class Game {
     this.roomId = created.body._id;
     await Promise.all([this.connect(0), this.connect(1)]);
     const joined = await this.leavingFirst([b], () =>
-      this.persist(b, 'PATCH', api.edit(this.roomId), { players: { playerId: b.id, playerName: b.name } }),
+      this.persist(b, 'PATCH', roomPath(this.roomId, '/edit'), {
+        players: { playerId: b.id, playerName: b.name },
+      }),
     );
     if (joined.status !== 200) throw this.fail('join', joined);
     this.lastProgress = performance.now();
@@ -484,8 +478,8 @@ export class Game {
     const answer = await send();
     if (answer.status !== 409) return answer;
     for (const player of players) {
-      const mine = await this.call<{ _id: string }>(player, 'GET', api.mine);
-      if (mine.status === 200) await this.call(player, 'DELETE', api.remove(mine.body._id));
+      const mine = await this.call<{ _id: string }>(player, 'GET', '/api/rooms/mine');
+      if (mine.status === 200) await this.call(player, 'DELETE', roomPath(mine.body._id, '/delete'));
     }
     return send();
   }
@@ -524,7 +518,7 @@ export class Game {
     let first: () => void = () => undefined;
     const arrived = new Promise<void>((resolve) => (first = resolve));
     const { client, token } = this.players[i];
-    const stream = client.stream(api.stream(this.roomId), token, {
+    const stream = client.stream(roomPath(this.roomId, '/stream'), token, {
       onFrame: (id, event, data, at) => {
         this.onFrame(i, id, event, data, at);
         first();
@@ -640,9 +634,14 @@ export class Game {
     this.inflight.add(pending);
     let answer: Answer<{ room: RoomView }>;
     try {
-      answer = await this.call<{ room: RoomView }>(this.players[mover], 'PATCH', api.edit(this.roomId), {
-        move: intent,
-      });
+      answer = await this.call<{ room: RoomView }>(
+        this.players[mover],
+        'PATCH',
+        roomPath(this.roomId, '/edit'),
+        {
+          move: intent,
+        },
+      );
     } catch (error) {
       this.inflight.delete(pending);
       if (this.halted) return; // the step ended while the move was under way
@@ -698,7 +697,7 @@ export class Game {
     const player = this.players[seat === 'player1' ? 0 : 1];
     let problem: [string, string] | undefined;
     try {
-      const answer = await this.call(player, 'PATCH', api.edit(this.roomId), {
+      const answer = await this.call(player, 'PATCH', roomPath(this.roomId, '/edit'), {
         whosTurnReadyPlayer: { [seat]: { turn: false, restart: true } },
       });
       if (answer.status !== 200) problem = [`http ${answer.status}`, `ready: ${excerpt(answer.body)}`];
@@ -723,7 +722,7 @@ export class Game {
     this.later(500, async () => {
       if (this.halted) return;
       try {
-        const answer = await this.call<RoomView>(this.players[0], 'GET', api.room(this.roomId));
+        const answer = await this.call<RoomView>(this.players[0], 'GET', roomPath(this.roomId));
         if (answer.status === 404) return this.restart();
         if (answer.status === 200 && answer.body.version >= this.version) {
           this.take(answer.body, answer.body.version, performance.now());
@@ -794,6 +793,6 @@ export class Game {
 
   async remove(): Promise<void> {
     if (!this.roomId) return;
-    await this.call(this.players[0], 'DELETE', api.remove(this.roomId)).catch(() => undefined);
+    await this.call(this.players[0], 'DELETE', roomPath(this.roomId, '/delete')).catch(() => undefined);
   }
 }
