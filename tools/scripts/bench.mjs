@@ -47,9 +47,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Fleet, enlist } from '../bench/lib/bots.mjs';
 import { measureFloor } from '../bench/lib/floor.mjs';
-import { GatewayClient } from '../bench/lib/http.mjs';
 import { diffMetrics, scrapeAll } from '../bench/lib/metrics.mjs';
 import {
   ProcessSampler,
@@ -58,7 +56,9 @@ import {
   loadAverage,
   machineTicks,
 } from '../bench/lib/procs.mjs';
+import { chooseMove } from '../bench/lib/rules.mjs';
 import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
+import { enlist, Fleet, GatewayClient } from '../containers/src/players.ts';
 import { bold, dim, parseOptions, red, yellow } from './lib/log.mjs';
 import { freePort } from './lib/net.mjs';
 import { forEachLine } from './lib/proc.mjs';
@@ -264,7 +264,7 @@ async function runStep(target, ctx) {
     const first = ctx.players.length + 1;
     const more = await enlist(
       client,
-      Array.from({ length: missing }, (_, i) => first + i),
+      Array.from({ length: missing }, (_, i) => `bot${String(first + i).padStart(5, '0')}`),
       { loginFirst: !ctx.stack.own, concurrency: 8, onError: (kind, detail) => recorder.error(kind, detail) },
     );
     ctx.players.push(...more);
@@ -277,7 +277,7 @@ async function runStep(target, ctx) {
   started = Date.now();
   const pairs = [];
   for (let i = 0; i < target; i++) pairs.push([ctx.players[2 * i], ctx.players[2 * i + 1]]);
-  fleet = new Fleet(client, recorder, ctx.fleetOptions);
+  fleet = new Fleet(recorder, ctx.fleetOptions);
   const failures = await fleet.add(pairs);
   log(
     dim(
@@ -517,7 +517,7 @@ try {
     stack: ctxStack,
     loopDelay,
     players: [],
-    fleetOptions: { thinkMs: THINK_MS, jitter: Number(opts.jitter), duration: Number(opts.turn) },
+    fleetOptions: { thinkMs: THINK_MS, jitter: Number(opts.jitter), duration: Number(opts.turn), chooseMove },
   };
 
   for (const target of STEPS) {

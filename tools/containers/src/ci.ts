@@ -23,9 +23,9 @@ async function saveLogs(printErrors: boolean): Promise<void> {
   mkdirSync(LOGS, { recursive: true });
   const errors: string[] = [];
   for (const container of await containersOf(loadCompose().name)) {
-    const { stdout, stderr } = await podman(['logs', container.name], { allowFailure: true });
-    writeFileSync(path.join(LOGS, `${container.name}.log`), stdout + stderr);
-    for (const line of (stdout + stderr).split('\n')) {
+    const { output } = await podman(['logs', container.name], { allowFailure: true });
+    writeFileSync(path.join(LOGS, `${container.name}.log`), output);
+    for (const line of output.split('\n')) {
       if (/"level":"(error|fatal)"/.test(line)) errors.push(`${container.name}: ${line.slice(0, 800)}`);
     }
   }

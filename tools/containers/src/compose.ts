@@ -5,11 +5,10 @@
 //
 // Containers, the network and volumes carry the standard labels (com.docker.compose.project,
 // .service, .container-number), so tools find a replica of any service by label.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { imageId, podman, ROOT } from './exec.ts';
+import { imageId, podman, ROOT, shortHash } from './exec.ts';
 
 type Dict<T = unknown> = Record<string, T>;
 
@@ -244,11 +243,7 @@ export async function up(compose: ComposeFile, log: (line: string) => void = () 
   for (const service of startOrder(compose)) {
     const spec = compose.services[service] as ServiceSpec;
     const replicas = spec.deploy?.replicas ?? 1;
-    const configHash = createHash('sha256')
-      .update(JSON.stringify(spec))
-      .update(await imageId(spec.image))
-      .digest('hex')
-      .slice(0, 16);
+    const configHash = shortHash(JSON.stringify(spec), await imageId(spec.image));
     for (let n = 1; n <= replicas; n++) {
       const name = containerName(project, service, n);
       const current = existing.get(name);

@@ -1,9 +1,9 @@
-// Running commands, and podman with this workspace's settings. Node builtins only: these scripts
-// run with Node 24's type stripping (`node tools/containers/src/<script>.ts`), no build step.
-// Paths and terminal output come from the other command-line scripts' helpers (tools/scripts/lib).
-import { spawn } from 'node:child_process';
+// Running commands, and podman with this workspace's settings, through the command-line scripts'
+// helpers (tools/scripts/lib: processes, paths, terminal output). Node builtins only: these
+// scripts run with Node 24's type stripping (`node tools/containers/src/<script>.ts`), no build step.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { run } from '../../scripts/lib/proc.mjs';
 import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.mjs';
 
 export { bold, dim, formatDuration, green, red } from '../../scripts/lib/log.mjs';
@@ -11,10 +11,11 @@ export { CONTAINERS_CONF, ROOT };
 /** Where built images' inputs (root file systems, static binaries, app artifacts) are kept. */
 export const IMAGES_DIR = path.join(ROOT, '.tools', 'images');
 
+/** A finished command: its stdout, and `output`, stdout and stderr as they came. */
 export interface Result {
   code: number;
   stdout: string;
-  stderr: string;
+  output: string;
 }
 
 export interface ExecOptions {
@@ -26,43 +27,21 @@ export interface ExecOptions {
   allowFailure?: boolean;
 }
 
-export class CommandError extends Error {
-  readonly result: Result;
-  constructor(message: string, result: Result) {
-    super(message);
-    this.result = result;
-  }
+/** Runs a command to completion; rejects with its last lines of output when it fails (unless allowFailure). */
+export async function exec(
+  command: string,
+  args: readonly string[],
+  { inherit = false, allowFailure = false, ...options }: ExecOptions = {},
+): Promise<Result> {
+  const result = (await run(command, [...args], { ...options, capture: !inherit })) as Result;
+  if (result.code === 0 || allowFailure) return result;
+  const output = result.output.trim().split('\n').slice(-30).join('\n');
+  throw new Error(`${command} ${args.join(' ')} failed (${result.code})\n${output}`);
 }
 
-/** Runs a command to completion; rejects with its output when it fails (unless allowFailure). */
-export function exec(command: string, args: readonly string[], options: ExecOptions = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? ROOT,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', options.inherit ? 'inherit' : 'pipe', options.inherit ? 'inherit' : 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const result = { code: code ?? (signal ? 128 : 1), stdout, stderr };
-      if (result.code === 0 || options.allowFailure) resolve(result);
-      else {
-        const output = (stderr || stdout).trim().split('\n').slice(-30).join('\n');
-        reject(new CommandError(`${command} ${args.join(' ')} failed (${result.code})\n${output}`, result));
-      }
-    });
-  });
-}
-
-/** Environment of every podman call: this workspace's containers.conf. */
-export const podmanEnv = (): NodeJS.ProcessEnv => ({ CONTAINERS_CONF });
-
+/** podman with this workspace's containers.conf. */
 export function podman(args: readonly string[], options: ExecOptions = {}): Promise<Result> {
-  return exec('podman', args, { ...options, env: { ...podmanEnv(), ...options.env } });
+  return exec('podman', args, { ...options, env: { CONTAINERS_CONF, ...options.env } });
 }
 
 /** The label of an image built here that fingerprints its inputs: the same inputs, the same image. */

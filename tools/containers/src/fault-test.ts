@@ -11,17 +11,29 @@
 // It prints what was killed, how long each took to come back and what clients saw meanwhile, then
 // one JSON line; the report is also written to .artifacts/fault/report.json.
 //
-// Usage: node tools/containers/src/fault-test.ts [--games 20] [--kills rooms:1,nats:1] [--keep]
-//   (--keep leaves the stack up)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseOptions } from '../../scripts/lib/log.mjs';
 import { waitFor } from '../../scripts/lib/net.mjs';
 import { containerName, loadCompose } from './compose.ts';
 import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
-import { type Account, call, type FinishedGame, Outcomes, PlayedRoom, register } from './players.ts';
+import {
+  enlist,
+  type FinishedGame,
+  Fleet,
+  type FleetOptions,
+  type Game,
+  GatewayClient,
+  type MoveRecord,
+  type Player,
+  type Recorder,
+} from './players.ts';
 import { raiseAddressLimitsForTests, startContainerStack, stackUrls, stopContainerStack } from './stack.ts';
 
+const USAGE = `Usage: node tools/containers/src/fault-test.ts [--games 20] [--kills rooms:1,nats:1] [--keep]
+  --kills  the crashes (service:replica), in order
+  --keep   leave the stack up`;
 const TURN_SECONDS = 60;
 /** Sleeper games use the shortest turn, so their turn times out during an outage. */
 const SLEEPER_TURN_SECONDS = 14;
@@ -42,6 +54,55 @@ export const DEFAULT_KILLS: Kill[] = [
   { service: 'nats', replica: 1 },
   { service: 'mongo', replica: 1 },
 ];
+
+/**
+ * What the players saw: every answer counted by HTTP status ('network' for none), the instants of
+ * the failures among them, and every move answered 2xx and game finished, to check afterwards.
+ */
+class Outcomes implements Recorder {
+  readonly byStatus = new Map<string, number>();
+  readonly events: Array<{ at: number; what: string }> = [];
+  readonly accepted: MoveRecord[] = [];
+  readonly finished = new Map<string, FinishedGame>();
+
+  count(status: number | 'network', what: string): void {
+    const key = String(status);
+    this.byStatus.set(key, (this.byStatus.get(key) ?? 0) + 1);
+    if (status === 'network' || status >= 500) this.events.push({ at: Date.now(), what: `${key} ${what}` });
+  }
+
+  error(): void {
+    // what the players complain of (cut streams, stalls) is no failure here
+  }
+
+  move(move: MoveRecord): void {
+    this.accepted.push(move);
+  }
+
+  gameFinished(game: FinishedGame): void {
+    this.finished.set(game.gameId, game);
+  }
+
+  /** The first game finished in a room. */
+  finishedIn(game: Game): FinishedGame | undefined {
+    return [...this.finished.values()].find((g) => g.gameId.startsWith(`${game.roomId}:`));
+  }
+
+  /** Counts by status between two instants, from the recorded failures (2xx/4xx are not timed). */
+  failuresBetween(from: number, to: number): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const event of this.events) {
+      if (event.at < from || event.at > to) continue;
+      const status = event.what.split(' ')[0] as string;
+      counts[status] = (counts[status] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  summary(): Record<string, number> {
+    return Object.fromEntries([...this.byStatus.entries()].sort());
+  }
+}
 
 interface KillReport {
   target: string;
@@ -97,18 +158,17 @@ async function waitReady(container: string, since: number): Promise<number> {
   return Date.now() - since;
 }
 
-function checkMoves(rooms: PlayedRoom[], finalMoves: Map<string, FinishedGame['moves']>): string[] {
+function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, FinishedGame['moves']>): string[] {
   const problems: string[] = [];
-  for (const room of rooms) {
-    for (const move of room.accepted) {
-      const moves = finalMoves.get(move.gameId);
-      const stored = moves?.[move.index];
-      if (!moves) problems.push(`${move.gameId}: no final state to check move ${move.index} against`);
-      else if (!stored || stored.number !== move.number || stored.option !== move.option) {
-        problems.push(
-          `${move.gameId}: move ${move.index} (${move.number} ${move.option}) answered 2xx but is not stored`,
-        );
-      }
+  for (const move of accepted) {
+    const moves = finalMoves.get(move.gameId);
+    const stored = moves?.[move.index];
+    const { number, option } = move.stored ?? move;
+    if (!moves) problems.push(`${move.gameId}: no final state to check move ${move.index} against`);
+    else if (!stored || stored.number !== number || stored.option !== option) {
+      problems.push(
+        `${move.gameId}: move ${move.index} (${number} ${option}) answered 2xx but is not stored`,
+      );
     }
   }
   return problems;
@@ -152,44 +212,44 @@ export async function runFaultTest({
   await startContainerStack((line) => console.log(line));
   const { gateways } = stackUrls();
   if (gateways.length < 2) throw new Error('the fault test needs two gateway replicas (GATEWAY_PORTS)');
-  const [gw1, gw2] = gateways as [string, string];
 
   console.log(bold(`▸ ${games} games and ${planned.length} sleeper games`));
-  const run = Date.now().toString(36);
-  const enlist = async (count: number, prefix: string) =>
-    Promise.all(
-      Array.from({ length: count }, async (_, i) => {
-        const a = await register(gw1, `${prefix}${run}a${i}`, outcomes);
-        const b = await register(gw2, `${prefix}${run}b${i}`, outcomes);
-        return [
-          { ...a, base: gw1 },
-          { ...b, base: gw2 },
-        ] as [Account & { base: string }, Account & { base: string }];
+  // Player 1 of each game plays through gateway 1, player 2 through gateway 2.
+  const [gw1, gw2] = gateways.map(
+    (url) =>
+      new GatewayClient(url, {
+        maxSockets: 64,
+        timeoutMs: 15_000,
+        onAnswer: (s, what) => outcomes.count(s, what),
       }),
-    );
+  ) as [GatewayClient, GatewayClient];
+  const run = Date.now().toString(36);
+  const pairs = async (count: number, prefix: string): Promise<Array<[Player, Player]>> => {
+    const names = Array.from({ length: count }, (_, i) => [`${prefix}${run}a${i}`, `${prefix}${run}b${i}`]);
+    const players = await enlist(gw1, names.flat());
+    return names.map((_, i) => [
+      players[2 * i] as Player,
+      { ...(players[2 * i + 1] as Player), client: gw2 },
+    ]);
+  };
   let playing = true;
   const firstKill = Date.now() + 60_000;
   const schedule = planned.map((_, k) => firstKill + k * 30_000);
-  const rooms = (await enlist(games, 'f')).map(
-    (pair) =>
-      new PlayedRoom(pair, { duration: TURN_SECONDS, thinkMs: 700, keepPlaying: () => playing }, outcomes),
-  );
+  const fleet = (options: Omit<FleetOptions, 'jitter' | 'stallMs'>) =>
+    // A read of the room after 3 s without a push: the fallback every browser has.
+    new Fleet(outcomes, { jitter: 0.5, stallMs: 3000, ...options });
+  const rooms = fleet({ duration: TURN_SECONDS, thinkMs: 700, keepPlaying: () => playing });
   // Sleeper k makes its last move 19 s (minus a little) before kill k: its opponent's turn times
   // out while the killed service is down or just restarting. Slow play keeps it below 198 till then.
-  const sleepers = (await enlist(planned.length, 's')).map(
-    (pair, k) =>
-      new PlayedRoom(
-        pair,
-        {
-          duration: SLEEPER_TURN_SECONDS,
-          thinkMs: 8000,
-          keepPlaying: () => false,
-          lastMoveAt: (schedule[k] as number) - SLEEPER_TIMEOUT_AFTER_MS + 800,
-        },
-        outcomes,
-      ),
-  );
-  await Promise.all([...rooms, ...sleepers].map((room) => room.open()));
+  const sleepers = fleet({ duration: SLEEPER_TURN_SECONDS, thinkMs: 8000, keepPlaying: () => false });
+  const roomPairs = await pairs(games, 'f');
+  const sleeperPairs = await pairs(planned.length, 's');
+  await Promise.all([
+    ...roomPairs.map(([a, b]) => rooms.open(a, b)),
+    ...sleeperPairs.map(([a, b], k) =>
+      sleepers.open(a, b, (schedule[k] as number) - SLEEPER_TIMEOUT_AFTER_MS + 800),
+    ),
+  ]);
 
   console.log(bold('▸ crashes, one at a time'));
   const kills: KillReport[] = [];
@@ -216,57 +276,44 @@ export async function runFaultTest({
 
   console.log(bold('▸ a new game after the crashes'));
   playing = false;
-  const [fresh] = await enlist(1, 'n');
-  const after = new PlayedRoom(
-    fresh as [Account & { base: string }, Account & { base: string }],
-    {
-      duration: TURN_SECONDS,
-      thinkMs: 100,
-      keepPlaying: () => false,
-    },
-    outcomes,
-  );
-  await after.open();
+  const afterwards = fleet({ duration: TURN_SECONDS, thinkMs: 100, keepPlaying: () => false });
+  const [a, b] = (await pairs(1, 'n'))[0] as [Player, Player];
+  const after = await afterwards.open(a, b);
   const deadline = Date.now() + 180_000;
-  while (after.finished.size === 0 && Date.now() < deadline) await sleep(500);
+  while (!outcomes.finishedIn(after) && Date.now() < deadline) await sleep(500);
 
   // Sleepers' timeouts and the last finished games reach rewards; then nothing moves any more.
   await sleep(10_000);
-  for (const room of [...rooms, ...sleepers, after]) room.stop();
+  for (const f of [rooms, sleepers, afterwards]) await f.stop();
 
   console.log(bold('▸ checks'));
-  const all = [...rooms, ...sleepers, after];
-  const finished = new Map<string, FinishedGame>();
-  for (const room of all) for (const [id, game] of room.finished) finished.set(id, game);
   // Final moves of every game: finished ones as seen at game over, running ones as stored now.
   const finalMoves = new Map<string, FinishedGame['moves']>();
-  for (const [id, game] of finished) finalMoves.set(id, game.moves);
-  for (const room of all) {
-    if (room.isDeleted || !room.roomId) continue;
-    const answer = await call<{ whosTurn: { gameNumber: number; moves: FinishedGame['moves'] } }>(
-      gw1,
+  for (const [id, game] of outcomes.finished) finalMoves.set(id, game.moves);
+  for (const game of [...rooms.games, ...sleepers.games, after]) {
+    if (!game.roomId) continue;
+    const answer = await gw1.request<{ whosTurn: { gameNumber: number; moves: FinishedGame['moves'] } }>(
       'GET',
-      `/api/rooms/${room.roomId}`,
+      `/api/rooms/${game.roomId}`,
     );
     if (answer.status === 200) {
-      finalMoves.set(`${room.roomId}:${answer.body.whosTurn.gameNumber}`, answer.body.whosTurn.moves);
+      finalMoves.set(`${game.roomId}:${answer.body.whosTurn.gameNumber}`, answer.body.whosTurn.moves);
     }
   }
-  const problems = checkMoves(all, finalMoves);
+  const problems = checkMoves(outcomes.accepted, finalMoves);
 
-  const sleeperResults = sleepers.map((room) => [...room.finished.values()][0]);
+  const sleeperResults = sleepers.games.map((game) => outcomes.finishedIn(game));
   sleeperResults.forEach((game, k) => {
     if (!game) problems.push(`sleeper ${k}: its game never ended`);
     else if (game.endReason !== 'timeout')
       problems.push(`sleeper ${k}: ended by ${game.endReason}, not by timeout`);
   });
-  if (after.finished.size === 0) problems.push('the game after the crashes did not finish');
+  if (!outcomes.finishedIn(after)) problems.push('the game after the crashes did not finish');
 
-  const expected = expectedTotals(finished.values());
+  const expected = expectedTotals(outcomes.finished.values());
   let checkedPlayers = 0;
   for (const [playerId, want] of expected) {
-    const answer = await call<{ playedGames: number; assets: { points: number; coins: number } }>(
-      gw1,
+    const answer = await gw1.request<{ playedGames: number; assets: { points: number; coins: number } }>(
       'GET',
       `/api/rewards/${playerId}`,
     );
@@ -284,6 +331,8 @@ export async function runFaultTest({
       );
     }
   }
+  gw1.close();
+  gw2.close();
   const statuses = outcomes.summary();
   for (const event of outcomes.events.filter((e) => e.what.startsWith('500 '))) {
     problems.push(`a 500 at ${new Date(event.at).toISOString()}: ${event.what.slice(4)}`);
@@ -291,8 +340,8 @@ export async function runFaultTest({
 
   const report = {
     games: games + planned.length + 1,
-    finishedGames: finished.size,
-    acceptedMoves: all.reduce((n, room) => n + room.accepted.length, 0),
+    finishedGames: outcomes.finished.size,
+    acceptedMoves: outcomes.accepted.length,
     sleeperTimeouts: sleeperResults.filter((g) => g?.endReason === 'timeout').length,
     playersCheckedForRewards: checkedPlayers,
     statuses,
@@ -317,19 +366,18 @@ export async function runFaultTest({
   console.log(green(`✓ fault test passed in ${formatDuration(Date.now() - started)}`));
 }
 
-const isMain = process.argv[1] === new URL(import.meta.url).pathname;
-if (isMain) {
-  const args = process.argv.slice(2);
-  const games = args.includes('--games') ? Number(args[args.indexOf('--games') + 1]) : 20;
-  const keep = args.includes('--keep');
-  // --kills rooms:1,mongo:1 chooses the crashes (service:replica), in order.
-  const kills = args.includes('--kills')
-    ? (args[args.indexOf('--kills') + 1] ?? '').split(',').map((item) => {
-        const [service = '', replica = '1'] = item.split(':');
-        return { service, replica: Number(replica) };
-      })
-    : DEFAULT_KILLS;
-  runFaultTest({ games, keep, kills }).catch(async (error: unknown) => {
+if (import.meta.main) {
+  const values = parseOptions(USAGE, {
+    games: { type: 'string', default: '20' },
+    kills: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  }).values as { games: string; kills?: string; keep: boolean };
+  const kills = values.kills?.split(',').map((item) => {
+    const [service = '', replica = '1'] = item.split(':');
+    return { service, replica: Number(replica) };
+  });
+  const { keep } = values;
+  runFaultTest({ games: Number(values.games), keep, kills }).catch(async (error: unknown) => {
     console.error(red((error as Error).message));
     if (!keep) await stopContainerStack().catch(() => undefined);
     process.exit(1);

@@ -6,7 +6,7 @@
 // the Dockerfiles take them with --build-arg ARTIFACTS=context (see their headers). Nothing
 // changed means every podman step comes from its layer cache: a rebuild takes seconds.
 //
-// Usage: node tools/containers/src/images.ts [--only gateway,web,...]
+// Usage: node tools/containers/src/images.ts [--only gateway,web,...] [--sizes (for docs/deploy.md)]
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -35,6 +35,7 @@ import {
   ROOT,
   shortHash as sha,
 } from './exec.ts';
+import { parseOptions } from '../../scripts/lib/log.mjs';
 import { TOOLS_BIN } from '../../scripts/lib/workspace.mjs';
 
 export const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
@@ -90,17 +91,11 @@ async function prepareNodeService(app: string, dir: string): Promise<string> {
 /** A fingerprint of every file under a directory (paths, modes and contents). */
 function treeFingerprint(dir: string): string {
   const hash = createHash('sha256');
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
-      const full = path.join(d, entry.name);
-      hash.update(`${path.relative(dir, full)}\0${statSync(full).mode}\0`);
-      if (entry.isDirectory()) walk(full);
-      else hash.update(readFileSync(full));
-    }
-  };
-  walk(dir);
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    const stat = statSync(path.join(dir, file));
+    hash.update(`${file}\0${stat.mode}\0`);
+    if (stat.isFile()) hash.update(readFileSync(path.join(dir, file)));
+  }
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -133,7 +128,9 @@ const SPECS: Record<ImageName, ImageSpec> = {
       rmSync(dir, { recursive: true, force: true });
       cpSync(path.join(ROOT, 'dist', 'apps', 'web'), dir, { recursive: true });
       rmSync(path.join(dir, 'stats.html'), { force: true });
-      for (const file of listMaps(dir)) rmSync(file);
+      for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+        if (file.endsWith('.map')) rmSync(path.join(dir, file));
+      }
       return treeFingerprint(dir);
     },
   },
@@ -148,19 +145,6 @@ const SPECS: Record<ImageName, ImageSpec> = {
     prepare: prepareStatic('ferretdb-launcher', 'ferretdb', ['data', 'tmp']),
   },
 };
-
-function listMaps(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.map')) found.push(full);
-    }
-  };
-  walk(dir);
-  return found;
-}
 
 /** Builds the images (all, or `only`) that are missing or out of date, saying how long each took. */
 export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Promise<void> {
@@ -228,11 +212,15 @@ export async function imageSizes(names: readonly ImageName[] = IMAGE_NAMES): Pro
   return sizes;
 }
 
-const isMain = process.argv[1] === new URL(import.meta.url).pathname;
-if (isMain) {
-  const onlyFlag = process.argv.indexOf('--only');
-  const only =
-    onlyFlag > 0 ? ((process.argv[onlyFlag + 1] ?? '').split(',').filter(Boolean) as ImageName[]) : undefined;
+if (import.meta.main) {
+  const values = parseOptions(
+    'Usage: node tools/containers/src/images.ts [--only gateway,web,...] [--sizes]',
+    {
+      only: { type: 'string' },
+      sizes: { type: 'boolean', default: false },
+    },
+  ).values as { only?: string; sizes: boolean };
+  const only = values.only?.split(',').filter(Boolean) as ImageName[] | undefined;
   const unknown = only?.filter((name) => !(IMAGE_NAMES as readonly string[]).includes(name)) ?? [];
   if (unknown.length) {
     console.error(red(`unknown image ${unknown.join(', ')}; images: ${IMAGE_NAMES.join(', ')}`));
@@ -240,7 +228,7 @@ if (isMain) {
   }
   try {
     await buildImages(only);
-    if (process.argv.includes('--sizes')) console.log(await imageSizes(only));
+    if (values.sizes) console.log(await imageSizes(only));
   } catch (error) {
     console.error(red((error as Error).message));
     process.exit(1);

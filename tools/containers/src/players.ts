@@ -1,180 +1,57 @@
-// Players for the container stack's tests: real HTTP clients of a gateway replica, each with a
-// live Server-Sent Events stream of its room, playing legal plain moves. Every answer is counted
-// by status, and every move the server accepted (2xx) is remembered with the game it belongs to,
-// so a test can check afterwards that the system kept it.
+// Bot players, for the benchmark (tools/scripts/bench.mjs) and the fault test: real HTTP clients of
+// the gateway, each with a live Server-Sent Events stream of its room. A pair of bots plays one
+// game: when the push says it is a bot's turn, it waits its think time and sends a legal move
+// (PATCH /api/rooms/:id/edit); when the game is over both press Play Again. A move's round trip is
+// measured from sending the PATCH to the OPPONENT's stream receiving the room version that contains
+// it. Every move answered 2xx and every finished game goes to the recorder, so a test can check
+// afterwards that the system kept them.
+//
+// Node builtins only, so the bench's .mjs imports this file as it is (Node 24 strips the types).
+// Not fetch: on this machine it costs about three times the CPU per request (0.23-0.29 against
+// 0.07-0.09 ms, measured), which at 900 moves/s the bots would take from the stack they measure.
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export interface Account {
-  id: string;
-  name: string;
-  token: string;
+/** How long a pushed move or a stream's first room may take before it counts as an error. */
+const PUSH_TIMEOUT_MS = 10_000;
+const PASSWORD = 'benchOasis198';
+
+/** A room's path in the gateway's API (SPEC §7), e.g. roomPath(id, '/edit'). */
+const roomPath = (id: string, rest = '') => `/api/rooms/${encodeURIComponent(id)}${rest}`;
+
+export type Seat = 'player1' | 'player2';
+export interface Move {
+  number: number | 'random';
+  option: string;
 }
+export type StoredMove = { player: string; number: number; option: string; total: number };
 
 export interface RoomView {
   _id: string;
   version: number;
   players: Array<{ id: string; name: string }>;
   gameStarted: boolean;
-  gameOver: boolean;
-  duration: number;
   whosTurn: {
     gameNumber: number;
     currentNumber: number;
     gameOver: boolean;
-    winner: 'player1' | 'player2' | null;
+    winner: Seat | null;
     endReason: string | null;
     player1: { turn: boolean; restart: boolean };
     player2: { turn: boolean; restart: boolean };
-    moves: Array<{ player: string; number: number; option: string; total: number }>;
+    moves: StoredMove[];
   };
 }
 
-/** Counts of what clients saw: HTTP statuses, and 'network' for no answer at all. */
-export class Outcomes {
-  readonly byStatus = new Map<string, number>();
-  readonly events: Array<{ at: number; what: string }> = [];
-
-  count(status: number | 'network', what: string): void {
-    const key = String(status);
-    this.byStatus.set(key, (this.byStatus.get(key) ?? 0) + 1);
-    if (status === 'network' || status >= 500) this.events.push({ at: Date.now(), what: `${key} ${what}` });
-  }
-
-  /** Counts by status between two instants, from the recorded failures (2xx/4xx are not timed). */
-  failuresBetween(from: number, to: number): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const event of this.events) {
-      if (event.at < from || event.at > to) continue;
-      const status = event.what.split(' ')[0] as string;
-      counts[status] = (counts[status] ?? 0) + 1;
-    }
-    return counts;
-  }
-
-  summary(): Record<string, number> {
-    return Object.fromEntries([...this.byStatus.entries()].sort());
-  }
-}
-
-export interface Answer<T = unknown> {
-  status: number;
-  body: T;
-}
-
-/** One HTTP call to a gateway; a network failure or a timeout answers status 0. */
-export async function call<T = unknown>(
-  base: string,
-  method: string,
-  path: string,
-  {
-    token,
-    body,
-    outcomes,
-    timeoutMs = 15_000,
-  }: {
-    token?: string;
-    body?: unknown;
-    outcomes?: Outcomes;
-    timeoutMs?: number;
-  } = {},
-): Promise<Answer<T>> {
-  try {
-    const response = await fetch(base + path, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await response.text();
-    outcomes?.count(response.status, `${method} ${path}`);
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
-  } catch {
-    outcomes?.count('network', `${method} ${path}`);
-    return { status: 0, body: null as T };
-  }
-}
-
-/** Registers a new account (a unique name per run), retrying while the stack is unavailable. */
-export async function register(base: string, name: string, outcomes?: Outcomes): Promise<Account> {
-  const email = `${name.toLowerCase()}@fault.oasis198.test`;
-  const password = 'faultTest198';
-  for (let attempt = 1; ; attempt++) {
-    const answer = await call<{ _id: string; name: string; token: string; message?: string }>(
-      base,
-      'POST',
-      '/api/users/',
-      { body: { name, email, password, confirmedPassword: password }, outcomes },
-    );
-    if (answer.status === 201 || answer.status === 200) {
-      return { id: answer.body._id, name: answer.body.name, token: answer.body.token };
-    }
-    if (attempt >= 10 || (answer.status >= 400 && answer.status < 500)) {
-      throw new Error(`registering ${name}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    }
-    await sleep(1000);
-  }
-}
-
-/**
- * Follows a room's event stream: calls onRoom with every room pushed, reconnects after an error or
- * the end of the stream (as browsers do), until stop() or the room's deletion.
- */
-export function followRoom(
-  base: string,
-  roomId: string,
-  onRoom: (room: RoomView) => void,
-  onDeleted: () => void,
-): { stop: () => void } {
-  const controller = new AbortController();
-  let stopped = false;
-  void (async () => {
-    while (!stopped) {
-      try {
-        const response = await fetch(`${base}/api/rooms/${roomId}/stream`, { signal: controller.signal });
-        if (response.status === 404) {
-          onDeleted();
-          return;
-        }
-        if (!response.ok || !response.body) throw new Error(String(response.status));
-        let buffer = '';
-        const decoder = new TextDecoder();
-        for await (const chunk of response.body) {
-          buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const frame = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const event = /^event: (.*)$/m.exec(frame)?.[1];
-            const data = /^data: (.*)$/m.exec(frame)?.[1];
-            if (event === 'room' && data) onRoom(JSON.parse(data) as RoomView);
-            if (event === 'room-deleted') {
-              onDeleted();
-              return;
-            }
-          }
-        }
-      } catch {
-        // reconnect below
-      }
-      if (!stopped) await sleep(1000);
-    }
-  })();
-  return {
-    stop: () => {
-      stopped = true;
-      controller.abort();
-    },
-  };
-}
-
-export interface AcceptedMove {
+/** A move answered 2xx, in its game (`<roomId>:<gameNumber>`) at `index`. */
+export interface MoveRecord extends Move {
   gameId: string;
   index: number;
-  number: number;
-  option: string;
+  /** The move as the server stored it (with the number it drew for "random"), when the answer showed it. */
+  stored?: StoredMove;
+  patchMs: number;
 }
 
 export interface FinishedGame {
@@ -182,199 +59,740 @@ export interface FinishedGame {
   players: [string, string];
   winner: string | null;
   endReason: string;
-  moves: RoomView['whosTurn']['moves'];
+  moves: StoredMove[];
 }
 
-export interface GameOptions {
-  duration: number;
-  thinkMs: number;
-  /** Press Play Again after each game while this answers true. */
-  keepPlaying: () => boolean;
-  /**
-   * When set, the last move is made at this instant (waiting for it if need be) and none after it,
-   * so the opponent's turn times out exactly 19 s later (14 + 4 + 1).
-   */
-  lastMoveAt?: number;
+/** What the bots report. Errors are what a player would notice: refusals, cut streams, stalls. */
+export interface Recorder {
+  error(kind: string, detail: string): void;
+  move?(move: MoveRecord): void;
+  roundTrip?(ms: number): void;
+  gameFinished?(game: FinishedGame): void;
+}
+
+export interface Answer<T = unknown> {
+  status: number;
+  body: T;
+  ms: number;
+}
+
+/** A request without an answer: kind 'timeout' or 'network'. */
+type Failure = Error & { kind?: string; recorded?: boolean };
+const kindOf = (error: unknown, otherwise: string): string =>
+  (error as Failure).kind === 'timeout' ? 'timeout' : otherwise;
+const excerpt = (body: unknown): string => JSON.stringify(body)?.slice(0, 200) ?? '';
+
+interface Stream {
+  opened: Promise<void>;
+  close(): void;
+}
+interface StreamHandlers {
+  onFrame: (id: string | undefined, event: string, data: string, at: number) => void;
+  onEnd: (reason: string) => void;
 }
 
 /**
- * Two players in one room, each through its own gateway replica and stream. Player 1 creates the
- * room, player 2 joins; on each pushed room the player to move thinks, then moves (plain, 1..9).
+ * A JSON client for one gateway. Requests share `maxSockets` keep-alive sockets, so 2,000 bots do
+ * not open 2,000 more connections for their PATCHes; push streams use their own agent (one socket
+ * each, never pooled). `onAnswer` sees every request's status, or 'network' when none came.
  */
-export class PlayedRoom {
-  roomId = '';
-  room?: RoomView;
-  readonly accepted: AcceptedMove[] = [];
-  readonly finished = new Map<string, FinishedGame>();
-  private streams: Array<{ stop: () => void }> = [];
-  private busy = false;
-  private stopped = false;
-  private deleted = false;
-  private poller?: NodeJS.Timeout;
-
-  readonly players: [Account & { base: string }, Account & { base: string }];
-  private readonly options: GameOptions;
-  private readonly outcomes: Outcomes;
+export class GatewayClient {
+  private readonly agent: http.Agent;
+  private readonly streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  private readonly base: string;
+  private readonly timeoutMs: number;
+  private readonly onAnswer?: (status: number | 'network', what: string) => void;
 
   constructor(
-    players: [Account & { base: string }, Account & { base: string }],
-    options: GameOptions,
-    outcomes: Outcomes,
+    base: string,
+    options: { maxSockets?: number; timeoutMs?: number; onAnswer?: GatewayClient['onAnswer'] } = {},
   ) {
-    this.players = players;
-    this.options = options;
-    this.outcomes = outcomes;
+    const maxSockets = options.maxSockets ?? 128;
+    this.agent = new http.Agent({
+      keepAlive: true,
+      maxSockets,
+      maxFreeSockets: maxSockets,
+      scheduling: 'lifo',
+    });
+    this.base = base;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.onAnswer = options.onAnswer;
   }
 
+  /**
+   * Resolves { status, body, ms } (body: parsed JSON, or the text) for any HTTP answer; rejects
+   * only for network failures and timeouts (error.kind = 'timeout' | 'network').
+   */
+  request<T = unknown>(
+    method: string,
+    path: string,
+    { token, body, timeoutMs = this.timeoutMs }: { token?: string; body?: unknown; timeoutMs?: number } = {},
+  ): Promise<Answer<T>> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const started = performance.now();
+    const what = `${method} ${path}`;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (status: number | 'network', finish: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.onAnswer?.(status, what);
+        finish();
+      };
+      const failed = (error: Failure) =>
+        settle('network', () => reject(Object.assign(error, { kind: error.kind ?? 'network' })));
+      const req = http.request(
+        this.base + path,
+        {
+          method,
+          agent: this.agent,
+          headers: {
+            accept: 'application/json',
+            ...(payload === undefined
+              ? {}
+              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => {
+            const status = res.statusCode ?? 0;
+            let parsed: unknown = text;
+            if (text && /json/.test(res.headers['content-type'] ?? '')) {
+              try {
+                parsed = JSON.parse(text);
+              } catch {
+                // keep the text
+              }
+            }
+            settle(status, () => resolve({ status, body: parsed as T, ms: performance.now() - started }));
+          });
+          res.on('error', failed);
+        },
+      );
+      const timer = setTimeout(() => {
+        req.destroy(Object.assign(new Error(`${what} timed out after ${timeoutMs} ms`), { kind: 'timeout' }));
+      }, timeoutMs);
+      req.on('error', failed);
+      req.end(payload);
+    });
+  }
+
+  /**
+   * Opens a Server-Sent Events stream. onFrame(id, event, data, at) gets every frame, with `at`
+   * the performance.now() reading when the line that completed it arrived; onEnd(reason) is
+   * called once when the stream ends for any reason but close(), a failed opening included.
+   */
+  stream(path: string, token: string | undefined, { onFrame, onEnd }: StreamHandlers): Stream {
+    let closed = false;
+    let ended = false;
+    const end = (reason: string) => {
+      if (ended || closed) return;
+      ended = true;
+      onEnd(reason);
+    };
+    let res: http.IncomingMessage | undefined;
+    const req = http.get(this.base + path, {
+      agent: this.streamAgent,
+      headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    const opened = new Promise<void>((resolve, reject) => {
+      const fail = (error: Failure, kind: string) => {
+        reject(Object.assign(error, { kind: error.kind ?? kind }));
+        end(error.message);
+      };
+      const timer = setTimeout(() => {
+        fail(new Error(`stream ${path} did not open in ${this.timeoutMs} ms`), 'timeout');
+        req.destroy();
+      }, this.timeoutMs);
+      req.on('response', (response) => {
+        clearTimeout(timer);
+        res = response;
+        if (response.statusCode !== 200) {
+          fail(new Error(`stream ${path} answered ${response.statusCode}`), 'http');
+          response.resume();
+          return;
+        }
+        resolve();
+        // A frame is its field lines ("id: ", "event: ", "data: ") up to a blank line.
+        // readline re-emits a socket error on itself, uncaught without a listener; the response's
+        // own 'error' handler below ends the stream.
+        const lines = createInterface({ input: response, crlfDelay: Infinity }).on('error', () => undefined);
+        let frame: { id?: string; event: string; data?: string } = { event: 'message' };
+        lines.on('line', (line) => {
+          if (line === '') {
+            if (frame.data !== undefined) onFrame(frame.id, frame.event, frame.data, performance.now());
+            frame = { event: 'message' };
+          } else if (line.startsWith('data: ')) {
+            frame.data = frame.data === undefined ? line.slice(6) : `${frame.data}\n${line.slice(6)}`;
+          } else if (line.startsWith('id: ')) frame.id = line.slice(4);
+          else if (line.startsWith('event: ')) frame.event = line.slice(7);
+        });
+        response.on('end', () => end('ended by the server'));
+        response.on('error', (error) => end(error.message));
+        response.on('close', () => end('connection closed'));
+      });
+      req.on('error', (error) => {
+        clearTimeout(timer);
+        fail(error, 'network');
+      });
+    });
+    opened.catch(() => undefined);
+    return {
+      opened,
+      close() {
+        closed = true;
+        req.destroy();
+        res?.destroy();
+      },
+    };
+  }
+
+  close(): void {
+    this.agent.destroy();
+    this.streamAgent.destroy();
+  }
+}
+
+/** Calls `fn` on each item, `concurrency` calls at a time; resolves when all are done. */
+async function inPool<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+type Account = { _id: string; name: string; token: string };
+
+export interface Player {
+  id: string;
+  name: string;
+  token: string;
+  /** The gateway (replica) this player plays through. */
+  client: GatewayClient;
+}
+
+/**
+ * Registers (or, with loginFirst, logs in and registers only the unknown) players by name, with
+ * the e-mail <name>@bench.oasis198.test, `concurrency` at a time, in the order of `names`. What
+ * got no answer or a 5xx is tried again a second later, 10 times at most; a refusal throws (with a
+ * hint on a rate limit).
+ */
+export async function enlist(
+  client: GatewayClient,
+  names: readonly string[],
+  {
+    loginFirst = false,
+    concurrency = 8,
+    onError = () => undefined,
+  }: { loginFirst?: boolean; concurrency?: number; onError?: (kind: string, detail: string) => void } = {},
+): Promise<Player[]> {
+  const players: Player[] = [];
+  await inPool([...names.keys()], concurrency, async (i) => {
+    const name = names[i] as string;
+    const email = `${name.toLowerCase()}@bench.oasis198.test`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        let answer: Answer<Account> | undefined;
+        if (loginFirst) {
+          answer = await client.request('POST', '/api/users/login', { body: { email, password: PASSWORD } });
+          if (answer.status === 429) throw rateLimited('login');
+        }
+        if (answer?.status !== 200) {
+          answer = await client.request('POST', '/api/users/', {
+            body: { name, email, password: PASSWORD, confirmedPassword: PASSWORD },
+          });
+          if (answer.status === 429) throw rateLimited('register');
+        }
+        if (answer.status === 200 || answer.status === 201) {
+          players[i] = { id: answer.body._id, name: answer.body.name, token: answer.body.token, client };
+          return;
+        }
+        const error = new Error(`${name}: ${answer.status} ${excerpt(answer.body)}`);
+        // A refusal is final; a 5xx, like no answer, is tried again.
+        throw answer.status < 500 ? error : Object.assign(error, { kind: 'http' });
+      } catch (error) {
+        if (!(error as Failure).kind || attempt >= 10) throw error;
+        onError(kindOf(error, 'register'), (error as Error).message);
+        await sleep(1000);
+      }
+    }
+  });
+  return players;
+}
+
+function rateLimited(what: string): Error {
+  return new Error(
+    `the gateway rate-limits ${what} (429). Bots register from one address: start the stack with ` +
+      `the limits of SHARED_ADDRESS_LIMITS (tools/scripts/lib/stack.mjs), or let the bench start its own.`,
+  );
+}
+
+export interface FleetOptions {
+  /** The rooms' turn duration in seconds (14, 32, 60 or 300). */
+  duration: number;
+  /** Each bot thinks thinkMs * (1 ± jitter) before a move or Play Again (jitter 0..1). */
+  thinkMs: number;
+  jitter: number;
+  /** A game that made no progress for this long is counted as stalled and read again. */
+  stallMs?: number;
+  /** The move for the player to move: plain 1..9 unless given. */
+  chooseMove?: (whosTurn: RoomView['whosTurn'], seat: Seat) => Move;
+  /** Press Play Again after a game while this answers true (by default until stop()). */
+  keepPlaying?: () => boolean;
+}
+
+const plainMove = (): Move => ({ number: 1 + Math.floor(Math.random() * 9), option: 'plain' });
+
+/** Games played by bots. Games keep playing until stop(); add() and open() start more. */
+export class Fleet {
+  readonly games: Game[] = [];
+  stopping = false;
+  readonly recorder: Recorder;
+  readonly options: Required<FleetOptions>;
+  private readonly watchdog = setInterval(() => {
+    const now = performance.now();
+    for (const game of this.games) game.checkStall(now);
+  }, 1000);
+
+  constructor(recorder: Recorder, options: FleetOptions) {
+    this.recorder = recorder;
+    this.options = {
+      stallMs: options.thinkMs * 2 + PUSH_TIMEOUT_MS + 5000,
+      chooseMove: plainMove,
+      keepPlaying: () => true,
+      ...options,
+    };
+    this.watchdog.unref();
+  }
+
+  /**
+   * A game for two players: a creates the room (player1), b joins (player2). With lastMoveAt, the
+   * game's last move is made at that instant (waiting for it if need be) and none after it.
+   */
+  async open(a: Player, b: Player, lastMoveAt?: number): Promise<Game> {
+    const game = new Game(this, [a, b], lastMoveAt);
+    this.games.push(game);
+    await game.open();
+    return game;
+  }
+
+  /** Opens games for pairs of players, 16 at a time; resolves the failures (recorded) when all are playing. */
+  async add(pairs: ReadonlyArray<[Player, Player]>): Promise<Error[]> {
+    const failures: Error[] = [];
+    await inPool(pairs, 16, async ([a, b]) => {
+      try {
+        await this.open(a, b);
+      } catch (error) {
+        if (!(error as Failure).recorded) {
+          this.recorder.error(kindOf(error, 'open'), `opening a game: ${(error as Error).message}`);
+        }
+        failures.push(error as Error);
+      }
+    });
+    return failures;
+  }
+
+  think(): number {
+    const { thinkMs, jitter } = this.options;
+    return thinkMs * (1 - jitter + 2 * jitter * Math.random());
+  }
+
+  /** Stops every game: no more moves, streams closed; with `deleteRooms` the rooms are deleted too. */
+  async stop({ deleteRooms = false } = {}): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.watchdog);
+    for (const game of this.games) game.halt();
+    if (deleteRooms) await inPool(this.games, 16, (game) => game.remove());
+  }
+}
+
+/** A move whose receipt by the opponent's stream is awaited. */
+interface Pending {
+  opponent: number;
+  sentAt: number;
+  version?: number;
+  timer?: NodeJS.Timeout;
+}
+
+export class Game {
+  roomId = '';
+  room?: RoomView;
+  private readonly fleet: Fleet;
+  private readonly recorder: Recorder;
+  private readonly players: [Player, Player];
+  private readonly lastMoveAt?: number;
+  private streams: Array<Stream | undefined> = [];
+  private arrivals = [new Map<number, number>(), new Map<number, number>()];
+  private version = 0;
+  private plannedVersion = -1;
+  private lastFinished = '';
+  private readonly readied = new Set<string>();
+  private readonly inflight = new Set<Pending>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private busy = false;
+  private halted = false;
+  private lastProgress = performance.now();
+  private lastStallReport = 0;
+
+  constructor(fleet: Fleet, players: [Player, Player], lastMoveAt?: number) {
+    this.fleet = fleet;
+    this.recorder = fleet.recorder;
+    this.players = players;
+    this.lastMoveAt = lastMoveAt;
+  }
+
+  /** Creates the room, opens both players' streams, and has player 2 join (the game starts). */
   async open(): Promise<void> {
     const [a, b] = this.players;
-    const created = await this.retry(() =>
-      call<RoomView>(a.base, 'POST', '/api/rooms/', {
-        token: a.token,
-        body: {
-          gameType: 'quick-battle',
-          createdBy: { id: a.id, name: a.name },
-          duration: this.options.duration,
-          passCode: '',
-        },
-        outcomes: this.outcomes,
+    const created = await this.leavingFirst([a, b], () =>
+      this.persist<{ _id: string }>(a, 'POST', '/api/rooms/', {
+        gameType: 'quick-battle',
+        createdBy: { id: a.id, name: a.name },
+        duration: this.fleet.options.duration,
+        passCode: '',
       }),
     );
+    if (created.status !== 201 && created.status !== 200) throw this.fail('create', created);
     this.roomId = created.body._id;
-    this.streams = this.players.map((p) =>
-      followRoom(
-        p.base,
-        this.roomId,
-        (room) => this.seen(room),
-        () => (this.deleted = true),
-      ),
-    );
-    const joined = await this.retry(() =>
-      call<{ room: RoomView }>(b.base, 'PATCH', `/api/rooms/${this.roomId}/edit`, {
-        token: b.token,
-        body: { players: { playerId: b.id, playerName: b.name } },
-        outcomes: this.outcomes,
+    await Promise.all([this.connect(0), this.connect(1)]);
+    const joined = await this.leavingFirst([b], () =>
+      this.persist(b, 'PATCH', roomPath(this.roomId, '/edit'), {
+        players: { playerId: b.id, playerName: b.name },
       }),
     );
-    this.seen(joined.body.room);
-    // The fallback every browser has: a read now and then, in case a push was missed.
-    this.poller = setInterval(() => void this.poll(), 3000);
+    if (joined.status !== 200) throw this.fail('join', joined);
+    this.lastProgress = performance.now();
   }
 
-  private async poll(): Promise<void> {
-    if (this.stopped || this.deleted) return;
-    const answer = await call<RoomView>(this.players[0].base, 'GET', `/api/rooms/${this.roomId}`, {
-      outcomes: this.outcomes,
-    });
-    if (answer.status === 200) this.seen(answer.body);
-    if (answer.status === 404) this.deleted = true;
+  /**
+   * Sends a request; if it answers 409 (a room left over from an earlier run against the same
+   * stack), the players leave the rooms they are in and it is sent again.
+   */
+  private async leavingFirst<T>(players: Player[], send: () => Promise<Answer<T>>): Promise<Answer<T>> {
+    const answer = await send();
+    if (answer.status !== 409) return answer;
+    for (const player of players) {
+      const mine = await this.call<{ _id: string }>(player, 'GET', '/api/rooms/mine');
+      if (mine.status === 200) await this.call(player, 'DELETE', roomPath(mine.body._id, '/delete'));
+    }
+    return send();
   }
 
-  private async retry<T>(attempt: () => Promise<Answer<T>>): Promise<Answer<T>> {
-    for (let i = 1; ; i++) {
-      const answer = await attempt();
-      if (answer.status >= 200 && answer.status < 300) return answer;
-      if (i >= 20 || (answer.status >= 400 && answer.status < 500 && answer.status !== 429)) {
-        throw new Error(`room ${this.roomId || '(new)'}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  /** A request that outlasts an outage: no answer, a 5xx or a 429 is tried again a second later (20 times). */
+  private async persist<T>(player: Player, method: string, path: string, body?: unknown): Promise<Answer<T>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await this.call<T>(player, method, path, body);
+        if ((answer.status < 500 && answer.status !== 429) || attempt >= 20) return answer;
+        this.recorder.error(`http ${answer.status}`, `${method} ${path}: ${excerpt(answer.body)}`);
+      } catch (error) {
+        if (attempt >= 20) throw error;
+        this.recorder.error(kindOf(error, 'network'), `${method} ${path}: ${(error as Error).message}`);
       }
       await sleep(1000);
     }
   }
 
-  private seen(room: RoomView): void {
-    if (this.room && room.version <= this.room.version) return;
-    this.room = room;
-    const w = room.whosTurn;
-    if (w.gameOver && room.players.length === 2) {
-      const gameId = `${room._id}:${w.gameNumber}`;
-      if (!this.finished.has(gameId)) {
-        this.finished.set(gameId, {
-          gameId,
-          players: [room.players[0]?.id ?? '', room.players[1]?.id ?? ''],
-          winner: w.winner ? (room.players[w.winner === 'player1' ? 0 : 1]?.id ?? null) : null,
-          endReason: w.endReason ?? '',
-          moves: w.moves,
-        });
-      }
-    }
-    void this.act();
+  private call<T = unknown>(
+    player: Player,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<Answer<T>> {
+    return player.client.request<T>(method, path, { token: player.token, body });
   }
 
-  private async act(): Promise<void> {
-    if (this.busy || this.stopped || !this.room) return;
-    this.busy = true;
-    const startVersion = this.room.version;
-    let retryLater = false;
+  private fail(what: string, answer: Answer): Failure {
+    this.recorder.error(`http ${answer.status}`, `${what}: ${excerpt(answer.body)}`);
+    return Object.assign(new Error(`${what} answered ${answer.status}`), { recorded: true });
+  }
+
+  /** Opens player i's stream; resolves once the current room has arrived on it. */
+  private async connect(i: 0 | 1): Promise<void> {
+    let first: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (first = resolve));
+    const { client, token } = this.players[i];
+    const stream = client.stream(roomPath(this.roomId, '/stream'), token, {
+      onFrame: (id, event, data, at) => {
+        this.onFrame(i, id, event, data, at);
+        first();
+      },
+      onEnd: (reason) => this.onStreamEnd(i, stream, reason),
+    });
+    this.streams[i] = stream;
     try {
-      const room = this.room;
-      const w = room.whosTurn;
-      if (w.gameOver) {
-        if (!this.options.keepPlaying()) return;
-        for (const [index, seat] of (['player1', 'player2'] as const).entries()) {
-          if (w[seat].restart) continue;
-          const p = this.players[index] as Account & { base: string };
-          const answer = await call(p.base, 'PATCH', `/api/rooms/${room._id}/edit`, {
-            token: p.token,
-            body: { whosTurnReadyPlayer: { [seat]: { turn: false, restart: true } } },
-            outcomes: this.outcomes,
-          });
-          if (answer.status === 0 || answer.status >= 500) retryLater = true;
-        }
-        return;
+      await stream.opened;
+    } catch (error) {
+      this.recorder.error(kindOf(error, 'sse open'), (error as Error).message);
+      throw Object.assign(error as Error, { recorded: true });
+    }
+    await Promise.race([arrived, sleep(PUSH_TIMEOUT_MS, undefined, { ref: false })]);
+  }
+
+  private onStreamEnd(i: 0 | 1, stream: Stream, reason: string): void {
+    if (this.halted || this.streams[i] !== stream) return;
+    this.recorder.error('sse drop', reason);
+    this.streams[i] = undefined;
+    // Reconnect (the stream starts with the room as it is now); a failed one ends and comes here again.
+    this.later(1000, () => this.connect(i).catch(() => undefined));
+  }
+
+  private onFrame(i: 0 | 1, id: string | undefined, event: string, data: string, at: number): void {
+    if (this.halted) return;
+    if (event === 'room-deleted') {
+      this.recorder.error('room deleted', data);
+      this.restart();
+      return;
+    }
+    if (event !== 'room') return;
+    const version = Number(id);
+    const arrivals = this.arrivals[i] as Map<number, number>;
+    if (!arrivals.has(version)) arrivals.set(version, at);
+    if (arrivals.size > 16) {
+      for (const v of arrivals.keys()) {
+        if (arrivals.size <= 8) break;
+        arrivals.delete(v);
       }
-      if (!w.player1.turn && !w.player2.turn) return;
-      const last = this.options.lastMoveAt;
-      if (last !== undefined && Date.now() >= last) return;
-      const seatIndex = w.player1.turn ? 0 : 1;
-      const p = this.players[seatIndex] as Account & { base: string };
-      let think = this.options.thinkMs * (0.5 + Math.random());
-      // Within 12 s of the last move's instant (well inside a turn), wait for exactly that
-      // instant; before it, never think past the start of that window.
-      const untilLast = last === undefined ? Infinity : last - Date.now();
-      think = untilLast <= 12_000 ? untilLast : Math.min(think, untilLast - 12_000);
-      await sleep(Math.max(0, think));
-      if (this.stopped || this.room !== room) return;
-      const number = 1 + Math.floor(Math.random() * 9);
-      const answer = await call<{ room: RoomView }>(p.base, 'PATCH', `/api/rooms/${room._id}/edit`, {
-        token: p.token,
-        body: { move: { number, option: 'plain' } },
-        outcomes: this.outcomes,
+    }
+    // The opponent's receipt of a move in flight.
+    for (const pending of this.inflight) {
+      if (pending.version !== undefined && i === pending.opponent && version >= pending.version) {
+        this.settle(pending, at);
+      }
+    }
+    if (version > this.version) this.take(JSON.parse(data) as RoomView, version, at);
+  }
+
+  /** A newer state of the room: a finished game is recorded, then the bots do what it asks. */
+  private take(room: RoomView, version: number, at: number): void {
+    this.version = version;
+    this.room = room;
+    this.lastProgress = at;
+    const w = room.whosTurn;
+    const gameId = `${room._id}:${w.gameNumber}`;
+    if (w.gameOver && room.players.length === 2 && gameId !== this.lastFinished) {
+      this.lastFinished = gameId;
+      const seatOf = (seat: Seat) => room.players[seat === 'player1' ? 0 : 1]?.id ?? null;
+      this.recorder.gameFinished?.({
+        gameId,
+        players: [seatOf('player1') ?? '', seatOf('player2') ?? ''],
+        winner: w.winner ? seatOf(w.winner) : null,
+        endReason: w.endReason ?? '',
+        moves: w.moves,
       });
-      if (answer.status === 200) {
-        const after = answer.body.room;
-        const index = w.moves.length;
-        const move = after.whosTurn.moves[index];
-        if (after.whosTurn.gameNumber === w.gameNumber && move) {
-          this.accepted.push({
-            gameId: `${room._id}:${w.gameNumber}`,
-            index,
-            number: move.number,
-            option: move.option,
-          });
-        } else {
-          this.accepted.push({ gameId: `${room._id}:${w.gameNumber}`, index, number, option: 'plain' });
-        }
-        this.seen(after);
-      } else if (answer.status === 0 || answer.status >= 500) {
-        retryLater = true;
-      }
-    } finally {
-      this.busy = false;
-      // Something arrived while this one was busy; or an outage: try again in a second.
-      if (!this.stopped && this.room) {
-        if (this.room.version !== startVersion) setImmediate(() => void this.act());
-        else if (retryLater) setTimeout(() => void this.act(), 1000);
+    }
+    this.react();
+  }
+
+  /** Decides what the new state asks of the bots: a move, or Play Again. */
+  private react(): void {
+    const room = this.room as RoomView;
+    const w = room.whosTurn;
+    if (this.fleet.stopping) return;
+    if (room.gameStarted && !w.gameOver) {
+      const seat = w.player1.turn ? 'player1' : w.player2.turn ? 'player2' : null;
+      if (!seat || this.plannedVersion === this.version) return;
+      const think = this.thinkBeforeMove();
+      if (think === undefined) return;
+      this.plannedVersion = this.version;
+      const version = this.version;
+      this.later(think, () => this.move(seat, version));
+    } else if (w.gameOver && this.fleet.options.keepPlaying()) {
+      for (const seat of ['player1', 'player2'] as const) {
+        const key = `${w.gameNumber}:${seat}`;
+        if (w[seat].restart || this.readied.has(key)) continue;
+        this.readied.add(key);
+        this.later(this.fleet.think(), () => this.ready(seat, w.gameNumber));
       }
     }
   }
 
-  get isDeleted(): boolean {
-    return this.deleted;
+  /** The think time before a move; none once lastMoveAt has passed. */
+  private thinkBeforeMove(): number | undefined {
+    const think = this.fleet.think();
+    if (this.lastMoveAt === undefined) return think;
+    const untilLast = this.lastMoveAt - Date.now();
+    if (untilLast <= 0) return undefined;
+    // Within 12 s of the last move's instant (well inside a turn), wait for exactly that instant;
+    // before it, never think past the start of that window.
+    return untilLast <= 12_000 ? untilLast : Math.min(think, untilLast - 12_000);
   }
 
-  stop(): void {
-    this.stopped = true;
-    clearInterval(this.poller);
-    for (const stream of this.streams) stream.stop();
+  private async move(seat: Seat, version: number): Promise<void> {
+    const room = this.room;
+    if (this.halted || this.fleet.stopping || version !== this.version || !room) return;
+    const mover = seat === 'player1' ? 0 : 1;
+    const w = room.whosTurn;
+    const intent = this.fleet.options.chooseMove(w, seat);
+    const pending: Pending = { opponent: 1 - mover, sentAt: performance.now() };
+    this.inflight.add(pending);
+    let answer: Answer<{ room: RoomView }>;
+    try {
+      answer = await this.call<{ room: RoomView }>(
+        this.players[mover],
+        'PATCH',
+        roomPath(this.roomId, '/edit'),
+        {
+          move: intent,
+        },
+      );
+    } catch (error) {
+      this.inflight.delete(pending);
+      if (this.halted) return; // the step ended while the move was under way
+      this.recorder.error(kindOf(error, 'network'), `move: ${(error as Error).message}`);
+      return this.again();
+    }
+    if (this.halted) return;
+    if (answer.status !== 200) {
+      this.inflight.delete(pending);
+      const refused = answer.status === 400 || answer.status === 409;
+      this.recorder.error(
+        refused ? 'illegal move refused' : `http ${answer.status}`,
+        `move ${JSON.stringify(intent)} at ${w.currentNumber}: ${excerpt(answer.body)}`,
+      );
+      return this.again();
+    }
+    const after = answer.body.room;
+    const index = w.moves.length;
+    this.recorder.move?.({
+      ...intent,
+      gameId: `${room._id}:${w.gameNumber}`,
+      index,
+      stored: after.whosTurn.gameNumber === w.gameNumber ? after.whosTurn.moves[index] : undefined,
+      patchMs: answer.ms,
+    });
+    const written = after.version;
+    pending.version = written;
+    const seen = [...(this.arrivals[pending.opponent] as Map<number, number>)].find(([v]) => v >= written);
+    if (seen) {
+      this.settle(pending, seen[1]);
+      return;
+    }
+    pending.timer = setTimeout(() => {
+      if (!this.inflight.delete(pending)) return;
+      this.recorder.error(
+        'timeout',
+        `the opponent's stream did not get version ${written} within ${PUSH_TIMEOUT_MS} ms`,
+      );
+      this.resync();
+    }, PUSH_TIMEOUT_MS);
+  }
+
+  private settle(pending: Pending, at: number): void {
+    this.inflight.delete(pending);
+    clearTimeout(pending.timer);
+    this.recorder.roundTrip?.(at - pending.sentAt);
+  }
+
+  private async ready(seat: Seat, gameNumber: number): Promise<void> {
+    if (this.halted || this.fleet.stopping || !this.room) return;
+    const w = this.room.whosTurn;
+    if (w.gameNumber !== gameNumber || !w.gameOver || w[seat].restart) return;
+    const player = this.players[seat === 'player1' ? 0 : 1];
+    let problem: [string, string] | undefined;
+    try {
+      const answer = await this.call(player, 'PATCH', roomPath(this.roomId, '/edit'), {
+        whosTurnReadyPlayer: { [seat]: { turn: false, restart: true } },
+      });
+      if (answer.status !== 200) problem = [`http ${answer.status}`, `ready: ${excerpt(answer.body)}`];
+    } catch (error) {
+      problem = [kindOf(error, 'network'), `ready: ${(error as Error).message}`];
+    }
+    // The step ended (and its rooms were deleted) while the request was under way: not an error.
+    if (this.halted || !problem) return;
+    this.recorder.error(...problem);
+    this.readied.delete(`${gameNumber}:${seat}`);
+    this.resync();
+  }
+
+  /** After a failed move: plan it again from the room as it is now. */
+  private again(): void {
+    this.plannedVersion = -1;
+    this.resync();
+  }
+
+  /** After an error: read the room as it is and carry on from there. */
+  private resync(): void {
+    this.later(500, async () => {
+      if (this.halted) return;
+      try {
+        const answer = await this.call<RoomView>(this.players[0], 'GET', roomPath(this.roomId));
+        if (answer.status === 404) return this.restart();
+        if (answer.status === 200 && answer.body.version >= this.version) {
+          this.take(answer.body, answer.body.version, performance.now());
+        }
+      } catch {
+        // the watchdog tries again
+      }
+    });
+  }
+
+  /** The room is gone: open a new one for the same players, if they keep playing. */
+  private restart(): void {
+    if (this.halted || this.busy) return;
+    if (!this.fleet.options.keepPlaying()) return this.halt();
+    this.busy = true;
+    this.closeStreams();
+    this.roomId = '';
+    this.room = undefined;
+    this.version = 0;
+    this.plannedVersion = -1;
+    for (const pending of this.inflight) clearTimeout(pending.timer);
+    this.inflight.clear();
+    this.arrivals = [new Map(), new Map()];
+    this.open()
+      .catch(() => undefined)
+      .finally(() => (this.busy = false));
+  }
+
+  /** No progress for stallMs: count it once per stall and read the room again. */
+  checkStall(now: number): void {
+    if (this.halted || this.busy || !this.room || this.fleet.stopping) return;
+    const limit = this.fleet.options.stallMs;
+    if (now - this.lastProgress < limit || now - this.lastStallReport < limit) return;
+    this.lastStallReport = now;
+    this.recorder.error(
+      'stalled',
+      `room ${this.roomId} made no progress for ${Math.round((now - this.lastProgress) / 1000)} s`,
+    );
+    this.resync();
+  }
+
+  private later(ms: number, fn: () => unknown): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      // A bug here must not kill the run (and leave its stack behind): count it instead.
+      Promise.resolve()
+        .then(fn)
+        .catch((error: unknown) => this.recorder.error('bench bug', String((error as Error).stack)));
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private closeStreams(): void {
+    for (const [i, stream] of this.streams.entries()) {
+      this.streams[i] = undefined;
+      stream?.close();
+    }
+  }
+
+  halt(): void {
+    this.halted = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const pending of this.inflight) clearTimeout(pending.timer);
+    this.inflight.clear();
+    this.closeStreams();
+  }
+
+  async remove(): Promise<void> {
+    if (!this.roomId) return;
+    await this.call(this.players[0], 'DELETE', roomPath(this.roomId, '/delete')).catch(() => undefined);
   }
 }

@@ -79,8 +79,7 @@ export async function stopContainerStack(): Promise<void> {
   await down(loadCompose().name, { volumes: true });
 }
 
-const isMain = process.argv[1] === new URL(import.meta.url).pathname;
-if (isMain) {
+if (import.meta.main) {
   const command = process.argv[2] ?? 'up';
   const started = Date.now();
   try {
