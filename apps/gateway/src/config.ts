@@ -19,6 +19,12 @@ export const gatewayEnv = baseEnv
   .extend({
     /** Public HTTP port (the local stack sets PORT; HTTP_PORT also works). */
     HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+    /**
+     * How long an idle client connection stays open. Longer than whatever sits in front keeps its
+     * idle upstream connections (ingress-nginx and cloud load balancers: 60 s): otherwise the proxy
+     * can reuse a connection the gateway is just closing, and its request meets a reset.
+     */
+    HTTP_KEEP_ALIVE_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(65),
     /** How long the gateway waits for a service's answer before answering 503. */
     RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     /** Origins allowed to call the API from a browser (comma-separated); empty = same origin only. */

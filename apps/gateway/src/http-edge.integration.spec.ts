@@ -61,6 +61,11 @@ describe('the gateway serving the web app (local stack), behind no proxy it trus
     expect(directives(api.headers.get('content-security-policy'))).toEqual(STRICT);
   });
 
+  it('keeps an idle connection open longer than a proxy in front keeps its own (65 s)', async () => {
+    const res = await stack().call('GET', '/api/rooms');
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('caches the assets for an hour and never index.html; API paths stay JSON', async () => {
     const asset = await stack().call<string>('GET', '/assets/index-abc.js');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=3600');

@@ -20,6 +20,7 @@ import {
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import { Histogram } from 'prom-client';
 import type { GatewayConfig } from '../config';
 import { apiDocument } from './openapi';
@@ -34,6 +35,11 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
   const metrics = app.get(Metrics);
 
   app.set('trust proxy', config.TRUST_PROXY);
+  // Idle connections outlive the proxy's (HTTP_KEEP_ALIVE_TIMEOUT_S); the headers' deadline must
+  // exceed it, or Node would end a kept-alive connection's next request early.
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_S * 1000;
+  server.headersTimeout = server.keepAliveTimeout + 1000;
   app.disable('x-powered-by');
   // The web app's strict Content-Security-Policy on everything it serves (the local stack serves
   // the web app here, so the browser tests run under the policy the web image sends), and on the
