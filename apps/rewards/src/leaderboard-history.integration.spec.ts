@@ -297,6 +297,21 @@ describe('rewards service: leaderboard and game history', () => {
       await expect(game(a.id, oldest.gameId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
 
+    it("starts a new player's list with their record, so their games need no search by player", async () => {
+      const [a, b] = [person('newA1'), person('newB1')];
+      await publish(
+        makeEvent(EventTypes.userRegistered, EventIds.userRegistered(a.id), { userId: a.id, name: a.name }),
+      );
+      await drain();
+      const histories = model<PlayerHistory>(PlayerHistory.name);
+      expect(await histories.findById(a.id).lean()).toMatchObject({ games: '[]', version: 1 });
+      const g = played(a, b);
+      await publish(g.finished());
+      await drain();
+      expect((await games(a.id)).map((entry) => entry.gameId)).toEqual([g.gameId]);
+      expect(await histories.findById(a.id).lean()).toMatchObject({ version: 2 });
+    });
+
     it("deletes a player's history with the account; a late game does not bring it back", async () => {
       const [gone, other] = [person('goneA1'), person('goneB1')];
       await publish(played(gone, other).finished());

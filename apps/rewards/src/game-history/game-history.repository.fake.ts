@@ -30,6 +30,10 @@ export class InMemoryGameHistoryRepository implements Repository {
     return true;
   }
 
+  async start(): Promise<void> {
+    // a player's games are found by player here: nothing to start
+  }
+
   async list(playerId: string, limit: number): Promise<StoredPlayerGame[]> {
     return this.of(playerId)
       .filter((game) => game.result !== undefined)

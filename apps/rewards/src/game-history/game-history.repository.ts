@@ -77,6 +77,11 @@ export class GameHistoryRepository implements OnModuleInit {
     }
   }
 
+  /** Starts a new player's list empty (they have no games from before it); a list there stays. */
+  async start(playerId: string): Promise<void> {
+    await this.save(playerId, [], 0);
+  }
+
   /** A player's latest games with a result, newest first, without their moves. */
   async list(playerId: string, limit: number): Promise<StoredPlayerGame[]> {
     return (await this.kept(playerId)).games.slice(0, limit);

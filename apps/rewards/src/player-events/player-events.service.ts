@@ -64,15 +64,19 @@ export class PlayerEventsService {
   private async named(userId: string, name: string, at: number): Promise<void> {
     if (await this.rewards.isDeleted(userId)) return;
     // Rename if there is an older name; else create; if another event created it meanwhile, rename again.
-    const applied =
-      (await this.rewards.rename(userId, name, at)) ||
-      (await this.rewards.createIfMissing(userId, name, at)) ||
-      (await this.rewards.rename(userId, name, at));
+    const renamed = await this.rewards.rename(userId, name, at);
+    const created = !renamed && (await this.rewards.createIfMissing(userId, name, at));
+    const applied = renamed || created || (await this.rewards.rename(userId, name, at));
+    // A new player has no games from before their history's list: it starts empty, so their first
+    // game needs no look for older ones.
+    if (created) await this.history.start(userId);
     if (applied) await this.undoIfDeletedMeanwhile(userId);
   }
 
   /** Another replica may have handled user.deleted between our check and our write. */
   private async undoIfDeletedMeanwhile(userId: string): Promise<void> {
-    if (await this.rewards.isDeleted(userId)) await this.rewards.delete(userId);
+    if (!(await this.rewards.isDeleted(userId))) return;
+    await this.rewards.delete(userId);
+    await this.history.deleteFor(userId);
   }
 }
