@@ -24,9 +24,12 @@ export interface RoomLogEntry {
   listed: boolean;
 }
 
-/** An entry as stored, with its stream sequence: the expected last sequence of the room's next change. */
+/** A room as its last log message has it: what a read needs (not the change's events). */
 export interface LoggedRoom {
-  entry: RoomLogEntry;
+  room: RoomRecord;
+  /** The room is gone with this message (its tombstone). */
+  deleted: boolean;
+  /** The message's sequence: the expected last sequence of the room's next change. */
   seq: number;
 }
 
@@ -70,13 +73,19 @@ export function encodeEntry({ events, ...entry }: RoomLogEntry): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(stored));
 }
 
-export function decodeEntry(data: Uint8Array): RoomLogEntry {
-  const { logged, events, ...entry } = JSON.parse(new TextDecoder().decode(data)) as StoredEntry;
-  const room = entry.room as unknown as Record<string, unknown>;
+/** A stored entry as parsed, its room's dates revived; its snapshot events are not rebuilt. */
+function decodeStored(data: Uint8Array): StoredEntry {
+  const stored = JSON.parse(new TextDecoder().decode(data)) as StoredEntry;
+  const room = stored.room as unknown as Record<string, unknown>;
   for (const field of DATES) {
     const value = room[field];
     if (typeof value === 'string') room[field] = new Date(value);
   }
+  return stored;
+}
+
+export function decodeEntry(data: Uint8Array): RoomLogEntry {
+  const { logged, events, ...entry } = decodeStored(data);
   return {
     ...entry,
     events: (logged ?? events ?? []).map((event): EventEnvelope => {
@@ -123,13 +132,17 @@ export class RoomLog {
     }
   }
 
-  /** The room's last message; null when its subject has none (a room from before the log, or purged). */
+  /**
+   * The room as its last message has it; null when its subject has none (a room from before the
+   * log, or purged). Reads need no events, so none are decoded.
+   */
   async last(roomId: string): Promise<LoggedRoom | null> {
     try {
       const msg = await this.jsm.streams.getMessage(Streams.roomLog.name, {
         last_by_subj: RoomLogSubjects.room(roomId),
       });
-      return { entry: decodeEntry(msg.data), seq: msg.seq };
+      const { room, deleted } = decodeStored(msg.data);
+      return { room, deleted, seq: msg.seq };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;

@@ -301,7 +301,7 @@ export class RoomProjector {
     const result = await this.repository.project(room);
     if (result === 'inserted') {
       const last = await this.log.last(room._id);
-      if (!last || last.entry.deleted) await this.repository.projectDeleted(room._id);
+      if (!last || last.deleted) await this.repository.projectDeleted(room._id);
     }
     this.writtenAt.set(room._id, Date.now());
   }

@@ -511,17 +511,17 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The room and its log sequence for a change or a GET; 404 when it is not there or gone. */
-  private async load(roomId: unknown): Promise<LoggedRoom['entry'] & { seq: number }> {
+  private async load(roomId: unknown): Promise<Pick<LoggedRoom, 'room' | 'seq'>> {
     if (typeof roomId !== 'string' || !ROOM_ID.test(roomId)) throw notFound();
     const logged = await this.log.last(roomId);
     if (logged) {
-      if (logged.entry.deleted) throw notFound();
-      return { ...logged.entry, seq: logged.seq };
+      if (logged.deleted) throw notFound();
+      return logged;
     }
     // No message for it: a room from before the room log (its first change appends expecting 0).
     const room = await this.repository.find(roomId);
     if (!room || room.tombstone) throw notFound();
-    return { room, events: [], deleted: false, listed: false, seq: 0 };
+    return { room, seq: 0 };
   }
 
   /** The room as it is now, or null when it is gone. */
