@@ -422,6 +422,9 @@ export const timedRoomSchema = z.looseObject({
   }),
 });
 
+/** A room.created or room.updated payload as the game timer checks it. */
+export const timedSnapshotSchema = z.object({ room: timedRoomSchema });
+
 /** From the game timer: a deadline of this room fell due. Rooms applies it only if still current. */
 export interface DeadlineDueRequest {
   roomId: string;

@@ -8,11 +8,10 @@ import {
   parseEvent,
   roomDeletedSchema,
   Streams,
-  timedRoomSchema,
+  timedSnapshotSchema,
 } from '@oasis198/contracts';
 import { JetStreamService, LOGGER, type Logger, Metrics } from '@oasis198/service-kit';
 import { Counter } from 'prom-client';
-import { z } from 'zod';
 import { scheduleOf, type RoomSchedule } from './schedule';
 import { isRoomToken, ScheduleStore } from './schedule-store';
 
@@ -23,9 +22,6 @@ import { isRoomToken, ScheduleStore } from './schedule-store';
  * out-of-order snapshots are harmless; a deleted room, or one left with no deadline, has its
  * schedule cancelled. One publish per event, and no database.
  */
-/** A room snapshot's fields the deadlines derive from (built once: zod compiles a schema on first use). */
-const timedSnapshotSchema = z.object({ room: timedRoomSchema });
-
 @Injectable()
 export class RoomEventsConsumer implements OnApplicationBootstrap {
   private readonly writes: Counter<'outcome'>;
