@@ -8,9 +8,9 @@ import {
   SEATS,
 } from '@oasis198/game-rules';
 import { z } from 'zod';
-import type { RoomView } from './rooms';
+import type { eventSchemas } from './event-schemas';
 import { countSchema, idSchema, specSecondsSchema } from './schema';
-import { EventTypes, type EventType } from './subjects';
+import type { EventType } from './subjects';
 
 // The payloads that services parse are zod schemas (parseEvent): an object keeps the fields named
 // here and drops whatever else it carries.
@@ -28,10 +28,6 @@ export type UserRenamed = z.infer<typeof userNamedSchema>;
 
 export const userDeletedSchema = z.object({ userId: idSchema });
 export type UserDeleted = z.infer<typeof userDeletedSchema>;
-
-export interface RoomSnapshot {
-  room: RoomView;
-}
 
 export const ROOM_DELETE_REASONS = [
   'deleted',
@@ -52,27 +48,6 @@ export const roomDeletedSchema = z.object({
 });
 export type RoomDeleted = z.infer<typeof roomDeletedSchema>;
 
-export interface GameStarted {
-  roomId: string;
-  gameId: string;
-  gameNumber: number;
-  player1: Person;
-  player2: Person;
-  duration: number;
-  turnStart: number;
-  deadline: number;
-}
-
-export interface MoveMade {
-  roomId: string;
-  gameId: string;
-  gameNumber: number;
-  moveIndex: number;
-  move: MoveRecord;
-  /** The room version after the move. */
-  version: number;
-}
-
 const pickSchema = z.int().min(PICK_MIN).max(PICK_MAX);
 
 /** A move as the engine records it (game-rules' MoveRecord, which this schema must match). */
@@ -84,6 +59,31 @@ export const moveRecordSchema = z.object({
   total: countSchema.meta({ description: 'The running total after the move.' }),
   at: specSecondsSchema.meta({ description: 'When the move was made, in SPEC seconds (since 2022-11-17).' }),
 }) satisfies z.ZodType<MoveRecord>;
+
+/** game.started: a game began; its first turn runs from turnStart to deadline (SPEC seconds). */
+export const gameStartedSchema = z.object({
+  roomId: idSchema,
+  gameId: idSchema,
+  gameNumber: z.int().min(1),
+  player1: personSchema,
+  player2: personSchema,
+  duration: z.number(),
+  turnStart: specSecondsSchema,
+  deadline: specSecondsSchema,
+});
+export type GameStarted = z.infer<typeof gameStartedSchema>;
+
+/** move.made: one move of a game, as the engine recorded it. */
+export const moveMadeSchema = z.object({
+  roomId: idSchema,
+  gameId: idSchema,
+  gameNumber: z.int().min(1),
+  moveIndex: z.int().min(0),
+  move: moveRecordSchema,
+  /** The room version after the move. */
+  version: z.int().min(0),
+});
+export type MoveMade = z.infer<typeof moveMadeSchema>;
 
 /** An AI seed or its commitment: 32 bytes as 64 lowercase hex characters (game-rules' isAiSeed). */
 export const aiHexSchema = z.string().regex(/^[0-9a-f]{64}$/);
@@ -164,17 +164,8 @@ export const gameFinishedSchema = z
   );
 export type GameFinished = GameWon | GameDrawn;
 
-export interface EventPayloads {
-  [EventTypes.userRegistered]: UserRegistered;
-  [EventTypes.userRenamed]: UserRenamed;
-  [EventTypes.userDeleted]: UserDeleted;
-  [EventTypes.roomCreated]: RoomSnapshot;
-  [EventTypes.roomUpdated]: RoomSnapshot;
-  [EventTypes.roomDeleted]: RoomDeleted;
-  [EventTypes.gameStarted]: GameStarted;
-  [EventTypes.moveMade]: MoveMade;
-  [EventTypes.gameFinished]: GameFinished;
-}
+/** The data of each event type (event-schemas.ts). */
+export type EventPayloads = { [T in EventType]: z.output<(typeof eventSchemas)[T]> };
 
 /** What every JetStream message body holds. The `id` is also the Nats-Msg-Id used for de-duplication. */
 export interface EventEnvelope<T extends EventType = EventType> {

@@ -4,6 +4,7 @@ export * from './subjects';
 export * from './permissions';
 export * from './content-security-policy';
 export * from './events';
+export * from './event-schemas';
 export * from './users';
 export * from './rewards';
 export * from './rooms';

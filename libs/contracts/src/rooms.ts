@@ -314,8 +314,12 @@ export const editRoomBodySchema = z.preprocess(
 );
 export type EditRoomBody = z.infer<typeof editRoomBodySchema>;
 
-export const editRoomResponseSchema = z.object({ room: roomViewSchema });
-export type EditRoomResponse = z.infer<typeof editRoomResponseSchema>;
+/** A room as a change left it: the answer to an edit, and the data of room.created and room.updated. */
+export const roomSnapshotSchema = z.object({ room: roomViewSchema });
+export type RoomSnapshot = z.infer<typeof roomSnapshotSchema>;
+
+export const editRoomResponseSchema = roomSnapshotSchema;
+export type EditRoomResponse = RoomSnapshot;
 
 const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false };
 

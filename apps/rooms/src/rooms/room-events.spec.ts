@@ -1,4 +1,4 @@
-import { EventTypes, type GameFinished, type RoomSnapshot } from '@oasis198/contracts';
+import { eventSchemas, EventTypes, type GameFinished, type RoomSnapshot } from '@oasis198/contracts';
 import { MOVE_LIMIT } from '@oasis198/game-rules';
 import { pendingEvents } from '@oasis198/service-kit';
 import {
@@ -45,8 +45,11 @@ describe('eventsFor', () => {
     expect(events[0]?.data).toMatchObject({ gameNumber: 1, player1: alice, player2: bob, duration: 32 });
   });
 
-  it('publishes the winning move, then the result, then the snapshot', () => {
-    let room = started();
+  it('publishes the winning move, then the result, then the snapshot; every event as its schema says', () => {
+    const waiting = waitingRoom();
+    const join = changed(planJoin(waiting, bob, undefined, T0, fixedRandom()));
+    const all = [...eventsFor(null, { next: waiting }, T0), ...eventsFor(waiting, join, T0)];
+    let room = join.next;
     let now = T0;
     let last: ReturnType<typeof eventsFor> = [];
     while (!room.whosTurn.gameOver) {
@@ -54,8 +57,20 @@ describe('eventsFor', () => {
       const mover = room.whosTurn.player1.turn ? alice : bob;
       const change = changed(planMove(room, mover.id, { number: 9, option: 'plain' }, now, fixedRandom()));
       last = eventsFor(room, change, now);
+      all.push(...last);
       room = change.next;
     }
+    // What consumers parse: exactly what was published, nothing dropped or defaulted.
+    for (const event of all) expect(eventSchemas[event.type].parse(event.data)).toEqual(event.data);
+    expect(new Set(all.map((event) => event.type))).toEqual(
+      new Set([
+        EventTypes.roomCreated,
+        EventTypes.gameStarted,
+        EventTypes.roomUpdated,
+        EventTypes.moveMade,
+        EventTypes.gameFinished,
+      ]),
+    );
     expect(publishedOrder(last)).toEqual([
       EventTypes.moveMade,
       EventTypes.gameFinished,
