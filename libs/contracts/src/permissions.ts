@@ -1,6 +1,7 @@
 import {
   Broadcasts,
   Consumers,
+  consumersOf,
   EventTypes,
   type EventType,
   KvBuckets,
@@ -84,6 +85,18 @@ const consumes = ({ stream, durable }: ConsumerSpec): Grant => ({
     `${JS_API}.CONSUMER.MSG.NEXT.${stream}.${durable}`,
     `$JS.ACK.${stream}.${durable}.>`,
   ],
+});
+
+/**
+ * Creates another service's durable consumers before publishing to their interest stream (rooms
+ * for GAMES' readers): reads and creates them, and nothing else; reading their messages stays theirs.
+ */
+const createsConsumers = (...specs: ConsumerSpec[]): Grant => ({
+  publish: specs.flatMap(({ stream, durable }) => [
+    `${JS_API}.CONSUMER.INFO.${stream}.${durable}`,
+    `${JS_API}.CONSUMER.CREATE.${stream}.${durable}.>`,
+    `${JS_API}.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
+  ]),
 });
 
 /**
@@ -195,6 +208,7 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     serves(Requests.rooms),
     jetstream,
     ensuresStream(Streams.games.name, { owner: true }),
+    createsConsumers(...consumersOf(Streams.games.name)),
     publishesEvents(...roomEvents, EventTypes.gameStarted, EventTypes.moveMade, EventTypes.gameFinished),
     usesBucket(KvBuckets.limits),
     // The room log: appends each change, reads a room's last message, projects and purges it.

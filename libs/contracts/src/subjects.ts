@@ -72,10 +72,18 @@ export const Streams = {
     /** User events carry an id and a name. */
     maxMsgSize: 16 * 1024,
   },
+  /**
+   * Interest retention: an event is kept until every durable consumer that takes it (the timer's,
+   * rewards' two; consumersOf) has acked it, and one that none takes (move.made, game.started) is
+   * not stored. Rooms creates those consumers before its first publish. With limits retention it
+   * kept every event for 14 days, and filled its 512 MiB about 5 minutes into a 500-game run
+   * (docs/benchmarks.md, issue 13); now max_bytes is the backlog a stopped consumer may leave.
+   */
   games: {
     name: 'GAMES',
     subjects: ['room.>', 'game.>', 'move.>'],
-    /** 768 MiB before the room log took 256 MiB of the 1 GiB store (about 100,000 games of 50 moves). */
+    retention: 'interest',
+    /** 768 MiB before the room log took 256 MiB of the 1 GiB store. */
     maxBytes: 512 * MiB,
     /** room.updated carries the whole room with its moves (about 25 KiB at the 250-move limit). */
     maxMsgSize: 256 * 1024,
@@ -156,6 +164,10 @@ export const Consumers = {
   /** Fired deadlines, shared by the timer's replicas: each one goes to one replica until acked. */
   timerFired: { stream: Streams.timers.name, durable: 'game-timer-fired', filterSubjects: ['timer.fired.>'] },
 } as const;
+
+/** The durable consumers that read a stream: those of GAMES are created by rooms, its publisher, too. */
+export const consumersOf = (stream: string): Array<(typeof Consumers)[keyof typeof Consumers]> =>
+  Object.values(Consumers).filter((consumer) => consumer.stream === stream);
 
 /**
  * JetStream key-value buckets (stream KV_<bucket>, subjects $KV.<bucket>.>). `limits` holds the

@@ -2,7 +2,7 @@ export { mongoUrlFor, startTestInfra, useTestInfra } from './infra';
 export type { TestInfra, TestInfraOptions } from './infra';
 export { mongoBaseUrl, uniqueName, waitFor } from './helpers';
 export type { WaitForOptions } from './helpers';
-export { fillStream, refusalOf, STREAM_FULL_ERR_CODE } from './streams';
+export { fillStream, recordEvents, refusalOf, STREAM_FULL_ERR_CODE } from './streams';
 export type { FilledStream } from './streams';
 export { startServiceProcess } from './services';
 export type { ServiceName, ServiceProcess } from './services';

@@ -1,5 +1,13 @@
-import { AppError } from '@oasis198/contracts';
-import { DiscardPolicy, type NatsConnection, type StreamConfig, type StreamState } from 'nats';
+import { AppError, type EventEnvelope } from '@oasis198/contracts';
+import {
+  AckPolicy,
+  DiscardPolicy,
+  JSONCodec,
+  RetentionPolicy,
+  type NatsConnection,
+  type StreamConfig,
+  type StreamState,
+} from 'nats';
 import { uniqueName } from './helpers';
 
 /** JetStream's error code for a publish refused because the stream has no room (discard NEW). */
@@ -17,7 +25,9 @@ export interface FilledStream {
 /**
  * Fills a stream as other traffic would: lowers its max_bytes (discard NEW) to what it holds plus
  * `headroomBytes`, then publishes 1 KiB messages on `subject` until the server refuses one for
- * lack of room. Any other failure, or no refusal after 1,000 messages, throws.
+ * lack of room. An interest stream stores only what a consumer takes, so there a consumer of
+ * `subject` that never acks (a stopped reader) comes first. Any other failure, or no refusal
+ * after 1,000 messages, throws.
  */
 export async function fillStream(
   nc: NatsConnection,
@@ -27,6 +37,13 @@ export async function fillStream(
 ): Promise<FilledStream> {
   const jsm = await nc.jetstreamManager();
   const { config, state } = await jsm.streams.info(stream);
+  if (config.retention === RetentionPolicy.Interest) {
+    await jsm.consumers.add(stream, {
+      durable_name: uniqueName('stopped-reader'),
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: subject,
+    });
+  }
   await jsm.streams.update(stream, {
     ...config,
     max_bytes: state.bytes + headroomBytes,
@@ -60,4 +77,36 @@ export async function refusalOf(
     throw error;
   }
   return 'accepted';
+}
+
+/**
+ * Records the events a stream stores from now on, through a consumer of its own (an interest
+ * stream stores an event only for the consumers that exist when it is published, and drops it
+ * once they have acked it, so reading the stream afterwards finds nothing). `events()` returns
+ * every event recorded so far, in stream order.
+ */
+export async function recordEvents(
+  nc: NatsConnection,
+  stream: string,
+): Promise<{ events: () => Promise<EventEnvelope[]> }> {
+  const jsm = await nc.jetstreamManager();
+  const durable = uniqueName('recorder');
+  await jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.None });
+  const consumer = await nc.jetstream().consumers.get(stream, durable);
+  const codec = JSONCodec<EventEnvelope>();
+  const recorded: EventEnvelope[] = [];
+  return {
+    events: async () => {
+      let pending = (await consumer.info()).num_pending;
+      while (pending > 0) {
+        const batch = await consumer.fetch({ max_messages: Math.min(pending, 10_000), expires: 2000 });
+        for await (const msg of batch) {
+          recorded.push(codec.decode(msg.data));
+          pending = msg.info.pending;
+          if (pending === 0) break;
+        }
+      }
+      return [...recorded];
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { ServerNats } from '@nestjs/microservices';
 import {
   Consumers,
+  consumersOf,
   type EventEnvelope,
   EventTypes,
   KvBuckets,
@@ -301,9 +302,11 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     // Streams are created by whichever service starts first.
     await rewards.ensureStreams([Streams.users, Streams.games]);
     await timer.ensureStreams([Streams.games]);
-    // Their publishers bring the limits up to date.
+    // Their publishers bring the limits up to date; rooms creates the consumers GAMES keeps its
+    // events for (interest retention), before its first event.
     await auth.ensureStreams([Streams.users], { updateLimits: true });
     await rooms.ensureStreams([Streams.games], { updateLimits: true });
+    for (const reader of consumersOf(Streams.games.name)) await rooms.ensureConsumer(reader);
 
     const pushed: EventEnvelope[] = [];
     gateway.subscribe(EventTypes.roomUpdated, (data) => pushed.push(data as EventEnvelope));
@@ -345,8 +348,17 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     await expect(
       rooms.publish(makeEvent(EventTypes.userDeleted, 'forged', { userId: 'u1' } as never)),
     ).rejects.toThrow(/PERMISSIONS|permission/i);
-    // Nor take over another service's consumer, or the streams' configuration.
+    // Nor take over another service's consumer, or the streams' configuration. Rooms creates
+    // GAMES' consumers but reads none of their messages.
     await expect(rewards.consume(Consumers.timerRooms, async () => undefined)).rejects.toThrow();
+    const reader = Consumers.rewardsHistory; // nothing in this suite reads it
+    await rooms.ensureConsumer(reader);
+    await rooms.publish(makeEvent(EventTypes.gameFinished, 'g2', { gameId: 'r2:1' } as never));
+    const consumer = await rooms.nc.jetstream().consumers.get(reader.stream, reader.durable);
+    expect((await consumer.info()).num_pending).toBeGreaterThan(0);
+    await expect(consumer.next({ expires: 1000 })).resolves.toBeNull();
+    const roomsManager = await rooms.nc.jetstreamManager();
+    await expect(roomsManager.consumers.delete(reader.stream, reader.durable)).rejects.toThrow();
     const jsm = await rewards.nc.jetstreamManager();
     await expect(jsm.streams.delete(Streams.games.name)).rejects.toThrow();
   });

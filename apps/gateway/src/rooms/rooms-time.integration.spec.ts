@@ -1,36 +1,11 @@
-import {
-  type EventEnvelope,
-  EventTypes,
-  type GameFinished,
-  type RoomView,
-  Streams,
-} from '@oasis198/contracts';
-import { waitFor } from '@oasis198/testing';
-import { connect, JSONCodec } from 'nats';
+import { EventTypes, type GameFinished, type RoomView, Streams } from '@oasis198/contracts';
+import { recordEvents, waitFor } from '@oasis198/testing';
+import { connect } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type GameStack, type Player, useGameStack } from '../testing/game-stack';
+import { type Player, useGameStack } from '../testing/game-stack';
 import { SseClient } from '../testing/sse-client';
 
 const sec = 1000;
-
-/** Every event on one subject stored in the GAMES stream (JetStream de-duplicates by msg-id). */
-async function stored(stack: GameStack, subject: string): Promise<EventEnvelope[]> {
-  const nc = await connect({ servers: stack.infra.natsUrl });
-  try {
-    const consumer = await nc.jetstream().consumers.get(Streams.games.name, { filterSubjects: [subject] });
-    const events: EventEnvelope[] = [];
-    const info = await consumer.info();
-    if (info.num_pending === 0) return events;
-    const batch = await consumer.fetch({ max_messages: 10_000, expires: 2000 });
-    for await (const msg of batch) {
-      events.push(JSONCodec<EventEnvelope>().decode(msg.data));
-      if (msg.info.pending === 0) break;
-    }
-    return events;
-  } finally {
-    await nc.close();
-  }
-}
 
 /**
  * The clock: real 14-second rooms, so these tests wait for real time. The scenarios run side by
@@ -46,6 +21,10 @@ describe('turn timeouts and restarts', () => {
   it('times out a 14 s turn, survives rooms and the timer killed and started again, and loses or doubles nothing', async () => {
     const s = stack();
     const t0 = Date.now();
+    // Every event GAMES stores from here on (JetStream de-duplicates by msg-id), by type.
+    const nc = await connect({ servers: s.infra.natsUrl });
+    const games = await recordEvents(nc, Streams.games.name);
+    const stored = async (type: string) => (await games.events()).filter((event) => event.type === type);
 
     // Room A: alice moves once, then bob lets his 14 s turn run out.
     const a = await s.startedGame({ duration: 14 });
@@ -141,11 +120,11 @@ describe('turn timeouts and restarts', () => {
     });
 
     // Exactly one game.finished per game, and every move of C once, in the stream.
-    const finished = await stored(s, EventTypes.gameFinished);
+    const finished = await stored(EventTypes.gameFinished);
     for (const room of [a.room, b.room, c.room]) {
       expect(finished.filter((e) => (e.data as GameFinished).roomId === room._id)).toHaveLength(1);
     }
-    const cMoves = (await stored(s, EventTypes.moveMade)).filter((e) =>
+    const cMoves = (await stored(EventTypes.moveMade)).filter((e) =>
       JSON.stringify(e.data).includes(c.room._id),
     );
     expect(cMoves.map((e) => e.id)).toEqual(
@@ -155,5 +134,6 @@ describe('turn timeouts and restarts', () => {
     for (const player of [a.alice, a.bob, b.alice, b.bob, cWinner]) {
       expect((await s.rewardOf(player.id)).playedGames).toBe(1);
     }
+    await nc.close();
   });
 });

@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import {
   AppError,
+  Consumers,
+  consumersOf,
   type DeadlineDueResponse,
   type EventEnvelope,
   EventTypes,
@@ -14,9 +16,16 @@ import {
   Streams,
 } from '@oasis198/contracts';
 import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
-import { mongoUrlFor, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import {
+  mongoUrlFor,
+  recordEvents,
+  type TestInfra,
+  uniqueName,
+  useTestInfra,
+  waitFor,
+} from '@oasis198/testing';
 import { Types } from 'mongoose';
-import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { connect, type NatsConnection, RetentionPolicy } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
 import { cryptoRandom } from './random';
 import { eventsFor } from './room-events';
@@ -72,19 +81,10 @@ function suite(infra: () => TestInfra) {
       throw new Error('expected a refusal');
     };
 
-    /** Every event of a room stored in the GAMES stream, in stream order. */
-    async function storedEvents(roomId: string): Promise<EventEnvelope[]> {
-      const codec = JSONCodec<EventEnvelope>();
-      const consumer = await nc.jetstream().consumers.get(Streams.games.name);
-      const events: EventEnvelope[] = [];
-      const batch = await consumer.fetch({ max_messages: 10_000, expires: 1000 });
-      for await (const msg of batch) {
-        const event = codec.decode(msg.data);
-        if (JSON.stringify(event.data).includes(roomId)) events.push(event);
-        if (msg.info.pending === 0) break;
-      }
-      return events;
-    }
+    /** Every event of a room stored in the GAMES stream since the service started, in stream order. */
+    let gamesEvents: () => Promise<EventEnvelope[]>;
+    const storedEvents = async (roomId: string): Promise<EventEnvelope[]> =>
+      (await gamesEvents()).filter((event) => JSON.stringify(event.data).includes(roomId));
 
     /** A room's last log message whole, as the projector gets it (with its change's events). */
     async function lastEntry(roomId: string): Promise<{ entry: RoomLogEntry; seq: number }> {
@@ -120,12 +120,34 @@ function suite(infra: () => TestInfra) {
       ({ app } = await createService(roomsDefinition, env));
       rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-test');
       nc = await connect({ servers: infra().natsUrl });
+      ({ events: gamesEvents } = await recordEvents(nc, Streams.games.name));
     });
 
     afterAll(async () => {
       await rpc?.close();
       await nc?.close();
       await app?.close();
+    });
+
+    it('keeps GAMES for its readers: their consumers exist before its first event, which waits for them', async () => {
+      const jsm = await nc.jetstreamManager();
+      expect((await jsm.streams.info(Streams.games.name)).config.retention).toBe(RetentionPolicy.Interest);
+      const readers = consumersOf(Streams.games.name);
+      expect(readers.map((reader) => reader.durable).sort()).toEqual(
+        [Consumers.rewardsGames, Consumers.rewardsHistory, Consumers.timerRooms].map((c) => c.durable).sort(),
+      );
+      for (const reader of readers) {
+        const { config } = await jsm.consumers.info(reader.stream, reader.durable);
+        expect([...(config.filter_subjects ?? [config.filter_subject])]).toEqual(reader.filterSubjects);
+      }
+      // Neither the timer nor rewards runs here: a new room's room.created waits for the timer.
+      const { stream, durable } = Consumers.timerRooms;
+      const before = (await jsm.consumers.info(stream, durable)).num_pending;
+      const room = await create(user('alice'));
+      await waitFor(async () => (await jsm.consumers.info(stream, durable)).num_pending === before + 1, {
+        what: "the room's room.created kept for the timer",
+      });
+      expect((await storedEvents(room._id)).map((event) => event.type)).toEqual([EventTypes.roomCreated]);
     });
 
     it('creates a room with the creator as player 1, never showing its passcode', async () => {

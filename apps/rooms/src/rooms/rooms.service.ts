@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import {
   AppError,
   COMMON_MESSAGES,
+  consumersOf,
   type DeadlineDueRequest,
   type DeadlineDueResponse,
   type EditRoomResponse,
@@ -108,13 +109,14 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    // Rooms publishes to GAMES: it keeps the stream's limits as configured and watches its room.
+    // Rooms publishes to GAMES: it keeps the stream's limits as configured, creates its readers'
+    // consumers (an interest stream stores events only for those) and watches its room.
     const games = {
       ...Streams.games,
       maxBytes: this.config.GAMES_STREAM_MAX_BYTES,
       maxMsgSize: this.config.GAMES_STREAM_MAX_MSG_SIZE,
     };
-    await keepPublishedStream(this.jetstream, games, this.config);
+    await keepPublishedStream(this.jetstream, games, this.config, consumersOf(Streams.games.name));
     const roomLog = {
       ...Streams.roomLog,
       maxBytes: this.config.ROOMLOG_STREAM_MAX_BYTES,

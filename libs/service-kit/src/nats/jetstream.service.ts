@@ -42,6 +42,13 @@ export interface StreamSpec {
   maxMsgSize?: number;
   /** How long a message is kept at most, set when the stream is created; 0 keeps it. Unset: 14 days. */
   maxAgeMs?: number;
+  /**
+   * 'interest': a message is kept until every durable consumer whose filter takes it has acked
+   * it, and one that no consumer takes is not stored at all; so its publisher creates those
+   * consumers before it publishes (keepPublishedStream's readers). Unset: 'limits', every
+   * message is kept until the limits drop it.
+   */
+  retention?: 'limits' | 'interest';
 }
 
 export interface CapacityWatchOptions {
@@ -61,9 +68,12 @@ export interface ConsumerSpec {
   filterSubjects: readonly string[];
 }
 
-export interface ConsumeOptions {
+export interface ConsumerOptions {
   /** Seconds JetStream waits for an ack before redelivering. */
   ackWaitSeconds?: number;
+}
+
+export interface ConsumeOptions extends ConsumerOptions {
   /** Retry delays after a failed handler, in ms; the last one repeats. */
   backoffMs?: readonly number[];
 }
@@ -138,11 +148,12 @@ export class JetStreamService {
   }
 
   /**
-   * Creates each stream if missing, with its limits and discard policy NEW. With updateLimits
-   * (the stream's publisher), an existing stream's limits and discard policy are brought up to
-   * date too, since deployments upgrade in place; lowering max_bytes below what is stored drops
-   * nothing under discard NEW, it only refuses new messages until there is room. Consumers leave
-   * an existing stream as it is, so services configured differently do not undo each other.
+   * Creates each stream if missing, with its retention, limits and discard policy NEW. With
+   * updateLimits (the stream's publisher), an existing stream's retention, limits and discard
+   * policy are brought up to date too, since deployments upgrade in place; lowering max_bytes
+   * below what is stored drops nothing under discard NEW, it only refuses new messages until
+   * there is room. Consumers leave an existing stream as it is, so services configured
+   * differently do not undo each other.
    */
   async ensureStreams(
     streams: readonly StreamSpec[],
@@ -151,6 +162,7 @@ export class JetStreamService {
     const jsm = this.jsm();
     for (const stream of streams) {
       const limits = {
+        retention: stream.retention === 'interest' ? RetentionPolicy.Interest : RetentionPolicy.Limits,
         max_bytes: stream.maxBytes ?? -1,
         max_msg_size: stream.maxMsgSize ?? -1,
         discard: DiscardPolicy.New,
@@ -164,7 +176,6 @@ export class JetStreamService {
           await jsm.streams.add({
             name: stream.name,
             subjects: [...stream.subjects],
-            retention: RetentionPolicy.Limits,
             storage: StorageType.File,
             max_age: stream.maxAgeMs === undefined ? 14 * DAY_NS : stream.maxAgeMs * 1e6,
             duplicate_window: 2 * 60 * 1e9,
@@ -182,6 +193,7 @@ export class JetStreamService {
       if (!options.updateLimits) continue;
       const config = current.config;
       if (
+        config.retention === limits.retention &&
         config.max_bytes === limits.max_bytes &&
         config.max_msg_size === limits.max_msg_size &&
         config.discard === limits.discard
@@ -197,9 +209,14 @@ export class JetStreamService {
         {
           stream: stream.name,
           ...limits,
-          was: { max_bytes: config.max_bytes, max_msg_size: config.max_msg_size, discard: config.discard },
+          was: {
+            retention: config.retention,
+            max_bytes: config.max_bytes,
+            max_msg_size: config.max_msg_size,
+            discard: config.discard,
+          },
         },
-        'updated stream limits',
+        'updated stream configuration',
       );
     }
   }
@@ -324,11 +341,8 @@ export class JetStreamService {
    * terminated and logged; any other error is retried after a backoff.
    */
   async consume(spec: ConsumerSpec, handler: EventHandler, options: ConsumeOptions = {}): Promise<void> {
-    const jsm = this.jsm();
-    const ackWaitSeconds = options.ackWaitSeconds ?? 30;
     const backoff = options.backoffMs ?? RETRY_BACKOFF_MS;
-    const created = await ensureDurable(jsm, spec, { ack_wait: ackWaitSeconds * 1e9, max_ack_pending: 1000 });
-    if (created) this.logger.info({ consumer: spec.durable }, 'created durable consumer');
+    await this.ensureConsumer(spec, options);
     const consumer = await this.js().consumers.get(spec.stream, spec.durable);
     const messages = await consumer.consume({ max_messages: 256 });
     this.running.add(messages);
@@ -339,6 +353,20 @@ export class JetStreamService {
       }
     })().catch((error) => this.logger.error({ err: error, consumer: spec.durable }, 'consumer stopped'));
     this.loops.add(loop);
+  }
+
+  /**
+   * Creates the durable consumer of `spec` as consume() runs it, when it is missing. consume()
+   * calls it; so does the publisher of an interest stream for each of its readers, before it
+   * publishes, so that no event finds the stream without the consumer that would take it.
+   */
+  async ensureConsumer(spec: ConsumerSpec, options: ConsumerOptions = {}): Promise<void> {
+    const ackWaitSeconds = options.ackWaitSeconds ?? 30;
+    const created = await ensureDurable(this.jsm(), spec, {
+      ack_wait: ackWaitSeconds * 1e9,
+      max_ack_pending: 1000,
+    });
+    if (created) this.logger.info({ consumer: spec.durable }, 'created durable consumer');
   }
 
   private async handle(

@@ -1,8 +1,9 @@
 import { AppError, type EventEnvelope, type EventType } from '@oasis198/contracts';
-import { uniqueName, useTestInfra } from '@oasis198/testing';
-import { DiscardPolicy, type JetStreamManager, nanos } from 'nats';
+import { uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { DiscardPolicy, type JetStreamManager, nanos, RetentionPolicy } from 'nats';
 import { createLogger } from '../logger';
 import { Metrics } from '../metrics';
+import { keepPublishedStream } from '../outbox';
 import { JetStreamService, STREAM_FULL_MESSAGE, type StreamSpec } from './jetstream.service';
 
 // Bounded streams against a real NATS server: limits with discard NEW, brought up to date on an
@@ -90,6 +91,58 @@ describe('JetStreamService: bounded streams', () => {
     await expect(js.publish(eventOn(stream, 100))).rejects.toMatchObject({
       api_error: { description: expect.stringMatching(/maximum bytes exceeded/) },
     });
+  });
+
+  it('an interest stream stores an event only for the consumers that take it, until each has acked it', async () => {
+    const stream = spec({ retention: 'interest', maxBytes: 64 * 1024 });
+    const reader = { stream: stream.name, durable: 'reader', filterSubjects: [`${stream.name}.updated`] };
+    const other = { stream: stream.name, durable: 'other', filterSubjects: [`${stream.name}.>`] };
+    // As its publisher starts: the stream, then its readers, before the first event.
+    const publisher = {
+      OUTBOX_DEAD_LETTER_ATTEMPTS: 1,
+      OUTBOX_DEAD_LETTER_AFTER_MS: 0,
+      STREAM_CHECK_MS: 60_000,
+      STREAM_FULL_RATIO: 1,
+    };
+    await keepPublishedStream(js, stream, publisher, [reader, other]);
+    expect((await jsm.streams.info(stream.name)).config.retention).toBe(RetentionPolicy.Interest);
+    await js.publish(eventOn(stream, 100));
+    await js.publish({ ...eventOn(stream, 100), type: `${stream.name}.ignored` as EventType });
+    expect((await jsm.streams.info(stream.name)).state.messages).toBe(2);
+
+    const ackAll = async (durable: string) => {
+      const consumer = await js.nc.jetstream().consumers.get(stream.name, durable);
+      const pending = (await consumer.info()).num_pending;
+      for (let i = 0; i < pending; i++) (await consumer.next({ expires: 2000 }))?.ack();
+      await js.nc.flush();
+    };
+    // The other consumer takes both; the reader only the first, which stays until it acks too.
+    await ackAll('other');
+    const stored = async (count: number) =>
+      waitFor(async () => (await jsm.streams.info(stream.name)).state.messages === count, {
+        what: `${count} stored messages`,
+      });
+    await stored(1);
+    await ackAll('reader');
+    await stored(0);
+
+    // An event that no consumer takes is not stored at all.
+    await jsm.consumers.delete(stream.name, 'other');
+    await js.publish({ ...eventOn(stream, 100), type: `${stream.name}.ignored` as EventType });
+    expect((await jsm.streams.info(stream.name)).state.messages).toBe(0);
+  });
+
+  it('turns an existing limits stream into an interest stream in place, keeping what a consumer has not acked', async () => {
+    const stream = spec({ maxBytes: 64 * 1024 });
+    await js.ensureStreams([stream], { updateLimits: true });
+    const reader = { stream: stream.name, durable: 'reader', filterSubjects: [`${stream.name}.>`] };
+    await js.ensureConsumer(reader);
+    for (let i = 0; i < 5; i++) await js.publish(eventOn(stream, 100));
+
+    await js.ensureStreams([{ ...stream, retention: 'interest' }], { updateLimits: true });
+    const { config, state } = await jsm.streams.info(stream.name);
+    expect(config).toMatchObject({ retention: RetentionPolicy.Interest, max_bytes: 64 * 1024 });
+    expect(state.messages).toBe(5);
   });
 
   it('a full stream refuses the next event and keeps every stored one; the publisher counts it full at once', async () => {
