@@ -10,6 +10,12 @@ export const rewardsEnv = baseEnv.merge(mongoEnv).extend({
   DELETED_PLAYERS_KEPT_DAYS: z.coerce.number().int().positive().default(30),
   /** Games kept in each player's history, newest first (issue 15: the last 50). */
   GAME_HISTORY_KEPT: z.coerce.number().int().positive().default(GAME_HISTORY_SIZE),
+  /**
+   * game.finished events each replica applies at once, per consumer (payments, histories). They
+   * do not depend on order, as two replicas already take them side by side; one at a time, the
+   * history lagged at 500 games, each event waiting out its few database round trips.
+   */
+  GAME_EVENTS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
 });
 
 export type RewardsConfig = z.infer<typeof rewardsEnv>;

@@ -1,6 +1,7 @@
-import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Consumers, Streams } from '@oasis198/contracts';
-import { JetStreamService } from '@oasis198/service-kit';
+import { CONFIG, JetStreamService } from '@oasis198/service-kit';
+import type { RewardsConfig } from '../config';
 import { GameHistoryService } from './game-history.service';
 
 /**
@@ -14,12 +15,15 @@ export class GameHistoryConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly jetstream: JetStreamService,
     private readonly history: GameHistoryService,
+    @Inject(CONFIG) private readonly config: Pick<RewardsConfig, 'GAME_EVENTS_CONCURRENCY'>,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.started) return;
     this.started = true;
     await this.jetstream.ensureStreams([Streams.games]);
-    await this.jetstream.consume(Consumers.rewardsHistory, (event) => this.history.onGameEvent(event));
+    await this.jetstream.consume(Consumers.rewardsHistory, (event) => this.history.onGameEvent(event), {
+      concurrency: this.config.GAME_EVENTS_CONCURRENCY,
+    });
   }
 }

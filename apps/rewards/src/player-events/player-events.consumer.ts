@@ -30,7 +30,9 @@ export class PlayerEventsConsumer implements OnApplicationBootstrap, OnModuleDes
     this.started = true;
     await this.jetstream.ensureStreams([Streams.users, Streams.games]);
     await this.jetstream.consume(Consumers.rewardsUsers, (event) => this.events.onUserEvent(event));
-    await this.jetstream.consume(Consumers.rewardsGames, (event) => this.events.onGameEvent(event));
+    await this.jetstream.consume(Consumers.rewardsGames, (event) => this.events.onGameEvent(event), {
+      concurrency: this.config.GAME_EVENTS_CONCURRENCY,
+    });
     this.timer = setInterval(() => void this.forgetOldDeletions(), DAY_MS / 4);
     this.timer.unref();
   }

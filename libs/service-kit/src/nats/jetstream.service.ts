@@ -76,6 +76,11 @@ export interface ConsumerOptions {
 export interface ConsumeOptions extends ConsumerOptions {
   /** Retry delays after a failed handler, in ms; the last one repeats. */
   backoffMs?: readonly number[];
+  /**
+   * How many messages this replica handles at once (default 1: one at a time, in stream order).
+   * More only for handlers that do not depend on order, as with two replicas on one consumer.
+   */
+  concurrency?: number;
 }
 
 export type EventHandler = (event: EventEnvelope, msg: JsMsg) => Promise<void>;
@@ -336,21 +341,28 @@ export class JetStreamService {
   }
 
   /**
-   * Creates the durable consumer if missing and processes its messages one at a time, in order.
-   * Success acks; an AppError of code VALIDATION (a message that can never succeed) is
-   * terminated and logged; any other error is retried after a backoff.
+   * Creates the durable consumer if missing and processes its messages, one at a time and in
+   * order unless `concurrency` says more. Success acks; an AppError of code VALIDATION (a message
+   * that can never succeed) is terminated and logged; any other error is retried after a backoff.
    */
   async consume(spec: ConsumerSpec, handler: EventHandler, options: ConsumeOptions = {}): Promise<void> {
     const backoff = options.backoffMs ?? RETRY_BACKOFF_MS;
+    const concurrency = options.concurrency ?? 1;
     await this.ensureConsumer(spec, options);
     const consumer = await this.js().consumers.get(spec.stream, spec.durable);
     const messages = await consumer.consume({ max_messages: 256 });
     this.running.add(messages);
     const loop = (async () => {
+      const handling = new Set<Promise<void>>();
       for await (const msg of messages) {
         if (this.stopping) break;
-        await this.handle(spec.durable, msg, handler, backoff);
+        const handled: Promise<void> = this.handle(spec.durable, msg, handler, backoff).finally(() =>
+          handling.delete(handled),
+        );
+        handling.add(handled);
+        if (handling.size >= concurrency) await Promise.race(handling);
       }
+      await Promise.all(handling);
     })().catch((error) => this.logger.error({ err: error, consumer: spec.durable }, 'consumer stopped'));
     this.loops.add(loop);
   }

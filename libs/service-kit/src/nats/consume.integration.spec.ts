@@ -1,0 +1,77 @@
+import type { EventEnvelope, EventType } from '@oasis198/contracts';
+import { uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '../logger';
+import { JetStreamService } from './jetstream.service';
+
+// Durable consumers against a real NATS server: one message at a time in stream order by default,
+// or several at once when asked, each acked once.
+const infra = useTestInfra({ mongo: false });
+
+describe('JetStreamService.consume', () => {
+  const logger = createLogger('consume-it', 'silent');
+  let js: JetStreamService;
+
+  beforeEach(async () => {
+    js = new JetStreamService({ servers: [infra().natsUrl], name: 'consume-it' }, logger);
+    await js.connect();
+  });
+
+  afterEach(async () => {
+    await js.close();
+  });
+
+  /** A stream with `count` events on it, and a consumer spec for them. */
+  async function streamOf(count: number) {
+    const name = uniqueName('consume');
+    await js.ensureStreams([{ name, subjects: [`${name}.>`] }]);
+    for (let i = 0; i < count; i++) {
+      const event = {
+        id: `${name}:${i}`,
+        type: `${name}.happened` as EventType,
+        occurredAt: '',
+        data: { i },
+      };
+      await js.publish(event as unknown as EventEnvelope);
+    }
+    return { stream: name, durable: 'reader', filterSubjects: [`${name}.>`] };
+  }
+
+  /** Handles each event in 30 ms, noting the order and how many were in hand at once. */
+  function slowHandler() {
+    const seen: number[] = [];
+    let inHand = 0;
+    let most = 0;
+    const handler = async (event: EventEnvelope) => {
+      inHand++;
+      most = Math.max(most, inHand);
+      await sleep(30);
+      seen.push((event.data as unknown as { i: number }).i);
+      inHand--;
+    };
+    return { handler, seen, most: () => most };
+  }
+
+  const acked = async (spec: { stream: string; durable: string }) => {
+    const info = await (await js.nc.jetstreamManager()).consumers.info(spec.stream, spec.durable);
+    return info.num_ack_pending === 0 && info.num_pending === 0;
+  };
+
+  it('handles one message at a time, in stream order, by default', async () => {
+    const spec = await streamOf(12);
+    const { handler, seen, most } = slowHandler();
+    await js.consume(spec, handler);
+    await waitFor(async () => seen.length === 12 && (await acked(spec)), { what: 'every event handled' });
+    expect(seen).toEqual([...Array(12).keys()]);
+    expect(most()).toBe(1);
+  });
+
+  it('handles up to `concurrency` messages at once, each once, and acks them all', async () => {
+    const spec = await streamOf(24);
+    const { handler, seen, most } = slowHandler();
+    await js.consume(spec, handler, { concurrency: 6 });
+    await waitFor(async () => seen.length === 24 && (await acked(spec)), { what: 'every event handled' });
+    expect([...seen].sort((a, b) => a - b)).toEqual([...Array(24).keys()]);
+    expect(most()).toBe(6);
+  });
+});
