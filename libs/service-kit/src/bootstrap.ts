@@ -44,6 +44,8 @@ export async function createService<C extends BaseConfig>(
           name: `${definition.name}-rpc`,
           maxReconnectAttempts: -1,
           reconnectTimeWait: 1000,
+          // No stack trace captured up front for every subscription and reply (see JetStreamService.connect).
+          noAsyncTraces: true,
           gracefulShutdown: true,
           gracePeriod: config.SHUTDOWN_GRACE_MS,
         },

@@ -30,6 +30,8 @@ export class RpcClient {
       name: `${name}-rpc`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
+      // No stack trace captured up front for every request (see JetStreamService.connect).
+      noAsyncTraces: true,
     });
   }
 
