@@ -10,11 +10,11 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
    * A room's move-only changes reach MongoDB (lists, Play now) at most once per this many ms; a
    * change that lists see (players, a game started or ended, deletion) is written at once. The
    * room log is the room's truth meanwhile (docs/architecture.md, "A room change"). A room in
-   * play moves about once a second, so 2 s still cost 0.58 writes per move at 250 games
-   * (docs/benchmarks.md); the web's lists show no game state. Each room's messages stay unacked
-   * (and in the log) this long, so it is bounded well below the projector's ack wait (30 s).
+   * play moves about once a second, so 2 s still cost 0.58 writes per move at 250 games and 5 s
+   * 0.26 at 500 (docs/benchmarks.md); the web's lists show no game state. A held room's newest
+   * message stays unacked this long, so it is bounded well below the projector's ack wait (30 s).
    */
-  PROJECTION_COALESCE_MS: z.coerce.number().int().min(0).max(20_000).default(5000),
+  PROJECTION_COALESCE_MS: z.coerce.number().int().min(0).max(20_000).default(15_000),
   /**
    * Wrong passcodes one player may try on one room within PASSCODE_FAILURE_WINDOW_S (DECISIONS
    * "Fair play"); then every join of theirs on that room answers 429 until the window ends.

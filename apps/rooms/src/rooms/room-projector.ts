@@ -52,8 +52,9 @@ interface Held {
  *
  * - A change that lists see (creation, players, start, end, deletion) is written at once; a
  *   move-only change is held, and written together with the room's later ones at most once per
- *   coalesceMs. A message is acked only once its events are published and its room (or a newer
- *   version of it) is written.
+ *   coalesceMs. A message is acked once its events are published and its room (or a newer
+ *   version of it) is written, or once a newer message of the room is held in its place: so one
+ *   message per held room is unacked, and a replica that dies has it redelivered.
  * - Writes are guarded by the version (RoomsRepository.project): nothing rolls a room back.
  * - An event JetStream keeps refusing becomes a dead letter, as in the outbox relay (service-kit).
  * - Every purgeEveryMs, a projected room's older messages are purged below both its projected
@@ -176,8 +177,15 @@ export class RoomProjector {
       return;
     }
     if (held) {
-      if (entry.room.version > held.room.version) Object.assign(held, { room: entry.room, seq });
-      held.msgs.push(...msgs);
+      // One message per room stays held, the newest: the older one's events are out and the newer
+      // room covers its write, so it is acked now. Unacked messages stay one per held room, and
+      // the log can be purged up to them (the newest is redelivered if this replica dies).
+      if (entry.room.version > held.room.version) {
+        for (const msg of held.msgs) this.ack(msg);
+        Object.assign(held, { room: entry.room, seq, msgs: [...msgs] });
+      } else {
+        for (const msg of msgs) this.ack(msg);
+      }
       return;
     }
     const delay = (this.writtenAt.get(roomId) ?? 0) + this.options.coalesceMs - Date.now();
@@ -327,11 +335,14 @@ export class RoomProjector {
     this.held.delete(roomId);
   }
 
+  /** Acks a message whose events are published and whose room is written or covered by a newer one. */
+  private ack(msg: JsMsg): void {
+    msg.ack();
+    this.publishedOf.delete(msg.seq);
+  }
+
   private done(roomId: string, seq: number, deleted: boolean, msgs: readonly JsMsg[]): void {
-    for (const msg of msgs) {
-      msg.ack();
-      this.publishedOf.delete(msg.seq);
-    }
+    for (const msg of msgs) this.ack(msg);
     this.publishedOf.delete(seq);
     const before = this.projected.get(roomId);
     if (!before || seq >= before.seq) this.projected.set(roomId, { seq, deleted });

@@ -116,6 +116,8 @@ function suite(infra: () => TestInfra) {
         MONGO_URL: mongoUrlFor(infra(), uniqueName('rooms')),
         LOG_LEVEL: 'warn',
         NODE_ENV: 'test',
+        // The tests below wait for coalesced writes: shorter than the default, as long as 20 moves.
+        PROJECTION_COALESCE_MS: '5000',
       };
       ({ app } = await createService(roomsDefinition, env));
       rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-test');
@@ -491,6 +493,37 @@ function suite(infra: () => TestInfra) {
       expect(listed.rooms.find((r) => r._id === room._id)?.whosTurn.currentNumber).toBe(20);
       const moves = (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade);
       expect(moves).toHaveLength(20);
+    });
+
+    it('keeps one log message per held room unacked: a newer one of the room acks the older at once', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      let view = await join(bob, room._id); // written at once: the moves below are held
+      for (let i = 0; i < 6; i++) view = await move(view.whosTurn.player1.turn ? alice : bob, room._id, 2);
+      await waitFor(
+        async () => (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade).length === 6,
+        {
+          what: 'the moves published',
+        },
+      );
+      const projector = app.get(RoomsService).projector;
+      const jsm = await nc.jetstreamManager();
+      const { stream, durable } = Consumers.roomsProjector;
+      // Well before the held write is due (5 s): the six moves' messages are not all unacked.
+      await waitFor(
+        async () => (await jsm.consumers.info(stream, durable)).num_ack_pending <= projector.heldRooms,
+        {
+          what: 'only the newest message of each held room unacked',
+          timeoutMs: 2000,
+        },
+      );
+      expect(projector.heldRooms).toBeGreaterThan(0);
+      expect((await repositoryRoom(room._id))?.version).toBeLessThan(view.version);
+      // And the held room is written in time, its last message acked.
+      await waitFor(async () => (await repositoryRoom(room._id))?.version === view.version, {
+        what: 'the held room written',
+        timeoutMs: 10_000,
+      });
     });
 
     it('answers the timer: not due yet, stale, and gone', async () => {

@@ -28,6 +28,7 @@ describe('rooms service with a full GAMES stream', () => {
       GAMES_STREAM_MAX_BYTES: String(4 * 1024 * 1024),
       GAMES_STREAM_MAX_MSG_SIZE: String(128 * 1024),
       STREAM_CHECK_MS: '200',
+      PROJECTION_COALESCE_MS: '2000', // the test waits for a move's coalesced write
     }));
     rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-full-test');
     nc = await connect({ servers: infra().natsUrl });
