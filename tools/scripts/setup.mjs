@@ -217,13 +217,11 @@ async function ferretdbLauncher() {
   return goTool('ferretdb-launcher', key, FERRETDB_BIN, buildFerretdbLauncher, 'built from tools/ferretdb');
 }
 
-/** Paths of the files under a directory, relative to it, with '/' separators. */
-function filesUnder(dir, prefix = '') {
-  return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    return entry.isDirectory() ? filesUnder(dir, rel) : [rel];
-  });
-}
+/** Paths of the files under a directory, relative to it. */
+const filesUnder = (dir) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 
 /**
  * Builds the launcher against FerretDB with our patches applied. tools/ferretdb/_patches holds
@@ -395,26 +393,12 @@ async function go(args, cwd) {
 }
 
 /**
- * checkov (PyPI), the security scanner check-deploy runs on the rendered charts, pinned, in a
- * virtualenv of its own (.tools/checkov-venv); about a minute the first time.
- */
-const checkov = () =>
-  pythonTool({ name: 'checkov', version: CHECKOV_VERSION, venv: CHECKOV_VENV, bin: CHECKOV_BIN });
-
-/** schemathesis (PyPI), the API fuzzer of the fuzzing stage (tools/fuzz), pinned, in .tools/schemathesis-venv. */
-const schemathesis = () =>
-  pythonTool({
-    name: 'schemathesis',
-    version: SCHEMATHESIS_VERSION,
-    venv: SCHEMATHESIS_VENV,
-    bin: SCHEMATHESIS_BIN,
-  });
-
-/**
  * A Python tool from PyPI at a pinned version in a virtualenv of its own: python3 -m venv, then
- * pip install. A venv that already holds the pinned version is adopted as it is.
+ * pip install (about a minute the first time). A venv that already holds the pinned version is
+ * adopted as it is. checkov is the security scanner of the deployment checks, schemathesis the API
+ * fuzzer of the fuzzing stage (tools/fuzz).
  */
-async function pythonTool({ name, version, venv, bin }) {
+async function pythonTool(name, version, venv, bin) {
   if (recordedVersion(name) === version && existsSync(bin)) return undefined;
   const python = path.join(venv, 'bin', 'python');
   // The installed distribution's version, as pip records it ('' when there is none).
@@ -531,10 +515,20 @@ const steps = [
         [`helm ${HELM_VERSION}`, helm],
         [`kubeconform ${KUBECONFORM_VERSION}`, kubeconform],
         [`Kubernetes ${KUBERNETES_VERSION} schemas`, kubernetesSchemas],
-        [`checkov ${CHECKOV_VERSION}`, checkov],
+        [
+          `checkov ${CHECKOV_VERSION}`,
+          () => pythonTool('checkov', CHECKOV_VERSION, CHECKOV_VENV, CHECKOV_BIN),
+        ],
       ]
     : []),
-  ...(flags.fuzz ? [[`schemathesis ${SCHEMATHESIS_VERSION}`, schemathesis]] : []),
+  ...(flags.fuzz
+    ? [
+        [
+          `schemathesis ${SCHEMATHESIS_VERSION}`,
+          () => pythonTool('schemathesis', SCHEMATHESIS_VERSION, SCHEMATHESIS_VENV, SCHEMATHESIS_BIN),
+        ],
+      ]
+    : []),
   ...(flags.chromium ? [['chromium', chromium]] : []),
   ...(flags.containers ? [['podman and images', containers]] : []),
 ];
