@@ -30,7 +30,6 @@ export interface K8sObject {
 }
 export interface Probe {
   httpGet?: { path: string; port: string | number };
-  tcpSocket?: { port: string | number };
   periodSeconds?: number;
   timeoutSeconds?: number;
   failureThreshold?: number;
@@ -111,7 +110,6 @@ export interface Workload extends K8sObject {
 export interface PeerSelector {
   podSelector?: { matchLabels?: Labels };
   namespaceSelector?: { matchLabels?: Labels };
-  ipBlock?: { cidr: string };
 }
 export interface PolicyPort {
   port?: number | string;
