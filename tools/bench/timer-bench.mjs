@@ -114,7 +114,7 @@ try {
   if (stack.skipped.length)
     throw new Error('dist/apps/game-timer is missing: run npx nx build game-timer first');
   for (let i = 1; i < REPLICAS; i++) stack.apps.push(...(await startReplica()).apps);
-  nc = await connect({ servers: stack.env['game-timer'].NATS_URL });
+  nc = await connect({ servers: stack.infra.nats.url });
   const codec = JSONCodec();
 
   const dueAt = new Map();

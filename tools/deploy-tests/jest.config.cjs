@@ -5,6 +5,6 @@ module.exports = {
   displayName: 'deploy-tests',
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
-  globalSetup: '<rootDir>/src/global-setup.cjs',
+  globalSetup: '<rootDir>/src/global-setup.ts',
   testTimeout: 30_000,
 };

@@ -76,7 +76,7 @@ async function npmPackages() {
   // node_modules installed by hand from the same lockfile (npm's own record matches): adopt it
   // instead of reinstalling under the feet of whatever else is using it.
   if (installedMatchesLock(lockFile)) {
-    verifyNativeModules();
+    await ensureNativeModules({ rebuild: false });
     writeFileSync(NPM_STAMP, stamp + '\n');
     return 'matches package-lock.json';
   }
@@ -102,7 +102,7 @@ async function npmPackages() {
     args[0] = 'install';
   }
   if (result.code !== 0) throw new StepError(`npm ${args[0]} failed`, result.output);
-  await ensureNativeModules();
+  await ensureNativeModules({ rebuild: true });
   writeFileSync(NPM_STAMP, stamp + '\n');
   return `npm ${args[0]}`;
 }
@@ -112,11 +112,10 @@ async function npmPackages() {
  * is needed here: argon2 ships prebuilt binaries (node-gyp-build picks them at load time),
  * @swc/core and nx get their native code from platform packages, and the rest (cpu-features,
  * ssh2, @parcel/watcher builds, nx/protobufjs/@scarf postinstalls) are optional or telemetry.
- * This checks that the native modules really load, and rebuilds one with its script if not.
+ * This checks that the native modules really load and, with `rebuild`, rebuilds one with its script if not.
  */
-async function ensureNativeModules() {
-  const broken = nativeModuleProblems();
-  for (const { name } of broken) {
+async function ensureNativeModules({ rebuild }) {
+  for (const { name } of rebuild ? nativeModuleProblems() : []) {
     notice(`${name} does not load: rebuilding it with its install script`);
     // node-gyp builds against the headers of the Node.js that runs it (.tools/node carries them).
     const nodedir = path.dirname(path.dirname(process.execPath));
@@ -126,15 +125,10 @@ async function ensureNativeModules() {
     const result = await run('npm', ['rebuild', name, `--allow-scripts=${name}`], { capture: true, env });
     if (result.code !== 0) throw new StepError(`npm rebuild ${name} failed`, result.output);
   }
-  if (broken.length) verifyNativeModules();
-}
-
-function verifyNativeModules() {
   const problems = nativeModuleProblems();
   if (problems.length) {
-    throw new StepError(
-      'native modules do not load:\n' + problems.map((p) => `  ${p.name}: ${p.error}`).join('\n'),
-    );
+    const lines = problems.map((p) => `  ${p.name}: ${p.error}`);
+    throw new StepError(`native modules do not load:\n${lines.join('\n')}`);
   }
 }
 
@@ -146,15 +140,14 @@ function nativeModuleProblems() {
       req('@swc/core').transformSync('const a: number = 1', { jsc: { parser: { syntax: 'typescript' } } }),
     nx: () => req('nx/src/native'),
   };
-  const problems = [];
-  for (const [name, check] of Object.entries(checks)) {
+  return Object.entries(checks).flatMap(([name, check]) => {
     try {
       check();
+      return [];
     } catch (error) {
-      problems.push({ name, error: error.message.split('\n')[0] });
+      return [{ name, error: error.message.split('\n')[0] }];
     }
-  }
-  return problems;
+  });
 }
 
 /** npm ci's "not in sync" complaint, naming only packages missing from the lockfile. */
@@ -217,13 +210,11 @@ async function ferretdbLauncher() {
   return goTool('ferretdb-launcher', key, FERRETDB_BIN, buildFerretdbLauncher, 'built from tools/ferretdb');
 }
 
-/** Paths of the files under a directory, relative to it, with '/' separators. */
-function filesUnder(dir, prefix = '') {
-  return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    return entry.isDirectory() ? filesUnder(dir, rel) : [rel];
-  });
-}
+/** Paths of the files under a directory, relative to it. */
+const filesUnder = (dir) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 
 /**
  * Builds the launcher against FerretDB with our patches applied. tools/ferretdb/_patches holds
@@ -395,26 +386,12 @@ async function go(args, cwd) {
 }
 
 /**
- * checkov (PyPI), the security scanner check-deploy runs on the rendered charts, pinned, in a
- * virtualenv of its own (.tools/checkov-venv); about a minute the first time.
- */
-const checkov = () =>
-  pythonTool({ name: 'checkov', version: CHECKOV_VERSION, venv: CHECKOV_VENV, bin: CHECKOV_BIN });
-
-/** schemathesis (PyPI), the API fuzzer of the fuzzing stage (tools/fuzz), pinned, in .tools/schemathesis-venv. */
-const schemathesis = () =>
-  pythonTool({
-    name: 'schemathesis',
-    version: SCHEMATHESIS_VERSION,
-    venv: SCHEMATHESIS_VENV,
-    bin: SCHEMATHESIS_BIN,
-  });
-
-/**
  * A Python tool from PyPI at a pinned version in a virtualenv of its own: python3 -m venv, then
- * pip install. A venv that already holds the pinned version is adopted as it is.
+ * pip install (about a minute the first time). A venv that already holds the pinned version is
+ * adopted as it is. checkov is the security scanner of the deployment checks, schemathesis the API
+ * fuzzer of the fuzzing stage (tools/fuzz).
  */
-async function pythonTool({ name, version, venv, bin }) {
+async function pythonTool(name, version, venv, bin) {
   if (recordedVersion(name) === version && existsSync(bin)) return undefined;
   const python = path.join(venv, 'bin', 'python');
   // The installed distribution's version, as pip records it ('' when there is none).
@@ -531,10 +508,20 @@ const steps = [
         [`helm ${HELM_VERSION}`, helm],
         [`kubeconform ${KUBECONFORM_VERSION}`, kubeconform],
         [`Kubernetes ${KUBERNETES_VERSION} schemas`, kubernetesSchemas],
-        [`checkov ${CHECKOV_VERSION}`, checkov],
+        [
+          `checkov ${CHECKOV_VERSION}`,
+          () => pythonTool('checkov', CHECKOV_VERSION, CHECKOV_VENV, CHECKOV_BIN),
+        ],
       ]
     : []),
-  ...(flags.fuzz ? [[`schemathesis ${SCHEMATHESIS_VERSION}`, schemathesis]] : []),
+  ...(flags.fuzz
+    ? [
+        [
+          `schemathesis ${SCHEMATHESIS_VERSION}`,
+          () => pythonTool('schemathesis', SCHEMATHESIS_VERSION, SCHEMATHESIS_VENV, SCHEMATHESIS_BIN),
+        ],
+      ]
+    : []),
   ...(flags.chromium ? [['chromium', chromium]] : []),
   ...(flags.containers ? [['podman and images', containers]] : []),
 ];

@@ -1,8 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse as parseYaml, parseAllDocuments } from 'yaml';
 
 /** The parts of Kubernetes objects the tests read. */
 export type Labels = Record<string, string>;
@@ -21,7 +30,6 @@ export interface K8sObject {
 }
 export interface Probe {
   httpGet?: { path: string; port: string | number };
-  tcpSocket?: { port: string | number };
   periodSeconds?: number;
   timeoutSeconds?: number;
   failureThreshold?: number;
@@ -102,7 +110,6 @@ export interface Workload extends K8sObject {
 export interface PeerSelector {
   podSelector?: { matchLabels?: Labels };
   namespaceSelector?: { matchLabels?: Labels };
-  ipBlock?: { cidr: string };
 }
 export interface PolicyPort {
   port?: number | string;
@@ -152,10 +159,68 @@ export interface Ingress extends K8sObject {
 }
 
 export const ROOT = path.resolve(__dirname, '../../..');
-const HELM = path.join(ROOT, '.tools', 'bin', 'helm');
-const versions = JSON.parse(readFileSync(path.join(ROOT, '.tools', 'bin', '.versions.json'), 'utf8'));
-/** The Kubernetes version the charts are rendered for (the schemas check-deploy validates with). */
-export const KUBE_VERSION = String(versions['kubernetes-schemas'] ?? 'v1.34.0').replace(/^v/, '');
+/** Where setup.mjs --helm puts helm, kubeconform, the Kubernetes schemas and checkov. */
+export const TOOLS = path.join(ROOT, '.tools');
+const HELM = path.join(TOOLS, 'bin', 'helm');
+/** The versions setup.mjs installed (tools/scripts/lib/workspace.mjs pins them). */
+export const VERSIONS: Record<string, string> = JSON.parse(
+  readFileSync(path.join(TOOLS, 'bin', '.versions.json'), 'utf8'),
+);
+/** The Kubernetes version the charts are rendered for and whose API schemas validate them. */
+export const KUBE_VERSION = String(VERSIONS['kubernetes-schemas'] ?? 'v1.34.0').replace(/^v/, '');
+
+/** helm/<name>: whether it is a library, its file:// dependencies and its ci/*.yaml value sets. */
+export interface Chart {
+  name: string;
+  dir: string;
+  library: boolean;
+  dependsOn: string[];
+  scenarios: string[];
+}
+
+/** Every chart under helm/, each after the charts it depends on. */
+export function listCharts(): Chart[] {
+  const charts = readdirSync(path.join(ROOT, 'helm'))
+    .filter((name) => existsSync(path.join(ROOT, 'helm', name, 'Chart.yaml')))
+    .sort()
+    .map((name): Chart => {
+      const dir = path.join(ROOT, 'helm', name);
+      const chart = parseYaml(readFileSync(path.join(dir, 'Chart.yaml'), 'utf8')) as {
+        type?: string;
+        dependencies?: { repository?: string }[];
+      };
+      const ci = path.join(dir, 'ci');
+      return {
+        name,
+        dir,
+        library: chart.type === 'library',
+        dependsOn: (chart.dependencies ?? []).flatMap((d) =>
+          d.repository?.startsWith('file://../') ? [d.repository.slice('file://../'.length)] : [],
+        ),
+        scenarios: existsSync(ci)
+          ? readdirSync(ci)
+              .filter((f) => /\.ya?ml$/.test(f))
+              .sort()
+              .map((f) => path.join(ci, f))
+          : [],
+      };
+    });
+  const depth = (chart: Chart): number =>
+    Math.max(
+      0,
+      ...chart.dependsOn.map(
+        (n) =>
+          1 +
+          depth(
+            must(
+              charts.find((c) => c.name === n),
+              `helm/${n}`,
+            ),
+          ),
+      ),
+    );
+  return charts.sort((a, b) => depth(a) - depth(b));
+}
 
 /** The Oasis 198 service charts, each installable on its own. */
 export const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'web'] as const;
@@ -223,6 +288,11 @@ export function helmNotes(options: RenderOptions = {}): string {
  * overlay's generate-secrets.sh (when it has one) has made its secrets, as an operator would.
  */
 export function kustomize(overlay: string): K8sObject[] {
+  return parse(kustomizeText(overlay));
+}
+
+/** The text of `kubectl kustomize k8s/overlays/<overlay>`, made as kustomize() says. */
+export function kustomizeText(overlay: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'oasis-kustomize-'));
   try {
     const k8s = path.join(dir, 'k8s');
@@ -234,11 +304,10 @@ export function kustomize(overlay: string): K8sObject[] {
     const overlayDir = path.join(k8s, 'overlays', overlay);
     const generate = path.join(overlayDir, 'generate-secrets.sh');
     if (existsSync(generate)) execFileSync('sh', [generate], { stdio: 'pipe' });
-    const output = execFileSync(process.env['KUBECTL'] ?? 'kubectl', ['kustomize', overlayDir], {
+    return execFileSync(process.env['KUBECTL'] ?? 'kubectl', ['kustomize', overlayDir], {
       encoding: 'utf8',
       stdio: 'pipe',
     });
-    return parse(output);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -256,8 +325,8 @@ function helmArgs(
   return args;
 }
 
-const helm = (args: string[]): string =>
-  execFileSync(HELM, args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+export const helm = (args: string[]): string =>
+  execFileSync(HELM, args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe', maxBuffer: 64 << 20 });
 
 function parse(text: string): K8sObject[] {
   return parseAllDocuments(text)

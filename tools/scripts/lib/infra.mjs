@@ -12,10 +12,10 @@
 import {
   closeSync,
   existsSync,
+  fstatSync,
   mkdirSync,
   openSync,
   readFileSync,
-  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -27,29 +27,15 @@ import { DATA_DIR, FERRETDB_BIN, NATS_SERVER_BIN, RUN_DIR } from './workspace.mj
 
 export const SERVICES = ['nats', 'mongo'];
 
-/** Default ports; NATS_PORT, NATS_MONITOR_PORT and MONGO_PORT override them. */
-function defaultPorts(env = process.env) {
-  const port = (name, fallback) => {
-    const value = env[name];
-    if (value === undefined || value === '') return fallback;
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > 65535)
-      throw new Error(`${name} must be a port number, got "${value}"`);
-    return n;
-  };
-  return {
-    nats: port('NATS_PORT', 4222),
-    natsMonitor: port('NATS_MONITOR_PORT', 8222),
-    mongo: port('MONGO_PORT', 27017),
-  };
-}
-
-/** How each server is launched and probed. */
+/**
+ * How each server is launched and probed; `ports` names its ports, each with the variable that
+ * overrides its default.
+ */
 const SERVERS = {
   nats: {
     label: 'NATS',
     binary: NATS_SERVER_BIN,
-    portNames: ['nats', 'natsMonitor'],
+    ports: { nats: ['NATS_PORT', 4222], natsMonitor: ['NATS_MONITOR_PORT', 8222] },
     args: ({ ports, dataDir }) => [
       ...['-a', HOST, '-p', String(ports.nats), '-m', String(ports.natsMonitor)],
       ...['-js', '-sd', path.join(dataDir, 'nats')],
@@ -60,12 +46,12 @@ const SERVERS = {
       url: `nats://${HOST}:${ports.nats}`,
       monitorUrl: `http://${HOST}:${ports.natsMonitor}`,
     }),
-    healthy: (entry) => natsHealthy({ port: entry.port, monitorPort: entry.monitorPort }),
+    healthy: natsHealthy,
   },
   mongo: {
     label: 'FerretDB',
     binary: FERRETDB_BIN,
-    portNames: ['mongo'],
+    ports: { mongo: ['MONGO_PORT', 27017] },
     args: ({ ports, dataDir }) => [
       '-listen',
       `${HOST}:${ports.mongo}`,
@@ -76,6 +62,18 @@ const SERVERS = {
     healthy: (entry) => mongoPing(entry.port),
   },
 };
+
+/** Default ports ({ nats, natsMonitor, mongo }); NATS_PORT, NATS_MONITOR_PORT and MONGO_PORT override them. */
+function defaultPorts(env = process.env) {
+  const ports = {};
+  for (const [name, [variable, fallback]] of Object.values(SERVERS).flatMap((s) => Object.entries(s.ports))) {
+    const n = Number(env[variable] || fallback);
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      throw new Error(`${variable} must be a port number, got "${env[variable]}"`);
+    ports[name] = n;
+  }
+  return ports;
+}
 
 export const labelOf = (service) => SERVERS[service].label;
 
@@ -160,8 +158,7 @@ async function startOne(service, { runDir, dataDir, ports, portsMode, timeoutMs,
 
 async function choosePorts(server, wanted, portsMode, notes) {
   const chosen = {};
-  for (const name of server.portNames) {
-    const variable = { nats: 'NATS_PORT', natsMonitor: 'NATS_MONITOR_PORT', mongo: 'MONGO_PORT' }[name];
+  for (const [name, [variable]] of Object.entries(server.ports)) {
     const hint = `: stop it, set ${variable}, or use --free-ports`;
     chosen[name] = await choosePort(wanted[name], portsMode, { what: server.label, notes, hint });
   }
@@ -175,7 +172,7 @@ async function launch(service, server, { runDir, dataDir, ports, timeoutMs }) {
   const log = path.join(logDir, `${service}.log`);
   const args = server.args({ ports, dataDir });
   const fd = openSync(log, 'a');
-  const logStart = readSize(log);
+  const logStart = fstatSync(fd).size;
   writeSync(fd, `\n--- ${new Date().toISOString()} ${path.basename(server.binary)} ${args.join(' ')}\n`);
   const child = spawn(server.binary, args, { detached: true, stdio: ['ignore', fd, fd] });
   closeSync(fd);
@@ -213,14 +210,6 @@ async function launch(service, server, { runDir, dataDir, ports, timeoutMs }) {
   return entry;
 }
 
-function readSize(file) {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * Stops the recorded servers (SIGTERM, then SIGKILL after `timeoutMs`) and forgets them.
  * Resolves [{ service, pid, outcome: 'stopped' | 'killed' | 'not running' }].
@@ -228,12 +217,11 @@ function readSize(file) {
 export async function stopInfra({ runDir = RUN_DIR, services = SERVICES, timeoutMs = 10_000 } = {}) {
   return withLock(path.join(runDir, 'infra.lock'), async () => {
     const recorded = readState(runDir);
-    const outcomes = await Promise.all(
+    return Promise.all(
       services
         .filter((service) => recorded[service])
         .map((service) => stopRecorded(runDir, service, timeoutMs)),
     );
-    return outcomes;
   });
 }
 

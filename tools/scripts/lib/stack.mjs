@@ -1,5 +1,5 @@
 // The running system: local infrastructure plus the built services. `npm start` and the end-to-end
-// and benchmark runners use startStack()/stopStack(); the manifest below is plain data, so adding
+// and benchmark runners use startStack() and its stop(); the manifest below is plain data, so adding
 // a service or a variable means editing APPS or SHARED_ENV only.
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -16,7 +16,7 @@ import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.mjs';
 //   name      the Nx project (apps/<name>); its build output is dist/apps/<name>/main.js (`main`)
 //   port      the HTTP port variable (health and metrics; the gateway's public port) and its default
 //   database  MongoDB database name (none: a service without one)
-//   secrets   variables whose value is a local secret (see localSecrets below)
+//   secrets   variables whose value is a local secret (see localJwtSecret below)
 //   env       further fixed variables
 
 export const APPS = [
@@ -40,7 +40,7 @@ export const APPS = [
 ].map((app) => ({ main: `dist/apps/${app.name}/main.js`, database: null, secrets: [], env: {}, ...app }));
 
 /** Variables every service gets (NATS_URL is added from the infrastructure). */
-export const SHARED_ENV = { LOG_LEVEL: 'info', NODE_ENV: 'production' };
+const SHARED_ENV = { LOG_LEVEL: 'info', NODE_ENV: 'production' };
 
 /**
  * The gateway's limits for stacks whose clients all come from one address (end-to-end tests, the
@@ -66,42 +66,14 @@ export function gatewayPort(env = process.env) {
   return env.PORT ? Number(env.PORT) : APPS.find((a) => a.name === 'gateway').port.default;
 }
 
-/**
- * Local secrets, generated once and kept under .data so that tokens survive restarts.
- * JWT_SECRET lives in .data/jwt-secret.
- */
-export function localSecrets(dataDir = DATA_DIR) {
+/** The local signing key, generated once and kept in <dataDir>/jwt-secret so that tokens survive restarts. */
+function localJwtSecret(dataDir) {
   const file = path.join(dataDir, 'jwt-secret');
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, randomBytes(48).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
   }
-  return { JWT_SECRET: readFileSync(file, 'utf8').trim() };
-}
-
-/**
- * The environment of every service, by name, for the given infrastructure ports.
- * appPorts overrides the HTTP port of a service ({ gateway: 18080 }); secrets defaults to
- * localSecrets(); extraEnv adds variables per service ({ gateway: SHARED_ADDRESS_LIMITS }).
- */
-export function appEnvs({ natsPort, mongoPort, appPorts = {}, secrets = localSecrets(), extraEnv = {} }) {
-  const envs = {};
-  for (const app of APPS) {
-    const env = {
-      ...SHARED_ENV,
-      NATS_URL: `nats://${HOST}:${natsPort}`,
-      ...app.env,
-      ...extraEnv[app.name],
-    };
-    env[app.port.env] = String(appPorts[app.name] ?? app.port.default);
-    if (app.database) env.MONGO_URL = `mongodb://${HOST}:${mongoPort}/${app.database}`;
-    for (const name of app.secrets) {
-      if (!secrets[name]) throw new Error(`no local secret ${name} for ${app.name}`);
-      env[name] = secrets[name];
-    }
-    envs[app.name] = env;
-  }
-  return envs;
+  return readFileSync(file, 'utf8').trim();
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -141,8 +113,8 @@ export async function setupAndBuild(setupFlags, { build = true, stream = false }
  *                               temporary directory for a throwaway stack);
  *   extraEnv      further variables per service, e.g. { gateway: SHARED_ADDRESS_LIMITS } (default none).
  *
- * Resolves a stack: { url, infra, apps: [{ name, pid, port, url }], skipped, notes, env, stop() }.
- * stop() (= stopStack(stack)) stops the services, then the servers this call started.
+ * Resolves a stack: { url, infra, apps: [{ name, pid, port, url }], skipped, notes, stop() }.
+ * stop() stops the services, then the servers this call started.
  */
 export async function startStack({
   portsMode = 'fixed-or-free',
@@ -162,7 +134,6 @@ export async function startStack({
     apps: [],
     skipped: [],
     notes: [...infra.notes],
-    env: {},
     url: undefined,
     stopping: false,
     startedInfra: ['nats', 'mongo'].filter((s) => !infra[s].reused),
@@ -172,45 +143,38 @@ export async function startStack({
     const selected = APPS.filter((app) => !only || only.includes(app.name));
     const built = selected.filter((app) => existsSync(path.resolve(ROOT, app.main)));
     stack.skipped = selected.filter((app) => !built.includes(app)).map((app) => app.name);
-
-    const appPorts = {};
+    const secrets = { JWT_SECRET: localJwtSecret(dataDir) };
     for (const app of built) {
       // The gateway's port is the one to open: PORT sets it.
       const wanted = app.name === 'gateway' ? gatewayPort() : app.port.default;
-      appPorts[app.name] = await choosePort(wanted, portsMode, { what: app.name, notes: stack.notes });
-    }
-    const secrets = localSecrets(dataDir);
-    stack.env = appEnvs({
-      natsPort: infra.nats.port,
-      mongoPort: infra.mongo.port,
-      appPorts,
-      secrets,
-      extraEnv,
-    });
-
-    for (const app of built) {
+      const port = await choosePort(wanted, portsMode, { what: app.name, notes: stack.notes });
       if (signal?.aborted) throw new Error('interrupted');
-      stack.apps.push(launchApp(app, stack, appPorts[app.name], { onLine, onExit }));
+      const env = {
+        ...SHARED_ENV,
+        NATS_URL: infra.nats.url,
+        ...app.env,
+        ...extraEnv[app.name],
+        [app.port.env]: String(port),
+        ...(app.database && { MONGO_URL: `${infra.mongo.url}/${app.database}` }),
+        ...Object.fromEntries(app.secrets.map((name) => [name, secrets[name]])),
+      };
+      stack.apps.push(launchApp(app, stack, port, env, { onLine, onExit }));
     }
-    const gateway = stack.apps.find((a) => a.name === 'gateway');
-    if (gateway) stack.url = gateway.url;
+    stack.url = stack.apps.find((a) => a.name === 'gateway')?.url;
 
+    const healthy = async (app) => {
+      if (app.exited)
+        throw new GiveUp(`${app.name} exited (${app.exited.signal ?? `code ${app.exited.code}`})`);
+      if (signal?.aborted) throw new GiveUp('interrupted');
+      return (await httpGet(app.port, HEALTH_PATH))?.status === 200;
+    };
     await Promise.all(
       stack.apps.map((app) =>
-        waitFor(
-          async () => {
-            if (app.exited)
-              throw new GiveUp(`${app.name} exited (${app.exited.signal ?? `code ${app.exited.code}`})`);
-            if (signal?.aborted) throw new GiveUp('interrupted');
-            const health = await httpGet(app.port, HEALTH_PATH);
-            return health?.status === 200;
-          },
-          {
-            timeoutMs: 60_000,
-            intervalMs: 250,
-            what: `${app.name} to answer ${app.url}${HEALTH_PATH}`,
-          },
-        ),
+        waitFor(() => healthy(app), {
+          timeoutMs: 60_000,
+          intervalMs: 250,
+          what: `${app.name} to answer ${app.url}${HEALTH_PATH}`,
+        }),
       ),
     );
     return stack;
@@ -220,23 +184,16 @@ export async function startStack({
   }
 }
 
-function launchApp(app, stack, port, { onLine, onExit }) {
+function launchApp(app, stack, port, env, { onLine, onExit }) {
   // Detached: a Ctrl-C in the terminal reaches only the parent, which stops the services itself,
   // in order. The whole process group is signalled when stopping.
   const child = spawn(process.execPath, ['--enable-source-maps', app.main], {
     cwd: ROOT,
-    env: { ...process.env, ...stack.env[app.name] },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  const running = {
-    name: app.name,
-    pid: child.pid,
-    port,
-    url: `http://${HOST}:${port}`,
-    child,
-    exited: undefined,
-  };
+  const running = { name: app.name, pid: child.pid, port, url: `http://${HOST}:${port}`, exited: undefined };
   forEachLine(child.stdout, (line) => onLine(app.name, line, 'stdout'));
   forEachLine(child.stderr, (line) => onLine(app.name, line, 'stderr'));
   child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`, 'stderr'));
@@ -248,7 +205,7 @@ function launchApp(app, stack, port, { onLine, onExit }) {
 }
 
 /** Stops the services (SIGTERM, SIGKILL after 10 s), then the infrastructure the stack started. */
-export async function stopStack(stack, { timeoutMs = 10_000 } = {}) {
+async function stopStack(stack, { timeoutMs = 10_000 } = {}) {
   stack.stopping = true;
   await Promise.all(
     stack.apps
