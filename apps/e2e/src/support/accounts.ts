@@ -85,20 +85,8 @@ export async function openProfile(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
 }
 
-export interface ProfileCards {
-  playerName: string;
-  playedGames: string;
-  assets: string;
-  premiumCategory: string;
-  championTitles: string;
-  statusAndLevel: string;
-  /** The Coin panel (SPEC §2). */
-  points: string;
-  coins: string;
-}
-
 /** What the profile screen shows, card by card: each card is a term and its definition. */
-export async function readProfile(page: Page): Promise<ProfileCards> {
+async function readProfile(page: Page) {
   const card = (label: string) =>
     page.locator(`xpath=//dt[normalize-space(.)="${label}"]/following-sibling::dd[1]`).innerText();
   await page.getByRole('tab', { name: 'Coins' }).click();
@@ -114,6 +102,8 @@ export async function readProfile(page: Page): Promise<ProfileCards> {
     coins: /Coins\s+(\d+)/.exec(coinPanel)?.[1] ?? `(no Coins in "${coinPanel}")`,
   };
 }
+/** The profile's cards, each a term's definition; points and coins come from the Coin panel (SPEC §2). */
+export type ProfileCards = Awaited<ReturnType<typeof readProfile>>;
 
 /**
  * Retries `check` on the profile until it passes. Rewards and the game history are built from
