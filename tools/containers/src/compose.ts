@@ -12,26 +12,25 @@ import { imageId, podman, ROOT, shortHash } from './exec.ts';
 
 type Dict<T = unknown> = Record<string, T>;
 
+/** The subset of the Compose specification compose.yaml uses (validated by compose.test.ts). */
 export interface ServiceSpec {
   image: string;
   command?: string[];
-  entrypoint?: string[];
-  environment?: Dict<string | number | boolean | null> | string[];
+  environment?: Dict<string | number | boolean | null>;
   ports?: string[];
   volumes?: string[];
-  tmpfs?: string[] | string;
+  tmpfs?: string[];
   read_only?: boolean;
   user?: string;
   restart?: string;
   cap_drop?: string[];
   security_opt?: string[];
-  ulimits?: Dict<number | { soft: number; hard: number }>;
+  ulimits?: Dict<{ soft: number; hard: number }>;
   stop_grace_period?: string;
-  depends_on?: string[] | Dict;
+  depends_on?: string[] | Dict<{ restart?: boolean }>;
   deploy?: { replicas?: number };
-  configs?: Array<string | { source: string; target?: string }>;
-  secrets?: Array<string | { source: string; target?: string }>;
-  labels?: Dict<string> | string[];
+  configs?: Array<{ source: string; target: string }>;
+  secrets?: string[];
 }
 
 export interface ComposeFile {
@@ -69,11 +68,9 @@ const dependencies = (spec: ServiceSpec): string[] =>
 
 /** Dependencies whose replacement restarts this service (`depends_on: { x: { restart: true } }`). */
 const restartsWith = (spec: ServiceSpec): string[] =>
-  Array.isArray(spec.depends_on)
-    ? []
-    : Object.entries(spec.depends_on ?? {})
-        .filter(([, how]) => (how as { restart?: boolean } | null)?.restart === true)
-        .map(([name]) => name);
+  Object.entries(Array.isArray(spec.depends_on) ? {} : (spec.depends_on ?? {}))
+    .filter(([, how]) => how?.restart === true)
+    .map(([name]) => name);
 
 /** Services in start order: each after what it depends on. */
 export function startOrder(compose: ComposeFile): string[] {
@@ -109,68 +106,63 @@ export function publishFor(mapping: string, n: number): string {
   return [ip, port, target].filter((p) => p !== undefined).join(':');
 }
 
-function environment(spec: ServiceSpec): string[] {
-  const env = spec.environment ?? {};
-  if (Array.isArray(env)) return env;
-  return Object.entries(env).map(([k, v]) => `${k}=${v ?? ''}`);
-}
-
-const labelsOf = (labels: ServiceSpec['labels']): string[] =>
-  Array.isArray(labels) ? labels : Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`);
-
 /** The `podman run` arguments of replica n of a service. */
 export function runArgs(compose: ComposeFile, service: string, n: number, configHash: string): string[] {
   const spec = compose.services[service] as ServiceSpec;
   const project = compose.name;
-  const args = ['run', '--detach', '--name', containerName(project, service, n)];
-  args.push('--network', `${project}_default`, '--network-alias', service);
-  const labels = [
-    `com.docker.compose.project=${project}`,
-    `com.docker.compose.service=${service}`,
-    `com.docker.compose.container-number=${n}`,
-    `com.docker.compose.oneoff=False`,
-    `com.docker.compose.project.working_dir=${path.dirname(COMPOSE_FILE)}`,
-    `com.docker.compose.project.config_files=${COMPOSE_FILE}`,
-    `com.docker.compose.config-hash=${configHash}`,
-    ...labelsOf(spec.labels),
-  ];
-  for (const label of labels) args.push('--label', label);
-  if (spec.restart) args.push('--restart', spec.restart);
-  if (spec.read_only) args.push('--read-only');
-  if (spec.user) args.push('--user', spec.user);
-  for (const cap of spec.cap_drop ?? []) args.push('--cap-drop', cap);
-  for (const opt of spec.security_opt ?? []) args.push('--security-opt', opt);
-  for (const dir of [spec.tmpfs ?? []].flat()) args.push('--tmpfs', dir);
-  for (const [name, limit] of Object.entries(spec.ulimits ?? {})) {
-    args.push(
-      '--ulimit',
-      typeof limit === 'number' ? `${name}=${limit}` : `${name}=${limit.soft}:${limit.hard}`,
-    );
-  }
-  if (spec.stop_grace_period) args.push('--stop-timeout', String(parseInt(spec.stop_grace_period, 10)));
-  for (const variable of environment(spec)) args.push('--env', variable);
-  for (const mapping of spec.ports ?? []) args.push('--publish', publishFor(mapping, n));
-  for (const volume of spec.volumes ?? []) {
+  const labels = {
+    project,
+    service,
+    'container-number': n,
+    oneoff: 'False',
+    'project.working_dir': path.dirname(COMPOSE_FILE),
+    'project.config_files': COMPOSE_FILE,
+    'config-hash': configHash,
+  };
+  const fileOf = (kind: 'configs' | 'secrets', source: string) => {
+    const file = compose[kind]?.[source]?.file;
+    if (!file) throw new Error(`compose.yaml: ${kind} ${source} has no file`);
+    return path.resolve(ROOT, file);
+  };
+  const volumeOf = (volume: string) => {
     const [source = '', target, mode] = volume.split(':');
     const bind = source.startsWith('.') || source.startsWith('/');
-    const from = bind ? path.resolve(ROOT, source) : `${project}_${source}`;
-    args.push('--volume', [from, target, mode].filter(Boolean).join(':'));
-  }
-  for (const config of spec.configs ?? []) {
-    const { source, target } = typeof config === 'string' ? { source: config, target: `/${config}` } : config;
-    const file = compose.configs?.[source]?.file;
-    if (!file) throw new Error(`compose.yaml: config ${source} has no file`);
-    args.push('--volume', `${path.resolve(ROOT, file)}:${target ?? `/${source}`}:ro`);
-  }
-  for (const secret of spec.secrets ?? []) {
-    const { source, target } = typeof secret === 'string' ? { source: secret, target: undefined } : secret;
-    const file = compose.secrets?.[source]?.file;
-    if (!file) throw new Error(`compose.yaml: secret ${source} has no file`);
-    args.push('--volume', `${path.resolve(ROOT, file)}:/run/secrets/${target ?? source}:ro`);
-  }
-  if (spec.entrypoint) args.push('--entrypoint', JSON.stringify(spec.entrypoint));
-  args.push(spec.image, ...(spec.command ?? []));
-  return args;
+    return [bind ? path.resolve(ROOT, source) : `${project}_${source}`, target, mode]
+      .filter(Boolean)
+      .join(':');
+  };
+  const pairs = (dict: Dict = {}, prefix = '') =>
+    Object.entries(dict).map(([k, v]) => `${prefix}${k}=${v ?? ''}`);
+  const mounts = [
+    ...(spec.volumes ?? []).map(volumeOf),
+    ...(spec.configs ?? []).map((c) => `${fileOf('configs', c.source)}:${c.target}:ro`),
+    ...(spec.secrets ?? []).map((name) => `${fileOf('secrets', name)}:/run/secrets/${name}:ro`),
+  ];
+  const limits = Object.entries(spec.ulimits ?? {}).map(([k, l]) => `${k}=${l.soft}:${l.hard}`);
+  const grace = spec.stop_grace_period && String(parseInt(spec.stop_grace_period, 10));
+  const each = (flag: string, values: Array<string | undefined> = []) =>
+    values.flatMap((value) => (value ? [flag, value] : []));
+  return [
+    ...['run', '--detach', '--name', containerName(project, service, n)],
+    ...['--network', `${project}_default`, '--network-alias', service],
+    ...each('--label', pairs(labels, 'com.docker.compose.')),
+    ...each('--restart', [spec.restart]),
+    ...(spec.read_only ? ['--read-only'] : []),
+    ...each('--user', [spec.user]),
+    ...each('--cap-drop', spec.cap_drop),
+    ...each('--security-opt', spec.security_opt),
+    ...each('--tmpfs', spec.tmpfs),
+    ...each('--ulimit', limits),
+    ...each('--stop-timeout', [grace]),
+    ...each('--env', pairs(spec.environment)),
+    ...each(
+      '--publish',
+      spec.ports?.map((mapping) => publishFor(mapping, n)),
+    ),
+    ...each('--volume', mounts),
+    spec.image,
+    ...(spec.command ?? []),
+  ];
 }
 
 interface Running {
@@ -208,31 +200,16 @@ export async function containersOf(project: string): Promise<Running[]> {
  */
 export async function up(compose: ComposeFile, log: (line: string) => void = () => undefined): Promise<void> {
   const project = compose.name;
-  const labels = ['--label', `com.docker.compose.project=${project}`];
-  const networks = await podman(['network', 'ls', '--format', '{{.Name}}']);
-  if (!networks.stdout.split('\n').includes(`${project}_default`)) {
-    await podman([
-      'network',
-      'create',
-      ...labels,
+  const create = async (kind: 'network' | 'volume', name: string, label: string) => {
+    if ((await podman([kind, 'exists', `${project}_${name}`], { allowFailure: true })).code === 0) return;
+    const labels = [`project=${project}`, `${label}=${name}`].flatMap((l) => [
       '--label',
-      'com.docker.compose.network=default',
-      `${project}_default`,
+      `com.docker.compose.${l}`,
     ]);
-  }
-  const volumes = await podman(['volume', 'ls', '--format', '{{.Name}}']);
-  for (const volume of Object.keys(compose.volumes ?? {})) {
-    if (!volumes.stdout.split('\n').includes(`${project}_${volume}`)) {
-      await podman([
-        'volume',
-        'create',
-        ...labels,
-        '--label',
-        `com.docker.compose.volume=${volume}`,
-        `${project}_${volume}`,
-      ]);
-    }
-  }
+    await podman([kind, 'create', ...labels, `${project}_${name}`]);
+  };
+  await create('network', 'default', 'network');
+  for (const volume of Object.keys(compose.volumes ?? {})) await create('volume', volume, 'volume');
   // Every secret file must exist before a container mounts it (podman would make a directory).
   for (const [name, secret] of Object.entries(compose.secrets ?? {})) {
     if (secret.file && !existsSync(path.resolve(ROOT, secret.file)))
