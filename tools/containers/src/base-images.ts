@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { exec, IMAGES_DIR, imageLabel, INPUTS_LABEL, podman, shortHash as hash } from './exec.ts';
+import { buildImage, builtFrom, exec, IMAGES_DIR, shortHash as hash } from './exec.ts';
 
 const SUITE = 'bookworm';
 /** Packages the root file system is made of (beyond minbase), the source of every base image. */
@@ -140,21 +140,11 @@ async function addBinary(tree: string, binary: string): Promise<void> {
   for (const library of await librariesOf(binary)) copyIn(tree, library);
 }
 
-async function buildFromTree(image: string, tree: string, inputs: string, comment: string): Promise<boolean> {
-  if ((await imageLabel(image, INPUTS_LABEL)) === inputs) return false;
+/** A FROM-scratch image of the tree. */
+async function buildFromTree(image: string, tree: string, inputs: string, comment: string): Promise<true> {
   const containerfile = `${tree}.Containerfile`;
   writeFileSync(containerfile, `# ${comment}\nFROM scratch\nCOPY . /\n`);
-  await podman([
-    'build',
-    '--quiet',
-    '-f',
-    containerfile,
-    '--label',
-    `${INPUTS_LABEL}=${inputs}`,
-    '-t',
-    image,
-    tree,
-  ]);
+  await buildImage(image, inputs, ['-f', containerfile, tree]);
   return true;
 }
 
@@ -162,7 +152,7 @@ async function buildFromTree(image: string, tree: string, inputs: string, commen
 async function nodeImage(rootfsKey: string, nodeBinary: string): Promise<boolean> {
   const version = (await exec(nodeBinary, ['--version'])).stdout.trim();
   const inputs = hash(rootfsKey, LAYOUT_VERSION, 'node', version);
-  if ((await imageLabel(BASE_IMAGES.node, INPUTS_LABEL)) === inputs) return false;
+  if (await builtFrom(BASE_IMAGES.node, inputs)) return false;
   const tree = path.join(IMAGES_DIR, 'node-base');
   baseTree(tree);
   // ldd runs inside the root file system, so the binary goes there first.
@@ -181,7 +171,7 @@ async function nodeImage(rootfsKey: string, nodeBinary: string): Promise<boolean
 /** oasis198/nginx: Debian's nginx-light and busybox's wget, distroless-style. */
 async function nginxImage(rootfsKey: string): Promise<boolean> {
   const inputs = hash(rootfsKey, LAYOUT_VERSION, 'nginx');
-  if ((await imageLabel(BASE_IMAGES.nginx, INPUTS_LABEL)) === inputs) return false;
+  if (await builtFrom(BASE_IMAGES.nginx, inputs)) return false;
   const tree = path.join(IMAGES_DIR, 'nginx-base');
   baseTree(tree);
   await addBinary(tree, '/usr/sbin/nginx');

@@ -11,7 +11,7 @@ import { containersOf, down, loadCompose, up } from './compose.ts';
 import { bold, dim, formatDuration, green, red, ROOT } from './exec.ts';
 import { buildImages } from './images.ts';
 
-export const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
+const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
 
 /**
  * Raises the gateway's limits for test runs, all of whose players share one address: the
@@ -33,21 +33,18 @@ export function stackUrls(env: NodeJS.ProcessEnv = process.env): { entry: string
 }
 
 /** A random signing secret, made once and kept (readable by the containers' user, in a 0700 folder). */
-export function ensureSecret(file = SECRET_FILE): void {
+function ensureSecret(file = SECRET_FILE): void {
   if (existsSync(file)) return;
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, randomBytes(48).toString('base64url') + '\n', { flag: 'wx' });
   chmodSync(file, 0o644);
 }
 
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
+const answers = (url: string): Promise<boolean> =>
+  fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+    (response) => response.ok,
+    () => false,
+  );
 
 /** Waits until the entry point serves the app and the API, and every gateway replica is healthy. */
 export async function waitUntilReady(
