@@ -138,6 +138,7 @@ export function runArgs(compose: ComposeFile, service: string, n: number, config
     ...(spec.configs ?? []).map((c) => `${fileOf('configs', c.source)}:${c.target}:ro`),
     ...(spec.secrets ?? []).map((name) => `${fileOf('secrets', name)}:/run/secrets/${name}:ro`),
   ];
+  const ports = spec.ports?.map((mapping) => publishFor(mapping, n));
   const limits = Object.entries(spec.ulimits ?? {}).map(([k, l]) => `${k}=${l.soft}:${l.hard}`);
   const grace = spec.stop_grace_period && String(parseInt(spec.stop_grace_period, 10));
   const each = (flag: string, values: Array<string | undefined> = []) =>
@@ -155,40 +156,24 @@ export function runArgs(compose: ComposeFile, service: string, n: number, config
     ...each('--ulimit', limits),
     ...each('--stop-timeout', [grace]),
     ...each('--env', pairs(spec.environment)),
-    ...each(
-      '--publish',
-      spec.ports?.map((mapping) => publishFor(mapping, n)),
-    ),
+    ...each('--publish', ports),
     ...each('--volume', mounts),
     spec.image,
     ...(spec.command ?? []),
   ];
 }
 
-interface Running {
-  name: string;
-  service: string;
-  state: string;
-  configHash: string;
-}
-
-export async function containersOf(project: string): Promise<Running[]> {
-  const { stdout } = await podman([
-    'ps',
-    '--all',
-    '--filter',
-    `label=com.docker.compose.project=${project}`,
-    '--format',
-    'json',
-  ]);
+/** The project's containers: name, state and the config-hash label of the spec each was made from. */
+export async function containersOf(project: string) {
+  const filter = `label=com.docker.compose.project=${project}`;
+  const { stdout } = await podman(['ps', '--all', '--filter', filter, '--format', 'json']);
   const list = JSON.parse(stdout || '[]') as Array<{
     Names: string[];
     State: string;
-    Labels: Record<string, string> | null;
+    Labels: Dict<string> | null;
   }>;
   return list.map((c) => ({
     name: c.Names[0] ?? '',
-    service: c.Labels?.['com.docker.compose.service'] ?? '',
     state: c.State,
     configHash: c.Labels?.['com.docker.compose.config-hash'] ?? '',
   }));
@@ -202,10 +187,7 @@ export async function up(compose: ComposeFile, log: (line: string) => void = () 
   const project = compose.name;
   const create = async (kind: 'network' | 'volume', name: string, label: string) => {
     if ((await podman([kind, 'exists', `${project}_${name}`], { allowFailure: true })).code === 0) return;
-    const labels = [`project=${project}`, `${label}=${name}`].flatMap((l) => [
-      '--label',
-      `com.docker.compose.${l}`,
-    ]);
+    const labels = [`project=${project}`, `${label}=${name}`].map((l) => `--label=com.docker.compose.${l}`);
     await podman([kind, 'create', ...labels, `${project}_${name}`]);
   };
   await create('network', 'default', 'network');
@@ -248,13 +230,10 @@ export async function up(compose: ComposeFile, log: (line: string) => void = () 
 
 /** Removes every container and the network of the project; with volumes, its volumes too. */
 export async function down(project: string, { volumes = false } = {}): Promise<void> {
-  const filter = ['--filter', `label=com.docker.compose.project=${project}`];
   const names = (await containersOf(project)).map((c) => c.name);
   if (names.length) await podman(['rm', '--force', '--time', '10', ...names]);
   await podman(['network', 'rm', '--force', `${project}_default`], { allowFailure: true });
-  if (volumes) {
-    const { stdout } = await podman(['volume', 'ls', ...filter, '--format', '{{.Name}}']);
-    const list = stdout.split('\n').filter(Boolean);
-    if (list.length) await podman(['volume', 'rm', '--force', ...list]);
-  }
+  // Unused once the containers are gone: prune takes exactly the project's volumes.
+  const filter = `label=com.docker.compose.project=${project}`;
+  if (volumes) await podman(['volume', 'prune', '--force', '--filter', filter]);
 }
