@@ -63,13 +63,8 @@ async function rootfs(): Promise<string> {
   console.log(`  … debootstrap --variant=minbase ${SUITE} (${PACKAGES.join(', ')})`);
   rmSync(ROOTFS, { recursive: true, force: true });
   mkdirSync(IMAGES_DIR, { recursive: true });
-  await exec('debootstrap', [
-    '--variant=minbase',
-    `--include=${PACKAGES.join(',')}`,
-    SUITE,
-    ROOTFS,
-    debianMirror(),
-  ]);
+  const include = `--include=${PACKAGES.join(',')}`;
+  await exec('debootstrap', ['--variant=minbase', include, SUITE, ROOTFS, debianMirror()]);
   writeFileSync(ROOTFS_STAMP, key + '\n');
   return key;
 }
@@ -85,7 +80,7 @@ async function librariesOf(binary: string): Promise<string[]> {
 function copyIn(tree: string, file: string): void {
   const source = path.join(ROOTFS, file);
   const target = path.join(tree, file);
-  if (existsSync(target) || isLink(target)) return;
+  if (lstatSync(target, { throwIfNoEntry: false })) return; // there already, or a link (even dangling)
   mkdirSync(path.dirname(target), { recursive: true });
   const stat = lstatSync(source);
   if (stat.isSymbolicLink()) {
@@ -101,20 +96,13 @@ function copyIn(tree: string, file: string): void {
   }
 }
 
-function isLink(file: string): boolean {
-  try {
-    return lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
 /** What every base image holds: the merged-/usr layout, users, certificates, time zones, /tmp. */
 function baseTree(tree: string): void {
   rmSync(tree, { recursive: true, force: true });
   mkdirSync(tree, { recursive: true });
   for (const link of ['bin', 'sbin', 'lib', 'lib64']) {
-    if (isLink(path.join(ROOTFS, link))) copyIn(tree, `/${link}`);
+    if (lstatSync(path.join(ROOTFS, link), { throwIfNoEntry: false })?.isSymbolicLink())
+      copyIn(tree, `/${link}`);
   }
   for (const file of [
     '/etc/ssl/certs/ca-certificates.crt',

@@ -228,12 +228,12 @@ export async function up(compose: ComposeFile, log: (line: string) => void = () 
   }
 }
 
-/** Removes every container and the network of the project; with volumes, its volumes too. */
-export async function down(project: string, { volumes = false } = {}): Promise<void> {
+/** Removes every container, the network and the volumes of the project. */
+export async function down(project: string): Promise<void> {
   const names = (await containersOf(project)).map((c) => c.name);
   if (names.length) await podman(['rm', '--force', '--time', '10', ...names]);
   await podman(['network', 'rm', '--force', `${project}_default`], { allowFailure: true });
   // Unused once the containers are gone: prune takes exactly the project's volumes.
   const filter = `label=com.docker.compose.project=${project}`;
-  if (volumes) await podman(['volume', 'prune', '--force', '--filter', filter]);
+  await podman(['volume', 'prune', '--force', '--filter', filter]);
 }

@@ -191,7 +191,7 @@ export async function runFaultTest({
 
   console.log(bold('▸ the container stack'));
   raiseAddressLimitsForTests();
-  await startContainerStack((line) => console.log(line));
+  await startContainerStack();
   const { gateways } = stackUrls();
   if (gateways.length < 2) throw new Error('the fault test needs two gateway replicas (GATEWAY_PORTS)');
 
