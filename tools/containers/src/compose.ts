@@ -90,20 +90,14 @@ export function startOrder(compose: ComposeFile): string[] {
 
 /** The host side of a port mapping for replica n: a host range gives each replica one port. */
 export function publishFor(mapping: string, n: number): string {
-  const parts = mapping.split(':');
-  const target = parts.pop() as string;
-  const host = parts.pop();
-  const ip = parts.pop();
-  if (!host) return mapping;
-  const range = /^(\d+)-(\d+)$/.exec(host);
-  let port = host;
-  if (range) {
-    const first = Number(range[1]);
-    const last = Number(range[2]);
-    if (first + n - 1 > last) throw new Error(`port range ${host} has no port for replica ${n}`);
-    port = String(first + n - 1);
-  }
-  return [ip, port, target].filter((p) => p !== undefined).join(':');
+  const parts = mapping.split(':'); // [ip:][host:]container
+  const host = parts.length > 1 ? parts[parts.length - 2] : undefined;
+  const range = host ? /^(\d+)-(\d+)$/.exec(host) : null;
+  if (!range) return mapping;
+  const port = Number(range[1]) + n - 1;
+  if (port > Number(range[2])) throw new Error(`port range ${host} has no port for replica ${n}`);
+  parts[parts.length - 2] = String(port);
+  return parts.join(':');
 }
 
 /** The `podman run` arguments of replica n of a service. */

@@ -2,17 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { type Browser, expect, type Page } from '@playwright/test';
 import { DESKTOP, Person, type Viewport } from './browser';
 
-export interface Account {
-  name: string;
-  email: string;
-  password: string;
-}
-
 /**
  * A newcomer's details, unique per run: a username of letters and digits (SPEC §5: 4 to 16), an
  * e-mail of at most 32 characters, and a password of letters and digits that is on no common list.
  */
-export function newcomer(first: string): Account {
+export function newcomer(first: string) {
   const tag = randomBytes(3).toString('hex');
   return {
     name: `${first}${tag}`.slice(0, 16),
@@ -20,6 +14,7 @@ export function newcomer(first: string): Account {
     password: `Dune${tag}Palm`,
   };
 }
+export type Account = ReturnType<typeof newcomer>;
 
 /** Fills in /join and submits it; resolves with the success dialog open. */
 export async function register(person: Person, account: Account): Promise<void> {
