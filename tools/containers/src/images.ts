@@ -126,11 +126,9 @@ const SPECS: Record<ImageName, ImageSpec> = {
     args: { NGINX_IMAGE: BASE_IMAGES.nginx, NODE_IMAGE: BASE_IMAGES.node },
     prepare: async (dir) => {
       rmSync(dir, { recursive: true, force: true });
-      cpSync(path.join(ROOT, 'dist', 'apps', 'web'), dir, { recursive: true });
-      rmSync(path.join(dir, 'stats.html'), { force: true });
-      for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-        if (file.endsWith('.map')) rmSync(path.join(dir, file));
-      }
+      // Neither source maps nor the bundle report are served.
+      const served = (file: string) => !file.endsWith('.map') && path.basename(file) !== 'stats.html';
+      cpSync(path.join(ROOT, 'dist', 'apps', 'web'), dir, { recursive: true, filter: served });
       return treeFingerprint(dir);
     },
   },
