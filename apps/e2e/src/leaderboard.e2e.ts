@@ -7,7 +7,7 @@ import { DESKTOP, LAPTOP } from './support/browser';
 import { playKey, whoseTurn } from './support/game';
 import { meetInRoom } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
-import { auditScreen } from './support/screens';
+import { auditScreen } from './support/axe';
 
 /** Home → Leaderboard, in a tab of the player's own (their main tab plays). */
 async function openLeaderboard(player: Player): Promise<Page> {

@@ -7,7 +7,7 @@ import { DESKTOP, PHONE } from './support/browser';
 import { playToTheEnd } from './support/game';
 import { meetInRoom } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
-import { auditScreen } from './support/screens';
+import { auditScreen } from './support/axe';
 
 /** The profile's My games once it lists a game (the history is built a moment after the game). */
 async function myGames(page: Page, name: string): Promise<Locator> {

@@ -13,7 +13,7 @@ import {
   roomLabelOf,
 } from './support/rooms';
 import { expect, shot, test } from './support/scenario';
-import { auditScreen } from './support/screens';
+import { auditScreen } from './support/axe';
 
 /** The AI takes the empty seat of a room created with its option this long after it started waiting. */
 const AI_JOINS_AFTER_MS = 30_000;

@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { exec, IMAGES_DIR, imageLabel, INPUTS_LABEL, podman, shortHash as hash } from './exec.ts';
+import { buildImage, builtFrom, exec, IMAGES_DIR, shortHash as hash } from './exec.ts';
 
 const SUITE = 'bookworm';
 /** Packages the root file system is made of (beyond minbase), the source of every base image. */
@@ -63,13 +63,8 @@ async function rootfs(): Promise<string> {
   console.log(`  … debootstrap --variant=minbase ${SUITE} (${PACKAGES.join(', ')})`);
   rmSync(ROOTFS, { recursive: true, force: true });
   mkdirSync(IMAGES_DIR, { recursive: true });
-  await exec('debootstrap', [
-    '--variant=minbase',
-    `--include=${PACKAGES.join(',')}`,
-    SUITE,
-    ROOTFS,
-    debianMirror(),
-  ]);
+  const include = `--include=${PACKAGES.join(',')}`;
+  await exec('debootstrap', ['--variant=minbase', include, SUITE, ROOTFS, debianMirror()]);
   writeFileSync(ROOTFS_STAMP, key + '\n');
   return key;
 }
@@ -85,7 +80,7 @@ async function librariesOf(binary: string): Promise<string[]> {
 function copyIn(tree: string, file: string): void {
   const source = path.join(ROOTFS, file);
   const target = path.join(tree, file);
-  if (existsSync(target) || isLink(target)) return;
+  if (lstatSync(target, { throwIfNoEntry: false })) return; // there already, or a link (even dangling)
   mkdirSync(path.dirname(target), { recursive: true });
   const stat = lstatSync(source);
   if (stat.isSymbolicLink()) {
@@ -101,20 +96,13 @@ function copyIn(tree: string, file: string): void {
   }
 }
 
-function isLink(file: string): boolean {
-  try {
-    return lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
 /** What every base image holds: the merged-/usr layout, users, certificates, time zones, /tmp. */
 function baseTree(tree: string): void {
   rmSync(tree, { recursive: true, force: true });
   mkdirSync(tree, { recursive: true });
   for (const link of ['bin', 'sbin', 'lib', 'lib64']) {
-    if (isLink(path.join(ROOTFS, link))) copyIn(tree, `/${link}`);
+    if (lstatSync(path.join(ROOTFS, link), { throwIfNoEntry: false })?.isSymbolicLink())
+      copyIn(tree, `/${link}`);
   }
   for (const file of [
     '/etc/ssl/certs/ca-certificates.crt',
@@ -140,21 +128,11 @@ async function addBinary(tree: string, binary: string): Promise<void> {
   for (const library of await librariesOf(binary)) copyIn(tree, library);
 }
 
-async function buildFromTree(image: string, tree: string, inputs: string, comment: string): Promise<boolean> {
-  if ((await imageLabel(image, INPUTS_LABEL)) === inputs) return false;
+/** A FROM-scratch image of the tree. */
+async function buildFromTree(image: string, tree: string, inputs: string, comment: string): Promise<true> {
   const containerfile = `${tree}.Containerfile`;
   writeFileSync(containerfile, `# ${comment}\nFROM scratch\nCOPY . /\n`);
-  await podman([
-    'build',
-    '--quiet',
-    '-f',
-    containerfile,
-    '--label',
-    `${INPUTS_LABEL}=${inputs}`,
-    '-t',
-    image,
-    tree,
-  ]);
+  await buildImage(image, inputs, ['-f', containerfile, tree]);
   return true;
 }
 
@@ -162,7 +140,7 @@ async function buildFromTree(image: string, tree: string, inputs: string, commen
 async function nodeImage(rootfsKey: string, nodeBinary: string): Promise<boolean> {
   const version = (await exec(nodeBinary, ['--version'])).stdout.trim();
   const inputs = hash(rootfsKey, LAYOUT_VERSION, 'node', version);
-  if ((await imageLabel(BASE_IMAGES.node, INPUTS_LABEL)) === inputs) return false;
+  if (await builtFrom(BASE_IMAGES.node, inputs)) return false;
   const tree = path.join(IMAGES_DIR, 'node-base');
   baseTree(tree);
   // ldd runs inside the root file system, so the binary goes there first.
@@ -181,7 +159,7 @@ async function nodeImage(rootfsKey: string, nodeBinary: string): Promise<boolean
 /** oasis198/nginx: Debian's nginx-light and busybox's wget, distroless-style. */
 async function nginxImage(rootfsKey: string): Promise<boolean> {
   const inputs = hash(rootfsKey, LAYOUT_VERSION, 'nginx');
-  if ((await imageLabel(BASE_IMAGES.nginx, INPUTS_LABEL)) === inputs) return false;
+  if (await builtFrom(BASE_IMAGES.nginx, inputs)) return false;
   const tree = path.join(IMAGES_DIR, 'nginx-base');
   baseTree(tree);
   await addBinary(tree, '/usr/sbin/nginx');

@@ -57,14 +57,9 @@ let failed = false;
 try {
   raiseAddressLimitsForTests();
   await step('the container stack (images, 2 replicas of every service)', () => startContainerStack());
+  const e2e = path.join(ROOT, 'tools', 'scripts', 'e2e.mjs');
   await step('end-to-end scenarios against the container stack', async () => {
-    await exec(
-      process.execPath,
-      [path.join(ROOT, 'tools', 'scripts', 'e2e.mjs'), '--url', stackUrls().entry, ...SYSTEM_SCENARIOS],
-      {
-        inherit: true,
-      },
-    );
+    await exec(process.execPath, [e2e, '--url', stackUrls().entry, ...SYSTEM_SCENARIOS], { inherit: true });
   });
   await step('fault test', () => runFaultTest({ keep: true }));
 } catch (error) {

@@ -12,26 +12,25 @@ import { imageId, podman, ROOT, shortHash } from './exec.ts';
 
 type Dict<T = unknown> = Record<string, T>;
 
+/** The subset of the Compose specification compose.yaml uses (validated by compose.test.ts). */
 export interface ServiceSpec {
   image: string;
   command?: string[];
-  entrypoint?: string[];
-  environment?: Dict<string | number | boolean | null> | string[];
+  environment?: Dict<string | number | boolean | null>;
   ports?: string[];
   volumes?: string[];
-  tmpfs?: string[] | string;
+  tmpfs?: string[];
   read_only?: boolean;
   user?: string;
   restart?: string;
   cap_drop?: string[];
   security_opt?: string[];
-  ulimits?: Dict<number | { soft: number; hard: number }>;
+  ulimits?: Dict<{ soft: number; hard: number }>;
   stop_grace_period?: string;
-  depends_on?: string[] | Dict;
+  depends_on?: string[] | Dict<{ restart?: boolean }>;
   deploy?: { replicas?: number };
-  configs?: Array<string | { source: string; target?: string }>;
-  secrets?: Array<string | { source: string; target?: string }>;
-  labels?: Dict<string> | string[];
+  configs?: Array<{ source: string; target: string }>;
+  secrets?: string[];
 }
 
 export interface ComposeFile {
@@ -69,11 +68,9 @@ const dependencies = (spec: ServiceSpec): string[] =>
 
 /** Dependencies whose replacement restarts this service (`depends_on: { x: { restart: true } }`). */
 const restartsWith = (spec: ServiceSpec): string[] =>
-  Array.isArray(spec.depends_on)
-    ? []
-    : Object.entries(spec.depends_on ?? {})
-        .filter(([, how]) => (how as { restart?: boolean } | null)?.restart === true)
-        .map(([name]) => name);
+  Object.entries(Array.isArray(spec.depends_on) ? {} : (spec.depends_on ?? {}))
+    .filter(([, how]) => how?.restart === true)
+    .map(([name]) => name);
 
 /** Services in start order: each after what it depends on. */
 export function startOrder(compose: ComposeFile): string[] {
@@ -93,110 +90,84 @@ export function startOrder(compose: ComposeFile): string[] {
 
 /** The host side of a port mapping for replica n: a host range gives each replica one port. */
 export function publishFor(mapping: string, n: number): string {
-  const parts = mapping.split(':');
-  const target = parts.pop() as string;
-  const host = parts.pop();
-  const ip = parts.pop();
-  if (!host) return mapping;
-  const range = /^(\d+)-(\d+)$/.exec(host);
-  let port = host;
-  if (range) {
-    const first = Number(range[1]);
-    const last = Number(range[2]);
-    if (first + n - 1 > last) throw new Error(`port range ${host} has no port for replica ${n}`);
-    port = String(first + n - 1);
-  }
-  return [ip, port, target].filter((p) => p !== undefined).join(':');
+  const parts = mapping.split(':'); // [ip:][host:]container
+  const host = parts.length > 1 ? parts[parts.length - 2] : undefined;
+  const range = host ? /^(\d+)-(\d+)$/.exec(host) : null;
+  if (!range) return mapping;
+  const port = Number(range[1]) + n - 1;
+  if (port > Number(range[2])) throw new Error(`port range ${host} has no port for replica ${n}`);
+  parts[parts.length - 2] = String(port);
+  return parts.join(':');
 }
-
-function environment(spec: ServiceSpec): string[] {
-  const env = spec.environment ?? {};
-  if (Array.isArray(env)) return env;
-  return Object.entries(env).map(([k, v]) => `${k}=${v ?? ''}`);
-}
-
-const labelsOf = (labels: ServiceSpec['labels']): string[] =>
-  Array.isArray(labels) ? labels : Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`);
 
 /** The `podman run` arguments of replica n of a service. */
 export function runArgs(compose: ComposeFile, service: string, n: number, configHash: string): string[] {
   const spec = compose.services[service] as ServiceSpec;
   const project = compose.name;
-  const args = ['run', '--detach', '--name', containerName(project, service, n)];
-  args.push('--network', `${project}_default`, '--network-alias', service);
-  const labels = [
-    `com.docker.compose.project=${project}`,
-    `com.docker.compose.service=${service}`,
-    `com.docker.compose.container-number=${n}`,
-    `com.docker.compose.oneoff=False`,
-    `com.docker.compose.project.working_dir=${path.dirname(COMPOSE_FILE)}`,
-    `com.docker.compose.project.config_files=${COMPOSE_FILE}`,
-    `com.docker.compose.config-hash=${configHash}`,
-    ...labelsOf(spec.labels),
-  ];
-  for (const label of labels) args.push('--label', label);
-  if (spec.restart) args.push('--restart', spec.restart);
-  if (spec.read_only) args.push('--read-only');
-  if (spec.user) args.push('--user', spec.user);
-  for (const cap of spec.cap_drop ?? []) args.push('--cap-drop', cap);
-  for (const opt of spec.security_opt ?? []) args.push('--security-opt', opt);
-  for (const dir of [spec.tmpfs ?? []].flat()) args.push('--tmpfs', dir);
-  for (const [name, limit] of Object.entries(spec.ulimits ?? {})) {
-    args.push(
-      '--ulimit',
-      typeof limit === 'number' ? `${name}=${limit}` : `${name}=${limit.soft}:${limit.hard}`,
-    );
-  }
-  if (spec.stop_grace_period) args.push('--stop-timeout', String(parseInt(spec.stop_grace_period, 10)));
-  for (const variable of environment(spec)) args.push('--env', variable);
-  for (const mapping of spec.ports ?? []) args.push('--publish', publishFor(mapping, n));
-  for (const volume of spec.volumes ?? []) {
+  const labels = {
+    project,
+    service,
+    'container-number': n,
+    oneoff: 'False',
+    'project.working_dir': path.dirname(COMPOSE_FILE),
+    'project.config_files': COMPOSE_FILE,
+    'config-hash': configHash,
+  };
+  const fileOf = (kind: 'configs' | 'secrets', source: string) => {
+    const file = compose[kind]?.[source]?.file;
+    if (!file) throw new Error(`compose.yaml: ${kind} ${source} has no file`);
+    return path.resolve(ROOT, file);
+  };
+  const volumeOf = (volume: string) => {
     const [source = '', target, mode] = volume.split(':');
     const bind = source.startsWith('.') || source.startsWith('/');
-    const from = bind ? path.resolve(ROOT, source) : `${project}_${source}`;
-    args.push('--volume', [from, target, mode].filter(Boolean).join(':'));
-  }
-  for (const config of spec.configs ?? []) {
-    const { source, target } = typeof config === 'string' ? { source: config, target: `/${config}` } : config;
-    const file = compose.configs?.[source]?.file;
-    if (!file) throw new Error(`compose.yaml: config ${source} has no file`);
-    args.push('--volume', `${path.resolve(ROOT, file)}:${target ?? `/${source}`}:ro`);
-  }
-  for (const secret of spec.secrets ?? []) {
-    const { source, target } = typeof secret === 'string' ? { source: secret, target: undefined } : secret;
-    const file = compose.secrets?.[source]?.file;
-    if (!file) throw new Error(`compose.yaml: secret ${source} has no file`);
-    args.push('--volume', `${path.resolve(ROOT, file)}:/run/secrets/${target ?? source}:ro`);
-  }
-  if (spec.entrypoint) args.push('--entrypoint', JSON.stringify(spec.entrypoint));
-  args.push(spec.image, ...(spec.command ?? []));
-  return args;
+    return [bind ? path.resolve(ROOT, source) : `${project}_${source}`, target, mode]
+      .filter(Boolean)
+      .join(':');
+  };
+  const pairs = (dict: Dict = {}, prefix = '') =>
+    Object.entries(dict).map(([k, v]) => `${prefix}${k}=${v ?? ''}`);
+  const mounts = [
+    ...(spec.volumes ?? []).map(volumeOf),
+    ...(spec.configs ?? []).map((c) => `${fileOf('configs', c.source)}:${c.target}:ro`),
+    ...(spec.secrets ?? []).map((name) => `${fileOf('secrets', name)}:/run/secrets/${name}:ro`),
+  ];
+  const ports = spec.ports?.map((mapping) => publishFor(mapping, n));
+  const limits = Object.entries(spec.ulimits ?? {}).map(([k, l]) => `${k}=${l.soft}:${l.hard}`);
+  const grace = spec.stop_grace_period && String(parseInt(spec.stop_grace_period, 10));
+  const each = (flag: string, values: Array<string | undefined> = []) =>
+    values.flatMap((value) => (value ? [flag, value] : []));
+  return [
+    ...['run', '--detach', '--name', containerName(project, service, n)],
+    ...['--network', `${project}_default`, '--network-alias', service],
+    ...each('--label', pairs(labels, 'com.docker.compose.')),
+    ...each('--restart', [spec.restart]),
+    ...(spec.read_only ? ['--read-only'] : []),
+    ...each('--user', [spec.user]),
+    ...each('--cap-drop', spec.cap_drop),
+    ...each('--security-opt', spec.security_opt),
+    ...each('--tmpfs', spec.tmpfs),
+    ...each('--ulimit', limits),
+    ...each('--stop-timeout', [grace]),
+    ...each('--env', pairs(spec.environment)),
+    ...each('--publish', ports),
+    ...each('--volume', mounts),
+    spec.image,
+    ...(spec.command ?? []),
+  ];
 }
 
-interface Running {
-  name: string;
-  service: string;
-  state: string;
-  configHash: string;
-}
-
-export async function containersOf(project: string): Promise<Running[]> {
-  const { stdout } = await podman([
-    'ps',
-    '--all',
-    '--filter',
-    `label=com.docker.compose.project=${project}`,
-    '--format',
-    'json',
-  ]);
+/** The project's containers: name, state and the config-hash label of the spec each was made from. */
+export async function containersOf(project: string) {
+  const filter = `label=com.docker.compose.project=${project}`;
+  const { stdout } = await podman(['ps', '--all', '--filter', filter, '--format', 'json']);
   const list = JSON.parse(stdout || '[]') as Array<{
     Names: string[];
     State: string;
-    Labels: Record<string, string> | null;
+    Labels: Dict<string> | null;
   }>;
   return list.map((c) => ({
     name: c.Names[0] ?? '',
-    service: c.Labels?.['com.docker.compose.service'] ?? '',
     state: c.State,
     configHash: c.Labels?.['com.docker.compose.config-hash'] ?? '',
   }));
@@ -208,31 +179,13 @@ export async function containersOf(project: string): Promise<Running[]> {
  */
 export async function up(compose: ComposeFile, log: (line: string) => void = () => undefined): Promise<void> {
   const project = compose.name;
-  const labels = ['--label', `com.docker.compose.project=${project}`];
-  const networks = await podman(['network', 'ls', '--format', '{{.Name}}']);
-  if (!networks.stdout.split('\n').includes(`${project}_default`)) {
-    await podman([
-      'network',
-      'create',
-      ...labels,
-      '--label',
-      'com.docker.compose.network=default',
-      `${project}_default`,
-    ]);
-  }
-  const volumes = await podman(['volume', 'ls', '--format', '{{.Name}}']);
-  for (const volume of Object.keys(compose.volumes ?? {})) {
-    if (!volumes.stdout.split('\n').includes(`${project}_${volume}`)) {
-      await podman([
-        'volume',
-        'create',
-        ...labels,
-        '--label',
-        `com.docker.compose.volume=${volume}`,
-        `${project}_${volume}`,
-      ]);
-    }
-  }
+  const create = async (kind: 'network' | 'volume', name: string, label: string) => {
+    if ((await podman([kind, 'exists', `${project}_${name}`], { allowFailure: true })).code === 0) return;
+    const labels = [`project=${project}`, `${label}=${name}`].map((l) => `--label=com.docker.compose.${l}`);
+    await podman([kind, 'create', ...labels, `${project}_${name}`]);
+  };
+  await create('network', 'default', 'network');
+  for (const volume of Object.keys(compose.volumes ?? {})) await create('volume', volume, 'volume');
   // Every secret file must exist before a container mounts it (podman would make a directory).
   for (const [name, secret] of Object.entries(compose.secrets ?? {})) {
     if (secret.file && !existsSync(path.resolve(ROOT, secret.file)))
@@ -269,15 +222,12 @@ export async function up(compose: ComposeFile, log: (line: string) => void = () 
   }
 }
 
-/** Removes every container and the network of the project; with volumes, its volumes too. */
-export async function down(project: string, { volumes = false } = {}): Promise<void> {
-  const filter = ['--filter', `label=com.docker.compose.project=${project}`];
+/** Removes every container, the network and the volumes of the project. */
+export async function down(project: string): Promise<void> {
   const names = (await containersOf(project)).map((c) => c.name);
   if (names.length) await podman(['rm', '--force', '--time', '10', ...names]);
   await podman(['network', 'rm', '--force', `${project}_default`], { allowFailure: true });
-  if (volumes) {
-    const { stdout } = await podman(['volume', 'ls', ...filter, '--format', '{{.Name}}']);
-    const list = stdout.split('\n').filter(Boolean);
-    if (list.length) await podman(['volume', 'rm', '--force', ...list]);
-  }
+  // Unused once the containers are gone: prune takes exactly the project's volumes.
+  const filter = `label=com.docker.compose.project=${project}`;
+  await podman(['volume', 'prune', '--force', '--filter', filter]);
 }

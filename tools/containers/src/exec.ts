@@ -44,9 +44,6 @@ export function podman(args: readonly string[], options: ExecOptions = {}): Prom
   return exec('podman', args, { ...options, env: { CONTAINERS_CONF, ...options.env } });
 }
 
-/** The label of an image built here that fingerprints its inputs: the same inputs, the same image. */
-export const INPUTS_LABEL = 'org.oasis198.inputs';
-
 /** A short fingerprint (16 hex digits of SHA-256) of parts joined by NUL. */
 export function shortHash(...parts: Array<string | Buffer>): string {
   const hash = createHash('sha256');
@@ -64,12 +61,17 @@ export async function imageId(image: string): Promise<string> {
   return result.stdout.trim();
 }
 
-/** A label of a local image, or undefined when the image does not exist. */
-export async function imageLabel(image: string, label: string): Promise<string | undefined> {
-  const result = await podman(['image', 'inspect', '--format', `{{ index .Labels "${label}" }}`, image], {
-    allowFailure: true,
-  });
-  if (result.code !== 0) return undefined;
-  const value = result.stdout.trim();
-  return value === '' || value === '<no value>' ? '' : value;
+/** The label of an image built here that fingerprints its inputs: the same inputs, the same image. */
+const INPUTS_LABEL = 'org.oasis198.inputs';
+
+/** Whether a local image exists and was built from these inputs. */
+export async function builtFrom(image: string, inputs: string): Promise<boolean> {
+  const format = `{{ index .Labels "${INPUTS_LABEL}" }}`;
+  const result = await podman(['image', 'inspect', '--format', format, image], { allowFailure: true });
+  return result.code === 0 && result.stdout.trim() === inputs;
+}
+
+/** `podman build` of `image`, labelled with its inputs (see builtFrom). */
+export async function buildImage(image: string, inputs: string, args: string[], cwd?: string): Promise<void> {
+  await podman(['build', '--quiet', '--label', `${INPUTS_LABEL}=${inputs}`, '-t', image, ...args], { cwd });
 }

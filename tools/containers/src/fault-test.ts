@@ -28,6 +28,7 @@ import {
   type MoveRecord,
   type Player,
   type Recorder,
+  type RoomView,
 } from './players.ts';
 import { raiseAddressLimitsForTests, startContainerStack, stackUrls, stopContainerStack } from './stack.ts';
 
@@ -60,15 +61,15 @@ export const DEFAULT_KILLS: Kill[] = [
  * the failures among them, and every move answered 2xx and game finished, to check afterwards.
  */
 class Outcomes implements Recorder {
-  readonly byStatus = new Map<string, number>();
-  readonly events: Array<{ at: number; what: string }> = [];
+  readonly byStatus: Record<string, number> = {};
+  readonly failures: Array<{ at: number; status: string; what: string }> = [];
   readonly accepted: MoveRecord[] = [];
   readonly finished = new Map<string, FinishedGame>();
 
   count(status: number | 'network', what: string): void {
-    const key = String(status);
-    this.byStatus.set(key, (this.byStatus.get(key) ?? 0) + 1);
-    if (status === 'network' || status >= 500) this.events.push({ at: Date.now(), what: `${key} ${what}` });
+    this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
+    if (status === 'network' || status >= 500)
+      this.failures.push({ at: Date.now(), status: String(status), what });
   }
 
   error(): void {
@@ -91,25 +92,10 @@ class Outcomes implements Recorder {
   /** Counts by status between two instants, from the recorded failures (2xx/4xx are not timed). */
   failuresBetween(from: number, to: number): Record<string, number> {
     const counts: Record<string, number> = {};
-    for (const event of this.events) {
-      if (event.at < from || event.at > to) continue;
-      const status = event.what.split(' ')[0] as string;
-      counts[status] = (counts[status] ?? 0) + 1;
-    }
+    for (const { at, status } of this.failures)
+      if (at >= from && at <= to) counts[status] = (counts[status] ?? 0) + 1;
     return counts;
   }
-
-  summary(): Record<string, number> {
-    return Object.fromEntries([...this.byStatus.entries()].sort());
-  }
-}
-
-interface KillReport {
-  target: string;
-  killedAt: string;
-  downMs: number;
-  readyMs: number;
-  clientsSaw: Record<string, number>;
 }
 
 async function inspect(name: string): Promise<{ running: boolean; pid: number }> {
@@ -174,25 +160,21 @@ function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, FinishedGame
   return problems;
 }
 
-interface Totals {
-  playedGames: number;
-  points: number;
-  coins: number;
-}
+type Totals = { playedGames: number; points: number; coins: number };
 
 /** What the rewards rules pay for the finished games seen (DECISIONS "Rewards"). */
 function expectedTotals(games: Iterable<FinishedGame>): Map<string, Totals> {
   const totals = new Map<string, Totals>();
-  const add = (id: string, points: number, coins: number) => {
-    const t = totals.get(id) ?? { playedGames: 0, points: 0, coins: 0 };
-    totals.set(id, { playedGames: t.playedGames + 1, points: t.points + points, coins: t.coins + coins });
-  };
-  for (const game of games) {
-    for (const player of game.players) {
-      if (game.winner === null) add(player, 0, 0);
-      else if (player === game.winner) add(player, 25, 10);
-      else if (game.endReason === 'reached198') add(player, 5, 1);
-      else add(player, 0, 0);
+  for (const { players, winner, endReason } of games) {
+    for (const player of players) {
+      const lostAt198 = winner !== null && player !== winner && endReason === 'reached198';
+      const [points, coins] = player === winner ? [25, 10] : lostAt198 ? [5, 1] : [0, 0];
+      const t = totals.get(player) ?? { playedGames: 0, points: 0, coins: 0 };
+      totals.set(player, {
+        playedGames: t.playedGames + 1,
+        points: t.points + points,
+        coins: t.coins + coins,
+      });
     }
   }
   return totals;
@@ -209,19 +191,15 @@ export async function runFaultTest({
 
   console.log(bold('▸ the container stack'));
   raiseAddressLimitsForTests();
-  await startContainerStack((line) => console.log(line));
+  await startContainerStack();
   const { gateways } = stackUrls();
   if (gateways.length < 2) throw new Error('the fault test needs two gateway replicas (GATEWAY_PORTS)');
 
   console.log(bold(`▸ ${games} games and ${planned.length} sleeper games`));
   // Player 1 of each game plays through gateway 1, player 2 through gateway 2.
+  const onAnswer = (status: number | 'network', what: string) => outcomes.count(status, what);
   const [gw1, gw2] = gateways.map(
-    (url) =>
-      new GatewayClient(url, {
-        maxSockets: 64,
-        timeoutMs: 15_000,
-        onAnswer: (s, what) => outcomes.count(s, what),
-      }),
+    (url) => new GatewayClient(url, { maxSockets: 64, timeoutMs: 15_000, onAnswer }),
   ) as [GatewayClient, GatewayClient];
   const run = Date.now().toString(36);
   const pairs = async (count: number, prefix: string): Promise<Array<[Player, Player]>> => {
@@ -252,7 +230,7 @@ export async function runFaultTest({
   ]);
 
   console.log(bold('▸ crashes, one at a time'));
-  const kills: KillReport[] = [];
+  const kills = [];
   for (const [k, kill] of planned.entries()) {
     await sleep(Math.max(0, (schedule[k] as number) - Date.now()));
     const name = containerName(project, kill.service, kill.replica);
@@ -292,13 +270,9 @@ export async function runFaultTest({
   for (const [id, game] of outcomes.finished) finalMoves.set(id, game.moves);
   for (const game of [...rooms.games, ...sleepers.games, after]) {
     if (!game.roomId) continue;
-    const answer = await gw1.request<{ whosTurn: { gameNumber: number; moves: FinishedGame['moves'] } }>(
-      'GET',
-      `/api/rooms/${game.roomId}`,
-    );
-    if (answer.status === 200) {
+    const answer = await gw1.request<Pick<RoomView, 'whosTurn'>>('GET', `/api/rooms/${game.roomId}`);
+    if (answer.status === 200)
       finalMoves.set(`${game.roomId}:${answer.body.whosTurn.gameNumber}`, answer.body.whosTurn.moves);
-    }
   }
   const problems = checkMoves(outcomes.accepted, finalMoves);
 
@@ -311,31 +285,24 @@ export async function runFaultTest({
   if (!outcomes.finishedIn(after)) problems.push('the game after the crashes did not finish');
 
   const expected = expectedTotals(outcomes.finished.values());
-  let checkedPlayers = 0;
   for (const [playerId, want] of expected) {
-    const answer = await gw1.request<{ playedGames: number; assets: { points: number; coins: number } }>(
-      'GET',
-      `/api/rewards/${playerId}`,
-    );
-    checkedPlayers++;
-    const got = answer.body;
+    type Rewards = { playedGames: number; assets: { points: number; coins: number } };
+    const answer = await gw1.request<Rewards>('GET', `/api/rewards/${playerId}`);
+    const { playedGames, assets } = answer.body;
     if (answer.status !== 200) problems.push(`rewards of ${playerId}: ${answer.status}`);
-    else if (
-      got.playedGames !== want.playedGames ||
-      got.assets.points !== want.points ||
-      got.assets.coins !== want.coins
-    ) {
+    else if (JSON.stringify({ playedGames, ...assets }) !== JSON.stringify(want)) {
       problems.push(
-        `rewards of ${playerId}: ${got.playedGames} games ${got.assets.points} points ${got.assets.coins} coins, ` +
+        `rewards of ${playerId}: ${playedGames} games ${assets.points} points ${assets.coins} coins, ` +
           `expected ${want.playedGames}/${want.points}/${want.coins}`,
       );
     }
   }
+  const checkedPlayers = expected.size;
   gw1.close();
   gw2.close();
-  const statuses = outcomes.summary();
-  for (const event of outcomes.events.filter((e) => e.what.startsWith('500 '))) {
-    problems.push(`a 500 at ${new Date(event.at).toISOString()}: ${event.what.slice(4)}`);
+  const statuses = Object.fromEntries(Object.entries(outcomes.byStatus).sort());
+  for (const { at, what } of outcomes.failures.filter((f) => f.status === '500')) {
+    problems.push(`a 500 at ${new Date(at).toISOString()}: ${what}`);
   }
 
   const report = {

@@ -23,13 +23,13 @@ import path from 'node:path';
 import { APP_UID, BASE_IMAGES, buildBaseImages } from './base-images.ts';
 import {
   bold,
+  buildImage,
+  builtFrom,
   dim,
   exec,
   formatDuration,
   green,
   imageId,
-  imageLabel,
-  INPUTS_LABEL,
   podman,
   red,
   ROOT,
@@ -126,11 +126,9 @@ const SPECS: Record<ImageName, ImageSpec> = {
     args: { NGINX_IMAGE: BASE_IMAGES.nginx, NODE_IMAGE: BASE_IMAGES.node },
     prepare: async (dir) => {
       rmSync(dir, { recursive: true, force: true });
-      cpSync(path.join(ROOT, 'dist', 'apps', 'web'), dir, { recursive: true });
-      rmSync(path.join(dir, 'stats.html'), { force: true });
-      for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-        if (file.endsWith('.map')) rmSync(path.join(dir, file));
-      }
+      // Neither source maps nor the bundle report are served.
+      const served = (file: string) => !file.endsWith('.map') && path.basename(file) !== 'stats.html';
+      cpSync(path.join(ROOT, 'dist', 'apps', 'web'), dir, { recursive: true, filter: served });
       return treeFingerprint(dir);
     },
   },
@@ -165,38 +163,17 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
     const spec = SPECS[name];
     const t0 = Date.now();
     const buildArgs = { ...spec.args, ARTIFACTS: 'context' };
-    const inputs = sha(
-      [
-        await spec.prepare(path.join(STAGE, name)),
-        readFileSync(path.join(ROOT, spec.dockerfile), 'utf8'),
-        JSON.stringify(buildArgs),
-        ...baseIds,
-      ].join('\0'),
-    );
-    if ((await imageLabel(imageRef(name), INPUTS_LABEL)) === inputs) {
+    const dockerfile = readFileSync(path.join(ROOT, spec.dockerfile), 'utf8');
+    const prepared = await spec.prepare(path.join(STAGE, name));
+    const inputs = sha(prepared, dockerfile, JSON.stringify(buildArgs), ...baseIds);
+    if (await builtFrom(imageRef(name), inputs)) {
       console.log(`${green('✓')} ${imageRef(name)} ${dim('up to date')}`);
       continue;
     }
     const args = Object.entries(buildArgs).flatMap(([k, v]) => ['--build-arg', `${k}=${v}`]);
-    await podman(
-      [
-        'build',
-        '--quiet',
-        '-f',
-        spec.dockerfile,
-        ...args,
-        '--label',
-        `org.opencontainers.image.title=oasis198-${name}`,
-        '--label',
-        `org.oasis198.uid=${APP_UID}`,
-        '--label',
-        `${INPUTS_LABEL}=${inputs}`,
-        '-t',
-        imageRef(name),
-        '.',
-      ],
-      { cwd: ROOT },
-    );
+    const labels = [`org.opencontainers.image.title=oasis198-${name}`, `org.oasis198.uid=${APP_UID}`];
+    const labelArgs = labels.flatMap((label) => ['--label', label]);
+    await buildImage(imageRef(name), inputs, ['-f', spec.dockerfile, ...args, ...labelArgs, '.'], ROOT);
     console.log(`${green('✓')} ${imageRef(name)} ${dim(formatDuration(Date.now() - t0))}`);
   }
   console.log(bold(`images built in ${formatDuration(Date.now() - started)}`));

@@ -9,6 +9,7 @@
 // Node builtins only, so the bench's .mjs imports this file as it is (Node 24 strips the types).
 // Not fetch: on this machine it costs about three times the CPU per request (0.23-0.29 against
 // 0.07-0.09 ms, measured), which at 900 moves/s the bots would take from the stack they measure.
+import { once } from 'node:events';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -81,15 +82,23 @@ type Failure = Error & { kind?: string; recorded?: boolean };
 const kindOf = (error: unknown, otherwise: string): string =>
   (error as Failure).kind === 'timeout' ? 'timeout' : otherwise;
 const excerpt = (body: unknown): string => JSON.stringify(body)?.slice(0, 200) ?? '';
+const bearer = (token?: string) => (token ? { authorization: `Bearer ${token}` } : {});
+/** The parsed JSON, or the text itself when it is none. */
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+type OnFrame = (id: string | undefined, event: string, data: string, at: number) => void;
 
-interface Stream {
-  opened: Promise<void>;
-  close(): void;
-}
-interface StreamHandlers {
-  onFrame: (id: string | undefined, event: string, data: string, at: number) => void;
-  onEnd: (reason: string) => void;
-}
+type Stream = ReturnType<GatewayClient['stream']>;
+type ClientOptions = {
+  maxSockets?: number;
+  timeoutMs?: number;
+  onAnswer?: (status: number | 'network', what: string) => void;
+};
 
 /**
  * A JSON client for one gateway. Requests share `maxSockets` keep-alive sockets, so 2,000 bots do
@@ -101,13 +110,9 @@ export class GatewayClient {
   private readonly streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   private readonly base: string;
   private readonly timeoutMs: number;
-  private readonly onAnswer?: (status: number | 'network', what: string) => void;
+  private readonly onAnswer: ClientOptions['onAnswer'];
 
-  constructor(
-    base: string,
-    options: { maxSockets?: number; timeoutMs?: number; onAnswer?: GatewayClient['onAnswer'] } = {},
-  ) {
-    const maxSockets = options.maxSockets ?? 128;
+  constructor(base: string, { maxSockets = 128, timeoutMs = 10_000, onAnswer }: ClientOptions = {}) {
     this.agent = new http.Agent({
       keepAlive: true,
       maxSockets,
@@ -115,15 +120,15 @@ export class GatewayClient {
       scheduling: 'lifo',
     });
     this.base = base;
-    this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.onAnswer = options.onAnswer;
+    this.timeoutMs = timeoutMs;
+    this.onAnswer = onAnswer;
   }
 
   /**
    * Resolves { status, body, ms } (body: parsed JSON, or the text) for any HTTP answer; rejects
    * only for network failures and timeouts (error.kind = 'timeout' | 'network').
    */
-  request<T = unknown>(
+  async request<T = unknown>(
     method: string,
     path: string,
     { token, body, timeoutMs = this.timeoutMs }: { token?: string; body?: unknown; timeoutMs?: number } = {},
@@ -131,55 +136,33 @@ export class GatewayClient {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const started = performance.now();
     const what = `${method} ${path}`;
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const settle = (status: number | 'network', finish: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        this.onAnswer?.(status, what);
-        finish();
-      };
-      const failed = (error: Failure) =>
-        settle('network', () => reject(Object.assign(error, { kind: error.kind ?? 'network' })));
-      const req = http.request(
-        this.base + path,
-        {
-          method,
-          agent: this.agent,
-          headers: {
-            accept: 'application/json',
-            ...(payload === undefined
-              ? {}
-              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-          },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => {
-            const status = res.statusCode ?? 0;
-            let parsed: unknown = text;
-            if (text && /json/.test(res.headers['content-type'] ?? '')) {
-              try {
-                parsed = JSON.parse(text);
-              } catch {
-                // keep the text
-              }
-            }
-            settle(status, () => resolve({ status, body: parsed as T, ms: performance.now() - started }));
-          });
-          res.on('error', failed);
-        },
-      );
-      const timer = setTimeout(() => {
-        req.destroy(Object.assign(new Error(`${what} timed out after ${timeoutMs} ms`), { kind: 'timeout' }));
-      }, timeoutMs);
-      req.on('error', failed);
-      req.end(payload);
+    const req = http.request(this.base + path, {
+      method,
+      agent: this.agent,
+      headers: {
+        accept: 'application/json',
+        ...(payload && { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        ...bearer(token),
+      },
     });
+    const timer = setTimeout(() => {
+      req.destroy(Object.assign(new Error(`${what} timed out after ${timeoutMs} ms`), { kind: 'timeout' }));
+    }, timeoutMs);
+    try {
+      req.on('error', () => undefined).end(payload); // an error after the answer ends its body
+      const [res] = (await once(req, 'response')) as [http.IncomingMessage];
+      let text = '';
+      for await (const chunk of res.setEncoding('utf8')) text += chunk;
+      const status = res.statusCode ?? 0;
+      this.onAnswer?.(status, what);
+      const json = text && /json/.test(res.headers['content-type'] ?? '');
+      return { status, body: (json ? parseOr(text) : text) as T, ms: performance.now() - started };
+    } catch (error) {
+      this.onAnswer?.('network', what);
+      throw Object.assign(error as Failure, { kind: (error as Failure).kind ?? 'network' });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -187,41 +170,35 @@ export class GatewayClient {
    * the performance.now() reading when the line that completed it arrived; onEnd(reason) is
    * called once when the stream ends for any reason but close(), a failed opening included.
    */
-  stream(path: string, token: string | undefined, { onFrame, onEnd }: StreamHandlers): Stream {
-    let closed = false;
+  stream(
+    path: string,
+    token: string | undefined,
+    { onFrame, onEnd }: { onFrame: OnFrame; onEnd: (reason: string) => void },
+  ) {
     let ended = false;
     const end = (reason: string) => {
-      if (ended || closed) return;
+      if (!ended) onEnd(reason);
       ended = true;
-      onEnd(reason);
     };
-    let res: http.IncomingMessage | undefined;
     const req = http.get(this.base + path, {
       agent: this.streamAgent,
-      headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { accept: 'text/event-stream', ...bearer(token) },
     });
-    const opened = new Promise<void>((resolve, reject) => {
-      const fail = (error: Failure, kind: string) => {
-        reject(Object.assign(error, { kind: error.kind ?? kind }));
-        end(error.message);
-      };
-      const timer = setTimeout(() => {
-        fail(new Error(`stream ${path} did not open in ${this.timeoutMs} ms`), 'timeout');
-        req.destroy();
-      }, this.timeoutMs);
-      req.on('response', (response) => {
-        clearTimeout(timer);
-        res = response;
+    req.on('error', (error) => end(error.message));
+    const timer = setTimeout(() => {
+      const error = new Error(`stream ${path} did not open in ${this.timeoutMs} ms`);
+      req.destroy(Object.assign(error, { kind: 'timeout' }));
+    }, this.timeoutMs);
+    const opened = (once(req, 'response') as Promise<[http.IncomingMessage]>)
+      .then(([response]) => {
         if (response.statusCode !== 200) {
-          fail(new Error(`stream ${path} answered ${response.statusCode}`), 'http');
           response.resume();
-          return;
+          throw Object.assign(new Error(`stream ${path} answered ${response.statusCode}`), { kind: 'http' });
         }
-        resolve();
-        // A frame is its field lines ("id: ", "event: ", "data: ") up to a blank line.
         // readline re-emits a socket error on itself, uncaught without a listener; the response's
         // own 'error' handler below ends the stream.
         const lines = createInterface({ input: response, crlfDelay: Infinity }).on('error', () => undefined);
+        // A frame is its field lines ("id: ", "event: ", "data: ") up to a blank line.
         let frame: { id?: string; event: string; data?: string } = { event: 'message' };
         lines.on('line', (line) => {
           if (line === '') {
@@ -235,19 +212,18 @@ export class GatewayClient {
         response.on('end', () => end('ended by the server'));
         response.on('error', (error) => end(error.message));
         response.on('close', () => end('connection closed'));
-      });
-      req.on('error', (error) => {
-        clearTimeout(timer);
-        fail(error, 'network');
-      });
-    });
+      })
+      .catch((error: Failure) => {
+        end(error.message);
+        throw Object.assign(error, { kind: error.kind ?? 'network' });
+      })
+      .finally(() => clearTimeout(timer));
     opened.catch(() => undefined);
     return {
       opened,
       close() {
-        closed = true;
+        ended = true;
         req.destroy();
-        res?.destroy();
       },
     };
   }
@@ -499,12 +475,7 @@ export class Game {
     }
   }
 
-  private call<T = unknown>(
-    player: Player,
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<Answer<T>> {
+  private call<T = unknown>(player: Player, method: string, path: string, body?: unknown) {
     return player.client.request<T>(method, path, { token: player.token, body });
   }
 
@@ -632,16 +603,10 @@ export class Game {
     const intent = this.fleet.options.chooseMove(w, seat);
     const pending: Pending = { opponent: 1 - mover, sentAt: performance.now() };
     this.inflight.add(pending);
+    const edit = roomPath(this.roomId, '/edit');
     let answer: Answer<{ room: RoomView }>;
     try {
-      answer = await this.call<{ room: RoomView }>(
-        this.players[mover],
-        'PATCH',
-        roomPath(this.roomId, '/edit'),
-        {
-          move: intent,
-        },
-      );
+      answer = await this.call(this.players[mover], 'PATCH', edit, { move: intent });
     } catch (error) {
       this.inflight.delete(pending);
       if (this.halted) return; // the step ended while the move was under way

@@ -2,6 +2,7 @@
 // Testcontainers: started detached once (setup does it where podman exists) and reused while it
 // answers: `node tools/containers/src/podman-service.ts` prints `running` or `started` and the URL.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -13,19 +14,12 @@ const PODMAN_SOCKET = path.join(RUN_DIR, 'podman.sock');
 const DOCKER_HOST = `unix://${PODMAN_SOCKET}`;
 
 /** Whether a Docker API answers /_ping on the socket. */
-function answers(socket = PODMAN_SOCKET, timeoutMs = 2000): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (!existsSync(socket)) return resolve(false);
-    const request = http.get({ socketPath: socket, path: '/_ping', timeout: timeoutMs }, (response) => {
-      response.resume();
-      resolve(response.statusCode === 200);
-    });
-    request.on('error', () => resolve(false));
-    request.on('timeout', () => {
-      request.destroy();
-      resolve(false);
-    });
-  });
+async function answers(socketPath = PODMAN_SOCKET, timeout = 2000): Promise<boolean> {
+  if (!existsSync(socketPath)) return false;
+  const request = http.get({ socketPath, path: '/_ping', timeout }).on('timeout', () => request.destroy());
+  const [response] = (await once(request, 'response').catch(() => [])) as [http.IncomingMessage?];
+  response?.resume();
+  return response?.statusCode === 200;
 }
 
 async function ensureService(): Promise<'running' | 'started'> {

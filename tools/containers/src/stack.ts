@@ -11,7 +11,7 @@ import { containersOf, down, loadCompose, up } from './compose.ts';
 import { bold, dim, formatDuration, green, red, ROOT } from './exec.ts';
 import { buildImages } from './images.ts';
 
-export const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
+const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
 
 /**
  * Raises the gateway's limits for test runs, all of whose players share one address: the
@@ -19,52 +19,42 @@ export const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
  * the per-address ones. Set before the stack starts (a changed value recreates the gateways); a
  * value already set is kept.
  */
-export function raiseAddressLimitsForTests(env: NodeJS.ProcessEnv = process.env): void {
-  for (const [name, value] of Object.entries(SHARED_ADDRESS_LIMITS)) env[name] ??= value;
+export function raiseAddressLimitsForTests(): void {
+  for (const [name, value] of Object.entries(SHARED_ADDRESS_LIMITS)) process.env[name] ??= value;
 }
 
 /** The entry point and each gateway replica, from the same variables compose.yaml reads. */
-export function stackUrls(env: NodeJS.ProcessEnv = process.env): { entry: string; gateways: string[] } {
-  const port = env['PORT'] ?? '8080';
-  const [first = '8081', last = '8082'] = (env['GATEWAY_PORTS'] ?? '8081-8082').split('-');
+export function stackUrls(): { entry: string; gateways: string[] } {
+  const port = process.env['PORT'] ?? '8080';
+  const [first = '8081', last = '8082'] = (process.env['GATEWAY_PORTS'] ?? '8081-8082').split('-');
   const gateways: string[] = [];
   for (let p = Number(first); p <= Number(last); p++) gateways.push(`http://127.0.0.1:${p}`);
   return { entry: `http://127.0.0.1:${port}`, gateways };
 }
 
 /** A random signing secret, made once and kept (readable by the containers' user, in a 0700 folder). */
-export function ensureSecret(file = SECRET_FILE): void {
+function ensureSecret(file = SECRET_FILE): void {
   if (existsSync(file)) return;
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, randomBytes(48).toString('base64url') + '\n', { flag: 'wx' });
   chmodSync(file, 0o644);
 }
 
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
 /** Waits until the entry point serves the app and the API, and every gateway replica is healthy. */
-export async function waitUntilReady(
-  timeoutMs = 120_000,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<void> {
-  const { entry, gateways } = stackUrls(env);
+async function waitUntilReady(): Promise<void> {
+  const { entry, gateways } = stackUrls();
   const checks = [`${entry}/`, `${entry}/api/rooms`, ...gateways.map((g) => `${g}/health`)];
-  await waitFor(
-    async () => {
-      const results = await Promise.all(checks.map(answers));
-      const failing = checks.filter((_, i) => !results[i]);
-      if (failing.length) throw new Error(`no answer from ${failing.join(', ')}`);
-      return true;
-    },
-    { timeoutMs, intervalMs: 500, what: 'the container stack' },
-  );
+  const answers = (url: string) =>
+    fetch(url, { signal: AbortSignal.timeout(2000) })
+      .then((r) => r.ok)
+      .catch(() => false);
+  const probe = async () => {
+    const results = await Promise.all(checks.map(answers));
+    const failing = checks.filter((_, i) => !results[i]);
+    if (failing.length) throw new Error(`no answer from ${failing.join(', ')}`);
+    return true;
+  };
+  await waitFor(probe, { timeoutMs: 120_000, intervalMs: 500, what: 'the container stack' });
 }
 
 export async function startContainerStack(log: (line: string) => void = console.log): Promise<void> {
@@ -76,7 +66,7 @@ export async function startContainerStack(log: (line: string) => void = console.
 }
 
 export async function stopContainerStack(): Promise<void> {
-  await down(loadCompose().name, { volumes: true });
+  await down(loadCompose().name);
 }
 
 if (import.meta.main) {

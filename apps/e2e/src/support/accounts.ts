@@ -2,17 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { type Browser, expect, type Page } from '@playwright/test';
 import { DESKTOP, Person, type Viewport } from './browser';
 
-export interface Account {
-  name: string;
-  email: string;
-  password: string;
-}
-
 /**
  * A newcomer's details, unique per run: a username of letters and digits (SPEC §5: 4 to 16), an
  * e-mail of at most 32 characters, and a password of letters and digits that is on no common list.
  */
-export function newcomer(first: string): Account {
+export function newcomer(first: string) {
   const tag = randomBytes(3).toString('hex');
   return {
     name: `${first}${tag}`.slice(0, 16),
@@ -20,6 +14,7 @@ export function newcomer(first: string): Account {
     password: `Dune${tag}Palm`,
   };
 }
+export type Account = ReturnType<typeof newcomer>;
 
 /** Fills in /join and submits it; resolves with the success dialog open. */
 export async function register(person: Person, account: Account): Promise<void> {
@@ -85,20 +80,8 @@ export async function openProfile(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: `Profile · ${name}` }).waitFor();
 }
 
-export interface ProfileCards {
-  playerName: string;
-  playedGames: string;
-  assets: string;
-  premiumCategory: string;
-  championTitles: string;
-  statusAndLevel: string;
-  /** The Coin panel (SPEC §2). */
-  points: string;
-  coins: string;
-}
-
 /** What the profile screen shows, card by card: each card is a term and its definition. */
-export async function readProfile(page: Page): Promise<ProfileCards> {
+async function readProfile(page: Page) {
   const card = (label: string) =>
     page.locator(`xpath=//dt[normalize-space(.)="${label}"]/following-sibling::dd[1]`).innerText();
   await page.getByRole('tab', { name: 'Coins' }).click();
@@ -114,6 +97,8 @@ export async function readProfile(page: Page): Promise<ProfileCards> {
     coins: /Coins\s+(\d+)/.exec(coinPanel)?.[1] ?? `(no Coins in "${coinPanel}")`,
   };
 }
+/** The profile's cards, each a term's definition; points and coins come from the Coin panel (SPEC §2). */
+export type ProfileCards = Awaited<ReturnType<typeof readProfile>>;
 
 /**
  * Retries `check` on the profile until it passes. Rewards and the game history are built from

@@ -1,18 +1,12 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { AxeResults } from 'axe-core';
 import type { Page } from '@playwright/test';
 import { DESKTOP, PHONE, type Viewport } from './browser';
+import { screensDir } from './config';
 
 /** The widths every screen is audited at: a 390 px phone and a 1280 px desktop. */
-export const AUDIT_VIEWPORTS: readonly Viewport[] = [PHONE, DESKTOP];
-
-/** One rule broken on one screen, with the elements that break it. */
-export interface AxeViolation {
-  rule: string;
-  impact: string | null;
-  help: string;
-  targets: string[];
-}
+const AUDIT_VIEWPORTS: readonly Viewport[] = [PHONE, DESKTOP];
 
 /** axe-core's browser bundle, read once per test file. */
 let axeSource: string | undefined;
@@ -39,7 +33,7 @@ async function settle(page: Page): Promise<void> {
 }
 
 /** Every axe-core rule (WCAG 2.x A and AA and best practices) the page breaks now. */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+export async function axeViolations(page: Page) {
   await ensureAxe(page);
   await settle(page);
   return page.evaluate(async () => {
@@ -54,24 +48,13 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   });
 }
 
-/** One screen audited at one width. */
-export interface Audit {
-  screen: string;
-  width: number;
-  violations: AxeViolation[];
-}
-
 /**
  * Audits the page as it is now at 390 and 1280 px (it is resized, then restored); `onEach` runs at
  * each width after the audit (screenshots).
  */
-export async function auditAtBothWidths(
-  page: Page,
-  screen: string,
-  onEach?: (width: number) => Promise<unknown>,
-): Promise<Audit[]> {
+async function auditAtBothWidths(page: Page, screen: string, onEach?: (width: number) => Promise<unknown>) {
   const original = page.viewportSize();
-  const audits: Audit[] = [];
+  const audits = [];
   try {
     for (const viewport of AUDIT_VIEWPORTS) {
       await page.setViewportSize(viewport);
@@ -83,9 +66,11 @@ export async function auditAtBothWidths(
   }
   return audits;
 }
+/** One screen audited at one width: each rule broken, with the elements that break it. */
+type Audit = Awaited<ReturnType<typeof auditAtBothWidths>>[number];
 
 /** Each violation as one readable line: where, at which width, which rule, which elements. */
-export function violationLines(audits: readonly Audit[]): string[] {
+function violationLines(audits: readonly Audit[]): string[] {
   return audits.flatMap(({ screen, width, violations }) =>
     violations.map(
       (v) => `${screen} @${width}px: ${v.rule} (${v.impact ?? 'n/a'}) ${v.help}: ${v.targets.join(', ')}`,
@@ -135,4 +120,23 @@ export class AxeReport {
       ...lines,
     ].join('\n');
   }
+}
+
+/**
+ * A new screen as people and axe-core see it at a 390 px phone and a 1280 px desktop: the page is
+ * resized (then restored), audited, and saved as .artifacts/screens/<name>-<width>.png. Resolves
+ * with every violation found, one readable line each.
+ */
+export async function auditScreen(page: Page, name: string): Promise<string[]> {
+  const found = violationLines(
+    await auditAtBothWidths(page, name, (width) =>
+      page.screenshot({
+        path: path.join(screensDir(), `${name}-${width}.png`),
+        fullPage: true,
+        animations: 'disabled',
+      }),
+    ),
+  );
+  console.log(`axe-core: ${name} at 390 and 1280 px: ${found.length} violations`);
+  return found;
 }

@@ -68,18 +68,13 @@ export async function playToTheEnd<P extends { person: Person }>(
 }
 
 /** An element's box in the window (CSS pixels), failing clearly when it is not rendered. */
-export async function boxOf(locator: Locator, what: string): Promise<Box> {
+export async function boxOf(locator: Locator, what: string) {
   const box = await locator.boundingBox();
   if (!box) throw new Error(`${what} is not rendered`);
   return box;
 }
 
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type Box = Awaited<ReturnType<typeof boxOf>>;
 
 /** Whether two boxes share any area (touching edges do not count). */
 export function overlaps(a: Box, b: Box): boolean {
