@@ -35,10 +35,22 @@ export default defineConfig({
       name: 'chromium',
       use: {
         browserName: 'chromium',
-        // Debian's Chromium, installed by `node tools/scripts/setup.mjs --chromium`, never downloaded.
-        // Playwright (pinned) passes --headless, --no-sandbox, --no-first-run, --disable-sync,
-        // --disable-background-networking and --disable-component-update itself.
-        launchOptions: { executablePath: '/usr/bin/chromium', args: ['--disable-gpu'] },
+        headless: true,
+        // Debian's Chromium, installed by `node tools/scripts/setup.mjs --chromium`, never downloaded,
+        // with the switches this machine needs (Playwright adds some of them itself; saying them all
+        // keeps them whatever its defaults become).
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
+        },
       },
     },
   ],
