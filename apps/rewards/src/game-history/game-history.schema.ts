@@ -61,7 +61,8 @@ export class PlayerGame {
 }
 
 export const PlayerGameSchema = SchemaFactory.createForClass(PlayerGame);
-// A player's history, newest first (the list, the trim and the "too old to keep" check).
+// A player's games by end, newest first: read once for a player whose games predate their
+// PlayerHistory (GameHistoryRepository.kept); deleteFor goes by playerId too.
 PlayerGameSchema.index({ playerId: 1, finishedAt: -1 });
 
 /**

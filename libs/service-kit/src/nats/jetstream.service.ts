@@ -68,12 +68,7 @@ export interface ConsumerSpec {
   filterSubjects: readonly string[];
 }
 
-export interface ConsumerOptions {
-  /** Seconds JetStream waits for an ack before redelivering. */
-  ackWaitSeconds?: number;
-}
-
-export interface ConsumeOptions extends ConsumerOptions {
+export interface ConsumeOptions {
   /** Retry delays after a failed handler, in ms; the last one repeats. */
   backoffMs?: readonly number[];
   /**
@@ -86,6 +81,9 @@ export interface ConsumeOptions extends ConsumerOptions {
 export type EventHandler = (event: EventEnvelope, msg: JsMsg) => Promise<void>;
 
 const codec = JSONCodec<unknown>();
+
+/** Every consume() consumer's settings: 30 s to ack before a redelivery, 1,000 messages in hand at most. */
+const CONSUMER_SETTINGS: Partial<ConsumerConfig> = { ack_wait: 30 * 1e9, max_ack_pending: 1000 };
 const DAY_NS = 24 * 60 * 60 * 1e9;
 
 /**
@@ -348,7 +346,7 @@ export class JetStreamService {
   async consume(spec: ConsumerSpec, handler: EventHandler, options: ConsumeOptions = {}): Promise<void> {
     const backoff = options.backoffMs ?? RETRY_BACKOFF_MS;
     const concurrency = options.concurrency ?? 1;
-    await this.ensureConsumer(spec, options);
+    await this.ensureConsumer(spec);
     const consumer = await this.js().consumers.get(spec.stream, spec.durable);
     const messages = await consumer.consume({ max_messages: 256 });
     this.running.add(messages);
@@ -370,14 +368,11 @@ export class JetStreamService {
   /**
    * Creates the durable consumer of `spec` as consume() runs it, when it is missing. consume()
    * calls it; so does the publisher of an interest stream for each of its readers, before it
-   * publishes, so that no event finds the stream without the consumer that would take it.
+   * publishes, so that no event finds the stream without the consumer that would take it. One
+   * set of settings (CONSUMER_SETTINGS), so whichever service creates it, the consumer is the same.
    */
-  async ensureConsumer(spec: ConsumerSpec, options: ConsumerOptions = {}): Promise<void> {
-    const ackWaitSeconds = options.ackWaitSeconds ?? 30;
-    const created = await ensureDurable(this.jsm(), spec, {
-      ack_wait: ackWaitSeconds * 1e9,
-      max_ack_pending: 1000,
-    });
+  async ensureConsumer(spec: ConsumerSpec): Promise<void> {
+    const created = await ensureDurable(this.jsm(), spec, CONSUMER_SETTINGS);
     if (created) this.logger.info({ consumer: spec.durable }, 'created durable consumer');
   }
 
