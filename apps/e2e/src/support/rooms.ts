@@ -1,4 +1,3 @@
-import { OASIS_OPTIONS, offeredOptions, optionEffect, OPTION_LABELS as LABEL_OF } from '@oasis198/game-rules';
 import type { Locator, Page } from '@playwright/test';
 import type { Person } from './browser';
 
@@ -74,17 +73,35 @@ export function roomCard(page: Page, room: Room): Locator {
 // ------------------------------------------------------------------------------------------------
 // The game layer
 
-/** The Support Oasis options by the labels the screen shows (game-rules' OPTION_LABELS). */
-export const OPTION_LABELS = OASIS_OPTIONS.map((option) => LABEL_OF[option]);
-export type OptionLabel = string;
+// The rules as SPEC and DECISIONS.md state them, written out here on purpose: the scenarios hold the
+// screens to the documents, not to game-rules, which the web app and the server run themselves.
+export const OPTION_LABELS = ['Double', 'Add extra 7', 'Add extra 1', 'Add extra 4', 'Negative 2 X'] as const;
+export type OptionLabel = (typeof OPTION_LABELS)[number];
 
-/** The options offered by the total before the move, by label. */
-export const offeredAt = (total: number): OptionLabel[] => offeredOptions(total).map((o) => LABEL_OF[o]);
+/** DECISIONS.md: the options offered by the total before the move. */
+export function offeredAt(total: number): OptionLabel[] {
+  if (total >= 198) return [];
+  if (total >= 161) return ['Add extra 4', 'Add extra 1', 'Negative 2 X'];
+  if (total >= 73) return ['Add extra 7', 'Add extra 4', 'Add extra 1'];
+  return ['Double', 'Add extra 7', 'Add extra 1'];
+}
 
-/** What a move does to the total (never below 0), by the engine the server plays with. */
-export function totalAfter(total: number, number: number, label: OptionLabel | null): number {
-  const option = OASIS_OPTIONS.find((o) => LABEL_OF[o] === label) ?? 'plain';
-  return Math.max(0, total + optionEffect(option, number));
+/** DECISIONS.md: what a move does to the total (never below 0). */
+export function totalAfter(total: number, number: number, option: OptionLabel | null): number {
+  switch (option) {
+    case null:
+      return total + number;
+    case 'Double':
+      return total + 2 * number;
+    case 'Add extra 7':
+      return total + number + 7;
+    case 'Add extra 4':
+      return total + number + 4;
+    case 'Add extra 1':
+      return total + number + 1;
+    case 'Negative 2 X':
+      return Math.max(0, total - 2 * number);
+  }
 }
 
 export async function readTotal(page: Page): Promise<number> {
