@@ -14,7 +14,7 @@ import {
 } from '@oasis198/service-kit';
 import { LRUCache } from 'lru-cache';
 import type { ConsumerMessages, JsMsg } from 'nats';
-import { decodeEntry, type RoomLog, type RoomLogEntry, roomIdOf } from './room-log';
+import { type RoomLog, type RoomLogEntry, roomIdOf } from './room-log';
 import type { RoomRecord } from './room.schema';
 import type { RoomsRepository } from './rooms.repository';
 
@@ -205,7 +205,7 @@ export class RoomProjector {
   private async handle(msg: JsMsg): Promise<void> {
     let entry: RoomLogEntry;
     try {
-      entry = decodeEntry(msg.data);
+      entry = this.log.entryOf(msg);
     } catch {
       this.logger.error({ subject: msg.subject, seq: msg.seq }, 'undecodable room log message terminated');
       msg.term('undecodable');

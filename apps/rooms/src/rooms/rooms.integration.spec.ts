@@ -365,6 +365,41 @@ function suite(infra: () => TestInfra) {
       expect(await move(bob, room._id, 5)).toMatchObject({ version: 4, whosTurn: { currentNumber: 12 } });
     });
 
+    it('hands its projector an entry it appended itself, once; any other message is decoded', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      await join(bob, room._id);
+      const jsm = await nc.jetstreamManager();
+      const log = new RoomLog(nc.jetstream(), jsm);
+      const appendMove = async (number: number) => {
+        const logged = await log.last(room._id);
+        if (!logged) throw new Error('the room is not in the log');
+        const now = Date.now();
+        const seat = logged.room.whosTurn.moves.length % 2 === 0 ? alice : bob;
+        const plan = planMove(logged.room, seat.userId, { number, option: 'plain' }, now, cryptoRandom);
+        if (isUnchanged(plan)) throw new Error('the move changed nothing');
+        const entry = {
+          room: plan.next,
+          events: eventsFor(logged.room, plan, now),
+          deleted: false,
+          listed: false,
+        };
+        const seq = await log.append(entry, logged.seq);
+        if (seq === null) throw new Error('the append lost a race');
+        const { subject, data } = await jsm.streams.getMessage(Streams.roomLog.name, { seq });
+        return { entry, msg: { seq, subject, data } };
+      };
+      const first = await appendMove(3);
+      expect(log.entryOf(first.msg)).toBe(first.entry);
+      const again = log.entryOf(first.msg);
+      expect(again).not.toBe(first.entry);
+      expect(JSON.parse(JSON.stringify(again))).toEqual(JSON.parse(JSON.stringify(first.entry)));
+      // The same sequence under another room's subject (a recreated stream) is not taken for it.
+      const second = await appendMove(4);
+      expect(log.entryOf({ ...second.msg, subject: 'roomlog.another' })).not.toBe(second.entry);
+      expect(log.entryOf(second.msg)).not.toBe(second.entry);
+    });
+
     it('publishes nothing twice and rolls nothing back when the projector gets a message again', async () => {
       const [alice, bob] = [user('alice'), user('bob')];
       const room = await create(alice);

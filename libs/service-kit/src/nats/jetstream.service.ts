@@ -29,6 +29,8 @@ import type { NatsEndpoint } from '../config';
 import { currentRequestId, runWithRequestId } from '../request-context';
 import type { Metrics } from '../metrics';
 import { StreamCapacity, type StreamCapacityState } from './stream-capacity';
+// Every request of this connection (publish acks, KV writes) ends without a thrown-away error.
+import './answered-requests';
 
 export interface StreamSpec {
   name: string;
