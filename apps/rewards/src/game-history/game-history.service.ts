@@ -33,9 +33,15 @@ export class GameHistoryService {
   /** game.finished gives each player's result and the game's moves, in one event. */
   async onGameEvent(event: EventEnvelope): Promise<void> {
     if (event.type !== EventTypes.gameFinished) return;
-    for (const entry of historyResults(parseGameFinished(event.data))) {
-      await this.forLivePlayer(entry.playerId, () => this.history.recordResult(entry));
+    const entries = historyResults(parseGameFinished(event.data));
+    // Never for a deleted player: both players' marks in one read before the writes, and if
+    // another replica handled a deletion between that read and a write, that history goes again.
+    const gone = await this.rewards.deletedAmong(entries.map((entry) => entry.playerId));
+    const written: string[] = [];
+    for (const entry of entries) {
+      if (!gone.has(entry.playerId) && (await this.history.recordResult(entry))) written.push(entry.playerId);
     }
+    for (const playerId of await this.rewards.deletedAmong(written)) await this.history.deleteFor(playerId);
   }
 
   /** The player's last games, newest first; 404 for someone without a reward record (or the AI). */
@@ -51,16 +57,6 @@ export class GameHistoryService {
     const game = await this.history.find(playerId, parseOr(playedGameIdSchema, gameId, gameNotFound));
     if (!game) throw gameNotFound();
     return toPlayedGameDetail(game);
-  }
-
-  /**
-   * Writes for a player who has not deleted their account; if another replica handled the
-   * deletion between the check and the write, the history goes again.
-   */
-  private async forLivePlayer(playerId: string, write: () => Promise<boolean>): Promise<void> {
-    if (await this.rewards.isDeleted(playerId)) return;
-    if (!(await write())) return;
-    if (await this.rewards.isDeleted(playerId)) await this.history.deleteFor(playerId);
   }
 
   private async existingPlayer(userId: unknown): Promise<string> {

@@ -45,17 +45,22 @@ export class PlayerEventsService {
   async onGameEvent(event: EventEnvelope): Promise<void> {
     if (event.type !== EventTypes.gameFinished) return;
     const game = parseGameFinished(event.data);
+    const credits = payoutsFor(game);
+    // Both players' deletion marks in one read before the payments and one after.
+    const gone = await this.rewards.deletedAmong(credits.map((credit) => credit.playerId));
     const paid: string[] = [];
-    for (const credit of payoutsFor(game)) {
-      if (await this.rewards.isDeleted(credit.playerId)) continue;
+    const credited: string[] = [];
+    for (const credit of credits) {
+      if (gone.has(credit.playerId)) continue;
       const outcome = await this.rewards.credit(game.gameId, credit);
-      await this.undoIfDeletedMeanwhile(credit.playerId);
+      credited.push(credit.playerId);
       if (outcome === 'paid') paid.push(credit.playerId);
       this.logger.info(
         { gameId: game.gameId, playerId: credit.playerId, points: credit.points, outcome },
         'game rewards applied',
       );
     }
+    await this.undoIfDeletedMeanwhile(credited);
     // Once per game (a redelivery pays nothing and announces nothing).
     if (paid.length) this.leaderboard.changed({ gameId: game.gameId, playerIds: paid });
   }
@@ -70,13 +75,14 @@ export class PlayerEventsService {
     // A new player has no games from before their history's list: it starts empty, so their first
     // game needs no look for older ones.
     if (created) await this.history.start(userId);
-    if (applied) await this.undoIfDeletedMeanwhile(userId);
+    if (applied) await this.undoIfDeletedMeanwhile([userId]);
   }
 
   /** Another replica may have handled user.deleted between our check and our write. */
-  private async undoIfDeletedMeanwhile(userId: string): Promise<void> {
-    if (!(await this.rewards.isDeleted(userId))) return;
-    await this.rewards.delete(userId);
-    await this.history.deleteFor(userId);
+  private async undoIfDeletedMeanwhile(userIds: readonly string[]): Promise<void> {
+    for (const userId of await this.rewards.deletedAmong(userIds)) {
+      await this.rewards.delete(userId);
+      await this.history.deleteFor(userId);
+    }
   }
 }

@@ -106,6 +106,10 @@ export class InMemoryRewardsRepository implements Repository {
     return this.deleted.has(playerId);
   }
 
+  async deletedAmong(playerIds: readonly string[]): Promise<Set<string>> {
+    return new Set(playerIds.filter((id) => this.deleted.has(id)));
+  }
+
   async forgetDeletedBefore(before: Date): Promise<number> {
     let removed = 0;
     for (const [id, at] of this.deleted) {

@@ -226,6 +226,16 @@ export class RewardsRepository implements OnModuleInit {
     return (await this.deleted.exists({ _id: playerId })) !== null;
   }
 
+  /** Which of these players deleted their account: one read for a game's two players. */
+  async deletedAmong(playerIds: readonly string[]): Promise<Set<string>> {
+    if (playerIds.length === 0) return new Set();
+    const found = await this.deleted
+      .find({ _id: { $in: [...playerIds] } }, { _id: 1 })
+      .lean<Pick<DeletedPlayer, '_id'>[]>()
+      .exec();
+    return new Set(found.map((player) => player._id));
+  }
+
   /**
    * Forgets deleted players older than `before` (their events are long past the streams'
    * retention), with their ledger of paid games.
