@@ -22,6 +22,12 @@ export const gameTimerEnv = baseEnv.extend({
   /** Due deadlines handed to the rooms service at the same time, at most (per replica). */
   TIMER_MAX_IN_FLIGHT: ms.default(64),
   /**
+   * Room events turned into schedules at once, per replica. Their order does not matter (an older
+   * snapshot never replaces a newer schedule), and side by side their publishes and acks share
+   * socket writes.
+   */
+  TIMER_ROOM_EVENTS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  /**
    * The TIMERS stream's max_bytes (the timer owns the stream and keeps it up to date). It holds a
    * schedule per room with a pending deadline, about 0.5 KiB each; a stream with schedules must
    * discard OLD, so it is sized far above what the rooms ever need.

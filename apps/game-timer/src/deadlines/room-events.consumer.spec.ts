@@ -14,6 +14,7 @@ function setup() {
     store as unknown as ScheduleStore,
     createLogger('timer-spec', 'silent'),
     new Metrics('game-timer'),
+    { TIMER_ROOM_EVENTS_CONCURRENCY: 1 },
   );
   return { consumer, written };
 }

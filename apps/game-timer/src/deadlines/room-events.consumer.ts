@@ -10,14 +10,16 @@ import {
   Streams,
   timedSnapshotSchema,
 } from '@oasis198/contracts';
-import { JetStreamService, LOGGER, type Logger, Metrics } from '@oasis198/service-kit';
+import { CONFIG, JetStreamService, LOGGER, type Logger, Metrics } from '@oasis198/service-kit';
 import { Counter } from 'prom-client';
+import type { GameTimerConfig } from '../config';
 import { scheduleOf, type RoomSchedule } from './schedule';
 import { isRoomToken, ScheduleStore } from './schedule-store';
 
 /**
  * Learns every room's deadlines from room.created / room.updated / room.deleted (one durable
- * consumer shared by the replicas) and keeps each room's schedule on the server: a snapshot
+ * consumer shared by the replicas, TIMER_ROOM_EVENTS_CONCURRENCY events at once per replica) and
+ * keeps each room's schedule on the server: a snapshot
  * replaces the room's schedule if it is newer than what is there, so redeliveries and
  * out-of-order snapshots are harmless; a deleted room, or one left with no deadline, has its
  * schedule cancelled. One publish per event, and no database.
@@ -31,6 +33,7 @@ export class RoomEventsConsumer implements OnApplicationBootstrap {
     private readonly store: ScheduleStore,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
+    @Inject(CONFIG) private readonly config: Pick<GameTimerConfig, 'TIMER_ROOM_EVENTS_CONCURRENCY'>,
   ) {
     this.writes = new Counter({
       name: 'oasis_timer_schedule_writes_total',
@@ -42,7 +45,9 @@ export class RoomEventsConsumer implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.jetstream.ensureStreams([Streams.games]);
-    await this.jetstream.consume(Consumers.timerRooms, (event) => this.handle(event));
+    await this.jetstream.consume(Consumers.timerRooms, (event) => this.handle(event), {
+      concurrency: this.config.TIMER_ROOM_EVENTS_CONCURRENCY,
+    });
   }
 
   async handle(event: EventEnvelope): Promise<void> {
