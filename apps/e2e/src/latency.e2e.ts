@@ -24,7 +24,7 @@ async function watchTotal(page: Page): Promise<void> {
 
 /**
  * Stamps, in every page of the person from now on, when a move request left (fetch of a PATCH) and
- * when a room push arrived (an SSE "room" event, before the app sees it), so the figure splits into
+ * when a room push arrived (an SSE "room" or "room-moves" event, before the app sees it), so the figure splits into
  * the way to the server and back out, and the page's own work.
  */
 async function stampNetwork(person: Person): Promise<void> {
@@ -37,7 +37,7 @@ async function stampNetwork(person: Person): Promise<void> {
     };
     const add = EventSource.prototype.addEventListener;
     EventSource.prototype.addEventListener = function (this: EventSource, type: string, ...rest: unknown[]) {
-      if (type === 'room') add.call(this, type, () => (w.__pushAt = Date.now()));
+      if (type === 'room' || type === 'room-moves') add.call(this, type, () => (w.__pushAt = Date.now()));
       return (add as (...args: unknown[]) => void).call(this, type, ...rest);
     } as typeof EventSource.prototype.addEventListener;
   });

@@ -5,7 +5,8 @@ import { countSchema } from './schema';
 /**
  * Server-Sent Events the gateway pushes. The SSE `event:` field is the `type` below; `data:` is
  * the JSON of the room itself for `room` (on a room's stream the whole RoomView, on the room-list
- * stream its RoomSummary), and of `{ roomId, version, reason }` for `room-deleted`. The SSE `id:`
+ * stream its RoomSummary), of the room with only its new moves for `room-moves` (a room's stream,
+ * after its first frame), and of `{ roomId, version, reason }` for `room-deleted`. The SSE `id:`
  * is the room version, so a client can ignore anything older than what it has.
  */
 export interface RoomPush {
@@ -49,6 +50,48 @@ export function toRoomSummary(room: RoomView): RoomSummary {
     gameOver: room.gameOver,
     version: room.version,
     createdAt: room.createdAt,
+  };
+}
+
+/**
+ * A change of a room within the game its stream last sent (issue 13, lever 5): the room with only
+ * the moves from `movesFrom` on, where `movesFrom` is how many moves the stream's previous frame
+ * had. A frame's size then stays the same on the 1st move and the 200th; a new game, or the first
+ * frame of a stream, is a whole `room`.
+ */
+export const roomMovesPushDataSchema = roomViewSchema
+  .extend({
+    movesFrom: countSchema.meta({
+      description:
+        'The index of the first move in whosTurn.moves: the moves before it are those the client has.',
+    }),
+  })
+  .meta({ description: "A room with only the moves its stream's previous frame did not have." });
+export type RoomMovesPushData = z.infer<typeof roomMovesPushDataSchema>;
+
+/** The room with the moves from `movesFrom` on. */
+export function toRoomMoves(room: RoomView, movesFrom: number): RoomMovesPushData {
+  return { ...room, whosTurn: { ...room.whosTurn, moves: room.whosTurn.moves.slice(movesFrom) }, movesFrom };
+}
+
+/**
+ * The whole room a `room-moves` push makes of the room it continues; null when it does not
+ * continue it (another room or game, or moves the client does not have): then the client reads
+ * the room again.
+ */
+export function withNewMoves(base: RoomView, push: RoomMovesPushData): RoomView | null {
+  const { movesFrom, ...room } = push;
+  const moves = base.whosTurn.moves;
+  if (
+    base._id !== room._id ||
+    base.whosTurn.gameNumber !== room.whosTurn.gameNumber ||
+    moves.length < movesFrom
+  ) {
+    return null;
+  }
+  return {
+    ...room,
+    whosTurn: { ...room.whosTurn, moves: [...moves.slice(0, movesFrom), ...room.whosTurn.moves] },
   };
 }
 

@@ -46,6 +46,22 @@ export interface RoomView {
   };
 }
 
+/**
+ * A `room-moves` push (the room with only the moves from `movesFrom` on) put together with the room
+ * it continues; null when it does not continue it. The bots read the push protocol on their own,
+ * not through contracts' withNewMoves, so the fault test checks that one too.
+ */
+function withNewMoves(base: RoomView | undefined, push: RoomView & { movesFrom: number }): RoomView | null {
+  const { movesFrom, ...room } = push;
+  const before = base?.whosTurn.moves ?? [];
+  if (base?._id !== room._id || base.whosTurn.gameNumber !== room.whosTurn.gameNumber) return null;
+  if (before.length < movesFrom) return null;
+  return {
+    ...room,
+    whosTurn: { ...room.whosTurn, moves: [...before.slice(0, movesFrom), ...room.whosTurn.moves] },
+  };
+}
+
 /** A move answered 2xx, in its game (`<roomId>:<gameNumber>`) at `index`. */
 export interface MoveRecord extends Move {
   gameId: string;
@@ -521,7 +537,7 @@ export class Game {
       this.restart();
       return;
     }
-    if (event !== 'room') return;
+    if (event !== 'room' && event !== 'room-moves') return;
     const version = Number(id);
     const arrivals = this.arrivals[i] as Map<number, number>;
     if (!arrivals.has(version)) arrivals.set(version, at);
@@ -537,7 +553,12 @@ export class Game {
         this.settle(pending, at);
       }
     }
-    if (version > this.version) this.take(JSON.parse(data) as RoomView, version, at);
+    if (version <= this.version) return;
+    // The newest room known (this.room) has every move a newer push's stream sent before it.
+    const pushed = JSON.parse(data) as RoomView & { movesFrom: number };
+    const room = event === 'room' ? pushed : withNewMoves(this.room, pushed);
+    if (room) this.take(room, version, at);
+    else this.recorder.error('push without the moves before it', `${pushed._id} v${version}`);
   }
 
   /** A newer state of the room: a finished game is recorded, then the bots do what it asks. */

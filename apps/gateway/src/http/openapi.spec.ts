@@ -22,6 +22,7 @@ import {
   registerBodySchema,
   rewardViewSchema,
   roomGonePushDataSchema,
+  roomMovesPushDataSchema,
   roomPageSchema,
   roomSummarySchema,
   roomViewSchema,
@@ -297,6 +298,7 @@ describe('the OpenAPI document', () => {
     const withId = ['event', 'data', 'id'];
     expect(eventsOf('/api/rooms/{id}/stream')).toEqual([
       [['room'], openApiSchema(roomViewSchema, 'output'), withId],
+      [['room-moves'], openApiSchema(roomMovesPushDataSchema, 'output'), withId],
       [['room-deleted'], openApiSchema(roomGonePushDataSchema, 'output'), withId],
     ]);
     expect(eventsOf('/api/rooms/stream')).toEqual([

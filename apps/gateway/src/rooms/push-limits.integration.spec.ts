@@ -1,8 +1,15 @@
-import { QueueGroups, Requests, type RoomView } from '@oasis198/contracts';
+import {
+  QueueGroups,
+  Requests,
+  type RoomMovesPushData,
+  roomMovesPushDataSchema,
+  type RoomView,
+} from '@oasis198/contracts';
 import { waitFor } from '@oasis198/testing';
 import { connect, type Msg, StringCodec } from 'nats';
 import { useGameStack } from '../testing/game-stack';
 import { LeaderboardPushService } from '../rewards/leaderboard-push.service';
+import { expectExactly } from '../testing/exactly';
 import { SseClient } from '../testing/sse-client';
 import { RoomPushService } from './room-push.service';
 
@@ -146,9 +153,9 @@ describe('live push streams', () => {
     for (const client of clients) client.close();
   });
 
-  it('sends room summaries on the list stream and full rooms on the room stream', async () => {
+  it('sends room summaries on the list stream, and on the room stream the room, then each move without the moves before it', async () => {
     const s = stack();
-    const { alice, room } = await s.startedGame();
+    const { alice, bob, room } = await s.startedGame();
     const lister = await SseClient.open(listUrl(), from('10.1.0.20'));
     const watcher = await SseClient.open(roomUrl(room._id), from('10.1.0.21'));
     await watcher.until((w) => w.of('room').length === 1, 'the current room');
@@ -171,11 +178,21 @@ describe('live push streams', () => {
     });
 
     await watcher.until(
-      (w) => w.of<RoomView>('room').some((r) => r.version === room.version + 1),
+      (w) => w.rooms().some((r) => r.version === room.version + 1),
       'the move on the room stream',
     );
-    const full = watcher.of<RoomView>('room').at(-1);
-    expect(full?.whosTurn.moves).toHaveLength(1);
+    expect(watcher.rooms().at(-1)?.whosTurn.moves).toHaveLength(1);
+    // The second move comes with itself only, and the stream's rooms are the rooms as they are.
+    expect((await s.move(bob, room._id, 6)).status).toBe(200);
+    await watcher.until((w) => w.rooms().some((r) => r.version === room.version + 2), 'the second move');
+    const [, second] = watcher.of<RoomMovesPushData>('room-moves');
+    expect(second).toMatchObject({ version: room.version + 2, movesFrom: 1 });
+    expect(second?.whosTurn.moves).toHaveLength(1);
+    expectExactly(roomMovesPushDataSchema, second);
+    expect(watcher.rooms().at(-1)).toEqual({
+      ...(await s.getRoom(room._id)).body,
+      serverNow: expect.any(Number),
+    });
     lister.close();
     watcher.close();
   });

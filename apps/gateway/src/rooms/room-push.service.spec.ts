@@ -9,7 +9,7 @@ import { createLogger, type JetStreamService, Metrics, RetryLaterError } from '@
 import type { GatewayConfig } from '../config';
 import type { Response } from 'express';
 import { EventEmitter } from 'node:events';
-import { frame, RoomPushService, toPush } from './room-push.service';
+import { frame, movesFrame, RoomPushService, toPush } from './room-push.service';
 
 const room = (id: string, version: number) => ({ _id: id, version, players: [] }) as unknown as RoomView;
 const envelope = (type: string, data: unknown) =>
@@ -80,6 +80,21 @@ describe('push frames', () => {
       reason: 'empty',
     });
     expect(toPush(envelope('move.made', {}))).toBeNull();
+  });
+
+  it('sends a change within a game as the room with the moves from movesFrom on, built once per start', () => {
+    const moves = [1, 2, 3].map((n) => ({ player: 'player1', number: n, option: 'plain', total: n }));
+    const changed = { ...room('r1', 8), whosTurn: { gameNumber: 1, moves } } as unknown as RoomView;
+    const text = movesFrame(changed, 2);
+    expect(text).toBe(
+      `id: 8\nevent: room-moves\ndata: ${JSON.stringify({
+        ...changed,
+        whosTurn: { gameNumber: 1, moves: moves.slice(2) },
+        movesFrom: 2,
+      })}\n\n`,
+    );
+    expect(movesFrame(changed, 2)).toBe(text);
+    expect(movesFrame(changed, 1)).toContain('"movesFrom":1');
   });
 });
 

@@ -8,6 +8,8 @@ import {
   PUSH_MESSAGES,
   PUSH_RETRY_AFTER_SECONDS,
   type PushMessage,
+  type RoomView,
+  toRoomMoves,
   toRoomSummary,
 } from '@oasis198/contracts';
 import {
@@ -237,6 +239,24 @@ function buildFrame(message: PushMessage | ListPushMessage): string {
   }
   const { type, ...gone } = message;
   return `id: ${message.version}\nevent: ${type}\ndata: ${JSON.stringify(gone)}\n\n`;
+}
+
+const movesFrames = new WeakMap<RoomView, Map<number, string>>();
+
+/**
+ * A `room-moves` frame: the room with only the moves from `movesFrom` on. Built once per room and
+ * starting point; the streams of one room usually share both (its players and watchers all had
+ * the previous version).
+ */
+export function movesFrame(room: RoomView, movesFrom: number): string {
+  let byStart = movesFrames.get(room);
+  if (!byStart) movesFrames.set(room, (byStart = new Map()));
+  let text = byStart.get(movesFrom);
+  if (text === undefined) {
+    text = `id: ${room.version}\nevent: room-moves\ndata: ${JSON.stringify(toRoomMoves(room, movesFrom))}\n\n`;
+    byStart.set(movesFrom, text);
+  }
+  return text;
 }
 
 export const versionOf = (message: PushMessage): number =>

@@ -1,4 +1,4 @@
-import { EventTypes, type GameFinished, type RoomView, Streams } from '@oasis198/contracts';
+import { EventTypes, type GameFinished, Streams } from '@oasis198/contracts';
 import { recordEvents, waitFor } from '@oasis198/testing';
 import { connect } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -62,12 +62,8 @@ describe('turn timeouts and restarts', () => {
     const bDue = (b.room.whosTurn.deadline ?? 0) + 1;
 
     // A's timeout, with the timer running: bob (to move) loses.
-    await watcherA.until(
-      (w) => w.of<RoomView>('room').some((r) => r.whosTurn.gameOver),
-      'room A to time out',
-      30 * sec,
-    );
-    const endedA = watcherA.of<RoomView>('room').find((r) => r.whosTurn.gameOver);
+    await watcherA.until((w) => w.rooms().some((r) => r.whosTurn.gameOver), 'room A to time out', 30 * sec);
+    const endedA = watcherA.rooms().find((r) => r.whosTurn.gameOver);
     expect(endedA?.whosTurn).toMatchObject({
       endReason: 'timeout',
       winner: 'player1',

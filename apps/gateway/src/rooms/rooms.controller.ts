@@ -14,6 +14,7 @@ import {
   type PushMessage,
   Requests,
   roomGonePushDataSchema,
+  roomMovesPushDataSchema,
   type RoomPage,
   roomPageSchema,
   roomSummarySchema,
@@ -29,7 +30,7 @@ import { ApiAnswer, ApiError, ApiEventStream } from '../http/openapi';
 import { ApiRateLimited, LimitPerUser } from '../http/rate-limit';
 import { ValidBody, ValidQuery } from '../http/schema-body';
 import { ClientAddress } from '../users/bearer-token.decorator';
-import { RoomPushService, versionOf } from './room-push.service';
+import { movesFrame, RoomPushService, versionOf } from './room-push.service';
 
 const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
 
@@ -123,11 +124,13 @@ export class RoomsController {
   @Get(':id/stream')
   @ApiOperation({
     summary:
-      'Server-Sent Events for one room: the room now, then every change (event "room", id = version) and "room-deleted".',
+      'Server-Sent Events for one room: the room now, then every change (event "room-moves" within a game, "room" for a new one; id = version) and "room-deleted".',
   })
   @ApiEventStream(
-    'The room now, then every change (event "room", data = the room, id = its version), until "room-deleted" or the client goes.',
-    { room: roomViewSchema, 'room-deleted': roomGonePushDataSchema },
+    'The room now (event "room", data = the room, id = its version), then every change until "room-deleted" or the client goes: ' +
+      'within the game the stream last sent, event "room-moves" with data = the room holding only the moves from movesFrom on ' +
+      '(the stream sent the earlier ones); otherwise the whole room again (event "room").',
+    { room: roomViewSchema, 'room-moves': roomMovesPushDataSchema, 'room-deleted': roomGonePushDataSchema },
     true,
   )
   @ApiError(404)
@@ -157,12 +160,25 @@ export class RoomsController {
     const stream = this.push.open(res, done);
     if (stream.ended()) return;
     let last = room.version;
+    // The game and the number of moves the client has from this stream: a change within that game
+    // sends only the moves after them (room-moves), so a frame does not grow with the game.
+    let has = { gameNumber: room.whosTurn.gameNumber, moves: room.whosTurn.moves.length };
     forward = (message) => {
       const version = versionOf(message);
       if (version <= last) return;
       last = version;
-      stream.send(message);
-      if (message.type === 'room-deleted') stream.end();
+      if (message.type === 'room-deleted') {
+        stream.send(message);
+        stream.end();
+        return;
+      }
+      const { gameNumber, moves } = message.room.whosTurn;
+      if (gameNumber === has.gameNumber && moves.length >= has.moves) {
+        stream.write(movesFrame(message.room, has.moves));
+      } else {
+        stream.send(message);
+      }
+      has = { gameNumber, moves: moves.length };
     };
     stream.send({ type: 'room', room });
     for (const message of early) forward(message);

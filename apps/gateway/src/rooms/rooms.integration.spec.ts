@@ -2,6 +2,8 @@ import {
   editRoomResponseSchema,
   httpErrorBodySchema,
   roomGonePushDataSchema,
+  type RoomMovesPushData,
+  roomMovesPushDataSchema,
   roomPageSchema,
   roomSummarySchema,
   type RoomView,
@@ -164,17 +166,25 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     const loser = winner === alice ? bob : alice;
 
     // The watcher saw every move, in order, each in its own version.
-    await watcher.until((w) => w.of<RoomView>('room').some((r) => r.whosTurn.gameOver), 'the final state');
-    const views = watcher.of<RoomView>('room');
+    await watcher.until((w) => w.rooms().some((r) => r.whosTurn.gameOver), 'the final state');
+    const views = watcher.rooms();
     const versions = views.map((v) => v.version);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
     expect(new Set(versions).size).toBe(versions.length);
-    expect(watcher.events.filter((e) => e.event === 'room').map((e) => Number(e.id))).toEqual(versions);
+    const frames = watcher.events.filter((e) => e.event === 'room' || e.event === 'room-moves');
+    expect(frames.map((e) => Number(e.id))).toEqual(versions);
+    // After the first frame, a move of the game comes with the new moves only.
+    const moveFrames = watcher.of<RoomMovesPushData>('room-moves');
+    expect(moveFrames.length).toBeGreaterThan(0);
+    for (const frame of moveFrames) expect(frame.whosTurn.moves.length).toBeLessThanOrEqual(1);
     const moveCounts = views.map((v) => v.whosTurn.moves.length);
     for (let n = 1; n <= room.whosTurn.moves.length; n++) expect(moveCounts).toContain(n);
     expect(views.at(-1)?.whosTurn.moves).toEqual(room.whosTurn.moves);
     expectExactly(roomViewSchema, room);
-    // What the streams push is what the document states: the room, and on the list its summary.
+    // What the streams push is what the document states: the room (or its new moves), and on the
+    // list its summary.
+    for (const frame of watcher.of('room')) expectExactly(roomViewSchema, frame);
+    for (const frame of moveFrames) expectExactly(roomMovesPushDataSchema, frame);
     for (const view of views) expectExactly(roomViewSchema, view);
     await lister.until(
       (l) => l.of<RoomView>('room').some((r) => r._id === roomId && r.gameOver),
@@ -269,7 +279,7 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     await watcher.until((w) => w.of('room-deleted').length === 1, 'room-deleted');
     expect(watcher.of('room-deleted')[0]).toMatchObject({ roomId: room._id, reason: 'left' });
     expectExactly(roomGonePushDataSchema, watcher.of('room-deleted')[0]);
-    const finalState = watcher.of<RoomView>('room').at(-1);
+    const finalState = watcher.rooms().at(-1);
     expect(finalState?.whosTurn).toMatchObject({
       gameNumber: 2,
       gameOver: true,

@@ -1,3 +1,4 @@
+import { type RoomMovesPushData, type RoomView, withNewMoves } from '@oasis198/contracts';
 import { waitFor } from '@oasis198/testing';
 
 export interface SseEvent {
@@ -76,6 +77,24 @@ export class SseClient {
   /** The data of every event of this type, parsed. */
   of<T = Record<string, unknown>>(type: string): T[] {
     return this.events.filter((e) => e.event === type).map((e) => JSON.parse(e.data) as T);
+  }
+
+  /**
+   * Every state of the room a room stream brought, in order: a `room` frame as it is, a
+   * `room-moves` frame put together with the state before it. A `room-moves` frame that continues
+   * no state the stream sent throws.
+   */
+  rooms(): RoomView[] {
+    const rooms: RoomView[] = [];
+    for (const { event, id, data } of this.events) {
+      if (event === 'room') rooms.push(JSON.parse(data) as RoomView);
+      if (event !== 'room-moves') continue;
+      const previous = rooms.at(-1);
+      const room = previous && withNewMoves(previous, JSON.parse(data) as RoomMovesPushData);
+      if (!room) throw new Error(`room-moves frame ${id} continues no room this stream sent`);
+      rooms.push(room);
+    }
+    return rooms;
   }
 
   async until(predicate: (client: SseClient) => boolean, what: string, timeoutMs = 10_000): Promise<void> {

@@ -1,7 +1,15 @@
-import { type RoomPage, type RoomView, toRoomSummary } from '@oasis198/contracts';
+import { type RoomPage, type RoomView, toRoomMoves, toRoomSummary } from '@oasis198/contracts';
 import { QueryClient } from '@tanstack/react-query';
-import { room } from '../testing/fixtures';
-import { acceptRoom, applyRoomToLists, keys, markRoomDeleted, mergeFetchedRoom, noteRoomPage } from './cache';
+import { enginePlayedGame, gameRoom, room } from '../testing/fixtures';
+import {
+  acceptRoom,
+  acceptRoomMoves,
+  applyRoomToLists,
+  keys,
+  markRoomDeleted,
+  mergeFetchedRoom,
+  noteRoomPage,
+} from './cache';
 
 describe('room cache', () => {
   it('keeps the highest version of a room', () => {
@@ -109,5 +117,40 @@ describe('room cache', () => {
     expect(client.getQueryState(keys.room(full._id))?.isInvalidated).toBe(true);
     // The full room of that version (the room's stream) is still taken.
     expect(acceptRoom(client, room({ version: 2, name: 'moved' }))).toBe(true);
+  });
+});
+
+describe('room-moves pushes', () => {
+  const { moves } = enginePlayedGame();
+  /** The game after its first n moves, at a version. */
+  const after = (n: number, version: number) => gameRoom({ moves: moves.slice(0, n), version });
+  const cachedMoves = (client: QueryClient) =>
+    client.getQueryData<RoomView>(keys.room(after(0, 1)._id))?.whosTurn.moves;
+
+  it('put the new moves after the cached ones', () => {
+    const client = new QueryClient();
+    acceptRoom(client, after(3, 5));
+    expect(acceptRoomMoves(client, toRoomMoves(after(5, 7), 3))).toBe('accepted');
+    expect(cachedMoves(client)).toEqual(moves.slice(0, 5));
+    // A push may repeat moves the client has: they are the same moves.
+    expect(acceptRoomMoves(client, toRoomMoves(after(6, 8), 4))).toBe('accepted');
+    expect(cachedMoves(client)).toEqual(moves.slice(0, 6));
+  });
+
+  it('ignore an older one, and ask for the room when they do not continue the cached game', () => {
+    const client = new QueryClient();
+    acceptRoom(client, after(3, 5));
+    expect(acceptRoomMoves(client, toRoomMoves(after(2, 4), 1))).toBe('ignored');
+    expect(acceptRoomMoves(client, { nonsense: true })).toBe('ignored');
+    // Moves the client never got (a push in between was missed).
+    expect(acceptRoomMoves(client, toRoomMoves(after(6, 8), 4))).toBe('refetch');
+    // Another game.
+    const next = after(1, 9);
+    expect(
+      acceptRoomMoves(client, toRoomMoves({ ...next, whosTurn: { ...next.whosTurn, gameNumber: 2 } }, 0)),
+    ).toBe('refetch');
+    expect(cachedMoves(client)).toEqual(moves.slice(0, 3));
+    // Nothing cached to continue.
+    expect(acceptRoomMoves(new QueryClient(), toRoomMoves(after(5, 7), 3))).toBe('refetch');
   });
 });

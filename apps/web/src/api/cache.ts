@@ -1,4 +1,11 @@
-import { type RoomPage, type RoomSummary, type RoomView, roomViewSchema } from '@oasis198/contracts';
+import {
+  type RoomPage,
+  roomMovesPushDataSchema,
+  type RoomSummary,
+  type RoomView,
+  roomViewSchema,
+  withNewMoves,
+} from '@oasis198/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './client';
 import { noteServerNow } from './clock';
@@ -71,6 +78,21 @@ export function acceptRoom(client: QueryClient, value: unknown): boolean {
   note(client, room);
   client.setQueryData(keys.room(room._id), room);
   return true;
+}
+
+/**
+ * A `room-moves` push: the room with only its new moves, put together with the cached room it
+ * continues. 'refetch' when there is no such room in the cache (another game, or moves missing):
+ * the caller reads the room again. 'ignored' for anything older than the cache, or not a room.
+ */
+export function acceptRoomMoves(client: QueryClient, value: unknown): 'accepted' | 'ignored' | 'refetch' {
+  const parsed = roomMovesPushDataSchema.safeParse(value);
+  if (!parsed.success || isStale(client, parsed.data)) return 'ignored';
+  const cached = client.getQueryData<RoomView>(keys.room(parsed.data._id));
+  if (cached && cached.version >= parsed.data.version) return 'ignored';
+  const room = cached ? withNewMoves(cached, parsed.data) : null;
+  if (!room) return 'refetch';
+  return acceptRoom(client, room) ? 'accepted' : 'ignored';
 }
 
 /** The room query's result: the fetched view, or the cached one when a push already brought newer. */

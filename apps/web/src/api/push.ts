@@ -1,7 +1,7 @@
 import { ApiPaths, roomGonePushDataSchema, roomSummarySchema } from '@oasis198/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useState } from 'react';
-import { acceptRoom, applyRoomToLists, keys, markRoomDeleted } from './cache';
+import { acceptRoom, acceptRoomMoves, applyRoomToLists, keys, markRoomDeleted } from './cache';
 
 /** Reconnect delays after the browser gave up on a stream (it retries transient drops itself). */
 const RECONNECT_MS = [2_000, 5_000, 15_000, 30_000] as const;
@@ -70,8 +70,9 @@ export function useEventStream(url: string | null, handlers: Handlers, onOpen?: 
 }
 
 /**
- * One room's live state. `room` pushes go into the query cache (older versions are ignored); a
- * `room-deleted` push calls `onDeleted` with the server's reason.
+ * One room's live state. `room` pushes go into the query cache (older versions are ignored), and
+ * so do `room-moves` pushes, put together with the cached room; a `room-deleted` push calls
+ * `onDeleted` with the server's reason.
  */
 export function useRoomStream(roomId: string, onDeleted: (reason: string) => void): boolean {
   const client = useQueryClient();
@@ -80,6 +81,12 @@ export function useRoomStream(roomId: string, onDeleted: (reason: string) => voi
     {
       room: (data) => {
         if ((data as { _id?: unknown } | undefined)?._id === roomId) acceptRoom(client, data);
+      },
+      // A change within the game: only the new moves come; without the moves before them, read the room.
+      'room-moves': (data) => {
+        if ((data as { _id?: unknown } | undefined)?._id !== roomId) return;
+        if (acceptRoomMoves(client, data) === 'refetch')
+          void client.invalidateQueries({ queryKey: keys.room(roomId) });
       },
       'room-deleted': (data) => {
         const gone = roomGonePushDataSchema.safeParse(data);
