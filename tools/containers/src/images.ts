@@ -129,7 +129,8 @@ const SPECS: Record<ImageName, ImageSpec> = {
       // Neither source maps nor the bundle report are served.
       const served = (file: string) => !file.endsWith('.map') && path.basename(file) !== 'stats.html';
       cpSync(path.join(ROOT, 'dist', 'apps', 'web'), dir, { recursive: true, filter: served });
-      return treeFingerprint(dir);
+      // The Dockerfile copies the nginx configuration from the sources: it is an input too.
+      return `${treeFingerprint(dir)}-${treeFingerprint(path.join(ROOT, 'apps', 'web', 'nginx'))}`;
     },
   },
   nats: {
