@@ -39,6 +39,23 @@ import { roomsClient, testCaller } from './rooms.test-client';
 const HEX64 = /^[0-9a-f]{64}$/;
 
 // The rooms service on its own, over NATS request/reply, against real NATS and FerretDB.
+
+/** What a replica's write does first (the commit point): a move appended to the room log, and nothing more. */
+async function appendMove(log: RoomLog, roomId: string, playerId: string, number: number) {
+  const logged = await log.last(roomId);
+  if (!logged) throw new Error('the room is not in the log');
+  const now = Date.now();
+  const plan = planMove(logged.room, playerId, { number, option: 'plain' }, now, cryptoRandom);
+  if (isUnchanged(plan)) throw new Error('the move changed nothing');
+  const entry: RoomLogEntry = {
+    room: plan.next,
+    events: eventsFor(logged.room, plan, now),
+    deleted: false,
+    listed: false,
+  };
+  return { entry, logged, seq: await log.append(entry, logged.seq) };
+}
+
 describe('rooms service', () => {
   // Outer scope: the servers outlive the service (inner afterAll runs first).
   const infra = useTestInfra();
@@ -337,18 +354,8 @@ function suite(infra: () => TestInfra) {
       await join(bob, room._id);
       // What a replica's write does first (the commit point), and then it is gone: no projection, no publish.
       const log = new RoomLog(nc.jetstream(), await nc.jetstreamManager());
-      const logged = await log.last(room._id);
-      if (!logged) throw new Error('the room is not in the log');
-      const now = Date.now();
-      const plan = planMove(logged.room, alice.userId, { number: 7, option: 'plain' }, now, cryptoRandom);
-      if (isUnchanged(plan)) throw new Error('the move changed nothing');
-      const entry = {
-        room: plan.next,
-        events: eventsFor(logged.room, plan, now),
-        deleted: false,
-        listed: false,
-      };
-      expect(await log.append(entry, logged.seq)).toBeGreaterThan(logged.seq);
+      const { logged, seq } = await appendMove(log, room._id, alice.userId, 7);
+      expect(seq).toBeGreaterThan(logged.seq);
       // Another replica shows it at once...
       expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({
         version: 3,
@@ -371,31 +378,19 @@ function suite(infra: () => TestInfra) {
       await join(bob, room._id);
       const jsm = await nc.jetstreamManager();
       const log = new RoomLog(nc.jetstream(), jsm);
-      const appendMove = async (number: number) => {
-        const logged = await log.last(room._id);
-        if (!logged) throw new Error('the room is not in the log');
-        const now = Date.now();
-        const seat = logged.room.whosTurn.moves.length % 2 === 0 ? alice : bob;
-        const plan = planMove(logged.room, seat.userId, { number, option: 'plain' }, now, cryptoRandom);
-        if (isUnchanged(plan)) throw new Error('the move changed nothing');
-        const entry = {
-          room: plan.next,
-          events: eventsFor(logged.room, plan, now),
-          deleted: false,
-          listed: false,
-        };
-        const seq = await log.append(entry, logged.seq);
+      const appended = async (playerId: string, number: number) => {
+        const { entry, seq } = await appendMove(log, room._id, playerId, number);
         if (seq === null) throw new Error('the append lost a race');
         const { subject, data } = await jsm.streams.getMessage(Streams.roomLog.name, { seq });
         return { entry, msg: { seq, subject, data } };
       };
-      const first = await appendMove(3);
+      const first = await appended(alice.userId, 3);
       expect(log.entryOf(first.msg)).toBe(first.entry);
       const again = log.entryOf(first.msg);
       expect(again).not.toBe(first.entry);
       expect(JSON.parse(JSON.stringify(again))).toEqual(JSON.parse(JSON.stringify(first.entry)));
       // The same sequence under another room's subject (a recreated stream) is not taken for it.
-      const second = await appendMove(4);
+      const second = await appended(bob.userId, 4);
       expect(log.entryOf({ ...second.msg, subject: 'roomlog.another' })).not.toBe(second.entry);
       expect(log.entryOf(second.msg)).not.toBe(second.entry);
     });
