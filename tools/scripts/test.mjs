@@ -12,6 +12,8 @@ import { run } from './lib/proc.mjs';
 import { NX_ENV, ROOT, npmBin as bin } from './lib/workspace.mjs';
 
 const script = (name) => path.join(ROOT, 'tools', 'scripts', name);
+// Every task's own output in the log, the tests' counts included: by default Nx shows only failures'.
+const STATIC = '--output-style=static';
 
 const stages = [
   {
@@ -21,7 +23,7 @@ const stages = [
   { name: 'format', command: [bin('prettier'), '--check', '.'] },
   {
     name: 'lint, typecheck, test, build',
-    command: [bin('nx'), 'run-many', '-t', 'lint', 'typecheck', 'test', 'build', '--parallel=2'],
+    command: [bin('nx'), 'run-many', '-t', 'lint', 'typecheck', 'test', 'build', '--parallel=2', STATIC],
   },
   // The runners in tools/ belong to no Nx project, so `nx run-many -t lint` does not see them. After
   // the Nx stage, whose project graph the module-boundaries rule reads.
@@ -29,7 +31,7 @@ const stages = [
     name: 'lint tools',
     command: [bin('eslint'), '--max-warnings=0', 'tools/scripts', 'tools/bench', 'tools/webpack'],
   },
-  { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1'] },
+  { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1', STATIC] },
   { name: 'deployment checks', command: [process.execPath, script('check-deploy.mjs')] },
   { name: 'end-to-end', command: [process.execPath, script('e2e.mjs')] },
   // Every schemathesis check against the gateway's OpenAPI document, on a throwaway stack of what
