@@ -75,9 +75,13 @@ export function acceptRoom(client: QueryClient, value: unknown): boolean {
   const room = parsed.data;
   const cached = client.getQueryData<RoomView>(keys.room(room._id));
   if (cached && cached.version > room.version) return false;
+  put(client, room);
+  return true;
+}
+
+function put(client: QueryClient, room: RoomView): void {
   note(client, room);
   client.setQueryData(keys.room(room._id), room);
-  return true;
 }
 
 /**
@@ -92,7 +96,10 @@ export function acceptRoomMoves(client: QueryClient, value: unknown): 'accepted'
   if (cached && cached.version >= parsed.data.version) return 'ignored';
   const room = cached ? withNewMoves(cached, parsed.data) : null;
   if (!room) return 'refetch';
-  return acceptRoom(client, room) ? 'accepted' : 'ignored';
+  // The push is parsed and the cached room is one the cache took (a parsed push, or the API's own
+  // answer), so the whole is not parsed again: that would cost every push the length of the game.
+  put(client, room);
+  return 'accepted';
 }
 
 /** The room query's result: the fetched view, or the cached one when a push already brought newer. */
