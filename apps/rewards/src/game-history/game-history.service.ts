@@ -13,6 +13,7 @@ import { CONFIG } from '@oasis198/service-kit';
 import type { RewardsConfig } from '../config';
 import { parseGameFinished } from '../player-events/dto/events';
 import { parseId } from '../rewards/dto/requests';
+import { forLivePlayers } from '../rewards/live-players';
 import { RewardsRepository } from '../rewards/rewards.repository';
 import { GameHistoryRepository } from './game-history.repository';
 import { historyResults, toPlayedGame, toPlayedGameDetail } from './history-entries';
@@ -33,15 +34,12 @@ export class GameHistoryService {
   /** game.finished gives each player's result and the game's moves, in one event. */
   async onGameEvent(event: EventEnvelope): Promise<void> {
     if (event.type !== EventTypes.gameFinished) return;
-    const entries = historyResults(parseGameFinished(event.data));
-    // Never for a deleted player: both players' marks in one read before the writes, and if
-    // another replica handled a deletion between that read and a write, that history goes again.
-    const gone = await this.rewards.deletedAmong(entries.map((entry) => entry.playerId));
-    const written: string[] = [];
-    for (const entry of entries) {
-      if (!gone.has(entry.playerId) && (await this.history.recordResult(entry))) written.push(entry.playerId);
-    }
-    for (const playerId of await this.rewards.deletedAmong(written)) await this.history.deleteFor(playerId);
+    await forLivePlayers(
+      this.rewards,
+      historyResults(parseGameFinished(event.data)),
+      (entry) => this.history.recordResult(entry),
+      (playerId) => this.history.deleteFor(playerId),
+    );
   }
 
   /** The player's last games, newest first; 404 for someone without a reward record (or the AI). */

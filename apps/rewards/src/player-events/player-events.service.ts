@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type EventEnvelope, EventTypes } from '@oasis198/contracts';
 import { LOGGER, type Logger } from '@oasis198/service-kit';
 import { GameHistoryRepository } from '../game-history/game-history.repository';
-import { RewardsRepository } from '../rewards/rewards.repository';
+import { forLivePlayers } from '../rewards/live-players';
+import { type Credit, RewardsRepository } from '../rewards/rewards.repository';
 import { occurredAtMs, parseGameFinished, parseUserDeleted, parseUserNamed } from './dto/events';
 import { LeaderboardNotifier } from './leaderboard-notifier';
 import { payoutsFor } from './payouts';
@@ -45,22 +46,17 @@ export class PlayerEventsService {
   async onGameEvent(event: EventEnvelope): Promise<void> {
     if (event.type !== EventTypes.gameFinished) return;
     const game = parseGameFinished(event.data);
-    const credits = payoutsFor(game);
-    // Both players' deletion marks in one read before the payments and one after.
-    const gone = await this.rewards.deletedAmong(credits.map((credit) => credit.playerId));
     const paid: string[] = [];
-    const credited: string[] = [];
-    for (const credit of credits) {
-      if (gone.has(credit.playerId)) continue;
+    const pay = async (credit: Credit): Promise<boolean> => {
       const outcome = await this.rewards.credit(game.gameId, credit);
-      credited.push(credit.playerId);
       if (outcome === 'paid') paid.push(credit.playerId);
       this.logger.info(
         { gameId: game.gameId, playerId: credit.playerId, points: credit.points, outcome },
         'game rewards applied',
       );
-    }
-    await this.undoIfDeletedMeanwhile(credited);
+      return true;
+    };
+    await forLivePlayers(this.rewards, payoutsFor(game), pay, (playerId) => this.forget(playerId));
     // Once per game (a redelivery pays nothing and announces nothing).
     if (paid.length) this.leaderboard.changed({ gameId: game.gameId, playerIds: paid });
   }
@@ -75,14 +71,13 @@ export class PlayerEventsService {
     // A new player has no games from before their history's list: it starts empty, so their first
     // game needs no look for older ones.
     if (created) await this.history.start(userId);
-    if (applied) await this.undoIfDeletedMeanwhile([userId]);
+    // Another replica may have handled user.deleted between our check and our write.
+    if (applied && (await this.rewards.isDeleted(userId))) await this.forget(userId);
   }
 
-  /** Another replica may have handled user.deleted between our check and our write. */
-  private async undoIfDeletedMeanwhile(userIds: readonly string[]): Promise<void> {
-    for (const userId of await this.rewards.deletedAmong(userIds)) {
-      await this.rewards.delete(userId);
-      await this.history.deleteFor(userId);
-    }
+  /** A deleted player's record and history, written after the deletion was handled. */
+  private async forget(userId: string): Promise<void> {
+    await this.rewards.delete(userId);
+    await this.history.deleteFor(userId);
   }
 }
