@@ -146,8 +146,8 @@ export const Consumers = {
     filterSubjects: [EventTypes.gameFinished],
   },
   /**
-   * The game history read model: a game's result from game.finished, its moves from the room's
-   * final room.updated (the only event that carries the move list and the seed together).
+   * The game history read model, from game.finished alone: it carries the result, the move list
+   * and the revealed AI seed together.
    */
   rewardsHistory: {
     stream: Streams.games.name,
