@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { StartedTestContainer } from 'testcontainers';
+import { randomUUID } from 'node:crypto';
+import type { GenericContainer, StartedTestContainer } from 'testcontainers';
 import { workspaceRoot } from './helpers';
 
 export interface ContainerInfra {
@@ -97,6 +98,38 @@ async function reapAbandoned(): Promise<void> {
   }
 }
 
+/** Labels one attempt at starting a container, to remove it when its start fails. */
+const ATTEMPT_LABEL = 'org.oasis198.test-attempt';
+const LEFT_BEHIND = ['created', 'running', 'paused', 'exited'] as const;
+
+/**
+ * The engine picks a free host port for each exposed port and binds it a moment later; another
+ * socket (any outgoing connection of a busy test run takes an ephemeral port) can get it in
+ * between, and the start fails with "address already in use". That is the only failure worth
+ * another try: the container that failed is removed, and a new one gets other ports.
+ */
+export async function startWithFreshPorts(
+  build: () => GenericContainer,
+  attempts = 4,
+): Promise<StartedTestContainer> {
+  const { getContainerRuntimeClient } = await import('testcontainers');
+  for (let attempt = 1; ; attempt++) {
+    const id = randomUUID();
+    try {
+      return await build()
+        .withLabels({ [ATTEMPT_LABEL]: id })
+        .start();
+    } catch (error) {
+      // Testcontainers removes a container that started but never got ready, not one whose start
+      // failed: that one stays behind, created.
+      const client = await getContainerRuntimeClient();
+      const failed = await client.container.fetchByLabel(ATTEMPT_LABEL, id, { status: [...LEFT_BEHIND] });
+      await failed?.remove({ force: true, v: true }).catch(() => undefined);
+      if (attempt >= attempts || !/address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
 /** Starts NATS (with JetStream) and a MongoDB-compatible server as containers. */
 export async function startContainerInfra(services: {
   nats: boolean;
@@ -108,28 +141,28 @@ export async function startContainerInfra(services: {
   const labels = { [OWNER_LABEL]: String(process.pid) };
   const startNats = async () => {
     const image = await chooseImage(NATS_IMAGES, process.env['OASIS_TEST_NATS_IMAGE']);
-    return (
+    return startWithFreshPorts(() =>
       new GenericContainer(image)
         .withLabels(labels)
         .withCommand(['--jetstream', '--store_dir=/data', '--http_port=8222'])
         // Every port the image exposes gets a host port: podman reports an exposed but unbound
         // port (our image's 8222) as unbound, and Testcontainers would wait for it forever.
         .withExposedPorts(4222, 8222)
-        .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
-        .start()
+        .withWaitStrategy(Wait.forLogMessage(/Server is ready/)),
     );
   };
   const startMongo = async () => {
     const image = await chooseImage(MONGO_IMAGES, process.env['OASIS_TEST_MONGO_IMAGE']);
-    return new GenericContainer(image)
-      .withLabels(labels)
-      .withExposedPorts(27017)
-      .withTmpFs({ '/tmp': 'rw,mode=1777' })
-      .withWaitStrategy(
-        // The launcher's image is FROM scratch: no shell for a port probe inside it.
-        Wait.forLogMessage(image.includes('oasis198') ? /listening on/ : /Waiting for connections/),
-      )
-      .start();
+    return startWithFreshPorts(() =>
+      new GenericContainer(image)
+        .withLabels(labels)
+        .withExposedPorts(27017)
+        .withTmpFs({ '/tmp': 'rw,mode=1777' })
+        .withWaitStrategy(
+          // The launcher's image is FROM scratch: no shell for a port probe inside it.
+          Wait.forLogMessage(image.includes('oasis198') ? /listening on/ : /Waiting for connections/),
+        ),
+    );
   };
 
   const [nats, mongo] = await Promise.allSettled([
