@@ -36,7 +36,24 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const main = path.join(workspaceRoot(), 'dist', 'apps', name, 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: build it first (npx nx build ${name})`);
-  const port = await freePort();
+  // The port is free when chosen, but a socket of the busy test run can take it before the
+  // service binds it: that start alone is tried again, on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launch(name, main, env, await freePort(), readyTimeoutMs);
+    } catch (error) {
+      if (attempt >= 4 || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+async function launch(
+  name: ServiceName,
+  main: string,
+  env: Record<string, string>,
+  port: number,
+  readyTimeoutMs: number,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [main], {
     env: { PATH: process.env['PATH'] ?? '', ...env, HTTP_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,7 +87,9 @@ export async function startServiceProcess(
     await end('SIGKILL');
     const why =
       error instanceof ExitedError ? `exited with ${child.exitCode ?? child.signalCode}` : String(error);
-    throw new Error(`${name} did not start: ${why}\n${output.join('\n')}`);
+    const message = `${name} did not start: ${why}\n${output.join('\n')}`;
+    const portTaken = error instanceof ExitedError && output.some((line) => line.includes('EADDRINUSE'));
+    throw portTaken ? new PortTakenError(message) : new Error(message);
   }
   return {
     name,
@@ -81,6 +100,7 @@ export async function startServiceProcess(
   };
 }
 
+class PortTakenError extends Error {}
 class ExitedError extends Error {}
 
 /** A TCP port nothing listens on right now. */
