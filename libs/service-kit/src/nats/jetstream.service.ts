@@ -31,6 +31,7 @@ import type { Metrics } from '../metrics';
 import { StreamCapacity, type StreamCapacityState } from './stream-capacity';
 // Every request of this connection (publish acks, KV writes) ends without a thrown-away error.
 import './answered-requests';
+import './coalesced-writes';
 
 export interface StreamSpec {
   name: string;
