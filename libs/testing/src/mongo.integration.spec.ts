@@ -71,6 +71,38 @@ describe('MongoDB server from startTestInfra()', () => {
     }
   });
 
+  it('finds the documents of an _id list through the index, and still applies the rest of the filter', async () => {
+    // tools/ferretdb/_patches: `_id: {$in: [...]}` goes to SQLite as IN, through the _id index.
+    const db = connection.db;
+    if (!db) throw new Error('not connected');
+    const collection = db.collection<{ _id: string; kept: boolean }>('listed');
+    await collection.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `d${i}`, kept: i % 2 === 0 })));
+    const ids = (found: { _id: string }[]) => found.map((d) => d._id).sort();
+
+    expect(ids(await collection.find({ _id: { $in: ['d1', 'd2', 'd3', 'nobody'] } }).toArray())).toEqual([
+      'd1',
+      'd2',
+      'd3',
+    ]);
+    expect(ids(await collection.find({ _id: { $in: ['d1', 'd2', 'd3'] }, kept: true }).toArray())).toEqual([
+      'd2',
+    ]);
+    expect(await collection.countDocuments({ _id: { $in: ['d4', 'd5'] }, kept: false })).toBe(1);
+    expect(ids(await collection.find({ _id: { $in: ['d7'], $ne: 'd7' } }).toArray())).toEqual([]);
+    const many = Array.from({ length: 150 }, (_, i) => `d${i}`);
+    expect(await collection.countDocuments({ _id: { $in: many } })).toBe(50);
+    expect((await collection.deleteMany({ _id: { $in: ['d8', 'd9'] }, kept: true })).deletedCount).toBe(1);
+
+    const plan = (await collection.find({ _id: { $in: ['d1', 'd2'] } }).explain()) as {
+      filterPushdown?: boolean;
+      queryPlanner?: unknown;
+    };
+    if (plan.filterPushdown !== undefined) {
+      expect(plan.filterPushdown).toBe(true);
+      expect(JSON.stringify(plan.queryPlanner)).toMatch(/USING INDEX/);
+    }
+  });
+
   it('applies a version-guarded findOneAndUpdate exactly once among 20 concurrent attempts', async () => {
     const Room = connection.model(
       'Room',
