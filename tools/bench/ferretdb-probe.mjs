@@ -91,6 +91,9 @@ try {
     }));
     for (let i = 0; i < size; i += 1000) await c.insertMany(docs.slice(i, i + 1000));
     await measure(`${size} documents, findOne by _id`, (i) => c.findOne({ _id: `d${i % size}` }));
+    await measure(`${size} documents, find of two _ids by $in`, (i) =>
+      c.find({ _id: { $in: [`d${i % size}`, `d${(i + 1) % size}`] } }).toArray(),
+    );
     await measure(`${size} documents, guarded updateOne`, (i) =>
       c.updateOne({ _id: `d${i % size}`, version: Math.floor(i / size) }, { $inc: { version: 1 } }),
     );
