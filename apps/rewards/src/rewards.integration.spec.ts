@@ -25,7 +25,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { drawnGame, wonGame } from './player-events/game-finished.fixtures';
 import { PlayerEventsService } from './player-events/player-events.service';
-import { PaidGame, Reward } from './rewards/reward.schema';
+import { DeletedPlayer, PaidGame, paidGameId, Reward } from './rewards/reward.schema';
+import { RewardsRepository } from './rewards/rewards.repository';
 import { useRewardsStack } from './testing/rewards-stack';
 
 describe('rewards service: events applied once, whatever the order or the copies', () => {
@@ -158,6 +159,34 @@ describe('rewards service: events applied once, whatever the order or the copies
     expect(await get(a)).toEqual(before);
     expect(await get(b)).toMatchObject({ playedGames: 250, assets: { points: 1250, coins: 250 } });
   }, 120_000);
+
+  it('trims the oldest game ids a tenth of the limit at a time, each one in the ledger first', async () => {
+    // A repository remembering 30 ids (the suite's replicas remember 10, a step of one).
+    const model = <T>(name: string) => stack().model<T>(name);
+    const repository = new RewardsRepository(
+      model<Reward>(Reward.name),
+      model<DeletedPlayer>(DeletedPlayer.name),
+      model<PaidGame>(PaidGame.name),
+      { RECENT_GAMES_KEPT: 30 },
+    );
+    const playerId = randomUUID();
+    const credit = { playerId, playerName: 'Trim1', points: 1, coins: 1, wins: 0, titles: [] };
+    const gameIds = Array.from({ length: 40 }, () => newGame().gameId);
+    const lengths: number[] = [];
+    for (const [i, gameId] of gameIds.entries()) {
+      // The ledger record of the 3rd game is lost, as if the process had died right after paying.
+      if (i === 3)
+        await model<PaidGame>(PaidGame.name).deleteOne({ _id: paidGameId(playerId, gameIds[2] ?? '') });
+      await repository.credit(gameId, credit);
+      lengths.push((await rewards().findById(playerId).lean())?.recentGames.length ?? 0);
+    }
+    // 33 ids before the first trim (30 plus a step of 3), then 30 again.
+    expect(lengths.slice(28, 36)).toEqual([29, 30, 31, 32, 30, 31, 32, 30]);
+    expect(Math.max(...lengths)).toBe(32);
+    expect(await model<PaidGame>(PaidGame.name).countDocuments({ playerId })).toBe(40);
+    for (const gameId of gameIds) expect(await repository.credit(gameId, credit)).toBe('already-paid');
+    expect(await rewards().findById(playerId).lean()).toMatchObject({ playedGames: 40 });
+  });
 
   it('pays once when the process died between paying a game and recording it in the ledger', async () => {
     const [a, b] = [randomUUID(), randomUUID()];

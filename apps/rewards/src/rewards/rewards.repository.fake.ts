@@ -1,7 +1,7 @@
 import { CHAMPION_TITLES } from '@oasis198/game-rules';
 import { compareStanding, type Standing } from './ranking';
 import { freshReward, paidGameId, type Reward } from './reward.schema';
-import type { Credit, CreditOutcome, RewardsRepository } from './rewards.repository';
+import { type Credit, type CreditOutcome, type RewardsRepository, trimStep } from './rewards.repository';
 
 type Repository = Pick<RewardsRepository, keyof RewardsRepository>;
 
@@ -87,7 +87,8 @@ export class InMemoryRewardsRepository implements Repository {
     for (const title of CHAMPION_TITLES)
       if (credit.titles.includes(title)) reward.championStatus[title] = true;
     this.paid.add(ledgerId);
-    reward.recentGames = [...reward.recentGames, gameId].slice(-this.keep);
+    const recent = [...reward.recentGames, gameId];
+    reward.recentGames = recent.length - this.keep >= trimStep(this.keep) ? recent.slice(-this.keep) : recent;
     return 'paid';
   }
 

@@ -22,6 +22,14 @@ export interface Credit {
 export type CreditOutcome = 'paid' | 'already-paid';
 
 /**
+ * How many game ids leave a player's recent games together, once that many are over the limit
+ * `kept`: a tenth of it (20 of the default 200).
+ */
+export const trimStep = (kept: number): number => Math.max(1, Math.floor(kept / 10));
+/** At most this many leave in one trim: one find by an `_id` list the database's index serves. */
+const TRIM_MOST = 100;
+
+/**
  * Persistence of reward records. Every write is one atomic single-document update; a game is paid
  * to a player by an update guarded on the game id not being in the player's recent games, and
  * recorded in the ledger of paid games right after (see credit()).
@@ -187,22 +195,28 @@ export class RewardsRepository implements OnModuleInit {
   }
 
   /**
-   * Keeps the newest RECENT_GAMES_KEPT game ids ($slice in $push is not available on FerretDB).
-   * An id leaves only once the ledger holds it: a crash between a credit and its ledger record
-   * would otherwise let a later redelivery of that game through both guards.
+   * Keeps at least the newest RECENT_GAMES_KEPT game ids ($slice in $push is not available on
+   * FerretDB). The oldest go a tenth of that at a time (trimStep), in one read of their ledger records and one
+   * update, rather than one of each per game: a player past RECENT_GAMES_KEPT games would
+   * otherwise cost two more commands on every game. An id leaves only once the ledger holds it: a
+   * crash between a credit and its ledger record would otherwise let a later redelivery of that
+   * game through both guards.
    */
   private async trimRecentGames(reward: Reward): Promise<void> {
     const games = reward.recentGames ?? [];
     const excess = games.length - this.config.RECENT_GAMES_KEPT;
-    if (excess <= 0) return;
-    const leaving = games.slice(0, excess);
-    // Usually one id, recorded when it was paid; looked up by _id (the index FerretDB uses), and
-    // recorded here only if a crash left its record out.
-    for (const gameId of leaving) {
-      if (!(await this.paid.exists({ _id: paidGameId(reward._id, gameId) }))) {
-        await this.recordPaid(reward._id, [gameId]);
-      }
-    }
+    if (excess < trimStep(this.config.RECENT_GAMES_KEPT)) return;
+    const leaving = games.slice(0, Math.min(excess, TRIM_MOST));
+    // Recorded when they were paid, and recorded here only if a crash left a record out.
+    const recorded = await this.paid
+      .find({ _id: { $in: leaving.map((gameId) => paidGameId(reward._id, gameId)) } }, { gameId: 1 })
+      .lean<Pick<PaidGame, 'gameId'>[]>()
+      .exec();
+    const inLedger = new Set(recorded.map((record) => record.gameId));
+    await this.recordPaid(
+      reward._id,
+      leaving.filter((gameId) => !inLedger.has(gameId)),
+    );
     await this.rewards.updateOne({ _id: reward._id }, { $pullAll: { recentGames: leaving } });
   }
 
