@@ -30,7 +30,13 @@ import {
   type Recorder,
   type RoomView,
 } from './players.ts';
-import { raiseAddressLimitsForTests, startContainerStack, stackUrls, stopContainerStack } from './stack.ts';
+import {
+  raiseAddressLimitsForTests,
+  replicaReady,
+  startContainerStack,
+  stackUrls,
+  stopContainerStack,
+} from './stack.ts';
 
 const USAGE = `Usage: node tools/containers/src/fault-test.ts [--games 20] [--kills rooms:1,nats:1] [--keep]
   --kills  the crashes (service:replica), in order
@@ -120,14 +126,6 @@ async function crash(name: string): Promise<number> {
   return Date.now() - at;
 }
 
-/** Readiness through a node service's own /health/ready (it checks NATS and MongoDB). */
-async function ready(container: string): Promise<boolean> {
-  const probe =
-    "fetch('http://127.0.0.1:8080/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))";
-  const result = await podman(['exec', container, 'node', '-e', probe], { allowFailure: true });
-  return result.code === 0;
-}
-
 /** Which container's readiness shows that a killed one serves again. */
 function readinessProbeFor(project: string, kill: Kill): string {
   if (kill.service === 'nats') return containerName(project, 'gateway', 1);
@@ -136,7 +134,7 @@ function readinessProbeFor(project: string, kill: Kill): string {
 }
 
 async function waitReady(container: string, since: number): Promise<number> {
-  await waitFor(() => ready(container), {
+  await waitFor(() => replicaReady(container), {
     timeoutMs: Math.max(0, since + 120_000 - Date.now()),
     intervalMs: 200,
     what: `${container} to be ready`,

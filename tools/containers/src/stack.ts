@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { waitFor } from '../../scripts/lib/net.mjs';
 import { SHARED_ADDRESS_LIMITS } from '../../scripts/lib/stack.mjs';
-import { containersOf, down, loadCompose, up } from './compose.ts';
-import { bold, dim, formatDuration, green, red, ROOT } from './exec.ts';
+import { type ComposeFile, containerName, containersOf, down, loadCompose, up } from './compose.ts';
+import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { buildImages } from './images.ts';
 
 const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
@@ -40,9 +40,36 @@ function ensureSecret(file = SECRET_FILE): void {
   chmodSync(file, 0o644);
 }
 
-/** Waits until the entry point serves the app and the API, and every gateway replica is healthy. */
-async function waitUntilReady(): Promise<void> {
+/**
+ * The check of one replica of a Node service from inside its container (only gateways publish a
+ * port): its own /health/ready on HTTP_PORT, which covers NATS and its database.
+ */
+export async function replicaReady(name: string, port = '8080'): Promise<boolean> {
+  const script = `fetch('http://127.0.0.1:${port}/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))`;
+  return (await podman(['exec', name, 'node', '-e', script], { allowFailure: true })).code === 0;
+}
+
+/** Each replica of each service with an HTTP_PORT (the Node services), by container name. */
+function serviceReplicas(compose: ComposeFile): Array<{ name: string; port: string }> {
+  return Object.entries(compose.services).flatMap(([service, spec]) => {
+    const port = spec.environment?.['HTTP_PORT'];
+    if (port === undefined || port === null) return [];
+    const replicas = spec.deploy?.replicas ?? 1;
+    return Array.from({ length: replicas }, (_, i) => ({
+      name: containerName(compose.name, service, i + 1),
+      port: String(port),
+    }));
+  });
+}
+
+/**
+ * Waits until the entry point serves the app and the API, every gateway replica is healthy, and
+ * every replica of every service is ready. A service that failed its first start (a database not
+ * answering yet) is restarted by its policy meanwhile; the stack is not ready until it is back.
+ */
+async function waitUntilReady(compose: ComposeFile): Promise<void> {
   const { entry, gateways } = stackUrls();
+  const replicas = serviceReplicas(compose);
   const checks = [`${entry}/`, `${entry}/api/rooms`, ...gateways.map((g) => `${g}/health`)];
   const answers = (url: string) =>
     fetch(url, { signal: AbortSignal.timeout(2000) })
@@ -52,6 +79,9 @@ async function waitUntilReady(): Promise<void> {
     const results = await Promise.all(checks.map(answers));
     const failing = checks.filter((_, i) => !results[i]);
     if (failing.length) throw new Error(`no answer from ${failing.join(', ')}`);
+    const ready = await Promise.all(replicas.map(({ name, port }) => replicaReady(name, port)));
+    const waiting = replicas.filter((_, i) => !ready[i]).map(({ name }) => name);
+    if (waiting.length) throw new Error(`not ready yet: ${waiting.join(', ')}`);
     return true;
   };
   await waitFor(probe, { timeoutMs: 120_000, intervalMs: 500, what: 'the container stack' });
@@ -62,7 +92,7 @@ export async function startContainerStack(log: (line: string) => void = console.
   ensureSecret();
   const compose = loadCompose();
   await up(compose, (line) => log(dim(`  ${line}`)));
-  await waitUntilReady();
+  await waitUntilReady(compose);
 }
 
 export async function stopContainerStack(): Promise<void> {
