@@ -6,13 +6,3 @@ export function isDuplicateKeyError(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   return e?.code === 11000 || e?.code === 11001 || /E11000 duplicate key/.test(String(e?.message ?? ''));
 }
-
-/**
- * True when every write an unordered insertMany refused was refused for a duplicate key: the
- * documents new to the collection are written, and the others were there already.
- */
-export function onlyDuplicateKeys(error: unknown): boolean {
-  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
-  const refused = Array.isArray(writeErrors) ? writeErrors : [error];
-  return refused.length > 0 && refused.every(isDuplicateKeyError);
-}

@@ -37,7 +37,7 @@ export class GameHistoryService {
     await forLivePlayers(
       this.rewards,
       historyResults(parseGameFinished(event.data)),
-      (entries) => this.history.recordResults(entries),
+      (entry) => this.history.recordResult(entry),
       (playerId) => this.history.deleteFor(playerId),
     );
   }
