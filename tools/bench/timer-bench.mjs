@@ -5,15 +5,16 @@
 // It starts a throwaway NATS (and the stack's FerretDB, which the timer does not use) and
 // --replicas copies of the BUILT game timer (dist/apps/game-timer, as `npm start` runs it)
 // through tools/scripts/lib/stack.mjs, answers rooms.deadline itself (a stand-in for the rooms
-// service that records the arrival time), publishes one room.created snapshot per room with a
-// running 14 s turn whose timeout falls due inside a window of --spread-ms, and measures
+// service that records the arrival time), writes one schedule per room as rooms writes it
+// (service-kit's ScheduleStore: the room version in a header, the server asked to fire it 500 ms
+// ahead) with a turn timeout that falls due inside a window of --spread-ms, and measures
 // lateness = arrival at the rooms stand-in - due time. Every deadline is pending (a message
 // schedule in the TIMERS stream) before the first one falls due. Last line: the figures as JSON.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, JSONCodec } from 'nats';
+import { connect, headers, JSONCodec } from 'nats';
 import { parseOptions } from '../scripts/lib/log.mjs';
 import { startStack } from '../scripts/lib/stack.mjs';
 import { summarize } from './lib/stats.mjs';
@@ -31,50 +32,17 @@ const ROOMS = Number(values.rooms);
 const SPREAD_MS = Number(values['spread-ms']);
 const REPLICAS = Number(values.replicas);
 
-const TIME_BASE_MS = Date.UTC(2022, 10, 17);
-const spec = (ms) => Math.round(ms - TIME_BASE_MS) / 1000;
-const DURATION = 14;
-/** The engine: deadline = turnStart + duration + 4; the timeout is due 1 ms after deadline + 1. */
-const turnStartFor = (dueMs) => dueMs - (DURATION + 5) * 1000 - 1;
+/** TIMER_SCHEDULE_LEAD_MS's default: the server fires a schedule this long before its deadline. */
+const LEAD_MS = 500;
 
-function roomView(roomId, dueMs) {
-  const turnStart = spec(turnStartFor(dueMs));
-  const oasis = { double: 3, extra: 3, minus: 3, added: 3, bonus: 3, matched: 0 };
-  return {
-    _id: roomId,
-    name: `Room ${roomId}`,
-    roomNumber: 1,
-    gameType: 'quick-battle',
-    createdBy: { id: 'a', name: 'a' },
-    duration: DURATION,
-    hasPassCode: false,
-    players: [
-      { id: 'a', name: 'a' },
-      { id: 'b', name: 'b' },
-    ],
-    gameStarted: true,
-    gameOver: false,
-    whosTurn: {
-      gameStarted: true,
-      gameOver: false,
-      currentNumber: 0,
-      turnStart,
-      specialRandom: null,
-      player1: { turn: true, restart: false },
-      player2: { turn: false, restart: false },
-      helpOasis: { oasis1: oasis, oasis2: { ...oasis } },
-      moves: [],
-      winner: null,
-      endReason: null,
-      deadline: Math.round((turnStart + DURATION + 4) * 1000) / 1000,
-      endedAt: null,
-      gameNumber: 1,
-    },
-    version: 2,
-    createdAt: new Date().toISOString(),
-    serverNow: spec(Date.now()),
-    waitingSince: null,
-  };
+/** A room's schedule message as rooms writes it: a running turn's timeout, due at `dueMs`. */
+function schedule(roomId, dueMs) {
+  const h = headers();
+  h.set('Oasis-Room-Version', '2');
+  h.set('Nats-Schedule', `@at ${new Date(dueMs - LEAD_MS).toISOString()}`);
+  h.set('Nats-Schedule-Target', `timer.fired.${roomId}`);
+  const deadlines = [{ kind: 'turn', dueAtMs: dueMs, gameNumber: 1, moveIndex: 0 }];
+  return { headers: h, data: JSON.stringify({ roomId, version: 2, deadlines }) };
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'oasis-timer-bench-'));
@@ -132,11 +100,10 @@ try {
     }
   })();
 
-  // Publish the snapshots; every deadline falls due after ingestion is over.
+  // Write the schedules; every deadline falls due after they are all written.
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
-  await jsm.streams.add({ name: 'GAMES', subjects: ['room.>', 'game.>', 'move.>'] }).catch(() => undefined);
-  // Time to publish and schedule them all before the first falls due: 10 s, or 4 ms per room.
+  // Time to write them all before the first falls due: 10 s, or 4 ms per room.
   const firstDue = Date.now() + Math.max(10_000, ROOMS * 4);
   const publishStarted = Date.now();
   await Promise.all(
@@ -144,28 +111,15 @@ try {
       const roomId = `bench-${i}`;
       const due = firstDue + Math.floor((i * SPREAD_MS) / ROOMS);
       dueAt.set(roomId, due);
-      const event = {
-        id: `room.created:${roomId}`,
-        type: 'room.created',
-        occurredAt: new Date().toISOString(),
-        data: { room: roomView(roomId, due) },
-      };
-      await js.publish('room.created', codec.encode(event), { msgID: event.id });
+      const { headers: h, data } = schedule(roomId, due);
+      await js.publish(`timer.schedules.${roomId}`, data, { headers: h, expect: { lastSubjectSequence: 0 } });
     }),
   );
-  // Wait until the timers have turned every snapshot into a schedule.
-  for (;;) {
-    const info = await jsm.consumers.info('GAMES', 'game-timer-rooms').catch(() => undefined);
-    if (info && info.num_pending === 0 && info.num_ack_pending === 0 && info.delivered.stream_seq >= ROOMS)
-      break;
-    if (Date.now() > firstDue) throw new Error('the timer did not store the snapshots before they fell due');
-    await sleep(500);
-  }
   const ingested = Date.now();
   const { state } = await jsm.streams.info('TIMERS');
   if (state.messages !== ROOMS) throw new Error(`${state.messages} schedules in TIMERS, not ${ROOMS}`);
   console.log(
-    `scheduled ${ROOMS} room snapshots in ${ingested - publishStarted} ms; ${state.messages} schedules pending, ` +
+    `wrote ${ROOMS} room schedules in ${ingested - publishStarted} ms; ${state.messages} schedules pending, ` +
       `due from +${firstDue - ingested} ms over ${SPREAD_MS} ms (${REPLICAS} timer replica${REPLICAS > 1 ? 's' : ''})`,
   );
 

@@ -1,6 +1,6 @@
 import { Streams } from '@oasis198/contracts';
 import { AI_JOIN_AFTER_SECONDS } from '@oasis198/game-rules';
-import { baseEnv, mongoEnv, publisherEnv } from '@oasis198/service-kit';
+import { baseEnv, mongoEnv, publisherEnv, scheduleWriterEnv, timersStreamEnv } from '@oasis198/service-kit';
 import { z } from 'zod';
 
 export const roomsEnv = baseEnv.merge(mongoEnv).extend({
@@ -54,6 +54,9 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
     .min(1024)
     .max(1024 * 1024)
     .default(Streams.roomLog.maxMsgSize),
+  /** Each room change's deadlines are written as the room's schedule in TIMERS, which rooms keeps. */
+  ...scheduleWriterEnv,
+  ...timersStreamEnv,
 });
 
 export type RoomsConfig = z.infer<typeof roomsEnv>;

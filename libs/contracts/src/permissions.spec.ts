@@ -7,6 +7,7 @@ import {
   KvBuckets,
   QueueGroups,
   Requests,
+  RetiredConsumers,
   RoomLogSubjects,
   Streams,
   TimerSubjects,
@@ -66,7 +67,6 @@ describe('NATS permissions', () => {
       rewardsUsers: 'rewards',
       rewardsGames: 'rewards',
       rewardsHistory: 'rewards',
-      timerRooms: 'game-timer',
       timerFired: 'game-timer',
       roomsProjector: 'rooms',
     } as const;
@@ -79,9 +79,23 @@ describe('NATS permissions', () => {
     }
   });
 
-  it('lets only the game timer keep deadline schedules, and no one forge a fired deadline', () => {
-    expect(usersThat('publish', TimerSubjects.schedule('*'))).toEqual(['game-timer']);
-    expect(usersThat('publish', `$JS.API.STREAM.CREATE.${Streams.timers.name}`)).toEqual(['game-timer']);
+  it('lets rooms delete the retired consumers and no other one', () => {
+    for (const { stream, durable } of RetiredConsumers) {
+      expect(usersThat('publish', `$JS.API.CONSUMER.DELETE.${stream}.${durable}`)).toEqual(['rooms']);
+    }
+    // Of the streams' consumers (a bucket's watchers are its own, KV_*).
+    const deletes = natsPermissions.rooms.publish.filter((s) => /\.CONSUMER\.DELETE\.(?!KV_)/.test(s));
+    expect(deletes).toEqual(RetiredConsumers.map((c) => `$JS.API.CONSUMER.DELETE.${c.stream}.${c.durable}`));
+  });
+
+  it('lets rooms and the game timer alone keep deadline schedules, and no one forge a fired deadline', () => {
+    expect(usersThat('publish', TimerSubjects.schedule('*'))).toEqual(['rooms', 'game-timer']);
+    expect(usersThat('publish', `$JS.API.STREAM.CREATE.${Streams.timers.name}`)).toEqual([
+      'rooms',
+      'game-timer',
+    ]);
+    // Rooms keeps the stream's limits; the timer only creates it if it starts first.
+    expect(usersThat('publish', `$JS.API.STREAM.UPDATE.${Streams.timers.name}`)).toEqual(['rooms']);
     for (const user of NATS_USERS) {
       for (const subject of natsPermissions[user].publish) {
         // The server itself publishes a due schedule into timer.fired.<roomId>.

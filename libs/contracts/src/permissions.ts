@@ -6,6 +6,7 @@ import {
   type EventType,
   KvBuckets,
   Requests,
+  RetiredConsumers,
   RoomLogSubjects,
   Streams,
   TimerSubjects,
@@ -97,6 +98,11 @@ const createsConsumers = (...specs: ConsumerSpec[]): Grant => ({
     `${JS_API}.CONSUMER.CREATE.${stream}.${durable}.>`,
     `${JS_API}.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
   ]),
+});
+
+/** Deletes consumers no service reads any more (RetiredConsumers), and only those. */
+const deletesRetired = (...specs: readonly { stream: string; durable: string }[]): Grant => ({
+  publish: specs.map(({ stream, durable }) => `${JS_API}.CONSUMER.DELETE.${stream}.${durable}`),
 });
 
 /**
@@ -209,6 +215,7 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     jetstream,
     ensuresStream(Streams.games.name, { owner: true }),
     createsConsumers(...consumersOf(Streams.games.name)),
+    deletesRetired(...RetiredConsumers),
     publishesEvents(...roomEvents, EventTypes.gameStarted, EventTypes.moveMade, EventTypes.gameFinished),
     usesBucket(KvBuckets.limits),
     // The room log: appends each change, reads a room's last message, projects and purges it.
@@ -221,15 +228,17 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
       ],
     },
     consumes(Consumers.roomsProjector),
+    // Each room change's deadlines: the room's schedule, which the server fires for the game timer.
+    ensuresStream(Streams.timers.name, { owner: true }),
+    schedules(Streams.timers.name, TimerSubjects.schedule('*')),
   ),
   'game-timer': user(
     'game-timer',
     calls(Requests.rooms.deadline),
     jetstream,
-    ensuresStream(Streams.games.name),
-    consumes(Consumers.timerRooms),
-    // Its deadlines: one schedule per room, fired into the same stream, consumed by its replicas.
-    ensuresStream(Streams.timers.name, { owner: true }),
+    // The deadlines rooms schedules, fired into TIMERS and consumed by its replicas; it writes a
+    // fired schedule's later deadlines back when the first no longer applied.
+    ensuresStream(Streams.timers.name),
     schedules(Streams.timers.name, TimerSubjects.schedule('*')),
     consumes(Consumers.timerFired),
   ),

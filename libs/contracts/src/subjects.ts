@@ -73,9 +73,9 @@ export const Streams = {
     maxMsgSize: 16 * 1024,
   },
   /**
-   * Interest retention: an event is kept until every durable consumer that takes it (the timer's,
-   * rewards' two; consumersOf) has acked it, and one that none takes (move.made, game.started) is
-   * not stored. Rooms creates those consumers before its first publish. With limits retention it
+   * Interest retention: an event is kept until every durable consumer that takes it (rewards' two;
+   * consumersOf) has acked it, and one that none takes (room.*, move.made, game.started) is not
+   * stored: only game.finished is. Rooms creates those consumers before its first publish. With limits retention it
    * kept every event for 14 days, and filled its 512 MiB about 5 minutes into a 500-game run
    * (docs/benchmarks.md, issue 13); now max_bytes is the backlog a stopped consumer may leave.
    */
@@ -89,9 +89,10 @@ export const Streams = {
     maxMsgSize: 256 * 1024,
   },
   /**
-   * The game timer's deadlines as JetStream message schedules (ADR-51): one schedule per room on
-   * timer.schedules.<roomId> (a newer one replaces it; max one message per subject), which the
-   * server publishes to timer.fired.<roomId> in this stream when due. Work-queue retention: a
+   * The rooms' deadlines as JetStream message schedules (ADR-51): one schedule per room on
+   * timer.schedules.<roomId>, written by rooms with each room change (a newer one replaces it;
+   * max one message per subject), which the server publishes to timer.fired.<roomId> in this
+   * stream when due, for the game timer. Work-queue retention: a
    * fired deadline is removed once the timer has acked it. The server refuses discard NEW on a
    * stream with schedules, so this one discards OLD: maxBytes is sized far above what one
    * message per room with a pending deadline takes (about 0.5 KiB each: some 60,000 rooms), and
@@ -154,11 +155,6 @@ export const Consumers = {
     durable: 'rewards-history',
     filterSubjects: [EventTypes.gameFinished],
   },
-  timerRooms: {
-    stream: Streams.games.name,
-    durable: 'game-timer-rooms',
-    filterSubjects: [EventTypes.roomCreated, EventTypes.roomUpdated, EventTypes.roomDeleted],
-  },
   /** The room log, projected into MongoDB and published to GAMES by the rooms replicas together. */
   roomsProjector: { stream: Streams.roomLog.name, durable: 'rooms-projector', filterSubjects: ['roomlog.>'] },
   /** Fired deadlines, shared by the timer's replicas: each one goes to one replica until acked. */
@@ -168,6 +164,14 @@ export const Consumers = {
 /** The durable consumers that read a stream: those of GAMES are created by rooms, its publisher, too. */
 export const consumersOf = (stream: string): Array<(typeof Consumers)[keyof typeof Consumers]> =>
   Object.values(Consumers).filter((consumer) => consumer.stream === stream);
+
+/**
+ * Durable consumers that earlier releases created and no service reads any more. The stream's
+ * publisher deletes them at start-up: on an interest stream, one left behind would keep every
+ * event it takes until the stream is full. The game timer read room events here until rooms
+ * wrote the schedules itself (docs/decisions.md, "Performance").
+ */
+export const RetiredConsumers = [{ stream: Streams.games.name, durable: 'game-timer-rooms' }] as const;
 
 /**
  * JetStream key-value buckets (stream KV_<bucket>, subjects $KV.<bucket>.>). `limits` holds the

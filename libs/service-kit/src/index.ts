@@ -18,3 +18,6 @@ export * from './bootstrap';
 export * from './caller';
 export * from './limits';
 export * from './paging';
+export * from './schedules/deadlines';
+export * from './schedules/schedule';
+export * from './schedules/schedule-store';

@@ -6,3 +6,4 @@ export { fillStream, recordEvents, refusalOf, STREAM_FULL_ERR_CODE } from './str
 export type { FilledStream } from './streams';
 export { startServiceProcess } from './services';
 export type { ServiceName, ServiceProcess } from './services';
+export { roomView, sec, startedGame, T0 } from './room-views';

@@ -5,6 +5,7 @@ import { ServerNats } from '@nestjs/microservices';
 import {
   Consumers,
   consumersOf,
+  RetiredConsumers,
   type EventEnvelope,
   EventTypes,
   KvBuckets,
@@ -293,15 +294,13 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     expect(deletes).toBe(1);
   });
 
-  it('carries the events: auth and rooms publish theirs, rewards and the timer consume, the gateway listens', async () => {
+  it('carries the events: auth and rooms publish theirs, rewards consumes, the gateway listens', async () => {
     const auth = await jetstream('auth');
     const rooms = await jetstream('rooms');
     const rewards = await jetstream('rewards');
-    const timer = await jetstream('game-timer');
     const gateway = await jetstream('gateway');
     // Streams are created by whichever service starts first.
     await rewards.ensureStreams([Streams.users, Streams.games]);
-    await timer.ensureStreams([Streams.games]);
     // Their publishers bring the limits up to date; rooms creates the consumers GAMES keeps its
     // events for (interest retention), before its first event.
     await auth.ensureStreams([Streams.users], { updateLimits: true });
@@ -314,10 +313,8 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
 
     const users: EventEnvelope[] = [];
     const games: EventEnvelope[] = [];
-    const timed: EventEnvelope[] = [];
     await rewards.consume(Consumers.rewardsUsers, async (event) => void users.push(event));
     await rewards.consume(Consumers.rewardsGames, async (event) => void games.push(event));
-    await timer.consume(Consumers.timerRooms, async (event) => void timed.push(event));
 
     await auth.publish(makeEvent(EventTypes.userRegistered, 'u1', { userId: 'u1', name: 'alice' }));
     await rooms.publish(makeEvent(EventTypes.roomUpdated, 'r1:1', { roomId: 'r1' } as never));
@@ -332,11 +329,9 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     };
     await until(() => users.length === 1, 'rewards-users');
     await until(() => games.length === 1, 'rewards-games');
-    await until(() => timed.length === 1, 'game-timer-rooms');
     await until(() => pushed.length === 1, 'the gateway');
     expect(users[0]?.type).toBe(EventTypes.userRegistered);
     expect(games[0]?.type).toBe(EventTypes.gameFinished);
-    expect(timed[0]?.type).toBe(EventTypes.roomUpdated);
   });
 
   it('refuses events outside a service: rewards cannot publish room.updated, rooms not user.deleted', async () => {
@@ -350,7 +345,7 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     ).rejects.toThrow(/PERMISSIONS|permission/i);
     // Nor take over another service's consumer, or the streams' configuration. Rooms creates
     // GAMES' consumers but reads none of their messages.
-    await expect(rewards.consume(Consumers.timerRooms, async () => undefined)).rejects.toThrow();
+    await expect(rewards.consume(Consumers.roomsProjector, async () => undefined)).rejects.toThrow();
     const reader = Consumers.rewardsHistory; // nothing in this suite reads it
     await rooms.ensureConsumer(reader);
     await rooms.publish(makeEvent(EventTypes.gameFinished, 'g2', { gameId: 'r2:1' } as never));
@@ -358,13 +353,23 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     expect((await consumer.info()).num_pending).toBeGreaterThan(0);
     await expect(consumer.next({ expires: 1000 })).resolves.toBeNull();
     const roomsManager = await rooms.nc.jetstreamManager();
-    await expect(roomsManager.consumers.delete(reader.stream, reader.durable)).rejects.toThrow();
+    await expect(roomsManager.consumers.delete(reader.stream, reader.durable)).rejects.toThrow(/permission/i);
+    // Only a retired consumer, which no service reads any more: the server looks for it (and has
+    // none here) instead of refusing the call.
+    for (const retired of RetiredConsumers) {
+      await expect(roomsManager.consumers.delete(retired.stream, retired.durable)).rejects.toThrow(
+        /consumer not found/i,
+      );
+    }
     const jsm = await rewards.nc.jetstreamManager();
     await expect(jsm.streams.delete(Streams.games.name)).rejects.toThrow();
   });
 
-  it("keeps the game timer's deadlines its own: it schedules and consumes them, nothing else", async () => {
-    // The calls apps/game-timer makes (deadlines/schedule-store.ts, fired-deadlines.consumer.ts).
+  it('keeps the deadlines to rooms and the game timer: rooms schedules them, the timer consumes them', async () => {
+    // The calls rooms and the game timer make (service-kit's schedules/schedule-store.ts,
+    // apps/game-timer's fired-deadlines.consumer.ts).
+    const rooms = await jetstream('rooms');
+    const roomsJsm = await rooms.nc.jetstreamManager();
     const timer = await jetstream('game-timer');
     const jsm = await timer.nc.jetstreamManager();
     const js = timer.nc.jetstream();
@@ -378,8 +383,11 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
       allow_msg_schedules: true,
       allow_msg_ttl: true,
     } as Partial<StreamConfig> as StreamConfig);
-    await jsm.streams.update(Streams.timers.name, {
-      ...(await jsm.streams.info(Streams.timers.name)).config,
+    // Rooms keeps the stream's limits, the timer does not.
+    const timersConfig = (await jsm.streams.info(Streams.timers.name)).config;
+    await expect(jsm.streams.update(Streams.timers.name, timersConfig)).rejects.toThrow(/permission/i);
+    await roomsJsm.streams.update(Streams.timers.name, {
+      ...timersConfig,
       max_bytes: Streams.timers.maxBytes,
     });
     const { stream, durable, filterSubjects } = Consumers.timerFired;
@@ -395,14 +403,16 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
       h.set('Nats-Schedule-Target', TimerSubjects.fired(roomId));
       return h;
     };
-    const ack = await js.publish(TimerSubjects.schedule('r1'), codec.encode('{}'), {
+    const ack = await rooms.nc.jetstream().publish(TimerSubjects.schedule('r1'), codec.encode('{}'), {
       headers: schedule('r1'),
       expect: { lastSubjectSequence: 0 },
     });
-    const last = await jsm.streams.getMessage(Streams.timers.name, {
-      last_by_subj: TimerSubjects.schedule('r1'),
-    });
-    expect(last.seq).toBe(ack.seq);
+    for (const reader of [roomsJsm, jsm]) {
+      const last = await reader.streams.getMessage(Streams.timers.name, {
+        last_by_subj: TimerSubjects.schedule('r1'),
+      });
+      expect(last.seq).toBe(ack.seq);
+    }
     const fired = await (await js.consumers.get(stream, durable)).next({ expires: 5000 });
     expect(fired?.subject).toBe(TimerSubjects.fired('r1'));
     fired?.ack();
@@ -415,8 +425,10 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     await expect(jsm.streams.purge(Streams.timers.name)).rejects.toThrow();
     await expect(jsm.streams.delete(Streams.timers.name)).rejects.toThrow();
     await expect(jsm.streams.getMessage(Streams.games.name, { seq: 1 })).rejects.toThrow();
+    // Rooms cannot take the timer's consumer either.
+    await expect(rooms.nc.jetstream().consumers.get(stream, durable)).rejects.toThrow();
     // No other service writes a schedule, reads one, or takes the timer's consumer.
-    for (const user of ['gateway', 'auth', 'rewards', 'rooms'] as const) {
+    for (const user of ['gateway', 'auth', 'rewards'] as const) {
       const other = (await jetstream(user)).nc;
       await expect(
         other

@@ -7,18 +7,21 @@ import {
 import { Consumers, type DeadlineDueResponse, Requests } from '@oasis198/contracts';
 import {
   CONFIG,
+  decodeSchedule,
+  ensureDurable,
   JetStreamService,
   LOGGER,
   type Logger,
   Metrics,
   natsEndpoint,
   RpcClient,
+  type RoomSchedule,
+  ScheduleStore,
 } from '@oasis198/service-kit';
-import type { ConsumerMessages, JsMsg } from 'nats';
+import type { ConsumerMessages, JetStreamManager, JsMsg } from 'nats';
 import { Counter, Histogram } from 'prom-client';
 import type { GameTimerConfig } from '../config';
-import { decodeSchedule, planAnswer, planFired, rpcRetryMs, type RoomSchedule } from './schedule';
-import { ensureFiredConsumer, ScheduleStore } from './schedule-store';
+import { planAnswer, planFired, rpcRetryMs } from './schedule';
 
 /** Fired deadlines asked for at a time (the rest wait on the server). */
 const PULL_BATCH = 512;
@@ -27,6 +30,17 @@ const NOT_DUE_LOG_AFTER = 20;
 const NOT_DUE_LOG_EVERY = 60;
 /** Beyond the lead, how early a fired deadline may arrive and still be held here (the server's 250 ms tick, and some). */
 const HOLD_SLACK_MS = 500;
+
+/** Creates the durable consumer of fired deadlines when missing. */
+async function ensureFiredConsumer(jsm: JetStreamManager, ackWaitMs: number): Promise<void> {
+  await ensureDurable(jsm, Consumers.timerFired, {
+    ack_wait: ackWaitMs * 1e6,
+    // Never dropped: a deadline is retried until the rooms service has answered it.
+    max_deliver: -1,
+    // Deadlines handed back until due (the lead) stay pending meanwhile: room for a burst.
+    max_ack_pending: 20_000,
+  });
+}
 
 /**
  * Turns fired schedules into rooms.deadline requests. The fired deadlines of every room arrive

@@ -2,23 +2,27 @@ import type { INestApplication } from '@nestjs/common';
 import {
   type DeadlineDueRequest,
   type DeadlineDueResponse,
-  EventIds,
-  type EventEnvelope,
-  EventTypes,
   QueueGroups,
   Requests,
   type RoomView,
-  Streams,
 } from '@oasis198/contracts';
-import { createService } from '@oasis198/service-kit';
-import { type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
-import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { createService, ensureTimerStream, scheduleOf, ScheduleStore } from '@oasis198/service-kit';
+import {
+  roomView,
+  sec,
+  startedGame,
+  type TestInfra,
+  uniqueName,
+  useTestInfra,
+  waitFor,
+} from '@oasis198/testing';
+import { connect, JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gameTimerDefinition } from '../game-timer.definition';
-import { roomView, sec, startedGame } from '../testing/room-views';
 
 // The game timer against a real NATS (its deadlines are JetStream message schedules; it has no
-// database), with a stand-in for the rooms service that records every deadline it is sent.
+// database). The rooms service's two sides are stand-ins: its schedule writes, made with the same
+// ScheduleStore as rooms, and its answers to rooms.deadline, which record every deadline sent.
 describe('game timer', () => {
   const infra = useTestInfra({ mongo: false });
   describe('with a recording rooms service', suite(infra));
@@ -27,6 +31,7 @@ describe('game timer', () => {
 function suite(infra: () => TestInfra) {
   return () => {
     let nc: NatsConnection;
+    let jsm: JetStreamManager;
     let env: NodeJS.ProcessEnv;
     const apps: INestApplication[] = [];
     const received: { request: DeadlineDueRequest; at: number }[] = [];
@@ -49,16 +54,11 @@ function suite(infra: () => TestInfra) {
     /** The turn of a 14 s room started at startMs is due at startMs + 19 s + 1 ms. */
     const startFor = (dueMs: number) => dueMs - 19 * sec - 1;
 
-    async function publish(
-      type: typeof EventTypes.roomUpdated | typeof EventTypes.roomDeleted,
-      data: unknown,
-      id: string,
-    ) {
-      const event = { id, type, occurredAt: new Date().toISOString(), data } as EventEnvelope;
-      await nc.jetstream().publish(type, JSONCodec().encode(event), { msgID: id });
-    }
-    const snapshot = (room: RoomView) =>
-      publish(EventTypes.roomUpdated, { room }, EventIds.roomUpdated(room._id, room.version));
+    /** A rooms replica writing schedules (each one remembers what it last wrote). */
+    const roomsReplica = () => new ScheduleStore(nc, jsm, 500);
+    let rooms: ScheduleStore;
+    /** What rooms writes for a change that leaves the room as `room`. */
+    const snapshot = (room: RoomView, writer = rooms) => writer.write(scheduleOf(room));
     const callsFor = (roomId: string) => received.filter((r) => r.request.roomId === roomId);
     /** Snapshots `count` rooms `<prefix>-<i>`, the turn of room i falling due at dueOf(i). */
     const snapshotRooms = (prefix: string, count: number, dueOf: (i: number) => number) =>
@@ -84,8 +84,9 @@ function suite(infra: () => TestInfra) {
 
     beforeAll(async () => {
       nc = await connect({ servers: infra().natsUrl });
-      const jsm = await nc.jetstreamManager();
-      await jsm.streams.add({ name: Streams.games.name, subjects: [...Streams.games.subjects] });
+      jsm = await nc.jetstreamManager();
+      await ensureTimerStream(jsm);
+      rooms = roomsReplica();
       // The rooms service's side of rooms.deadline (NestJS's NATS packet format).
       const sub = nc.subscribe(Requests.rooms.deadline, { queue: QueueGroups.rooms });
       void (async () => {
@@ -118,7 +119,7 @@ function suite(infra: () => TestInfra) {
       await nc?.drain();
     });
 
-    it('fires a turn timeout from a room snapshot on time, and follows newer snapshots only', async () => {
+    it('fires a turn timeout from a room schedule on time, and follows newer versions only', async () => {
       const timer = await startTimer();
       const roomId = uniqueName('room');
       const due = Date.now() + 3 * sec;
@@ -130,11 +131,8 @@ function suite(infra: () => TestInfra) {
         { player: 'player1', number: 3, option: 'plain', aiNumber: 4, total: 3, at: 0 },
       ];
       await snapshot(moved);
-      await publish(
-        EventTypes.roomUpdated,
-        { room: runningRoom(roomId, 2, startFor(due)) },
-        `${roomId}-redelivered`,
-      );
+      // Another rooms replica writes version 2 late (a redelivered log message): it stays unwritten.
+      expect(await snapshot(runningRoom(roomId, 2, startFor(due)), roomsReplica())).toBe('older');
 
       await waitFor(async () => callsFor(roomId).length > 0, { timeoutMs: 8 * sec, what: 'the timeout' });
       const [call] = callsFor(roomId);
@@ -202,11 +200,7 @@ function suite(infra: () => TestInfra) {
       const timer = await startTimer();
       const roomId = uniqueName('room');
       await snapshot(runningRoom(roomId, 2, startFor(Date.now() + 1500)));
-      await publish(
-        EventTypes.roomDeleted,
-        { roomId, version: 3, reason: 'left', playerIds: [] },
-        EventIds.roomDeleted(roomId),
-      );
+      expect(await rooms.write({ roomId, version: 3, deadlines: [] })).toBe('cancelled');
       await sleep(2500);
       expect(callsFor(roomId)).toHaveLength(0);
       await stopTimer(timer);
@@ -217,15 +211,6 @@ function suite(infra: () => TestInfra) {
       const roomId = uniqueName('room');
       const due = Date.now() + 1500;
       await snapshot(runningRoom(roomId, 2, startFor(due)));
-      await waitFor(
-        async () =>
-          (await nc.jetstreamManager()).consumers
-            .info(Streams.games.name, 'game-timer-rooms')
-            .then((i) => i.num_pending === 0 && i.num_ack_pending === 0),
-        {
-          what: 'the snapshot to be stored',
-        },
-      );
       await stopTimer(timer);
       await sleep(due - Date.now() + 1000);
       expect(callsFor(roomId)).toHaveLength(0);

@@ -1,4 +1,12 @@
-import { Consumers, type EventEnvelope, Streams } from '@oasis198/contracts';
+import {
+  Consumers,
+  type EventEnvelope,
+  type EventPayloads,
+  EventTypes,
+  type RoomSchedule,
+  type RoomSnapshot,
+  Streams,
+} from '@oasis198/contracts';
 import {
   DEAD_LETTERS_COLLECTION,
   type DeadLetterRecord,
@@ -10,9 +18,12 @@ import {
   type JetStreamService,
   type Logger,
   type Metrics,
+  scheduleOf,
+  type ScheduleStore,
   storeDeadLetter,
 } from '@oasis198/service-kit';
 import { LRUCache } from 'lru-cache';
+import { Counter } from 'prom-client';
 import type { ConsumerMessages, JsMsg } from 'nats';
 import { type RoomLog, type RoomLogEntry, roomIdOf } from './room-log';
 import type { RoomRecord } from './room.schema';
@@ -46,9 +57,28 @@ interface Held {
 }
 
 /**
+ * The room's schedule as a change leaves it: the deadlines of its last snapshot, or none (a
+ * cancellation at the deletion's version) once it is deleted. Null for a change with neither.
+ */
+export function scheduleOfChange(events: readonly EventEnvelope[]): RoomSchedule | null {
+  let schedule: RoomSchedule | null = null;
+  for (const event of events) {
+    if (event.type === EventTypes.roomCreated || event.type === EventTypes.roomUpdated) {
+      schedule = scheduleOf((event.data as RoomSnapshot).room);
+    } else if (event.type === EventTypes.roomDeleted) {
+      const { roomId, version } = event.data as EventPayloads[typeof EventTypes.roomDeleted];
+      schedule = { roomId, version, deadlines: [] };
+    }
+  }
+  return schedule;
+}
+
+/**
  * Turns the room log into its effects, shared by the rooms replicas through one durable consumer:
  * for each message, publishes its events to GAMES (their ids are their msg-ids, so a redelivery
- * is dropped by the stream's duplicate window), then makes sure MongoDB has the room, then acks.
+ * is dropped by the stream's duplicate window) and writes the room's schedule of deadlines to
+ * TIMERS (version-guarded, so a repeat or a late older message changes nothing), then makes sure
+ * MongoDB has the room, then acks.
  *
  * - A change that lists see (creation, players, start, end, deletion) is written at once; a
  *   move-only change is held, and written together with the room's later ones at most once per
@@ -83,15 +113,26 @@ export class RoomProjector {
   private readonly publishedOf = new Map<number, number>();
   /** When JetStream first refused an event, by event id (for the dead-letter delay). */
   private readonly firstRefusedAt = new Map<string, number>();
+  private readonly scheduleWrites?: Counter<'outcome'>;
 
   constructor(
     private readonly repository: RoomsRepository,
     private readonly jetstream: JetStreamService,
     private readonly log: RoomLog,
+    private readonly schedules: Pick<ScheduleStore, 'write'>,
     private readonly logger: Logger,
     private readonly options: RoomProjectorOptions,
     private readonly metrics?: Metrics,
-  ) {}
+  ) {
+    if (metrics) {
+      this.scheduleWrites = new Counter({
+        name: 'oasis_rooms_schedule_writes_total',
+        help: 'Room changes written as the room schedule of deadlines, by outcome (scheduled, cancelled, older: a newer one was there).',
+        labelNames: ['outcome'] as const,
+        registers: [metrics.registry],
+      });
+    }
+  }
 
   async start(): Promise<void> {
     const { stream, durable } = Consumers.roomsProjector;
@@ -137,8 +178,24 @@ export class RoomProjector {
    * used by the consumer (and by tests, to show a redelivery changes nothing).
    */
   async project(entry: RoomLogEntry, seq: number, msgs: readonly JsMsg[] = []): Promise<void> {
-    await this.publish(entry.events, seq, msgs[0]);
+    await this.announce(entry, seq, msgs[0]);
     await this.queueStore(entry, seq, msgs);
+  }
+
+  /**
+   * A change's effects outside MongoDB, side by side: its events published to GAMES, and its
+   * deadlines written as the room's schedule (the game timer gets them when due). Either failing
+   * fails the message, which is then tried again whole; both repeat harmlessly.
+   */
+  private async announce(entry: RoomLogEntry, seq: number, msg?: JsMsg): Promise<void> {
+    const schedule = scheduleOfChange(entry.events);
+    const [published, scheduled] = await Promise.allSettled([
+      this.publish(entry.events, seq, msg),
+      schedule && this.schedules.write(schedule),
+    ]);
+    if (published.status === 'rejected') throw published.reason;
+    if (scheduled.status === 'rejected') throw scheduled.reason;
+    if (scheduled.value) this.scheduleWrites?.inc({ outcome: scheduled.value });
   }
 
   /** The room's write, after its earlier ones (the room's next messages are published meanwhile). */
@@ -212,7 +269,7 @@ export class RoomProjector {
       return;
     }
     try {
-      await this.publish(entry.events, msg.seq, msg);
+      await this.announce(entry, msg.seq, msg);
     } catch (error) {
       this.retry([msg], error, entry.room._id);
       return;

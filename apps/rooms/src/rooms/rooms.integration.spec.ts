@@ -9,13 +9,22 @@ import {
   type GameFinished,
   type MessageResponse,
   Requests,
+  RetiredConsumers,
   RoomLogSubjects,
   ROOM_MESSAGES,
   type RoomPage,
   type RoomView,
   Streams,
+  TimerSubjects,
 } from '@oasis198/contracts';
-import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
+import {
+  createService,
+  decodeSchedule,
+  Metrics,
+  RpcClient,
+  scheduleOf,
+  VERSION_HEADER,
+} from '@oasis198/service-kit';
 import {
   mongoUrlFor,
   recordEvents,
@@ -25,7 +34,7 @@ import {
   waitFor,
 } from '@oasis198/testing';
 import { Types } from 'mongoose';
-import { connect, type NatsConnection, RetentionPolicy } from 'nats';
+import { AckPolicy, connect, type NatsConnection, RetentionPolicy } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
 import { cryptoRandom } from './random';
 import { eventsFor } from './room-events';
@@ -148,25 +157,49 @@ function suite(infra: () => TestInfra) {
       await app?.close();
     });
 
-    it('keeps GAMES for its readers: their consumers exist before its first event, which waits for them', async () => {
+    it('keeps GAMES for its readers: their consumers exist before its first event, and no retired one', async () => {
       const jsm = await nc.jetstreamManager();
       expect((await jsm.streams.info(Streams.games.name)).config.retention).toBe(RetentionPolicy.Interest);
       const readers = consumersOf(Streams.games.name);
       expect(readers.map((reader) => reader.durable).sort()).toEqual(
-        [Consumers.rewardsGames, Consumers.rewardsHistory, Consumers.timerRooms].map((c) => c.durable).sort(),
+        [Consumers.rewardsGames, Consumers.rewardsHistory].map((c) => c.durable).sort(),
       );
       for (const reader of readers) {
         const { config } = await jsm.consumers.info(reader.stream, reader.durable);
         expect([...(config.filter_subjects ?? [config.filter_subject])]).toEqual(reader.filterSubjects);
       }
-      // Neither the timer nor rewards runs here: a new room's room.created waits for the timer.
-      const { stream, durable } = Consumers.timerRooms;
-      const before = (await jsm.consumers.info(stream, durable)).num_pending;
-      const room = await create(user('alice'));
-      await waitFor(async () => (await jsm.consumers.info(stream, durable)).num_pending === before + 1, {
-        what: "the room's room.created kept for the timer",
+      // A consumer an earlier release left (the timer's room events) would keep every room event
+      // for ever: the next rooms replica to start deletes it.
+      const [retired] = RetiredConsumers;
+      await jsm.consumers.add(retired.stream, {
+        durable_name: retired.durable,
+        ack_policy: AckPolicy.Explicit,
+        filter_subject: EventTypes.roomUpdated,
       });
-      expect((await storedEvents(room._id)).map((event) => event.type)).toEqual([EventTypes.roomCreated]);
+      const { app: next } = await createService(roomsDefinition, env);
+      await next.close();
+      await expect(jsm.consumers.info(retired.stream, retired.durable)).rejects.toThrow(/not found/i);
+    });
+
+    it("writes each change's deadlines as the room's schedule, and cancels it with the room", async () => {
+      const jsm = await nc.jetstreamManager();
+      const scheduleOfRoom = async (roomId: string) => {
+        const msg = await jsm.streams.getMessage(Streams.timers.name, {
+          last_by_subj: TimerSubjects.schedule(roomId),
+        });
+        return { version: Number(msg.header.get(VERSION_HEADER)), schedule: decodeSchedule(msg.data) };
+      };
+      const alice = user('alice');
+      const room = await create(alice);
+      // One player waiting: the room expires WAITING_ROOM_EXPIRY after it started waiting.
+      await waitFor(async () => (await scheduleOfRoom(room._id).catch(() => null))?.version === 1, {
+        what: 'the new room schedule',
+      });
+      expect((await scheduleOfRoom(room._id)).schedule).toEqual(scheduleOf(room));
+      expect((await scheduleOfRoom(room._id)).schedule?.deadlines.map((d) => d.kind)).toEqual(['waiting']);
+      await call<MessageResponse>(Requests.rooms.delete, { caller: alice, roomId: room._id });
+      await waitFor(async () => (await scheduleOfRoom(room._id)).version > 1, { what: 'the cancellation' });
+      expect((await scheduleOfRoom(room._id)).schedule?.deadlines).toEqual([]);
     });
 
     it('creates a room with the creator as player 1, never showing its passcode', async () => {

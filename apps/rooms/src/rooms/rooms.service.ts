@@ -12,6 +12,7 @@ import {
   type Person,
   ROOM_MESSAGES,
   type RoomPage,
+  RetiredConsumers,
   type RoomView,
   Streams,
   type TokenClaims,
@@ -26,6 +27,8 @@ import {
 } from '@oasis198/game-rules';
 import {
   CONFIG,
+  deleteRetiredConsumers,
+  ensureTimerStream,
   JetStreamService,
   keepPublishedStream,
   LOGGER,
@@ -37,6 +40,7 @@ import {
   publisherRelayOptions,
   rateLimited,
   readablePage,
+  ScheduleStore,
   type SharedLimit,
 } from '@oasis198/service-kit';
 import { type Model, Types } from 'mongoose';
@@ -117,14 +121,19 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       maxMsgSize: this.config.GAMES_STREAM_MAX_MSG_SIZE,
     };
     await keepPublishedStream(this.jetstream, games, this.config, consumersOf(Streams.games.name));
+    const nc = this.jetstream.nc;
+    const jsm = await nc.jetstreamManager();
+    await deleteRetiredConsumers(jsm, RetiredConsumers, this.logger);
     const roomLog = {
       ...Streams.roomLog,
       maxBytes: this.config.ROOMLOG_STREAM_MAX_BYTES,
       maxMsgSize: this.config.ROOMLOG_STREAM_MAX_MSG_SIZE,
     };
     await keepPublishedStream(this.jetstream, roomLog, this.config);
-    const nc = this.jetstream.nc;
-    this.roomLog = new RoomLog(nc.jetstream(), await nc.jetstreamManager());
+    this.roomLog = new RoomLog(nc.jetstream(), jsm);
+    // Rooms writes each room's deadlines as its schedule in TIMERS, and keeps that stream's limits.
+    await ensureTimerStream(jsm, this.config.TIMERS_STREAM_MAX_BYTES);
+    const schedules = new ScheduleStore(nc, jsm, this.config.TIMER_SCHEDULE_LEAD_MS);
     const { passcodes } = await openSharedLimits(
       this.jetstream.nc,
       KvBuckets.limits,
@@ -141,6 +150,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       this.repository,
       this.jetstream,
       this.roomLog,
+      schedules,
       this.logger,
       {
         coalesceMs: this.config.PROJECTION_COALESCE_MS,

@@ -489,6 +489,25 @@ export async function ensureDurable(
   return true;
 }
 
+/**
+ * Deletes durable consumers that no service reads any more (contracts' RetiredConsumers), where
+ * they still exist: on an interest stream, one left behind keeps every event it takes.
+ */
+export async function deleteRetiredConsumers(
+  jsm: JetStreamManager,
+  retired: readonly { stream: string; durable: string }[],
+  logger: Pick<Logger, 'info'>,
+): Promise<void> {
+  for (const { stream, durable } of retired) {
+    try {
+      await jsm.consumers.delete(stream, durable);
+      logger.info({ stream, consumer: durable }, 'deleted a retired durable consumer');
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+}
+
 /** JetStream's "not found": a stream (10059), a consumer (10014) or a message (10037). */
 export function isNotFound(error: unknown): boolean {
   const e = error as { code?: string; api_error?: { err_code?: number }; message?: string } | null;

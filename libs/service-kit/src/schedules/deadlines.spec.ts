@@ -9,8 +9,8 @@ import {
   type GameState,
   type MoveRecord,
 } from '@oasis198/game-rules';
-import { roomView as view, sec, startedGame as started, T0 } from '../testing/room-views';
-import { deriveDeadlines } from './derive';
+import { roomView as view, sec, startedGame as started, T0 } from '@oasis198/testing';
+import { deriveDeadlines } from './deadlines';
 
 /** The game of started() after player 1's first move (a plain 4, 5 s in): player 2 to move. */
 function afterFirstMove(): GameState {

@@ -1,4 +1,4 @@
-// Room snapshots for the game timer's tests: what rooms publishes in room.created/room.updated,
+// Room snapshots for the deadline tests (service-kit's schedules, the game timer): as rooms shows rooms,
 // built from a real engine state, so the deadlines the timer derives follow the engine's clock.
 import type { RoomView } from '@oasis198/contracts';
 import {

@@ -1,5 +1,4 @@
-import { Consumers, Streams, TimerSubjects } from '@oasis198/contracts';
-import { ensureDurable, isNotFound, isWrongRevision } from '@oasis198/service-kit';
+import { Streams, TimerSubjects } from '@oasis198/contracts';
 import {
   DiscardPolicy,
   headers as natsHeaders,
@@ -10,6 +9,8 @@ import {
   type NatsConnection,
   type StreamConfig,
 } from 'nats';
+import { isWrongRevision } from '../limits/versioned-store';
+import { isNotFound } from '../nats/jetstream.service';
 import { encodeSchedule, fireAtMs, type RoomSchedule } from './schedule';
 
 /** The room version a schedule (or a cancellation) was written for. */
@@ -33,15 +34,13 @@ const REMEMBERED_ROOMS = 100_000;
 export const isRoomToken = (roomId: string): boolean => /^[A-Za-z0-9_-]{1,128}$/.test(roomId);
 
 /**
- * Creates the TIMERS stream when missing, and brings its limits up to date (the game timer owns
- * it). Not service-kit's ensureStreams: a stream with message schedules must discard OLD (the
+ * Creates the TIMERS stream when missing and, with `maxBytes`, brings its limits up to date: rooms,
+ * which writes every room's schedule, keeps them (TIMERS_STREAM_MAX_BYTES); the game timer only
+ * creates the stream if it starts first. Not service-kit's ensureStreams: a stream with message schedules must discard OLD (the
  * server refuses discard NEW with schedules), keeps one message per subject (a room's schedule,
  * its fired deadline) and uses work-queue retention (a fired deadline goes once acked).
  */
-export async function ensureTimerStream(
-  jsm: JetStreamManager,
-  maxBytes: number = Streams.timers.maxBytes,
-): Promise<void> {
+export async function ensureTimerStream(jsm: JetStreamManager, maxBytes?: number): Promise<void> {
   const spec = Streams.timers;
   const config: TimerStreamConfig = {
     name: spec.name,
@@ -49,7 +48,7 @@ export async function ensureTimerStream(
     retention: RetentionPolicy.Workqueue,
     storage: StorageType.File,
     discard: DiscardPolicy.Old,
-    max_bytes: maxBytes,
+    max_bytes: maxBytes ?? spec.maxBytes,
     max_msg_size: spec.maxMsgSize,
     max_msgs_per_subject: spec.maxMsgsPerSubject,
     duplicate_window: 2 * MINUTE_NS,
@@ -71,6 +70,7 @@ export async function ensureTimerStream(
     }
     return;
   }
+  if (maxBytes === undefined) return;
   if (
     current.max_bytes !== config.max_bytes ||
     current.max_msg_size !== config.max_msg_size ||
@@ -80,17 +80,6 @@ export async function ensureTimerStream(
   ) {
     await jsm.streams.update(spec.name, { ...current, ...config } as unknown as StreamConfig);
   }
-}
-
-/** Creates the durable consumer of fired deadlines when missing. */
-export async function ensureFiredConsumer(jsm: JetStreamManager, ackWaitMs: number): Promise<void> {
-  await ensureDurable(jsm, Consumers.timerFired, {
-    ack_wait: ackWaitMs * 1e6,
-    // Never dropped: a deadline is retried until the rooms service has answered it.
-    max_deliver: -1,
-    // Deadlines handed back until due (the lead) stay pending meanwhile: room for a burst.
-    max_ack_pending: 20_000,
-  });
 }
 
 export type WriteOutcome = 'scheduled' | 'cancelled' | 'older';

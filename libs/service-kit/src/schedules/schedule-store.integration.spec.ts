@@ -1,7 +1,7 @@
 import { Streams, TimerSubjects } from '@oasis198/contracts';
 import { uniqueName, useTestInfra } from '@oasis198/testing';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
-import { roomView, startedGame } from '../testing/room-views';
+import { roomView, startedGame } from '@oasis198/testing';
 import { scheduleOf, type RoomSchedule } from './schedule';
 import { ensureTimerStream, ScheduleStore, VERSION_HEADER } from './schedule-store';
 
