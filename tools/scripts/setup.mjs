@@ -439,6 +439,9 @@ async function chromium() {
 async function containers() {
   const did = [];
   const missing = ['podman', 'runc', 'debootstrap'].filter((name) => !hasCommand(name));
+  // Debian's podman networks through CNI, and its DNS plugin is a package of its own that podman
+  // does not depend on: without it the stack's services cannot resolve each other by name.
+  if (!existsSync('/usr/lib/cni/dnsname')) missing.push('golang-github-containernetworking-plugin-dnsname');
   if (missing.length) {
     await aptInstall(missing, 'the container stack and the Testcontainers suites need podman');
     did.push(`apt-get install ${missing.join(' ')}`);
