@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from './mongo';
+import { isDuplicateKeyError, onlyDuplicateKeys } from './mongo';
 
 describe('isDuplicateKeyError', () => {
   it('recognises the duplicate-key error by code or by its message', () => {
@@ -13,5 +13,20 @@ describe('isDuplicateKeyError', () => {
     for (const value of [new Error('connection refused'), { code: 112 }, null, undefined, 'E11000']) {
       expect(isDuplicateKeyError(value)).toBe(false);
     }
+  });
+});
+
+describe('onlyDuplicateKeys', () => {
+  const duplicate = { code: 11000, errmsg: 'E11000 duplicate key error' };
+
+  it('is true when every refused write of an unordered insert was a duplicate key', () => {
+    expect(onlyDuplicateKeys({ code: 11000, writeErrors: [duplicate, duplicate] })).toBe(true);
+    expect(onlyDuplicateKeys(duplicate)).toBe(true);
+  });
+
+  it('is false when any write was refused for another reason', () => {
+    expect(onlyDuplicateKeys({ code: 11000, writeErrors: [duplicate, { code: 121 }] })).toBe(false);
+    expect(onlyDuplicateKeys({ writeErrors: [] })).toBe(false);
+    expect(onlyDuplicateKeys(new Error('connection refused'))).toBe(false);
   });
 });

@@ -19,6 +19,12 @@ export class InMemoryGameHistoryRepository implements Repository {
     // nothing to prepare
   }
 
+  async recordResults(entries: readonly PlayerGameResult[]): Promise<string[]> {
+    const recorded: string[] = [];
+    for (const entry of entries) if (await this.recordResult(entry)) recorded.push(entry.playerId);
+    return recorded;
+  }
+
   async recordResult(entry: PlayerGameResult): Promise<boolean> {
     const _id = playerGameId(entry.playerId, entry.gameId);
     if (this.games.has(_id) || this.tooOld(entry.playerId, entry.finishedAt)) return false;

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { PlayedGame } from '@oasis198/contracts';
 import type { MoveRecord } from '@oasis198/game-rules';
-import { CONFIG, isDuplicateKeyError } from '@oasis198/service-kit';
+import { CONFIG, isDuplicateKeyError, onlyDuplicateKeys } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import type { RewardsConfig } from '../config';
 import { PlayerGame, playerGameId, PlayerHistory } from './game-history.schema';
@@ -25,6 +25,15 @@ export type StoredPlayerGame = PlayerGame;
 interface Kept {
   games: StoredPlayerGame[];
   version: number;
+}
+
+/** What recording a result does to a kept list: nothing, or add it (and let the oldest go). */
+type Plan = { kind: 'there' } | { kind: 'too-old' } | Added;
+interface Added {
+  kind: 'add';
+  summary: StoredPlayerGame;
+  games: StoredPlayerGame[];
+  evicted: StoredPlayerGame[];
 }
 
 /** Newest first: by the end, then by id (the same order the list always had). */
@@ -56,24 +65,62 @@ export class GameHistoryRepository implements OnModuleInit {
    * of one player at once: the second one's guarded update fails, and it decides again.
    */
   async recordResult(entry: PlayerGameResult): Promise<boolean> {
+    return (await this.recordResults([entry])).length > 0;
+  }
+
+  /**
+   * Records the results of a game's players as recordResult does, with one read of their lists and
+   * one insert of their games for all of them. Answers whose results it recorded.
+   */
+  async recordResults(entries: readonly PlayerGameResult[]): Promise<string[]> {
+    const kept = await this.keptAmong(entries.map((entry) => entry.playerId));
+    const adding = entries.flatMap((entry) => {
+      const current = kept.get(entry.playerId) ?? { games: [], version: 0 };
+      const plan = this.plan(entry, current);
+      return plan.kind === 'add' ? [{ entry, current, plan }] : [];
+    });
+    await this.insertAll(
+      adding.map(({ entry: { moveList }, plan }) => ({
+        ...plan.summary,
+        ...(moveList ? { moveList: JSON.stringify(moveList) } : {}),
+      })),
+    );
+    const recorded: string[] = [];
+    for (const { entry, current, plan } of adding) {
+      if (await this.settle(entry, current, plan)) recorded.push(entry.playerId);
+    }
+    return recorded;
+  }
+
+  /** Where a result goes in the kept list: nowhere if it is there or older than every game kept. */
+  private plan(entry: PlayerGameResult, kept: Kept): Plan {
     const { playerId, gameId, moveList, ...fields } = entry;
     const _id = playerGameId(playerId, gameId);
     const summary: StoredPlayerGame = { _id, playerId, gameId, ...fields, verifiable: moveList !== null };
-    for (let inserted = false; ; inserted = true) {
-      const kept = await this.kept(playerId);
-      if (kept.games.some((game) => game._id === _id)) return false;
-      const games = [...kept.games, summary].sort(newestFirst);
-      const evicted = games.splice(this.config.GAME_HISTORY_KEPT);
-      if (evicted.includes(summary)) {
-        // Newer games of the player were kept meanwhile: the copy this call wrote goes again.
-        if (inserted) await this.games.deleteOne({ _id } as never).exec();
+    if (kept.games.some((game) => game._id === _id)) return { kind: 'there' };
+    const games = [...kept.games, summary].sort(newestFirst);
+    const evicted = games.splice(this.config.GAME_HISTORY_KEPT);
+    return evicted.includes(summary) ? { kind: 'too-old' } : { kind: 'add', summary, games, evicted };
+  }
+
+  /**
+   * Saves the list with the inserted game over the version it was read at. When another write
+   * came first, it reads the list again and decides again; the inserted copy goes if the game is
+   * then older than every game kept.
+   */
+  private async settle(entry: PlayerGameResult, kept: Kept, plan: Added): Promise<boolean> {
+    for (let current = kept, next: Plan = plan; ;) {
+      if (next.kind === 'there') return false;
+      if (next.kind === 'too-old') {
+        await this.games.deleteOne({ _id: plan.summary._id } as never).exec();
         return false;
       }
-      if (!inserted)
-        await this.insert({ ...summary, ...(moveList ? { moveList: JSON.stringify(moveList) } : {}) });
-      if (!(await this.save(playerId, games, kept.version))) continue;
-      for (const game of evicted) await this.games.deleteOne({ _id: game._id } as never).exec();
-      return true;
+      if (await this.save(entry.playerId, next.games, current.version)) {
+        for (const game of next.evicted) await this.games.deleteOne({ _id: game._id } as never).exec();
+        return true;
+      }
+      current = await this.kept(entry.playerId);
+      next = this.plan(entry, current);
     }
   }
 
@@ -105,7 +152,23 @@ export class GameHistoryRepository implements OnModuleInit {
    * (an upgrade): those are read once by `playerId`, the one scan, and the next write keeps them.
    */
   private async kept(playerId: string): Promise<Kept> {
-    const history = await this.histories.findById(playerId).lean<PlayerHistory>().exec();
+    return this.keptOf(playerId, await this.histories.findById(playerId).lean<PlayerHistory>().exec());
+  }
+
+  /** The kept games of several players, their lists read in one find by their ids. */
+  private async keptAmong(playerIds: readonly string[]): Promise<Map<string, Kept>> {
+    const histories = await this.histories
+      .find({ _id: { $in: [...new Set(playerIds)] } })
+      .lean<PlayerHistory[]>()
+      .exec();
+    const byId = new Map(histories.map((history) => [history._id, history]));
+    const kept = new Map<string, Kept>();
+    for (const playerId of playerIds)
+      kept.set(playerId, await this.keptOf(playerId, byId.get(playerId) ?? null));
+    return kept;
+  }
+
+  private async keptOf(playerId: string, history: PlayerHistory | null): Promise<Kept> {
     if (history) {
       const games = (JSON.parse(history.games) as StoredPlayerGame[]).map((game) => ({
         ...game,
@@ -140,12 +203,13 @@ export class GameHistoryRepository implements OnModuleInit {
     return matchedCount === 1;
   }
 
-  /** Inserts the game; a copy there already (a redelivery, or another replica first) is the same game. */
-  private async insert(game: PlayerGame): Promise<void> {
+  /** Inserts the games; a copy there already (a redelivery, or another replica first) is the same game. */
+  private async insertAll(games: readonly PlayerGame[]): Promise<void> {
+    if (games.length === 0) return;
     try {
-      await this.games.collection.insertOne(game as never);
+      await this.games.collection.insertMany(games as never[], { ordered: false });
     } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
+      if (!onlyDuplicateKeys(error)) throw error;
     }
   }
 }

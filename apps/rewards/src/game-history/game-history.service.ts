@@ -37,7 +37,7 @@ export class GameHistoryService {
     await forLivePlayers(
       this.rewards,
       historyResults(parseGameFinished(event.data)),
-      (entry) => this.history.recordResult(entry),
+      (entries) => this.history.recordResults(entries),
       (playerId) => this.history.deleteFor(playerId),
     );
   }

@@ -47,14 +47,14 @@ export class PlayerEventsService {
     if (event.type !== EventTypes.gameFinished) return;
     const game = parseGameFinished(event.data);
     const paid: string[] = [];
-    const pay = async (credit: Credit): Promise<boolean> => {
-      const outcome = await this.rewards.credit(game.gameId, credit);
-      if (outcome === 'paid') paid.push(credit.playerId);
-      this.logger.info(
-        { gameId: game.gameId, playerId: credit.playerId, points: credit.points, outcome },
-        'game rewards applied',
-      );
-      return true;
+    const pay = async (credits: readonly Credit[]): Promise<string[]> => {
+      const outcomes = await this.rewards.creditGame(game.gameId, credits);
+      for (const { playerId, points } of credits) {
+        const outcome = outcomes.get(playerId);
+        if (outcome === 'paid') paid.push(playerId);
+        this.logger.info({ gameId: game.gameId, playerId, points, outcome }, 'game rewards applied');
+      }
+      return credits.map((credit) => credit.playerId);
     };
     await forLivePlayers(this.rewards, payoutsFor(game), pay, (playerId) => this.forget(playerId));
     // Once per game (a redelivery pays nothing and announces nothing).

@@ -12,11 +12,11 @@ describe('forLivePlayers', () => {
     await forLivePlayers(
       rewards,
       players,
-      async ({ playerId }) => {
-        written.push(playerId);
-        // Another replica handles bob's deletion while his write is under way.
-        if (playerId === 'bob') await rewards.markDeleted('bob');
-        return true;
+      async (live) => {
+        written.push(...live.map((item) => item.playerId));
+        // Another replica handles bob's deletion while the write is under way.
+        await rewards.markDeleted('bob');
+        return written;
       },
       async (playerId) => undone.push(playerId),
     );
@@ -30,9 +30,9 @@ describe('forLivePlayers', () => {
     await forLivePlayers(
       rewards,
       players,
-      async ({ playerId }) => {
-        await rewards.markDeleted(playerId);
-        return playerId !== 'carol';
+      async (live) => {
+        for (const { playerId } of live) await rewards.markDeleted(playerId);
+        return ['alice', 'bob'];
       },
       async (playerId) => undone.push(playerId),
     );

@@ -63,6 +63,12 @@ export class InMemoryRewardsRepository implements Repository {
     return this.rewards.delete(playerId);
   }
 
+  async creditGame(gameId: string, credits: readonly Credit[]): Promise<Map<string, CreditOutcome>> {
+    const outcomes = new Map<string, CreditOutcome>();
+    for (const credit of credits) outcomes.set(credit.playerId, await this.credit(gameId, credit));
+    return outcomes;
+  }
+
   async credit(gameId: string, credit: Credit): Promise<CreditOutcome> {
     await this.hook();
     const ledgerId = paidGameId(credit.playerId, gameId);

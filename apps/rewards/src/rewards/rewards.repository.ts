@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { CHAMPION_TITLES, type ChampionTitle, PREMIUM_CATEGORIES } from '@oasis198/game-rules';
-import { CONFIG, isDuplicateKeyError } from '@oasis198/service-kit';
+import { CONFIG, isDuplicateKeyError, onlyDuplicateKeys } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import type { RewardsConfig } from '../config';
 import { aheadOf, type Standing } from './ranking';
@@ -126,11 +126,29 @@ export class RewardsRepository implements OnModuleInit {
    * RECENT_GAMES_KEPT more games (200: hours of play) would pay that game again.
    */
   async credit(gameId: string, credit: Credit): Promise<CreditOutcome> {
-    if (await this.paid.exists({ _id: paidGameId(credit.playerId, gameId) })) return 'already-paid';
-    const { outcome, reward } = await this.guardedCredit(gameId, credit);
-    await this.recordPaid(credit.playerId, [gameId]);
-    if (reward) await this.trimRecentGames(reward);
-    return outcome;
+    return (await this.creditGame(gameId, [credit])).get(credit.playerId) ?? 'already-paid';
+  }
+
+  /**
+   * Pays one game to each of its players as credit() does, with one read of the ledger for all of
+   * them and one write of their ledger records: each player's steps stay in their order.
+   */
+  async creditGame(gameId: string, credits: readonly Credit[]): Promise<Map<string, CreditOutcome>> {
+    const ledger = await this.paid
+      .find({ _id: { $in: credits.map((credit) => paidGameId(credit.playerId, gameId)) } }, { playerId: 1 })
+      .lean<Pick<PaidGame, 'playerId'>[]>()
+      .exec();
+    const outcomes = new Map<string, CreditOutcome>(
+      ledger.map((record) => [record.playerId, 'already-paid']),
+    );
+    const owed = credits.filter((credit) => !outcomes.has(credit.playerId));
+    const credited = await Promise.all(owed.map((credit) => this.guardedCredit(gameId, credit)));
+    await this.recordPaid(owed.map(({ playerId }) => ({ playerId, gameId })));
+    for (const [i, { outcome, reward }] of credited.entries()) {
+      outcomes.set((owed[i] as Credit).playerId, outcome);
+      if (reward) await this.trimRecentGames(reward);
+    }
+    return outcomes;
   }
 
   /**
@@ -181,16 +199,24 @@ export class RewardsRepository implements OnModuleInit {
     }
   }
 
-  /** Writes the ledger records of games paid to the player (each at most once; a repeat changes nothing). */
-  private async recordPaid(playerId: string, gameIds: readonly string[]): Promise<void> {
+  /**
+   * Writes the ledger records of games paid, in one insert (each at most once: a record there
+   * already is left as it is, and the others are written).
+   */
+  private async recordPaid(paid: readonly { playerId: string; gameId: string }[]): Promise<void> {
+    if (paid.length === 0) return;
     const paidAt = new Date();
-    for (const gameId of gameIds) {
-      try {
-        await this.paid.create({ _id: paidGameId(playerId, gameId), playerId, gameId, paidAt });
-      } catch (error) {
-        // Written before (a redelivery after a crash, another replica at the same moment).
-        if (!isDuplicateKeyError(error)) throw error;
-      }
+    const records = paid.map(({ playerId, gameId }) => ({
+      _id: paidGameId(playerId, gameId),
+      playerId,
+      gameId,
+      paidAt,
+    }));
+    try {
+      await this.paid.insertMany(records, { ordered: false });
+    } catch (error) {
+      // Written before (a redelivery after a crash, another replica at the same moment).
+      if (!onlyDuplicateKeys(error)) throw error;
     }
   }
 
@@ -214,8 +240,7 @@ export class RewardsRepository implements OnModuleInit {
       .exec();
     const inLedger = new Set(recorded.map((record) => record.gameId));
     await this.recordPaid(
-      reward._id,
-      leaving.filter((gameId) => !inLedger.has(gameId)),
+      leaving.filter((gameId) => !inLedger.has(gameId)).map((gameId) => ({ playerId: reward._id, gameId })),
     );
     await this.rewards.updateOne({ _id: reward._id }, { $pullAll: { recentGames: leaving } });
   }
