@@ -87,6 +87,9 @@ const PLAY_NOW_CANDIDATES = 5;
 
 const notFound = () => new AppError('NOT_FOUND', ROOM_MESSAGES.notFound);
 
+/** How often rooms deletes durable consumers that no service reads any more (RetiredConsumers). */
+const RETIRED_SWEEP_MS = 60_000;
+
 /**
  * The behaviour of rooms. Every change: load the room, let the room rules and the game engine
  * decide (room-transitions.ts), and append the result with its events as ONE message to the
@@ -99,6 +102,7 @@ const notFound = () => new AppError('NOT_FOUND', ROOM_MESSAGES.notFound);
 export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   private roomLog?: RoomLog;
   private roomProjector?: RoomProjector;
+  private retiredSweep?: NodeJS.Timeout;
   /** Rooms as this replica last logged them: the first guess of the next change (see change()). */
   private readonly recent = new RecentRooms(RECENT_ROOMS);
   /** Wrong passcodes per room and player, shared by every rooms replica (opened at start-up). */
@@ -123,7 +127,15 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     await keepPublishedStream(this.jetstream, games, this.config, consumersOf(Streams.games.name));
     const nc = this.jetstream.nc;
     const jsm = await nc.jetstreamManager();
+    // At start-up, and again every minute: during a rolling upgrade, a timer replica of the earlier
+    // release may create its consumer again after this one deleted it.
     await deleteRetiredConsumers(jsm, RetiredConsumers, this.logger);
+    this.retiredSweep = setInterval(() => {
+      deleteRetiredConsumers(jsm, RetiredConsumers, this.logger).catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'deleting retired consumers failed; the next sweep retries'),
+      );
+    }, RETIRED_SWEEP_MS);
+    this.retiredSweep.unref();
     const roomLog = {
       ...Streams.roomLog,
       maxBytes: this.config.ROOMLOG_STREAM_MAX_BYTES,
@@ -179,6 +191,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.retiredSweep);
     await this.roomProjector?.stop();
   }
 
