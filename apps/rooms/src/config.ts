@@ -16,6 +16,12 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
    */
   PROJECTION_COALESCE_MS: z.coerce.number().int().min(0).max(20_000).default(15_000),
   /**
+   * How often rooms deletes durable consumers that no service reads any more (RetiredConsumers in
+   * contracts), besides at start-up: during a rolling upgrade, a timer of the earlier release may
+   * create its consumer of room events again.
+   */
+  RETIRED_CONSUMERS_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
    * Wrong passcodes one player may try on one room within PASSCODE_FAILURE_WINDOW_S (DECISIONS
    * "Fair play"); then every join of theirs on that room answers 429 until the window ends.
    * Counted in a NATS KV bucket that every rooms replica shares.

@@ -144,6 +144,7 @@ function suite(infra: () => TestInfra) {
         NODE_ENV: 'test',
         // The tests below wait for coalesced writes: shorter than the default, as long as 20 moves.
         PROJECTION_COALESCE_MS: '5000',
+        RETIRED_CONSUMERS_SWEEP_MS: '500',
       };
       ({ app } = await createService(roomsDefinition, env));
       rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-test');
@@ -179,6 +180,20 @@ function suite(infra: () => TestInfra) {
       const { app: next } = await createService(roomsDefinition, env);
       await next.close();
       await expect(jsm.consumers.info(retired.stream, retired.durable)).rejects.toThrow(/not found/i);
+      // Created again while rooms runs (a timer of the earlier release, mid-upgrade): swept again.
+      await jsm.consumers.add(retired.stream, {
+        durable_name: retired.durable,
+        ack_policy: AckPolicy.Explicit,
+        filter_subject: EventTypes.roomUpdated,
+      });
+      await waitFor(
+        async () =>
+          jsm.consumers.info(retired.stream, retired.durable).then(
+            () => false,
+            () => true,
+          ),
+        { what: 'the retired consumer swept again' },
+      );
     });
 
     it("writes each change's deadlines as the room's schedule, and cancels it with the room", async () => {

@@ -87,9 +87,6 @@ const PLAY_NOW_CANDIDATES = 5;
 
 const notFound = () => new AppError('NOT_FOUND', ROOM_MESSAGES.notFound);
 
-/** How often rooms deletes durable consumers that no service reads any more (RetiredConsumers). */
-const RETIRED_SWEEP_MS = 60_000;
-
 /**
  * The behaviour of rooms. Every change: load the room, let the room rules and the game engine
  * decide (room-transitions.ts), and append the result with its events as ONE message to the
@@ -127,14 +124,14 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     await keepPublishedStream(this.jetstream, games, this.config, consumersOf(Streams.games.name));
     const nc = this.jetstream.nc;
     const jsm = await nc.jetstreamManager();
-    // At start-up, and again every minute: during a rolling upgrade, a timer replica of the earlier
-    // release may create its consumer again after this one deleted it.
+    // At start-up, and again every RETIRED_CONSUMERS_SWEEP_MS: during a rolling upgrade, a timer
+    // replica of the earlier release may create its consumer again after this one deleted it.
     await deleteRetiredConsumers(jsm, RetiredConsumers, this.logger);
     this.retiredSweep = setInterval(() => {
       deleteRetiredConsumers(jsm, RetiredConsumers, this.logger).catch((error: unknown) =>
         this.logger.warn({ err: error }, 'deleting retired consumers failed; the next sweep retries'),
       );
-    }, RETIRED_SWEEP_MS);
+    }, this.config.RETIRED_CONSUMERS_SWEEP_MS);
     this.retiredSweep.unref();
     const roomLog = {
       ...Streams.roomLog,
