@@ -22,10 +22,20 @@ describe('onlyDuplicateKeys', () => {
   it('is true when every refused write of an unordered insert was a duplicate key', () => {
     expect(onlyDuplicateKeys({ code: 11000, writeErrors: [duplicate, duplicate] })).toBe(true);
     expect(onlyDuplicateKeys(duplicate)).toBe(true);
+    // mongoose's copies of the driver's WriteErrors keep the code under `err` only.
+    expect(
+      onlyDuplicateKeys({
+        writeErrors: [
+          { err: duplicate, index: 0 },
+          { err: duplicate, index: 2 },
+        ],
+      }),
+    ).toBe(true);
   });
 
   it('is false when any write was refused for another reason', () => {
     expect(onlyDuplicateKeys({ code: 11000, writeErrors: [duplicate, { code: 121 }] })).toBe(false);
+    expect(onlyDuplicateKeys({ writeErrors: [{ err: duplicate }, { err: { code: 121 } }] })).toBe(false);
     expect(onlyDuplicateKeys({ writeErrors: [] })).toBe(false);
     expect(onlyDuplicateKeys(new Error('connection refused'))).toBe(false);
   });

@@ -63,6 +63,12 @@ export function loadCompose(file = COMPOSE_FILE, env: NodeJS.ProcessEnv = proces
 export const containerName = (project: string, service: string, n: number): string =>
   `${project}-${service}-${n}`;
 
+/** The container names of a service's replicas (`deploy.replicas`, 1 by default), first to last. */
+export const replicaNames = (compose: ComposeFile, service: string): string[] =>
+  Array.from({ length: compose.services[service]?.deploy?.replicas ?? 1 }, (_, i) =>
+    containerName(compose.name, service, i + 1),
+  );
+
 const dependencies = (spec: ServiceSpec): string[] =>
   Array.isArray(spec.depends_on) ? spec.depends_on : Object.keys(spec.depends_on ?? {});
 
@@ -195,10 +201,9 @@ export async function up(compose: ComposeFile, log: (line: string) => void = () 
   const replaced = new Set<string>();
   for (const service of startOrder(compose)) {
     const spec = compose.services[service] as ServiceSpec;
-    const replicas = spec.deploy?.replicas ?? 1;
     const configHash = shortHash(JSON.stringify(spec), await imageId(spec.image));
-    for (let n = 1; n <= replicas; n++) {
-      const name = containerName(project, service, n);
+    for (const [i, name] of replicaNames(compose, service).entries()) {
+      const n = i + 1;
       const current = existing.get(name);
       existing.delete(name);
       if (current?.configHash === configHash) {

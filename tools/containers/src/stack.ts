@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { waitFor } from '../../scripts/lib/net.mjs';
 import { SHARED_ADDRESS_LIMITS } from '../../scripts/lib/stack.mjs';
-import { type ComposeFile, containerName, containersOf, down, loadCompose, up } from './compose.ts';
+import { type ComposeFile, containersOf, down, loadCompose, replicaNames, up } from './compose.ts';
 import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { buildImages } from './images.ts';
 
@@ -54,11 +54,7 @@ function serviceReplicas(compose: ComposeFile): Array<{ name: string; port: stri
   return Object.entries(compose.services).flatMap(([service, spec]) => {
     const port = spec.environment?.['HTTP_PORT'];
     if (port === undefined || port === null) return [];
-    const replicas = spec.deploy?.replicas ?? 1;
-    return Array.from({ length: replicas }, (_, i) => ({
-      name: containerName(compose.name, service, i + 1),
-      port: String(port),
-    }));
+    return replicaNames(compose, service).map((name) => ({ name, port: String(port) }));
   });
 }
 

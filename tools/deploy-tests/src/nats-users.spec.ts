@@ -345,7 +345,9 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     ).rejects.toThrow(/PERMISSIONS|permission/i);
     // Nor take over another service's consumer, or the streams' configuration. Rooms creates
     // GAMES' consumers but reads none of their messages.
-    await expect(rewards.consume(Consumers.roomsProjector, async () => undefined)).rejects.toThrow();
+    await expect(rewards.consume(Consumers.roomsProjector, async () => undefined)).rejects.toThrow(
+      /permission/i,
+    );
     const reader = Consumers.rewardsHistory; // nothing in this suite reads it
     await rooms.ensureConsumer(reader);
     await rooms.publish(makeEvent(EventTypes.gameFinished, 'g2', { gameId: 'r2:1' } as never));
@@ -426,7 +428,7 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     await expect(jsm.streams.delete(Streams.timers.name)).rejects.toThrow();
     await expect(jsm.streams.getMessage(Streams.games.name, { seq: 1 })).rejects.toThrow();
     // Rooms cannot take the timer's consumer either.
-    await expect(rooms.nc.jetstream().consumers.get(stream, durable)).rejects.toThrow();
+    await expect(rooms.nc.jetstream().consumers.get(stream, durable)).rejects.toThrow(/permission/i);
     // No other service writes a schedule, reads one, or takes the timer's consumer.
     for (const user of ['gateway', 'auth', 'rewards'] as const) {
       const other = (await jetstream(user)).nc;

@@ -9,6 +9,7 @@ import {
   type NatsConnection,
   type StreamConfig,
 } from 'nats';
+import { LRUCache } from 'lru-cache';
 import { isWrongRevision } from '../limits/versioned-store';
 import { isNotFound } from '../nats/jetstream.service';
 import { encodeSchedule, fireAtMs, type RoomSchedule } from './schedule';
@@ -30,15 +31,13 @@ const MAX_RACES = 5;
 /** Rooms whose last written version this replica remembers (saves the read before most writes). */
 const REMEMBERED_ROOMS = 100_000;
 
-/** A room id must be one subject token. Room ids are hex ObjectIds; anything else is refused. */
-export const isRoomToken = (roomId: string): boolean => /^[A-Za-z0-9_-]{1,128}$/.test(roomId);
-
 /**
- * Creates the TIMERS stream when missing and, with `maxBytes`, brings its limits up to date: rooms,
- * which writes every room's schedule, keeps them (TIMERS_STREAM_MAX_BYTES); the game timer only
- * creates the stream if it starts first. Not service-kit's ensureStreams: a stream with message schedules must discard OLD (the
- * server refuses discard NEW with schedules), keeps one message per subject (a room's schedule,
- * its fired deadline) and uses work-queue retention (a fired deadline goes once acked).
+ * Creates the TIMERS stream when missing and, with `maxBytes`, brings its limits up to date:
+ * rooms, which writes every room's schedule, keeps them (TIMERS_STREAM_MAX_BYTES); the game timer
+ * only creates the stream if it starts first. Not service-kit's ensureStreams: a stream with
+ * message schedules must discard OLD (the server refuses discard NEW with schedules), keeps one
+ * message per subject (a room's schedule, its fired deadline) and uses work-queue retention (a
+ * fired deadline goes once acked).
  */
 export async function ensureTimerStream(jsm: JetStreamManager, maxBytes?: number): Promise<void> {
   const spec = Streams.timers;
@@ -92,7 +91,7 @@ export type WriteOutcome = 'scheduled' | 'cancelled' | 'older';
 export class ScheduleStore {
   private readonly js: JetStreamClient;
   /** Per room: the sequence and version this replica last wrote or read (a hint; the server decides). */
-  private readonly known = new Map<string, { seq: number; version: number }>();
+  private readonly known = new LRUCache<string, { seq: number; version: number }>({ max: REMEMBERED_ROOMS });
 
   constructor(
     nc: NatsConnection,
@@ -116,14 +115,14 @@ export class ScheduleStore {
       if (expected === undefined) {
         const last = await this.last(subject);
         if (last && last.version >= version) {
-          this.remember(roomId, last);
+          this.known.set(roomId, last);
           return 'older';
         }
         expected = last?.seq ?? 0;
       }
       try {
         const seq = await this.publish(schedule, expected);
-        this.remember(roomId, { seq, version });
+        this.known.set(roomId, { seq, version });
         return schedule.deadlines.length ? 'scheduled' : 'cancelled';
       } catch (error) {
         if (!isWrongRevision(error)) throw error;
@@ -140,7 +139,7 @@ export class ScheduleStore {
   async writeRest(rest: RoomSchedule): Promise<boolean> {
     try {
       const seq = await this.publish(rest, 0);
-      this.remember(rest.roomId, { seq, version: rest.version });
+      this.known.set(rest.roomId, { seq, version: rest.version });
       return true;
     } catch (error) {
       if (isWrongRevision(error)) return false;
@@ -173,15 +172,6 @@ export class ScheduleStore {
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
-    }
-  }
-
-  private remember(roomId: string, value: { seq: number; version: number }): void {
-    this.known.delete(roomId);
-    this.known.set(roomId, value);
-    if (this.known.size > REMEMBERED_ROOMS) {
-      const oldest = this.known.keys().next().value;
-      if (oldest !== undefined) this.known.delete(oldest);
     }
   }
 }
