@@ -10,7 +10,7 @@ const swcOptions = {
   sourceMaps: 'inline',
 };
 
-module.exports = {
+const base = {
   testEnvironment: 'node',
   resolver: '@nx/jest/plugins/resolver',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
@@ -21,3 +21,26 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   coverageReporters: ['text-summary', 'html'],
 };
+
+// A project's Jest config, named after its folder. `unit` runs the project's src *.spec.ts files
+// but the integration suites; `integration` runs only those (*.integration.spec.ts, against real
+// NATS and MongoDB, with a long timeout). `extra` adds to it or overrides it.
+function project(dir, kind = 'unit', extra = {}) {
+  const name = require('node:path').basename(dir);
+  const suites =
+    kind === 'unit'
+      ? {
+          testMatch: ['<rootDir>/src/**/*.spec.ts'],
+          testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.spec\\.ts$'],
+        }
+      : { testMatch: ['<rootDir>/src/**/*.integration.spec.ts'], testTimeout: 120_000 };
+  return {
+    ...base,
+    displayName: kind === 'unit' ? name : `${name}.integration`,
+    rootDir: dir,
+    ...suites,
+    ...extra,
+  };
+}
+
+module.exports = { base, project };

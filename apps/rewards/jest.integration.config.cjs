@@ -1,7 +1,1 @@
-module.exports = {
-  ...require('../../jest.preset.cjs'),
-  displayName: 'rewards.integration',
-  rootDir: __dirname,
-  testMatch: ['<rootDir>/src/**/*.integration.spec.ts'],
-  testTimeout: 120000,
-};
+module.exports = require('../../jest.preset.cjs').project(__dirname, 'integration');

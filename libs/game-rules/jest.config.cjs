@@ -1,7 +1,1 @@
-module.exports = {
-  ...require('../../jest.preset.cjs'),
-  displayName: 'game-rules',
-  rootDir: __dirname,
-  testMatch: ['<rootDir>/src/**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.spec\\.ts$'],
-};
+module.exports = require('../../jest.preset.cjs').project(__dirname);

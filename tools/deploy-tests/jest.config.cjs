@@ -1,10 +1,6 @@
 // Chart unit tests: render the Helm charts and the kustomize overlays, and assert on the objects
 // what an SRE relies on. helm comes from `node tools/scripts/setup.mjs --helm` (global setup).
-module.exports = {
-  ...require('../../jest.preset.cjs'),
-  displayName: 'deploy-tests',
-  rootDir: __dirname,
-  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+module.exports = require('../../jest.preset.cjs').project(__dirname, 'unit', {
   globalSetup: '<rootDir>/src/global-setup.ts',
   testTimeout: 30_000,
-};
+});
