@@ -49,20 +49,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { measureFloor } from '../bench/lib/floor.mjs';
 import { diffMetrics, scrapeAll } from '../bench/lib/metrics.mjs';
-import {
-  ProcessSampler,
-  discoverContainers,
-  discoverStack,
-  loadAverage,
-  machineTicks,
-} from '../bench/lib/procs.mjs';
+import { ProcessSampler, discoverContainers, loadAverage, machineTicks } from '../bench/lib/procs.mjs';
 import { chooseMove } from '../bench/lib/rules.mjs';
 import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
 import { enlist, Fleet, GatewayClient } from '../containers/src/players.ts';
 import { bold, dim, parseOptions, red, yellow } from './lib/log.mjs';
 import { freePort } from './lib/net.mjs';
 import { forEachLine } from './lib/proc.mjs';
-import { APPS, gatewayPort, SHARED_ADDRESS_LIMITS, setupAndBuild } from './lib/stack.mjs';
+import { APPS, gatewayPort, readStackRecord, SHARED_ADDRESS_LIMITS, setupAndBuild } from './lib/stack.mjs';
 import { startThrowawayStack } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
@@ -209,26 +203,29 @@ async function startOwnStack() {
 }
 
 function useRunningStack(url) {
-  const parsed = new URL(url);
-  const local = ['127.0.0.1', 'localhost', '::1'].includes(parsed.hostname);
-  const found = local ? discoverStack(Number(parsed.port || 80)) : { pids: {}, ports: {} };
-  if (local && Object.keys(found.pids).length === 0) {
-    // The container stack (npm run stack:containers): CPU and memory per service, replicas summed;
-    // the services' own metrics stay inside the stack's network, so none are scraped.
-    const containers = discoverContainers();
-    if (Object.keys(containers.pids).length) {
-      log(
-        dim(
-          `  the container stack: ${JSON.stringify(containers.replicas)} (replicas; CPU and memory summed)`,
-        ),
-      );
-      return { url, pids: containers.pids, metricsUrls: {}, mongoUrl: opts['mongo-url'], own: false };
-    }
+  // The stack `npm start` runs (its record in .run/stack.json), when it is the one at `url`.
+  const record = readStackRecord();
+  if (record?.url === url) {
+    const pids = Object.fromEntries(record.apps.map((a) => [a.name, a.pid]));
+    const metricsUrls = Object.fromEntries(record.apps.map((a) => [a.name, `http://127.0.0.1:${a.port}`]));
+    const mongoUrl = opts['mongo-url'] ?? record.mongo.url;
+    return {
+      url,
+      pids: { ...pids, nats: record.nats.pid, ferretdb: record.mongo.pid },
+      metricsUrls,
+      mongoUrl,
+    };
   }
-  const metricsUrls = {};
-  for (const [name, port] of Object.entries(found.ports)) metricsUrls[name] = `http://127.0.0.1:${port}`;
-  metricsUrls.gateway ??= url;
-  return { url, pids: found.pids, metricsUrls, mongoUrl: opts['mongo-url'] ?? found.mongoUrl, own: false };
+  // The container stack (npm run stack:containers): CPU and memory per service, replicas summed;
+  // the services' own metrics stay inside the stack's network, so none are scraped.
+  const containers = discoverContainers();
+  if (Object.keys(containers.pids).length) {
+    log(
+      dim(`  the container stack: ${JSON.stringify(containers.replicas)} (replicas; CPU and memory summed)`),
+    );
+    return { url, pids: containers.pids, metricsUrls: {}, mongoUrl: opts['mongo-url'] };
+  }
+  return { url, pids: {}, metricsUrls: { gateway: url }, mongoUrl: opts['mongo-url'] };
 }
 
 // ------------------------------------------------------------------------------------------------

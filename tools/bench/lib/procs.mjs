@@ -3,7 +3,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { commandLineOf } from '../../scripts/lib/proc.mjs';
 import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.mjs';
 
 /** Kernel clock ticks per second (USER_HZ); 100 on every mainstream Linux. */
@@ -117,59 +116,7 @@ export class ProcessSampler {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Finding the processes of a stack the bench did not start (--url)
-
-function environ(pid) {
-  try {
-    const env = {};
-    for (const entry of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
-      const i = entry.indexOf('=');
-      if (i > 0) env[entry.slice(0, i)] = entry.slice(i + 1);
-    }
-    return env;
-  } catch {
-    return {};
-  }
-}
-
-const portOf = (url) => URL.parse(url)?.port;
-
-/**
- * The processes of a local stack whose gateway listens on `gatewayPort`: the gateway is the node
- * process running dist/apps/gateway/main.js with that PORT (or HTTP_PORT); the services are the
- * ones sharing its NATS_URL; NATS and FerretDB are the servers on the ports their URLs name.
- * Resolves { pids: { name: pid }, ports: { name: httpPort }, natsUrl, mongoUrl } (what was found).
- */
-export function discoverStack(gatewayPort) {
-  // Command lines as "<program> <arguments>", space-separated.
-  const procs = processIds()
-    .map((pid) => ({ pid, command: `${commandLineOf(pid)} ` }))
-    .filter((p) => p.command.trim());
-  const apps = procs
-    .map((p) => ({ ...p, app: /dist\/apps\/([^/ ]+)\/main\.js /.exec(p.command)?.[1] }))
-    .filter((p) => p.app)
-    .map((p) => ({ ...p, env: environ(p.pid) }));
-  const gateway = apps.find(
-    (p) => p.app === 'gateway' && Number(p.env.PORT ?? p.env.HTTP_PORT) === Number(gatewayPort),
-  );
-  const found = { pids: {}, ports: {}, natsUrl: undefined, mongoUrl: undefined };
-  if (!gateway) return found;
-  found.natsUrl = gateway.env.NATS_URL;
-  for (const p of apps.filter((a) => a.env.NATS_URL === gateway.env.NATS_URL)) {
-    if (found.pids[p.app]) continue;
-    found.pids[p.app] = p.pid;
-    found.ports[p.app] = Number(p.env.PORT ?? p.env.HTTP_PORT);
-    if (p.env.MONGO_URL && !found.mongoUrl) found.mongoUrl = p.env.MONGO_URL.replace(/\/[^/]*$/, '');
-  }
-  /** The process of `program` whose arguments name `port`. */
-  const server = (program, port) =>
-    procs.find((p) => p.command.split(' ', 1)[0].endsWith(program) && p.command.includes(port));
-  const nats = server('nats-server', ` -p ${portOf(found.natsUrl)} `);
-  if (nats) found.pids.nats = nats.pid;
-  const ferret = server('ferretdb-launcher', `:${portOf(found.mongoUrl)} `);
-  if (ferret) found.pids.ferretdb = ferret.pid;
-  return found;
-}
+// Finding the processes of the container stack, which the bench did not start (--url)
 
 /** Every process id in /proc. */
 function processIds() {

@@ -3,7 +3,7 @@
 // a service or a variable means editing APPS or SHARED_ENV only.
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startInfra, stopInfra } from './infra.mjs';
 import { StepError, dim, step } from './log.mjs';
@@ -177,6 +177,7 @@ export async function startStack({
         }),
       ),
     );
+    writeFileSync(recordFile(runDir), JSON.stringify(describeStack(stack), null, 2) + '\n');
     return stack;
   } catch (error) {
     await stopStack(stack);
@@ -204,9 +205,30 @@ function launchApp(app, stack, port, env, { onLine, onExit }) {
   return running;
 }
 
+const recordFile = (runDir) => path.join(runDir, 'stack.json');
+
+/** What a running stack is, for tools that find it later (readStackRecord): its processes and URLs. */
+const describeStack = ({ url, apps, infra }) => ({
+  url,
+  apps: apps.map(({ name, pid, port }) => ({ name, pid, port })),
+  nats: { pid: infra.nats.pid, url: infra.nats.url },
+  mongo: { pid: infra.mongo.pid, url: infra.mongo.url },
+});
+
+/** The stack that startStack() runs now with this run directory (`npm start`'s by default), or undefined. */
+export function readStackRecord(runDir = RUN_DIR) {
+  try {
+    const record = JSON.parse(readFileSync(recordFile(runDir), 'utf8'));
+    return record.apps.every((app) => isAlive(app.pid)) ? record : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Stops the services (SIGTERM, SIGKILL after 10 s), then the infrastructure the stack started. */
 async function stopStack(stack, { timeoutMs = 10_000 } = {}) {
   stack.stopping = true;
+  rmSync(recordFile(stack.runDir), { force: true });
   await Promise.all(
     stack.apps
       .filter((app) => !app.exited && app.pid && isAlive(app.pid))
