@@ -56,7 +56,7 @@ import { enlist, Fleet, GatewayClient } from '../containers/src/players.ts';
 import { bold, dim, parseOptions, red, yellow } from './lib/log.mjs';
 import { freePort } from './lib/net.mjs';
 import { forEachLine } from './lib/proc.mjs';
-import { APPS, gatewayPort, readStackRecord, SHARED_ADDRESS_LIMITS, setupAndBuild } from './lib/stack.mjs';
+import { APPS, gatewayPort, runningStack, SHARED_ADDRESS_LIMITS, setupAndBuild } from './lib/stack.mjs';
 import { startThrowawayStack } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
@@ -204,8 +204,8 @@ async function startOwnStack() {
 
 function useRunningStack(url) {
   // The stack `npm start` runs (its record in .run/stack.json), when it is the one at `url`.
-  const record = readStackRecord();
-  if (record?.url === url) {
+  const record = runningStack();
+  if (record?.url === url && record.apps.length) {
     const pids = Object.fromEntries(record.apps.map((a) => [a.name, a.pid]));
     const metricsUrls = Object.fromEntries(record.apps.map((a) => [a.name, `http://127.0.0.1:${a.port}`]));
     const mongoUrl = opts['mongo-url'] ?? record.mongo.url;

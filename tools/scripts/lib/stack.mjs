@@ -8,7 +8,7 @@ import path from 'node:path';
 import { startInfra, stopInfra } from './infra.mjs';
 import { StepError, dim, step } from './log.mjs';
 import { GiveUp, HOST, choosePort, httpGet, waitFor } from './net.mjs';
-import { forEachLine, isAlive, run, stopProcess } from './proc.mjs';
+import { forEachLine, isAlive, isRunning, run, stopProcess } from './proc.mjs';
 import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.mjs';
 
 // ----------------------------------------------------------------------------------------------
@@ -161,6 +161,8 @@ export async function startStack({
       stack.apps.push(launchApp(app, stack, port, env, { onLine, onExit }));
     }
     stack.url = stack.apps.find((a) => a.name === 'gateway')?.url;
+    // Recorded before they are ready: a runner killed while they start leaves them findable.
+    writeFileSync(recordFile(runDir), JSON.stringify(describeStack(stack), null, 2) + '\n');
 
     const healthy = async (app) => {
       if (app.exited)
@@ -177,7 +179,6 @@ export async function startStack({
         }),
       ),
     );
-    writeFileSync(recordFile(runDir), JSON.stringify(describeStack(stack), null, 2) + '\n');
     return stack;
   } catch (error) {
     await stopStack(stack);
@@ -207,7 +208,7 @@ function launchApp(app, stack, port, env, { onLine, onExit }) {
 
 const recordFile = (runDir) => path.join(runDir, 'stack.json');
 
-/** What a running stack is, for tools that find it later (readStackRecord): its processes and URLs. */
+/** What a running stack is, for tools that find it later (runningStack): its processes and URLs. */
 const describeStack = ({ url, apps, infra }) => ({
   url,
   apps: apps.map(({ name, pid, port }) => ({ name, pid, port })),
@@ -215,24 +216,29 @@ const describeStack = ({ url, apps, infra }) => ({
   mongo: { pid: infra.mongo.pid, url: infra.mongo.url },
 });
 
-/** The stack that startStack() runs now with this run directory (`npm start`'s by default), or undefined. */
-export function readStackRecord(runDir = RUN_DIR) {
+/**
+ * The stack startStack() started with this run directory (`npm start`'s by default), with those of
+ * its services that still run; undefined when there is none.
+ */
+export function runningStack(runDir = RUN_DIR) {
+  let record;
   try {
-    const record = JSON.parse(readFileSync(recordFile(runDir), 'utf8'));
-    return record.apps.every((app) => isAlive(app.pid)) ? record : undefined;
+    record = JSON.parse(readFileSync(recordFile(runDir), 'utf8'));
   } catch {
     return undefined;
   }
+  const main = (name) => APPS.find((app) => app.name === name)?.main ?? name;
+  return { ...record, apps: record.apps.filter((app) => isRunning(app.pid, main(app.name))) };
 }
 
 /** Stops the services (SIGTERM, SIGKILL after 10 s), then the infrastructure the stack started. */
 async function stopStack(stack, { timeoutMs = 10_000 } = {}) {
   stack.stopping = true;
-  rmSync(recordFile(stack.runDir), { force: true });
   await Promise.all(
     stack.apps
       .filter((app) => !app.exited && app.pid && isAlive(app.pid))
       .map((app) => stopProcess(app.pid, { timeoutMs, group: true })),
   );
+  rmSync(recordFile(stack.runDir), { force: true });
   if (stack.startedInfra.length) await stopInfra({ runDir: stack.runDir, services: stack.startedInfra });
 }

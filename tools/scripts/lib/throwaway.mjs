@@ -1,8 +1,8 @@
 // The runners that drive a throwaway stack (end-to-end tests, fuzzing, benchmark): their options,
 // and the stack, in a directory under the OS temp dir with its run and data directories and an
-// owner.json naming the runner's pid and the services it started. A runner that dies without
-// stopping its stack (SIGKILL, a crash of the machine) leaves that file behind; the next run of any
-// runner with the same prefix stops what it names.
+// owner.json naming the runner's pid. A runner that dies without stopping its stack (SIGKILL, a
+// crash of the machine) leaves the directory behind; the next run of any runner with the same
+// prefix stops the services and servers its run directory records (runningStack, infra.json).
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { stopInfra } from './infra.mjs';
 import { red } from './log.mjs';
 import { isRunning, stopProcess } from './proc.mjs';
-import { APPS, SHARED_ADDRESS_LIMITS, startStack } from './stack.mjs';
+import { runningStack, SHARED_ADDRESS_LIMITS, startStack } from './stack.mjs';
 
 /**
  * A runner's command line: --no-build, --url <http://host:port> (a stack that already runs: nothing
@@ -67,7 +67,6 @@ export function startThrowawayStack({ prefix, script, logFile, onExit }) {
       },
       onExit,
     });
-    dirs.recordStack(stack);
     if (stack.skipped.length) {
       await stack.stop();
       throw new Error(`not built, so not started: ${stack.skipped.join(', ')} (build first)`);
@@ -95,18 +94,8 @@ const OWNER_FILE = 'owner.json';
 export async function makeThrowawayDir(prefix, script) {
   await reapAbandoned(prefix, script);
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  const ownerFile = path.join(dir, OWNER_FILE);
-  const writeOwner = (apps) => writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, apps }));
-  writeOwner([]);
-  return {
-    dir,
-    runDir: path.join(dir, 'run'),
-    dataDir: path.join(dir, 'data'),
-    /** Records the services a started stack runs, so that a later run can stop them. */
-    recordStack(stack) {
-      writeOwner(stack.apps.map((a) => ({ pid: a.pid, main: APPS.find((m) => m.name === a.name).main })));
-    },
-  };
+  writeFileSync(path.join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid }));
+  return { dir, runDir: path.join(dir, 'run'), dataDir: path.join(dir, 'data') };
 }
 
 async function reapAbandoned(prefix, script) {
@@ -121,10 +110,11 @@ async function reapAbandoned(prefix, script) {
       continue; // being created right now, or not ours
     }
     if (isRunning(owner.pid, script)) continue;
-    for (const app of owner.apps ?? []) {
-      if (isRunning(app.pid, app.main)) await stopProcess(app.pid, { group: true, timeoutMs: 5000 });
+    const runDir = path.join(dir, 'run');
+    for (const app of runningStack(runDir)?.apps ?? []) {
+      await stopProcess(app.pid, { group: true, timeoutMs: 5000 });
     }
-    await stopInfra({ runDir: path.join(dir, 'run') }).catch(() => undefined);
+    await stopInfra({ runDir }).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   }
 }
