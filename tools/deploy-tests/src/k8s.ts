@@ -12,151 +12,46 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import type { Deployment, StatefulSet } from 'kubernetes-types/apps/v1';
+import type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2';
+import type {
+  ConfigMap,
+  Container,
+  Namespace,
+  PodSpec,
+  Secret,
+  SecretProjection,
+  Service,
+  ServiceAccount,
+} from 'kubernetes-types/core/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { Ingress, NetworkPolicy } from 'kubernetes-types/networking/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 
-/** The parts of Kubernetes objects the tests read. */
-export type Labels = Record<string, string>;
-export interface Metadata {
-  name: string;
-  namespace?: string;
-  labels?: Labels;
-  annotations?: Record<string, string>;
-}
+/** Any rendered object: parse() makes sure it has a kind and a name. */
 export interface K8sObject {
-  apiVersion: string;
   kind: string;
-  metadata: Metadata;
-  data?: Record<string, string>;
-  spec?: unknown;
+  metadata: ObjectMeta & { name: string };
 }
-export interface Probe {
-  httpGet?: { path: string; port: string | number };
-  periodSeconds?: number;
-  timeoutSeconds?: number;
-  failureThreshold?: number;
+/** An object of kubernetes-types as parse() returns it, with its kind and name. */
+export type Rendered<T> = T & K8sObject;
+/** The kinds the tests look up with one() and all(), by name. */
+interface Kinds {
+  ConfigMap: ConfigMap;
+  Deployment: Deployment;
+  HorizontalPodAutoscaler: HorizontalPodAutoscaler;
+  Ingress: Ingress;
+  Namespace: Namespace;
+  NetworkPolicy: NetworkPolicy;
+  PodDisruptionBudget: PodDisruptionBudget;
+  Secret: Secret;
+  Service: Service;
+  ServiceAccount: ServiceAccount;
+  StatefulSet: StatefulSet;
 }
-export interface SecurityContext {
-  runAsNonRoot?: boolean;
-  runAsUser?: number;
-  runAsGroup?: number;
-  readOnlyRootFilesystem?: boolean;
-  allowPrivilegeEscalation?: boolean;
-  privileged?: boolean;
-  capabilities?: { drop?: string[]; add?: string[] };
-  seccompProfile?: { type: string };
-}
-export interface EnvVar {
-  name: string;
-  value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string } };
-}
-export interface Container {
-  name: string;
-  image: string;
-  imagePullPolicy?: string;
-  command?: string[];
-  ports?: { name?: string; containerPort: number }[];
-  env?: EnvVar[];
-  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
-  startupProbe?: Probe;
-  readinessProbe?: Probe;
-  livenessProbe?: Probe;
-  lifecycle?: { preStop?: { exec?: { command: string[] } } };
-  resources?: {
-    requests?: Record<string, string | number>;
-    limits?: Record<string, string | number>;
-  };
-  securityContext?: SecurityContext;
-  volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
-}
-/** Files of Secrets in a volume: a secret volume, or the secret sources of a projected one. */
-export interface SecretProjection {
-  name: string;
-  items?: { key: string; path: string }[];
-}
-export interface Volume {
-  name: string;
-  emptyDir?: { medium?: string };
-  configMap?: { name: string };
-  secret?: { secretName: string; items?: { key: string; path: string }[] };
-  projected?: { sources: { secret?: SecretProjection }[]; defaultMode?: number };
-}
-export interface PodSpec {
-  serviceAccountName?: string;
-  automountServiceAccountToken?: boolean;
-  hostNetwork?: boolean;
-  hostPID?: boolean;
-  securityContext?: SecurityContext & { fsGroup?: number };
-  terminationGracePeriodSeconds?: number;
-  containers: Container[];
-  initContainers?: Container[];
-  volumes?: Volume[];
-}
-export interface PodTemplate {
-  metadata: { labels: Labels; annotations?: Record<string, string> };
-  spec: PodSpec;
-}
-export interface Workload extends K8sObject {
-  spec: {
-    replicas?: number;
-    selector: { matchLabels: Labels };
-    strategy?: {
-      type: string;
-      rollingUpdate?: { maxSurge: number | string; maxUnavailable: number | string };
-    };
-    template: PodTemplate;
-    volumeClaimTemplates?: { spec: { resources: { requests: { storage: string } } } }[];
-  };
-}
-export interface PeerSelector {
-  podSelector?: { matchLabels?: Labels };
-  namespaceSelector?: { matchLabels?: Labels };
-}
-export interface PolicyPort {
-  port?: number | string;
-  protocol?: string;
-}
-export interface NetworkPolicy extends K8sObject {
-  spec: {
-    podSelector: { matchLabels: Labels };
-    policyTypes: string[];
-    ingress?: { from?: PeerSelector[]; ports?: PolicyPort[] }[];
-    egress?: { to?: PeerSelector[]; ports?: PolicyPort[] }[];
-  };
-}
-export interface Service extends K8sObject {
-  spec: { selector: Labels; ports: { name: string; port: number; targetPort: string | number }[] };
-}
-export interface Pdb extends K8sObject {
-  spec: {
-    selector: { matchLabels: Labels };
-    maxUnavailable?: number | string;
-    minAvailable?: number | string;
-  };
-}
-export interface Hpa extends K8sObject {
-  spec: {
-    scaleTargetRef: { kind: string; name: string };
-    minReplicas: number;
-    maxReplicas: number;
-    metrics: { resource: { name: string; target: { averageUtilization: number } } }[];
-  };
-}
-export interface Ingress extends K8sObject {
-  spec: {
-    ingressClassName?: string;
-    tls?: { secretName: string; hosts: string[] }[];
-    rules: {
-      host?: string;
-      http: {
-        paths: {
-          path: string;
-          pathType: string;
-          backend: { service: { name: string; port: { name: string } } };
-        }[];
-      };
-    }[];
-  };
-}
+export type Kind = keyof Kinds;
+/** What runs the pods: a Deployment or a StatefulSet. */
+export type Workload = Deployment | StatefulSet;
 
 export const ROOT = path.resolve(__dirname, '../../..');
 /** Where setup.mjs --helm puts helm, kubeconform, the Kubernetes schemas and checkov. */
@@ -277,7 +172,7 @@ export function helmNotes(options: RenderOptions = {}): string {
     );
     const args = helmArgs(chart, options, path.join('helm', 'oasis198'));
     const output = helm([...args, '--show-only', 'templates/zz-notes.yaml']);
-    return must(parse(output)[0]?.data?.['notes'], 'the rendered NOTES.txt');
+    return must(one(parse(output), 'ConfigMap', 'notes').data?.['notes'], 'the rendered NOTES.txt');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -328,33 +223,41 @@ function helmArgs(
 export const helm = (args: string[]): string =>
   execFileSync(HELM, args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe', maxBuffer: 64 << 20 });
 
+/** The objects of a render; one without a kind or a name fails (the tests find objects by them). */
 function parse(text: string): K8sObject[] {
-  return parseAllDocuments(text)
-    .map((doc) => {
-      if (doc.errors.length) throw new Error(doc.errors.map((e) => e.message).join('\n'));
-      return doc.toJS() as K8sObject | null;
-    })
-    .filter((o): o is K8sObject => !!o);
+  return parseAllDocuments(text).flatMap((doc) => {
+    if (doc.errors.length) throw new Error(doc.errors.map((e) => e.message).join('\n'));
+    const object = doc.toJS() as Partial<K8sObject> | null;
+    if (!object) return [];
+    if (typeof object.kind !== 'string' || typeof object.metadata?.name !== 'string')
+      throw new Error(`an object without a kind or a name:\n${doc.toString()}`);
+    return [object as K8sObject];
+  });
 }
 
 /** The one object of this kind (and name); fails when there is none or several. */
-export function one<T extends K8sObject = K8sObject>(objects: K8sObject[], kind: string, name?: string): T {
-  const found = objects.filter((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+export function one<K extends Kind>(objects: K8sObject[], kind: K, name?: string): Rendered<Kinds[K]> {
+  const ofKind = all(objects, kind);
+  const found = ofKind.filter((o) => name === undefined || o.metadata.name === name);
   if (found.length !== 1) {
-    const names = objects.filter((o) => o.kind === kind).map((o) => o.metadata.name);
+    const names = ofKind.map((o) => o.metadata.name);
     throw new Error(
       `expected one ${kind}${name ? ` named ${name}` : ''}, found ${found.length} (${names.join(', ')})`,
     );
   }
-  return found[0] as T;
+  return must(found[0], kind);
 }
 
-export function all<T extends K8sObject = K8sObject>(objects: K8sObject[], kind: string): T[] {
-  return objects.filter((o) => o.kind === kind) as T[];
+/** Every object of this kind. */
+export function all<K extends Kind>(objects: K8sObject[], kind: K): Rendered<Kinds[K]>[] {
+  return objects.filter((o): o is Rendered<Kinds[K]> => o.kind === kind);
 }
 
 /** Whether a label selector (matchLabels) selects these labels. */
-export function selects(selector: Labels | undefined, labels: Labels | undefined): boolean {
+export function selects(
+  selector: Record<string, string> | undefined,
+  labels: Record<string, string> | undefined,
+): boolean {
   return Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
 }
 
@@ -383,9 +286,24 @@ export function must<T>(value: T | null | undefined, what: string): T {
   return value;
 }
 
+/** An object's spec, or a test failure naming the object. */
+export function spec<S>(object: { kind?: string; metadata?: ObjectMeta; spec?: S }): S {
+  return must(object.spec, `the spec of ${object.kind}/${object.metadata?.name}`);
+}
+
+/** The spec of a workload's pods. */
+export function podSpec(workload: Workload): PodSpec {
+  return must(spec(workload).template.spec, `the pod spec of ${workload.metadata?.name}`);
+}
+
+/** The metadata of a workload's pods: their labels and annotations. */
+export function podMetadata(workload: Workload): ObjectMeta {
+  return must(spec(workload).template.metadata, `the pod metadata of ${workload.metadata?.name}`);
+}
+
 /** The first container of a workload's pods. */
 export function mainContainer(workload: Workload): Container {
-  return must(workload.spec.template.spec.containers[0], `a container in ${workload.metadata.name}`);
+  return must(podSpec(workload).containers[0], `a container in ${workload.metadata?.name}`);
 }
 
 /** The "name/kind" list of an object set, for readable failures. */
@@ -406,16 +324,18 @@ export function secretFiles(pod: PodSpec, container: Container): Map<string, Sec
   const files = new Map<string, SecretFile>();
   for (const mount of container.volumeMounts ?? []) {
     const volume = pod.volumes?.find((v) => v.name === mount.name);
+    // A secret volume, or the secret sources of a projected one.
     const sources: SecretProjection[] = volume?.secret
       ? [{ name: volume.secret.secretName, items: volume.secret.items }]
       : (volume?.projected?.sources ?? []).flatMap((source) => (source.secret ? [source.secret] : []));
     for (const source of sources) {
+      const secret = must(source.name, `the name of a Secret in ${volume?.name}`);
       // Every source names its keys: a Secret's other keys never show up in the container.
-      for (const item of must(source.items, `the items of Secret ${source.name} in ${volume?.name}`)) {
+      for (const item of must(source.items, `the items of Secret ${secret} in ${volume?.name}`)) {
         // A subPath mount shows one file of the volume, at the mount path.
         if (mount.subPath && item.path !== mount.subPath) continue;
         const file = mount.subPath ? mount.mountPath : path.posix.join(mount.mountPath, item.path);
-        files.set(file, { secret: source.name, key: item.key, readOnly: mount.readOnly === true });
+        files.set(file, { secret, key: item.key, readOnly: mount.readOnly === true });
       }
     }
   }

@@ -44,15 +44,14 @@ import {
 } from 'nats';
 import {
   all,
-  type Container,
   helmTemplate,
   type K8sObject,
   must,
   one,
+  podSpec,
   ROOT,
   secretFiles,
   secretVariables,
-  type Workload,
 } from './k8s';
 
 const NATS_SERVER = path.join(ROOT, '.tools', 'bin', 'nats-server');
@@ -61,18 +60,11 @@ Logger.overrideLogger(false);
 const logger = createLogger('nats-users-test', 'silent');
 const codec = StringCodec();
 
-interface InitContainer extends Container {
-  command?: string[];
-}
-
 /** The in-cluster NATS of ci/in-cluster-deps.yaml: its nats.conf, password script and Secrets. */
 function renderNats() {
   const objects = helmTemplate('oasis198', { values: ['ci/in-cluster-deps.yaml'] });
   const config = one(objects, 'ConfigMap', 'oasis198-nats').data ?? {};
-  const statefulSet = one<Workload>(objects, 'StatefulSet', 'oasis198-nats');
-  const pod = statefulSet.spec.template.spec as Workload['spec']['template']['spec'] & {
-    initContainers?: InitContainer[];
-  };
+  const pod = podSpec(one(objects, 'StatefulSet', 'oasis198-nats'));
   const init = must(pod.initContainers?.[0], 'the init container that writes the passwords');
   return { objects, config, init, initFiles: secretFiles(pod, init) };
 }
@@ -201,8 +193,8 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     // Each service's credentials, read the way the service reads them.
     for (const user of NATS_USERS) {
       const configMap = one(rendered.objects, 'ConfigMap', `oasis198-${user}`).data ?? {};
-      const deployment = one<Workload>(rendered.objects, 'Deployment', `oasis198-${user}`);
-      const pod = deployment.spec.template.spec;
+      const deployment = one(rendered.objects, 'Deployment', `oasis198-${user}`);
+      const pod = podSpec(deployment);
       const container = must(pod.containers[0], `${user}'s container`);
       const password = must(secretVariables(pod, container)['NATS_PASSWORD'], `${user}'s NATS_PASSWORD file`);
       // The file the Secret's key becomes, at the path NATS_PASSWORD_FILE names.

@@ -1,34 +1,31 @@
 import { contentSecurityPolicy } from '@oasis198/contracts';
+import type { PodSpec, Probe } from 'kubernetes-types/core/v1';
+import type { NetworkPolicyPeer } from 'kubernetes-types/networking/v1';
 import {
   all,
   DATABASE_SERVICES,
   helmTemplate,
   helmTemplateError,
-  type Hpa,
   type K8sObject,
   mainContainer,
   must,
-  type NetworkPolicy,
-  type Pdb,
-  type PeerSelector,
-  type PodSpec,
   one,
   podContainers,
-  type Probe,
+  podMetadata,
+  podSpec,
   quantity,
   secretVariables,
-  type Service,
   SERVICES,
   type ServiceName,
   selects,
-  type Workload,
+  spec,
 } from './k8s';
 
 /** Each service chart on its own, default values, release oasis198. */
 function render(service: ServiceName, values: string[] = [], set: string[] = []) {
   const objects = helmTemplate(service, { values, set });
-  const deployment = one<Workload>(objects, 'Deployment');
-  const pod: PodSpec = deployment.spec.template.spec;
+  const deployment = one(objects, 'Deployment');
+  const pod = podSpec(deployment);
   const container = mainContainer(deployment);
   const secrets = secretVariables(pod, container);
   return {
@@ -37,7 +34,7 @@ function render(service: ServiceName, values: string[] = [], set: string[] = [])
     pod,
     container,
     secrets,
-    podLabels: deployment.spec.template.metadata.labels,
+    podLabels: podMetadata(deployment).labels,
   };
 }
 
@@ -85,7 +82,7 @@ const NEEDS: Record<ServiceName, { ingress: string[]; egress: string[] }> = {
 };
 
 /** Names a NetworkPolicy peer after what it selects, with the default global.networkPolicy. */
-function peerName(peer: PeerSelector): string {
+function peerName(peer: NetworkPolicyPeer): string {
   const ns = peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'];
   const app = peer.podSelector?.matchLabels?.['app.kubernetes.io/name'];
   if (ns === 'ingress-nginx' && !peer.podSelector) return 'ingress-controller';
@@ -161,7 +158,7 @@ describe.each(SERVICES)('the %s chart', (service) => {
   });
 
   it('rolls out without losing capacity and drains before it stops', () => {
-    expect(deployment.spec.strategy).toEqual({
+    expect(spec(deployment).strategy).toEqual({
       type: 'RollingUpdate',
       rollingUpdate: { maxSurge: 1, maxUnavailable: 0 },
     });
@@ -176,57 +173,60 @@ describe.each(SERVICES)('the %s chart', (service) => {
   });
 
   it('has a Service on the pods http port', () => {
-    const svc = one<Service>(objects, 'Service');
-    expect(selects(svc.spec.selector, podLabels)).toBe(true);
-    expect(svc.spec.ports).toEqual([expect.objectContaining({ name: 'http', targetPort: 'http' })]);
+    const svc = spec(one(objects, 'Service'));
+    expect(selects(must(svc.selector, 'the Service selector'), podLabels)).toBe(true);
+    expect(svc.ports).toEqual([expect.objectContaining({ name: 'http', targetPort: 'http' })]);
   });
 
   it('has a PodDisruptionBudget over its pods that lets one pod go at a time', () => {
-    const pdb = one<Pdb>(objects, 'PodDisruptionBudget');
-    expect(pdb.spec.selector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
-    expect(selects(pdb.spec.selector.matchLabels, podLabels)).toBe(true);
-    expect(pdb.spec.maxUnavailable).toBe(1);
+    const pdb = spec(one(objects, 'PodDisruptionBudget'));
+    const selector = must(pdb.selector?.matchLabels, 'the PodDisruptionBudget selector');
+    expect(selector).toEqual(spec(deployment).selector.matchLabels);
+    expect(selects(selector, podLabels)).toBe(true);
+    expect(pdb.maxUnavailable).toBe(1);
   });
 
   it('scales with a HorizontalPodAutoscaler on CPU, which owns the replica count', () => {
-    const hpa = one<Hpa>(objects, 'HorizontalPodAutoscaler');
-    expect(hpa.spec.scaleTargetRef).toEqual({
+    const hpa = spec(one(objects, 'HorizontalPodAutoscaler'));
+    expect(hpa.scaleTargetRef).toEqual({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       name: deployment.metadata.name,
     });
-    expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
-    expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
-    expect(hpa.spec.metrics).toEqual([
+    const minReplicas = must(hpa.minReplicas, 'minReplicas');
+    expect(minReplicas).toBeGreaterThanOrEqual(2);
+    expect(hpa.maxReplicas).toBeGreaterThan(minReplicas);
+    expect(hpa.metrics).toEqual([
       expect.objectContaining({
         resource: { name: 'cpu', target: expect.objectContaining({ type: 'Utilization' }) },
       }),
     ]);
     // A fixed replica count would fight the autoscaler on every upgrade.
-    expect(deployment.spec.replicas).toBeUndefined();
+    expect(spec(deployment).replicas).toBeUndefined();
   });
 
   it('runs a fixed replica count and no autoscaler with autoscaling off (ci/hpa-off.yaml)', () => {
     const off = render(service, ['ci/hpa-off.yaml']);
     expect(all(off.objects, 'HorizontalPodAutoscaler')).toEqual([]);
-    expect(off.deployment.spec.replicas).toBe(3);
-    expect(one<Pdb>(off.objects, 'PodDisruptionBudget').spec).toMatchObject({ minAvailable: 2 });
+    expect(spec(off.deployment).replicas).toBe(3);
+    expect(spec(one(off.objects, 'PodDisruptionBudget'))).toMatchObject({ minAvailable: 2 });
   });
 
   it('has its own ServiceAccount and mounts no API token', () => {
-    const account = one(objects, 'ServiceAccount') as K8sObject & { automountServiceAccountToken?: boolean };
+    const account = one(objects, 'ServiceAccount');
     expect(pod.serviceAccountName).toBe(account.metadata.name);
     expect(account.automountServiceAccountToken).toBe(false);
     expect(pod.automountServiceAccountToken).toBe(false);
   });
 
   it('denies all traffic but what the service needs (NetworkPolicy)', () => {
-    const policy = one<NetworkPolicy>(objects, 'NetworkPolicy');
-    expect(selects(policy.spec.podSelector.matchLabels, podLabels)).toBe(true);
-    expect(policy.spec.podSelector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
-    expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    const policy = spec(one(objects, 'NetworkPolicy'));
+    const selector = must(policy.podSelector.matchLabels, 'the NetworkPolicy pod selector');
+    expect(selects(selector, podLabels)).toBe(true);
+    expect(selector).toEqual(spec(deployment).selector.matchLabels);
+    expect(policy.policyTypes).toEqual(['Ingress', 'Egress']);
 
-    const ingress = policy.spec.ingress ?? [];
+    const ingress = policy.ingress ?? [];
     for (const rule of ingress) {
       // Every rule names its sources and opens only the http port.
       expect(rule.from?.length).toBeGreaterThan(0);
@@ -236,7 +236,7 @@ describe.each(SERVICES)('the %s chart', (service) => {
       [...NEEDS[service].ingress].sort(),
     );
 
-    const egress = policy.spec.egress ?? [];
+    const egress = policy.egress ?? [];
     const allowed = egress.flatMap((rule) => {
       // No rule without ports or destinations: nothing is open to the world.
       expect(rule.ports?.length).toBeGreaterThan(0);
@@ -363,13 +363,13 @@ describe.each(SERVICES)('the %s chart', (service) => {
       const config = one(objects, 'ConfigMap');
       expect(container.envFrom).toEqual([{ configMapRef: { name: config.metadata.name } }]);
       expect(config.data).toMatchObject({ HTTP_PORT: '8080', NATS_URL: 'nats://nats:4222' });
-      expect(deployment.spec.template.metadata.annotations).toMatchObject({
+      expect(podMetadata(deployment).annotations).toMatchObject({
         'prometheus.io/scrape': 'true',
         'prometheus.io/port': '8080',
         'prometheus.io/path': '/metrics',
       });
       // A changed ConfigMap rolls the pods.
-      expect(deployment.spec.template.metadata.annotations?.['checksum/config']).toMatch(/^[0-9a-f]{64}$/);
+      expect(podMetadata(deployment).annotations?.['checksum/config']).toMatch(/^[0-9a-f]{64}$/);
     });
   }
 });
@@ -391,7 +391,7 @@ describe.each(DATABASE_SERVICES)('the %s chart with secrets', (service) => {
     expect(Buffer.from(data['NATS_PASSWORD'] ?? '', 'base64').toString()).toBe(
       `ci-only-nats-${service}-0123456789abcdef`,
     );
-    expect(deployment.spec.template.metadata.annotations?.['checksum/secret']).toMatch(/^[0-9a-f]{64}$/);
+    expect(podMetadata(deployment).annotations?.['checksum/secret']).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('reads named existing Secrets and keys (ci/existing-secrets.yaml)', () => {
@@ -455,7 +455,9 @@ describe('the gateway chart behind the ingress', () => {
 
 describe('the web chart: Content-Security-Policy', () => {
   const cspOf = (objects: K8sObject[]) => {
-    const { container, pod } = renderParts(objects);
+    const deployment = one(objects, 'Deployment');
+    const pod = podSpec(deployment);
+    const container = mainContainer(deployment);
     const mount = container.volumeMounts?.find((m) => m.mountPath === '/etc/nginx/oasis-csp.conf');
     const volume = pod.volumes?.find((v) => v.name === mount?.name);
     const config = one(objects, 'ConfigMap');
@@ -485,8 +487,3 @@ describe('the web chart: Content-Security-Policy', () => {
     );
   });
 });
-
-function renderParts(objects: K8sObject[]) {
-  const deployment = one<Workload>(objects, 'Deployment');
-  return { deployment, pod: deployment.spec.template.spec, container: mainContainer(deployment) };
-}

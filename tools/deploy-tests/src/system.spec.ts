@@ -1,29 +1,28 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { NetworkPolicy } from 'kubernetes-types/networking/v1';
 import { parse } from 'yaml';
 import {
   all,
   DATABASE_SERVICES,
   helmNotes,
   helmTemplate,
-  type Ingress,
   inventory,
   type K8sObject,
   kustomize,
   mainContainer,
   must,
   NEST_SERVICES,
-  type NetworkPolicy,
   one,
   podContainers,
+  podMetadata,
+  podSpec,
   ROOT,
   secretFiles,
   secretVariables,
   SERVICES,
   selects,
-  type Container,
-  type PodSpec,
-  type Workload,
+  spec,
 } from './k8s';
 import { isKnownSecret } from '@oasis198/service-kit';
 
@@ -34,22 +33,20 @@ function allows(
   labels: Record<string, string>,
   port: number | string,
 ) {
-  const rules = policy.spec[direction] ?? [];
-  return rules.some((rule) => {
-    const peers =
-      direction === 'egress' ? (rule as { to?: unknown[] }).to : (rule as { from?: unknown[] }).from;
-    const portOk = !rule.ports || rule.ports.some((p) => p.port === port);
-    const peerOk =
-      !peers ||
-      (peers as { podSelector?: { matchLabels?: Record<string, string> } }[]).some((peer) =>
-        selects(peer.podSelector?.matchLabels, labels),
-      );
+  const { ingress = [], egress = [] } = spec(policy);
+  const rules =
+    direction === 'egress'
+      ? egress.map((rule) => ({ ports: rule.ports, peers: rule.to }))
+      : ingress.map((rule) => ({ ports: rule.ports, peers: rule.from }));
+  return rules.some(({ ports, peers }) => {
+    const portOk = !ports || ports.some((p) => p.port === port);
+    const peerOk = !peers || peers.some((peer) => selects(peer.podSelector?.matchLabels, labels));
     return portOk && peerOk;
   });
 }
 
-const podLabels = (objects: K8sObject[], kind: string, name: string) =>
-  one<Workload>(objects, kind, name).spec.template.metadata.labels;
+const podLabels = (objects: K8sObject[], kind: 'Deployment' | 'StatefulSet', name: string) =>
+  must(podMetadata(one(objects, kind, name)).labels, `the pod labels of ${name}`);
 
 /** The umbrella's value sets that npm test renders: its defaults and each ci/*.yaml. */
 const UMBRELLA_SCENARIOS: string[][] = [
@@ -60,10 +57,7 @@ const UMBRELLA_SCENARIOS: string[][] = [
     .map((f) => [`ci/${f}`]),
 ];
 
-const workloads = (objects: K8sObject[]) => [
-  ...all<Workload>(objects, 'Deployment'),
-  ...all<Workload>(objects, 'StatefulSet'),
-];
+const workloads = (objects: K8sObject[]) => [...all(objects, 'Deployment'), ...all(objects, 'StatefulSet')];
 
 const DIGEST = `sha256:${'fedcba9876543210'.repeat(4)}`;
 
@@ -83,7 +77,7 @@ describe('the oasis198 umbrella chart', () => {
       'HorizontalPodAutoscaler',
       'NetworkPolicy',
       'ServiceAccount',
-    ]) {
+    ] as const) {
       expect(all(objects, kind)).toHaveLength(SERVICES.length);
     }
   });
@@ -96,11 +90,9 @@ describe('the oasis198 umbrella chart', () => {
       const jwtOf = (name: string) => {
         const workload = workloads(rendered).find((w) => w.metadata.name === name);
         if (!workload) throw new Error(`no workload ${name}`);
-        const pod: PodSpec = workload.spec.template.spec;
-        const [container] = podContainers(pod);
-        const ref = [...secretFiles(pod, container as Container)].find(([file]) =>
-          file.endsWith('/JWT_SECRET'),
-        )?.[1];
+        const pod = podSpec(workload);
+        const container = must(podContainers(pod)[0], `a container in ${name}`);
+        const ref = [...secretFiles(pod, container)].find(([file]) => file.endsWith('/JWT_SECRET'))?.[1];
         const read = secretsRead(rendered).find((r) => r.workload === name && r.variable === 'JWT_SECRET');
         return read?.value ?? ref;
       };
@@ -129,7 +121,7 @@ describe('the oasis198 umbrella chart', () => {
     (_, values) => {
       const rendered = helmTemplate('oasis198', { values });
       for (const workload of workloads(rendered)) {
-        const pod = workload.spec.template.spec;
+        const pod = podSpec(workload);
         for (const container of podContainers(pod)) {
           const where = `${workload.metadata.name}/${container.name}`;
           const fromSecrets = (container.env ?? [])
@@ -155,7 +147,7 @@ describe('the oasis198 umbrella chart', () => {
     'runs every container, init containers included, as a UID and GID of 10000 or more, pulling its image on every start (%s)',
     (_, values) => {
       for (const workload of workloads(helmTemplate('oasis198', { values }))) {
-        const pod = workload.spec.template.spec;
+        const pod = podSpec(workload);
         const name = workload.metadata.name;
         // The volumes' group (Secret files are readable by it only) is the pods' own group.
         expect([name, pod.securityContext?.fsGroup]).toEqual([name, pod.securityContext?.runAsGroup]);
@@ -172,22 +164,23 @@ describe('the oasis198 umbrella chart', () => {
   );
 
   it('routes /api to the gateway and everything else to web, and never exposes /health or /metrics', () => {
-    const ingress = one<Ingress>(objects, 'Ingress');
-    const paths = ingress.spec.rules.flatMap((rule) => rule.http.paths);
+    const rules = must(spec(one(objects, 'Ingress')).rules, 'the Ingress rules');
+    const paths = rules.flatMap((rule) => must(rule.http, `the paths of ${rule.host}`).paths);
+    // Every path, Service and port is among the expected values: none is missing.
     expect(
-      paths.map((p) => [p.path, p.pathType, p.backend.service.name, p.backend.service.port.name]),
+      paths.map((p) => [p.path, p.pathType, p.backend.service?.name, p.backend.service?.port?.name]),
     ).toEqual([
       ['/api', 'Prefix', 'oasis198-gateway', 'http'],
       ['/', 'Prefix', 'oasis198-web', 'http'],
     ]);
     const services = all(objects, 'Service').map((s) => s.metadata.name);
-    for (const p of paths) expect(services).toContain(p.backend.service.name);
+    for (const p of paths) expect(services).toContain(p.backend.service?.name);
     // The web app's /health and /metrics would be served by web (its SPA), not the gateway's.
-    expect(paths.some((p) => p.path.startsWith('/health') || p.path.startsWith('/metrics'))).toBe(false);
+    expect(paths.some((p) => /^\/(health|metrics)/.test(must(p.path, 'an Ingress path')))).toBe(false);
   });
 
   it('keeps Server-Sent Events streams open and unbuffered behind ingress-nginx', () => {
-    const annotations = one<Ingress>(objects, 'Ingress').metadata.annotations ?? {};
+    const annotations = one(objects, 'Ingress').metadata.annotations ?? {};
     expect(annotations['nginx.ingress.kubernetes.io/proxy-buffering']).toBe('off');
     expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(
       3600,
@@ -198,12 +191,12 @@ describe('the oasis198 umbrella chart', () => {
   });
 
   it('serves TLS for its hosts and adds the other controllers streaming settings (ci/ingress-tls.yaml)', () => {
-    const ingress = one<Ingress>(helmTemplate('oasis198', { values: ['ci/ingress-tls.yaml'] }), 'Ingress');
-    expect(ingress.spec.ingressClassName).toBe('nginx');
-    expect(ingress.spec.tls).toEqual([
+    const ingress = one(helmTemplate('oasis198', { values: ['ci/ingress-tls.yaml'] }), 'Ingress');
+    expect(spec(ingress).ingressClassName).toBe('nginx');
+    expect(spec(ingress).tls).toEqual([
       { secretName: 'oasis198-tls', hosts: ['play.example.com', 'www.play.example.com'] },
     ]);
-    expect(ingress.spec.rules.map((r) => r.host)).toEqual(['play.example.com', 'www.play.example.com']);
+    expect(spec(ingress).rules?.map((r) => r.host)).toEqual(['play.example.com', 'www.play.example.com']);
     expect(ingress.metadata.annotations).toMatchObject({
       'haproxy.org/timeout-server': '7200s',
       'alb.ingress.kubernetes.io/load-balancer-attributes': 'idle_timeout.timeout_seconds=7200',
@@ -215,16 +208,19 @@ describe('the oasis198 umbrella chart', () => {
 
   describe('with NATS and MongoDB in the cluster (ci/in-cluster-deps.yaml)', () => {
     const deps = helmTemplate('oasis198', { values: ['ci/in-cluster-deps.yaml'] });
-    const policies = all<NetworkPolicy>(deps, 'NetworkPolicy');
+    const policies = all(deps, 'NetworkPolicy');
     const policyOf = (labels: Record<string, string>) =>
-      policies.find((p) => selects(p.spec.podSelector.matchLabels, labels)) as NetworkPolicy;
+      must(
+        policies.find((p) => selects(spec(p).podSelector.matchLabels, labels)),
+        `a NetworkPolicy over ${JSON.stringify(labels)}`,
+      );
 
     it('runs NATS with JetStream and MongoDB as single-replica StatefulSets on persistent volumes', () => {
-      const nats = one<Workload>(deps, 'StatefulSet', 'oasis198-nats');
-      const mongodb = one<Workload>(deps, 'StatefulSet', 'oasis198-mongodb');
+      const nats = one(deps, 'StatefulSet', 'oasis198-nats');
+      const mongodb = one(deps, 'StatefulSet', 'oasis198-mongodb');
       for (const set of [nats, mongodb]) {
-        expect(set.spec.replicas).toBe(1);
-        expect(set.spec.volumeClaimTemplates).toHaveLength(1);
+        expect(spec(set).replicas).toBe(1);
+        expect(spec(set).volumeClaimTemplates).toHaveLength(1);
         const container = mainContainer(set);
         expect(container.securityContext).toMatchObject({
           runAsNonRoot: true,
@@ -247,17 +243,13 @@ describe('the oasis198 umbrella chart', () => {
       expect(users.sort()).toEqual([...NEST_SERVICES].sort());
       expect(conf).toContain('include "../auth/passwords.conf"');
       expect(conf).not.toMatch(/ci-only/);
-      const nats = one<Workload>(deps, 'StatefulSet', 'oasis198-nats').spec.template.spec as PodSpec & {
-        initContainers?: Container[];
-      };
+      const nats = podSpec(one(deps, 'StatefulSet', 'oasis198-nats'));
       const init = must(nats.initContainers?.[0], 'the passwords init container');
       const initFiles = [...secretFiles(nats, init)];
       expect(initFiles).toHaveLength(NEST_SERVICES.length);
       for (const service of NEST_SERVICES) {
-        const deployment = one<Workload>(deps, 'Deployment', `oasis198-${service}`);
-        const own = secretVariables(deployment.spec.template.spec, mainContainer(deployment))[
-          'NATS_PASSWORD'
-        ];
+        const deployment = one(deps, 'Deployment', `oasis198-${service}`);
+        const own = secretVariables(podSpec(deployment), mainContainer(deployment))['NATS_PASSWORD'];
         const variable = `NATS_PASSWORD_${service.toUpperCase().replace('-', '_')}`;
         // NATS reads the very Secret and key the service reads, as a read-only file too.
         const file = initFiles.find(([f]) => path.posix.basename(f) === variable)?.[1];
@@ -273,13 +265,13 @@ describe('the oasis198 umbrella chart', () => {
         ['nats', 'nats:2.14.9-alpine'],
         ['mongodb', 'mongo:8.0'],
       ] as const) {
-        const set = one<Workload>(deps, 'StatefulSet', `oasis198-${name}`);
-        for (const c of podContainers(set.spec.template.spec)) expect(c.image).toBe(image);
+        const set = one(deps, 'StatefulSet', `oasis198-${name}`);
+        for (const c of podContainers(podSpec(set))) expect(c.image).toBe(image);
         const skip = Object.entries(set.metadata.annotations ?? {}).find(([k]) =>
           k.startsWith('checkov.io/skip'),
         );
         expect(skip?.[1]).toMatch(new RegExp(`^CKV_K8S_43=[^=]*${name}\\.image\\.digest[^=]*$`));
-        const pinned = one<Workload>(
+        const pinned = one(
           helmTemplate('oasis198', {
             values: ['ci/in-cluster-deps.yaml'],
             set: [`${name}.image.digest=${DIGEST}`],
@@ -287,7 +279,7 @@ describe('the oasis198 umbrella chart', () => {
           'StatefulSet',
           `oasis198-${name}`,
         );
-        for (const c of podContainers(pinned.spec.template.spec)) {
+        for (const c of podContainers(podSpec(pinned))) {
           expect(c.image).toBe(`${image.split(':')[0]}@${DIGEST}`);
         }
         expect(JSON.stringify(pinned.metadata.annotations ?? {})).not.toMatch(/CKV_K8S_43/);
@@ -329,8 +321,8 @@ describe('the oasis198 umbrella chart', () => {
       }
       // NATS and MongoDB accept only Oasis 198 pods and call nothing.
       expect(allows(policyOf(mongodb), 'ingress', { app: 'intruder' }, 'mongodb')).toBe(false);
-      expect(policyOf(nats).spec.egress).toEqual([]);
-      expect(policyOf(mongodb).spec.egress).toEqual([]);
+      expect(spec(policyOf(nats)).egress).toEqual([]);
+      expect(spec(policyOf(mongodb)).egress).toEqual([]);
     });
   });
 
@@ -372,8 +364,8 @@ describe('the oasis198 umbrella chart', () => {
 function secretsRead(objects: K8sObject[]): { workload: string; variable: string; value?: string }[] {
   const secrets = new Map(all(objects, 'Secret').map((s) => [s.metadata.name, s]));
   return workloads(objects).flatMap((workload) => {
-    const pod: PodSpec = workload.spec.template.spec;
-    return podContainers(pod).flatMap((container: Container) =>
+    const pod = podSpec(workload);
+    return podContainers(pod).flatMap((container) =>
       [...secretFiles(pod, container)].map(([file, { secret, key }]) => {
         const data = secrets.get(secret)?.data?.[key];
         const value = data === undefined ? undefined : Buffer.from(data, 'base64').toString();
@@ -429,8 +421,8 @@ describe('the kustomize overlays', () => {
       expect([workload, variable, value]).toEqual([workload, variable, expect.any(String)]);
     }
     // Each service finds its files where its <NAME>_FILE variables say.
-    for (const deployment of all<Workload>(objects, 'Deployment')) {
-      const variables = secretVariables(deployment.spec.template.spec, mainContainer(deployment));
+    for (const deployment of all(objects, 'Deployment')) {
+      const variables = secretVariables(podSpec(deployment), mainContainer(deployment));
       for (const [variable, file] of Object.entries(variables)) {
         expect([deployment.metadata.name, variable, file]).toEqual([
           deployment.metadata.name,
@@ -448,7 +440,7 @@ describe('the kustomize overlays', () => {
       expect(one(objects, 'Namespace').metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe(
         'restricted',
       );
-      const workloads = [...all<Workload>(objects, 'Deployment'), ...all<Workload>(objects, 'StatefulSet')];
+      const workloads = [...all(objects, 'Deployment'), ...all(objects, 'StatefulSet')];
       expect(workloads.length).toBeGreaterThanOrEqual(SERVICES.length);
       const allowedVolumes = [
         'configMap',
@@ -459,7 +451,7 @@ describe('the kustomize overlays', () => {
         'downwardAPI',
       ];
       for (const workload of workloads) {
-        const pod = workload.spec.template.spec;
+        const pod = podSpec(workload);
         const name = workload.metadata.name;
         for (const volume of pod.volumes ?? []) {
           const types = Object.keys(volume).filter((key) => key !== 'name');
@@ -487,15 +479,15 @@ describe('the kustomize overlays', () => {
     const objects = kustomize('prod');
     expect(all(objects, 'Secret')).toEqual([]);
     expect(all(objects, 'StatefulSet')).toEqual([]);
-    for (const deployment of all<Workload>(objects, 'Deployment')) {
+    for (const deployment of all(objects, 'Deployment')) {
       expect(mainContainer(deployment).image).toMatch(/^registry\.example\.com\/oasis198\/[\w-]+:\d/);
     }
     const natsUrls = all(objects, 'ConfigMap').flatMap((c) =>
       c.data?.['NATS_URL'] ? [c.data['NATS_URL']] : [],
     );
     expect(natsUrls).toEqual(Array(NEST_SERVICES.length).fill('nats://nats.nats.svc.cluster.local:4222'));
-    const ingress = one<Ingress>(objects, 'Ingress');
-    expect(ingress.spec.tls?.[0]?.hosts).toEqual(['play.example.com']);
-    expect(ingress.spec.rules[0]?.host).toBe('play.example.com');
+    const ingress = spec(one(objects, 'Ingress'));
+    expect(ingress.tls?.[0]?.hosts).toEqual(['play.example.com']);
+    expect(ingress.rules?.[0]?.host).toBe('play.example.com');
   });
 });
