@@ -83,6 +83,7 @@ try {
   console.log(`${values.bin}`);
   console.log('by collection size (documents of 2 kB; guarded = filter { _id, version }):');
   for (const size of [100, 1000, 5000]) {
+    /** @type {import('mongodb').Collection<any>} */
     const c = db.collection(`size${size}`);
     const docs = Array.from({ length: size }, (_, i) => ({
       _id: `d${i}`,
@@ -102,6 +103,7 @@ try {
     'by document shape (a room 30 moves into a game, 100 rooms; guarded findOneAndUpdate of the whole room):',
   );
   for (const [label, shape] of Object.entries(SHAPES)) {
+    /** @type {import('mongodb').Collection<any>} */
     const c = db.collection(label.replace(/\W+/g, '_'));
     await c.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: `r${i}`, version: 0, ...shape() })));
     await measure(`${label} (${JSON.stringify(shape()).length} B), findOne`, (i) =>

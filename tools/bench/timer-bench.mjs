@@ -83,6 +83,7 @@ try {
     throw new Error('dist/apps/game-timer is missing: run npx nx build game-timer first');
   for (let i = 1; i < REPLICAS; i++) stack.apps.push(...(await startReplica()).apps);
   nc = await connect({ servers: stack.infra.nats.url });
+  /** @type {import('nats').Codec<any>} */
   const codec = JSONCodec();
 
   const dueAt = new Map();

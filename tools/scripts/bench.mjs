@@ -52,6 +52,8 @@ import { diffMetrics, scrapeAll } from '../bench/lib/metrics.mjs';
 import { ProcessSampler, discoverContainers, loadAverage, machineTicks } from '../bench/lib/procs.mjs';
 import { chooseMove } from '../bench/lib/rules.mjs';
 import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
+// Node runs the scripts as they are, without the workspace's path aliases: the bots come by path.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { enlist, Fleet, GatewayClient } from '../containers/src/players.ts';
 import { bold, dim, parseOptions, red, yellow } from './lib/log.mjs';
 import { freePort } from './lib/net.mjs';
@@ -94,11 +96,11 @@ const DURATION_S = Number(opts.duration);
 const WARMUP_S = Number(opts.warmup);
 const THINK_MS = Number(opts.think);
 const MAX_P99 = Number(opts['max-p99']);
-for (const [name, value] of [
+for (const [name, value] of /** @type {[string, number][]} */ ([
   ['steps', STEPS.length],
   ['duration', DURATION_S],
   ['think', THINK_MS],
-]) {
+])) {
   if (!(value > 0)) {
     console.error(red(`--${name} must be a positive number`));
     process.exit(1);
@@ -163,6 +165,15 @@ async function answers(url) {
   }
 }
 
+/**
+ * The stack the bench measures: its address, its processes by name (a container stack's replicas
+ * as a list), the services' metrics addresses, FerretDB's address for the floor, and whether the
+ * bench started it.
+ * @typedef {{ url: string, pids: Record<string, number | number[] | undefined>, metricsUrls: Record<string, string>,
+ *   mongoUrl?: string, own?: boolean }} BenchedStack
+ */
+
+/** @returns {Promise<BenchedStack>} */
 async function startOwnStack() {
   await setupAndBuild([], { build: !opts['no-build'] });
   if (interrupted) throw new Error('interrupted');
@@ -194,7 +205,7 @@ async function startOwnStack() {
   pids.nats = stack.infra.nats.pid;
   pids.ferretdb = stack.infra.mongo.pid;
   return {
-    url: stack.url,
+    url: /** @type {string} */ (stack.url), // throwaway stacks start every service, the gateway too
     pids,
     metricsUrls: Object.fromEntries(stack.apps.map((a) => [a.name, a.url])),
     mongoUrl: `mongodb://127.0.0.1:${stack.infra.mongo.port}`,
@@ -202,6 +213,7 @@ async function startOwnStack() {
   };
 }
 
+/** @returns {BenchedStack} */
 function useRunningStack(url) {
   // The stack `npm start` runs (its record in .run/stack.json), when it is the one at `url`.
   const record = runningStack();
@@ -272,6 +284,7 @@ async function runStep(target, ctx) {
     );
   }
   started = Date.now();
+  /** @type {Array<[import('../containers/src/players.ts').Player, import('../containers/src/players.ts').Player]>} */
   const pairs = [];
   for (let i = 0; i < target; i++) pairs.push([ctx.players[2 * i], ctx.players[2 * i + 1]]);
   fleet = new Fleet(recorder, ctx.fleetOptions);
@@ -476,6 +489,7 @@ log(
     `turn ${opts.turn} s; held = 0 errors and p99 <= ${MAX_P99} ms; load average ${loadAverage().join(' ')}`,
 );
 try {
+  /** @type {BenchedStack} */
   let ctxStack;
   let url = opts.url?.replace(/\/+$/, '');
   if (!url && !opts.fresh) {

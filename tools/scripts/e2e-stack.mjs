@@ -28,6 +28,7 @@ const throwaway = startThrowawayStack({
 });
 
 /** Stops the stack (or cancels its start) and exits. */
+/** @returns {Promise<never>} */
 async function stop(code) {
   stopRequested = true;
   await throwaway.stop();
@@ -38,12 +39,9 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => v
 const stdin = fstatSync(0);
 if (stdin.isFIFO() || stdin.isSocket()) process.stdin.on('end', () => void stop(0)).resume();
 
-let stack;
-try {
-  stack = await throwaway.starting;
-} catch (error) {
+const stack = await throwaway.starting.catch((error) => {
   // Unless a signal or a dying service (reported above) cancelled the start.
   if (!stopRequested) console.error(`the stack did not start: ${error.message}`);
-  await stop(1);
-}
+  return stop(1);
+});
 console.log(`e2e stack ready at ${stack.url} (services: ${stack.apps.map((a) => a.name).join(', ')})`);

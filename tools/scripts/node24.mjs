@@ -72,10 +72,10 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
 }
 const child = spawn(node, [path.resolve(script), ...args], { stdio: 'inherit', env });
 // Ctrl-C reaches the whole process group; the child handles it, this one waits for it.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
   process.on(signal, () => {
     if (signal !== 'SIGINT') child.kill(signal);
   });
 }
 child.on('error', (error) => fail(error.message));
-child.on('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));
+child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? os.constants.signals[signal] : 0)));

@@ -44,7 +44,7 @@ import {
   TOOLS_BIN,
 } from './lib/workspace.mjs';
 
-const flag = { type: 'boolean' };
+const flag = /** @type {const} */ ({ type: 'boolean' });
 const { values: flags } = parseOptions(
   'Usage: node tools/scripts/setup.mjs [--helm] [--fuzz] [--chromium] [--containers] [--quiet]',
   { helm: flag, fuzz: flag, chromium: flag, containers: flag, quiet: flag },
@@ -242,7 +242,7 @@ async function buildFerretdbLauncher() {
       cwd: FERRETDB_SRC,
       capture: true,
     });
-    const source = listed.output.trim().split('\n').pop();
+    const source = listed.output.trim().split('\n').pop() ?? '';
     if (listed.code !== 0 || !existsSync(path.join(source, 'go.mod'))) {
       throw new StepError(`cannot find ${MODULE} in the Go module cache`, listed.output);
     }
@@ -341,6 +341,7 @@ function* kubernetesKindSchemas(definitions) {
       const { $ref: _ref, ...rest } = node;
       return Object.keys(rest).length ? { ...expanded.get(name), ...rest } : expanded.get(name);
     }
+    /** @type {Record<string, unknown>} */
     const out = {};
     for (const [key, value] of Object.entries(node)) {
       out[key] =
@@ -472,7 +473,7 @@ async function aptInstall(packages, why) {
   const options = {
     env: { DEBIAN_FRONTEND: 'noninteractive' },
     capture: true,
-    stdin: sudo ? 'inherit' : 'ignore',
+    stdin: /** @type {'inherit' | 'ignore'} */ (sudo ? 'inherit' : 'ignore'),
   };
   const aptGet = (args) =>
     sudo
@@ -502,32 +503,28 @@ function notice(text) {
   console.log(dim(`  … ${text}`));
 }
 
-const steps = [
+/** Every step, with the flag that asks for it (none: always). @type {Array<[string, () => Promise<string | undefined>, boolean?]>} */
+const allSteps = [
   ['npm packages', npmPackages],
   [`nats-server ${NATS_SERVER_VERSION}`, natsServer],
   ['ferretdb-launcher', ferretdbLauncher],
-  ...(flags.helm
-    ? [
-        [`helm ${HELM_VERSION}`, helm],
-        [`kubeconform ${KUBECONFORM_VERSION}`, kubeconform],
-        [`Kubernetes ${KUBERNETES_VERSION} schemas`, kubernetesSchemas],
-        [
-          `checkov ${CHECKOV_VERSION}`,
-          () => pythonTool('checkov', CHECKOV_VERSION, CHECKOV_VENV, CHECKOV_BIN),
-        ],
-      ]
-    : []),
-  ...(flags.fuzz
-    ? [
-        [
-          `schemathesis ${SCHEMATHESIS_VERSION}`,
-          () => pythonTool('schemathesis', SCHEMATHESIS_VERSION, SCHEMATHESIS_VENV, SCHEMATHESIS_BIN),
-        ],
-      ]
-    : []),
-  ...(flags.chromium ? [['chromium', chromium]] : []),
-  ...(flags.containers ? [['podman and images', containers]] : []),
+  [`helm ${HELM_VERSION}`, helm, flags.helm],
+  [`kubeconform ${KUBECONFORM_VERSION}`, kubeconform, flags.helm],
+  [`Kubernetes ${KUBERNETES_VERSION} schemas`, kubernetesSchemas, flags.helm],
+  [
+    `checkov ${CHECKOV_VERSION}`,
+    () => pythonTool('checkov', CHECKOV_VERSION, CHECKOV_VENV, CHECKOV_BIN),
+    flags.helm,
+  ],
+  [
+    `schemathesis ${SCHEMATHESIS_VERSION}`,
+    () => pythonTool('schemathesis', SCHEMATHESIS_VERSION, SCHEMATHESIS_VENV, SCHEMATHESIS_BIN),
+    flags.fuzz,
+  ],
+  ['chromium', chromium, flags.chromium],
+  ['podman and images', containers, flags.containers],
 ];
+const steps = allSteps.filter(([, , wanted = true]) => wanted);
 
 const width = Math.max(...steps.map(([name]) => name.length));
 // One setup at a time: npm test and npm start may both run it.

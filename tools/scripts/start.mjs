@@ -24,7 +24,8 @@ const prefix = Object.fromEntries(
 );
 let stack;
 let shuttingDown = 0; // when the shutdown began
-let stopRequest; // { reason, exitCode } of that shutdown
+/** @type {{ reason: string, exitCode: number }} */
+let stopRequest = { reason: '', exitCode: 0 }; // of that shutdown
 const abort = new AbortController();
 
 async function shutdown(reason, exitCode) {
@@ -98,7 +99,7 @@ for (const service of ['nats', 'mongo']) {
 for (const app of stack.apps)
   rows.push([app.name, `${app.url}${app.name === 'gateway' ? '' : HEALTH_PATH}`, green('ready')]);
 for (const name of stack.skipped) {
-  rows.push([name, dim('-'), yellow(`not built (${APPS.find((a) => a.name === name).main} is missing)`)]);
+  rows.push([name, dim('-'), yellow(`not built (${APPS.find((a) => a.name === name)?.main} is missing)`)]);
 }
 console.log('\n' + table(rows) + '\n');
 for (const note of stack.notes) console.log(yellow(`Note: ${note}`));

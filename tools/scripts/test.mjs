@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the whole check suite, in order, stopping at the first failure:
-//   setup (with helm, chromium and podman), formatting, lint of these scripts, lint + typecheck +
-//   unit tests + build of every project, integration tests (real NATS and MongoDB, in containers
-//   where podman runs), the deployment checks, the end-to-end tests, the API fuzzing run
+//   setup (with helm, chromium and podman), formatting, lint + typecheck + unit tests + build of
+//   every project (these scripts and the benchmark are the `tools` project), integration tests
+//   (real NATS and MongoDB, in containers where podman runs), the deployment checks, the end-to-end tests, the API fuzzing run
 //   (schemathesis against the OpenAPI document of the stack as `npm start` runs it), and the
 //   container stage (the replicated container stack, the end-to-end scenarios against it, the
 //   fault test).
@@ -24,12 +24,6 @@ const stages = [
   {
     name: 'lint, typecheck, test, build',
     command: [bin('nx'), 'run-many', '-t', 'lint', 'typecheck', 'test', 'build', '--parallel=2', STATIC],
-  },
-  // The runners in tools/ belong to no Nx project, so `nx run-many -t lint` does not see them. After
-  // the Nx stage, whose project graph the module-boundaries rule reads.
-  {
-    name: 'lint tools',
-    command: [bin('eslint'), '--max-warnings=0', 'tools/scripts', 'tools/bench', 'tools/webpack'],
   },
   { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1', STATIC] },
   { name: 'deployment checks', command: [process.execPath, script('check-deploy.mjs')] },

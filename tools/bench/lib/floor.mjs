@@ -29,6 +29,7 @@ const newGame = (state) =>
  */
 export async function measureFloor({ mongoUrl, moves, games, inFlight = games }) {
   const client = await MongoClient.connect(`${mongoUrl}/${DATABASE}`, { maxPoolSize: 100 });
+  /** @type {import('mongodb').Collection<any>} */
   const collection = client.db(DATABASE).collection('games');
   try {
     await collection.drop().catch(() => undefined);
@@ -54,6 +55,7 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
           const t0 = performance.now();
           const state = states[g].gameOver ? newGame(states[g]) : states[g];
           const seat = rules.seatToMove(state);
+          if (!seat) throw new Error('no seat to move in a game that is on');
           const result = rules.applyMove(state, seat, chooseMove(state, seat), {
             duration: DURATION,
             nowMs: Date.now(),

@@ -20,7 +20,7 @@ export function cpuTicks(pid) {
 }
 
 /** CPU milliseconds a process used since an earlier cpuTicks() reading. */
-export const cpuMsSince = (pid, ticks) => ((cpuTicks(pid) - ticks) * 1000) / TICKS;
+export const cpuMsSince = (pid, ticks) => (((cpuTicks(pid) ?? ticks) - ticks) * 1000) / TICKS;
 
 function rssBytes(pid) {
   try {
@@ -64,8 +64,16 @@ function over(pids, read) {
  * cpuPct is of one core (200 % = both cores of this machine).
  */
 export class ProcessSampler {
+  /** @param {Record<string, number | number[] | undefined>} pids */
   constructor(pids) {
     this.pids = pids;
+    this.startedAt = process.hrtime.bigint();
+    /** @type {Record<string, number | null>} CPU ticks at start() */
+    this.ticks = {};
+    /** @type {Record<string, number>} peak RSS bytes */
+    this.peak = {};
+    this.selfCpu = process.cpuUsage();
+    this.machine = machineTicks();
   }
 
   start() {

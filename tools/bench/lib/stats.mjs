@@ -18,8 +18,14 @@ export const round = (value, digits = 1) =>
  */
 export class Recorder {
   constructor() {
+    /** @type {Map<string, number>} errors by kind */
     this.errors = new Map();
+    /** @type {Map<string, string>} an example of each kind */
     this.examples = new Map();
+    /**
+     * @type {{ startedAt: number, seconds?: number, rtt: number[], patch: number[], moves: number,
+     *   optionMoves: number, randomMoves: number, games: number } | null}
+     */
     this.window = null;
   }
 
@@ -54,6 +60,7 @@ export class Recorder {
 
   close() {
     const w = this.window;
+    if (!w) throw new Error('close() without open()');
     this.window = null;
     w.seconds = (performance.now() - w.startedAt) / 1000;
     return w;

@@ -41,8 +41,15 @@ export function table(rows) {
     .join('\n');
 }
 
-/** The command line's options (node:util parseArgs, plus --help); a mistake prints `usage` and exits. */
+/**
+ * The command line's options (node:util parseArgs, plus --help); a mistake prints `usage` and exits.
+ * @param {string} usage
+ * @param {import('node:util').ParseArgsOptionsConfig} options
+ * @param {{ allowPositionals?: boolean }} [config]
+ * @returns {{ values: Record<string, any>, positionals: string[] }}
+ */
 export function parseOptions(usage, options, { allowPositionals = false } = {}) {
+  /** @type {any} */
   let parsed;
   try {
     parsed = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals });

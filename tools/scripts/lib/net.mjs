@@ -37,7 +37,7 @@ function osPickedPort() {
     server.unref();
     server.on('error', reject);
     server.listen(0, HOST, () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });

@@ -10,6 +10,10 @@ import { ROOT } from './workspace.mjs';
  * Runs a command to completion. With `capture` its output is collected (and returned) instead of
  * shown: `stdout` alone, and `output`, stdout and stderr as they came, for the caller to print.
  * Resolves { code, signal, stdout, output }; rejects only when the command cannot be started.
+ * @param {string} command
+ * @param {readonly string[]} [args]
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, capture?: boolean, stdin?: 'ignore' | 'inherit' }} [options]
+ * @returns {Promise<{ code: number, signal: NodeJS.Signals | null, stdout: string, output: string }>}
  */
 export function run(command, args = [], { cwd = ROOT, env, capture = false, stdin = 'ignore' } = {}) {
   return new Promise((resolve, reject) => {
@@ -20,13 +24,11 @@ export function run(command, args = [], { cwd = ROOT, env, capture = false, stdi
     });
     let stdout = '';
     let output = '';
-    if (capture) {
-      child.stdout.on('data', (d) => {
-        stdout += d;
-        output += d;
-      });
-      child.stderr.on('data', (d) => (output += d));
-    }
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+      output += d;
+    });
+    child.stderr?.on('data', (d) => (output += d));
     child.on('error', reject);
     child.on('close', (code, signal) =>
       resolve({ code: code ?? (signal ? 128 : 1), signal, stdout, output }),
@@ -104,6 +106,11 @@ export function forEachLine(stream, onLine) {
 /**
  * Runs `fn` while holding a lock directory (mkdir is atomic), so two scripts do not install or
  * start the same thing at once. A lock left by a dead process is taken over.
+ * @template T
+ * @param {string} lockDir
+ * @param {() => Promise<T>} fn
+ * @param {{ onWait?: (owner: number) => void }} [options]
+ * @returns {Promise<T>}
  */
 export async function withLock(lockDir, fn, { onWait } = {}) {
   mkdirSync(path.dirname(lockDir), { recursive: true });

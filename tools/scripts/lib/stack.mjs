@@ -19,11 +19,13 @@ import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.mjs';
 //   secrets   variables whose value is a local secret (see localJwtSecret below)
 //   env       further fixed variables
 
+const GATEWAY_DEFAULT_PORT = 8080;
+
 export const APPS = [
   // The gateway checks tokens itself with auth's signing key.
   {
     name: 'gateway',
-    port: { env: 'PORT', default: 8080 },
+    port: { env: 'PORT', default: GATEWAY_DEFAULT_PORT },
     secrets: ['JWT_SECRET'],
     env: { WEB_DIST_DIR: 'dist/apps/web' },
   },
@@ -63,7 +65,7 @@ export const HEALTH_PATH = '/health';
 
 /** The gateway's port: env PORT, else 8080. */
 export function gatewayPort(env = process.env) {
-  return env.PORT ? Number(env.PORT) : APPS.find((a) => a.name === 'gateway').port.default;
+  return env.PORT ? Number(env.PORT) : GATEWAY_DEFAULT_PORT;
 }
 
 /** The local signing key, generated once and kept in <dataDir>/jwt-secret so that tokens survive restarts. */
@@ -115,6 +117,16 @@ export async function setupAndBuild(setupFlags, { build = true, stream = false }
  *
  * Resolves a stack: { url, infra, apps: [{ name, pid, port, url }], skipped, notes, stop() }.
  * stop() stops the services, then the servers this call started.
+ * @param {{
+ *   portsMode?: 'fixed' | 'free' | 'fixed-or-free',
+ *   apps?: string[],
+ *   onLine?: (app: string, line: string, stream: 'stdout' | 'stderr') => void,
+ *   onExit?: (app: string, code: number | null, signal: NodeJS.Signals | null) => void,
+ *   signal?: AbortSignal,
+ *   runDir?: string,
+ *   dataDir?: string,
+ *   extraEnv?: Record<string, Record<string, string>>,
+ * }} [options]
  */
 export async function startStack({
   portsMode = 'fixed-or-free',
@@ -130,10 +142,12 @@ export async function startStack({
   const stack = {
     runDir,
     infra,
-    /** @type {{ name: string, pid: number, port: number, url: string, exited?: object }[]} */
+    /** @type {{ name: string, pid?: number, port: number, url: string, exited?: object }[]} */
     apps: [],
+    /** @type {string[]} */
     skipped: [],
     notes: [...infra.notes],
+    /** @type {string | undefined} */
     url: undefined,
     stopping: false,
     startedInfra: ['nats', 'mongo'].filter((s) => !infra[s].reused),
@@ -195,7 +209,8 @@ function launchApp(app, stack, port, env, { onLine, onExit }) {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  const running = { name: app.name, pid: child.pid, port, url: `http://${HOST}:${port}`, exited: undefined };
+  /** @type {{ name: string, pid?: number, port: number, url: string, exited?: object }} */
+  const running = { name: app.name, pid: child.pid, port, url: `http://${HOST}:${port}` };
   forEachLine(child.stdout, (line) => onLine(app.name, line, 'stdout'));
   forEachLine(child.stderr, (line) => onLine(app.name, line, 'stderr'));
   child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`, 'stderr'));
