@@ -14,19 +14,22 @@ export default defineConfig({
   testMatch: '*.e2e.ts',
   outputDir: E2E_ARTIFACTS,
   // One file at a time beside the stack on a 2-core machine: two at once took as long (4.6 min) and
-  // made the felt-latency figures measure the other file's load. Scenarios within a file in order.
+  // made the felt-latency figures measure the other file's load. Scenarios within a file in order
+  // (Playwright's default: fullyParallel is off).
   workers: 1,
-  fullyParallel: false,
   // Real time passes (a 14 s turn runs out, the AI takes a seat after 30 s): scenarios that need
   // more than this set their own budget.
   timeout: 60_000,
-  // What a push takes to show on every screen under load; expect.poll and toPass go by it too.
+  // What a push takes to show on every screen under load; expect.poll goes by it too (toPass does
+  // not: each says its own).
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
     // The webServer's ready line sets E2E_STACK_URL before the workers load this file.
     baseURL: external ?? process.env['E2E_STACK_URL'],
     locale: 'en-GB',
+    // How long a single wait or action may take before it counts as a failure.
+    actionTimeout: 10_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
@@ -34,8 +37,6 @@ export default defineConfig({
     {
       name: 'chromium',
       use: {
-        browserName: 'chromium',
-        headless: true,
         // Debian's Chromium, installed by `node tools/scripts/setup.mjs --chromium`, never downloaded,
         // with the switches this machine needs (Playwright adds some of them itself; saying them all
         // keeps them whatever its defaults become).
@@ -60,8 +61,8 @@ export default defineConfig({
         command: `"${process.execPath}" tools/scripts/e2e-stack.mjs`,
         cwd: ROOT,
         wait: { stdout: /e2e stack ready at (?<e2e_stack_url>http:\/\/\S+)/ },
+        // The stack's output shows beside the scenarios' (stderr does by default).
         stdout: 'pipe',
-        stderr: 'pipe',
         // NATS, FerretDB and five services on a busy machine; stopping waits up to 10 s per service.
         timeout: 120_000,
         gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AxeResults } from 'axe-core';
 import type { Page } from '@playwright/test';
 import { DESKTOP, PHONE, type Viewport } from './browser';
-import { screensDir } from './config';
+import { SCREENS } from './config';
 
 /** The widths every screen is audited at: a 390 px phone and a 1280 px desktop. */
 const AUDIT_VIEWPORTS: readonly Viewport[] = [PHONE, DESKTOP];
@@ -131,7 +131,7 @@ export async function auditScreen(page: Page, name: string): Promise<string[]> {
   const found = violationLines(
     await auditAtBothWidths(page, name, (width) =>
       page.screenshot({
-        path: path.join(screensDir(), `${name}-${width}.png`),
+        path: path.join(SCREENS, `${name}-${width}.png`),
         fullPage: true,
         animations: 'disabled',
       }),

@@ -9,14 +9,11 @@ export const DESKTOP: Viewport = { width: 1280, height: 900 };
 export const LAPTOP: Viewport = { width: 1024, height: 768 };
 export const PHONE: Viewport = { width: 390, height: 844 };
 
-/** How long a single wait or action may take before it counts as a failure. */
-export const ACTION_TIMEOUT_MS = 10_000;
-
 /**
  * One person at one browser: a browser context of their own (their own localStorage, so their own
- * login and visitor id) with one page, plus any extra tabs they open. The context takes the base URL
- * and locale of playwright.config.ts; Playwright traces it, and screenshots its pages if the
- * scenario fails.
+ * login and visitor id) with one page, plus any extra tabs they open. The context takes the base URL,
+ * locale and action timeout of playwright.config.ts; Playwright traces it, and screenshots its pages
+ * if the scenario fails.
  */
 export class Person {
   /** Uncaught exceptions in this person's pages: a scenario fails if there are any. */
@@ -33,7 +30,6 @@ export class Person {
 
   static async enter(browser: Browser, label: string, viewport: Viewport = DESKTOP): Promise<Person> {
     const context = await browser.newContext({ viewport });
-    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     const person = new Person(label, context, await context.newPage());
     present.add(person);
     return person;

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** The workspace's .artifacts (git-ignored). */
@@ -11,8 +10,4 @@ const ARTIFACTS = path.resolve(__dirname, '../../../../.artifacts');
 export const E2E_ARTIFACTS = path.join(ARTIFACTS, 'e2e');
 
 /** Screenshots of screens for people to look at, by name and width: .artifacts/screens. */
-export function screensDir(): string {
-  const dir = path.join(ARTIFACTS, 'screens');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
+export const SCREENS = path.join(ARTIFACTS, 'screens');

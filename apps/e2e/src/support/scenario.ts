@@ -1,8 +1,8 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { present, type Person } from './browser';
-import { E2E_ARTIFACTS, screensDir } from './config';
+import { E2E_ARTIFACTS, SCREENS } from './config';
 
 export { expect };
 
@@ -36,9 +36,8 @@ export const test = base.extend<{ screens: boolean; scenario: void }>({
         for (const person of present) await person.leave();
         currentFile = testInfo.file;
       }
-      const dir = path.join(screens ? screensDir() : E2E_ARTIFACTS, folderOf(testInfo));
+      const dir = path.join(screens ? SCREENS : E2E_ARTIFACTS, folderOf(testInfo));
       if (screens) rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
       current = { dir, shots: 0 };
       await use();
       // Taken also when the scenario failed, so that the next one is not judged by its errors.
