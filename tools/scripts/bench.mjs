@@ -52,8 +52,6 @@ import { diffMetrics, scrapeAll } from '../bench/lib/metrics.mjs';
 import { ProcessSampler, discoverContainers, loadAverage, machineTicks } from '../bench/lib/procs.mjs';
 import { chooseMove } from '../bench/lib/rules.mjs';
 import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
-// Node runs the scripts as they are, without the workspace's path aliases: the bots come by path.
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { enlist, Fleet, GatewayClient } from '../containers/src/players.ts';
 import { bold, dim, parseOptions, red, yellow } from './lib/log.mjs';
 import { freePort } from './lib/net.mjs';
