@@ -177,14 +177,15 @@ describe('rewards service: events applied once, whatever the order or the copies
       // The ledger record of the 3rd game is lost, as if the process had died right after paying.
       if (i === 3)
         await model<PaidGame>(PaidGame.name).deleteOne({ _id: paidGameId(playerId, gameIds[2] ?? '') });
-      await repository.credit(gameId, credit);
+      await repository.creditGame(gameId, [credit]);
       lengths.push((await rewards().findById(playerId).lean())?.recentGames.length ?? 0);
     }
     // 33 ids before the first trim (30 plus a step of 3), then 30 again.
     expect(lengths.slice(28, 36)).toEqual([29, 30, 31, 32, 30, 31, 32, 30]);
     expect(Math.max(...lengths)).toBe(32);
     expect(await model<PaidGame>(PaidGame.name).countDocuments({ playerId })).toBe(40);
-    for (const gameId of gameIds) expect(await repository.credit(gameId, credit)).toBe('already-paid');
+    for (const gameId of gameIds)
+      expect((await repository.creditGame(gameId, [credit])).get(playerId)).toBe('already-paid');
     expect(await rewards().findById(playerId).lean()).toMatchObject({ playedGames: 40 });
   });
 

@@ -21,11 +21,11 @@ export class InMemoryGameHistoryRepository implements Repository {
 
   async recordResults(entries: readonly PlayerGameResult[]): Promise<string[]> {
     const recorded: string[] = [];
-    for (const entry of entries) if (await this.recordResult(entry)) recorded.push(entry.playerId);
+    for (const entry of entries) if (this.recordOne(entry)) recorded.push(entry.playerId);
     return recorded;
   }
 
-  async recordResult(entry: PlayerGameResult): Promise<boolean> {
+  private recordOne(entry: PlayerGameResult): boolean {
     const _id = playerGameId(entry.playerId, entry.gameId);
     if (this.games.has(_id) || this.tooOld(entry.playerId, entry.finishedAt)) return false;
     const { moveList, ...fields } = structuredClone(entry);

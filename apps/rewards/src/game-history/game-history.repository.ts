@@ -60,17 +60,11 @@ export class GameHistoryRepository implements OnModuleInit {
   }
 
   /**
-   * Records a player's result once (a result never changes, so a redelivery writes nothing); false
-   * when it is there already or the game is older than every game the history keeps. Two results
-   * of one player at once: the second one's guarded update fails, and it decides again.
-   */
-  async recordResult(entry: PlayerGameResult): Promise<boolean> {
-    return (await this.recordResults([entry])).length > 0;
-  }
-
-  /**
-   * Records the results of a game's players as recordResult does, with one read of their lists and
-   * one insert of their games for all of them. Answers whose results it recorded.
+   * Records each player's result once (a result never changes, so a redelivery writes nothing),
+   * with one read of their lists and one insert of their games for all of them. Answers whose
+   * results it recorded: not those there already, nor a game older than every game a player's
+   * history keeps. Two results of one player at once: the second one's guarded update fails, and
+   * it decides again.
    */
   async recordResults(entries: readonly PlayerGameResult[]): Promise<string[]> {
     const kept = await this.keptAmong(entries.map((entry) => entry.playerId));

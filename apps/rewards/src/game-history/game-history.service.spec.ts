@@ -157,10 +157,11 @@ describe('GameHistoryService', () => {
 
   it('undoes a write that raced with the deletion on another replica', async () => {
     const { rewards, history, service } = setup();
-    const write = history.recordResult.bind(history);
-    history.recordResult = async (entry) => {
-      const written = await write(entry);
-      if (entry.playerId === 'bob') await rewards.markDeleted('bob');
+    const write = history.recordResults.bind(history);
+    history.recordResults = async (entries) => {
+      const written = await write(entries);
+      // Another replica handles bob's deletion while the game's results are being written.
+      await rewards.markDeleted('bob');
       return written;
     };
     await service.onGameEvent(finished(1));

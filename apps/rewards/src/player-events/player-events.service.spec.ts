@@ -169,8 +169,7 @@ describe('PlayerEventsService', () => {
   it("deletes the player's game history with the account", async () => {
     const { history, service } = setup();
     await service.onUserEvent(registered('u1', 'alice1'));
-    await history.recordResult({ ...entry('u1', 'g1') });
-    await history.recordResult({ ...entry('u2', 'g1') });
+    await history.recordResults([{ ...entry('u1', 'g1') }, { ...entry('u2', 'g1') }]);
     await service.onUserEvent(deleted('u1'));
     expect(await history.list('u1', 50)).toEqual([]);
     expect(await history.list('u2', 50)).toHaveLength(1);

@@ -65,11 +65,11 @@ export class InMemoryRewardsRepository implements Repository {
 
   async creditGame(gameId: string, credits: readonly Credit[]): Promise<Map<string, CreditOutcome>> {
     const outcomes = new Map<string, CreditOutcome>();
-    for (const credit of credits) outcomes.set(credit.playerId, await this.credit(gameId, credit));
+    for (const credit of credits) outcomes.set(credit.playerId, await this.creditOne(gameId, credit));
     return outcomes;
   }
 
-  async credit(gameId: string, credit: Credit): Promise<CreditOutcome> {
+  private async creditOne(gameId: string, credit: Credit): Promise<CreditOutcome> {
     await this.hook();
     const ledgerId = paidGameId(credit.playerId, gameId);
     if (this.paid.has(ledgerId)) return 'already-paid';

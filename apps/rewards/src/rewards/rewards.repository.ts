@@ -32,7 +32,7 @@ const TRIM_MOST = 100;
 /**
  * Persistence of reward records. Every write is one atomic single-document update; a game is paid
  * to a player by an update guarded on the game id not being in the player's recent games, and
- * recorded in the ledger of paid games right after (see credit()).
+ * recorded in the ledger of paid games right after (see creditGame()).
  */
 @Injectable()
 export class RewardsRepository implements OnModuleInit {
@@ -105,9 +105,9 @@ export class RewardsRepository implements OnModuleInit {
   }
 
   /**
-   * Pays one game to one player exactly once, whatever redeliveries happen and however late,
-   * creating the record if the game comes first. Without multi-document transactions (FerretDB),
-   * it takes three single-document steps:
+   * Pays one game to each of its players exactly once, whatever redeliveries happen and however
+   * late, creating the record if the game comes first. Without multi-document transactions
+   * (FerretDB), it takes three single-document steps per player:
    *
    *   1. the ledger (one record per player and game) has the game: already paid, stop;
    *   2. the guarded credit: `$inc` the assets and `$push` the game id into recentGames, only if
@@ -124,14 +124,9 @@ export class RewardsRepository implements OnModuleInit {
    * but step 2 is one atomic update of one document: only one `$inc` applies. The one window
    * left: a handler stalled between steps 1 and 2 while the same player finishes
    * RECENT_GAMES_KEPT more games (200: hours of play) would pay that game again.
-   */
-  async credit(gameId: string, credit: Credit): Promise<CreditOutcome> {
-    return (await this.creditGame(gameId, [credit])).get(credit.playerId) ?? 'already-paid';
-  }
-
-  /**
-   * Pays one game to each of its players as credit() does, with one read of the ledger for all of
-   * them and one write of their ledger records: each player's steps stay in their order.
+   *
+   * The players' steps 1 and 3 are one read and one write of the ledger for all of them; each
+   * player's steps stay in their order.
    */
   async creditGame(gameId: string, credits: readonly Credit[]): Promise<Map<string, CreditOutcome>> {
     const ledger = await this.paid
