@@ -43,4 +43,4 @@ function project(dir, kind = 'unit', extra = {}) {
   };
 }
 
-module.exports = { base, project };
+module.exports = { project };

@@ -54,9 +54,16 @@ import { chooseMove } from '../bench/lib/rules.mjs';
 import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
 import { enlist, Fleet, GatewayClient } from '../containers/src/players.ts';
 import { bold, dim, parseOptions, red, yellow } from './lib/log.mjs';
-import { freePort } from './lib/net.mjs';
+import { freePort, HOST } from './lib/net.mjs';
 import { forEachLine } from './lib/proc.mjs';
-import { APPS, gatewayPort, runningStack, SHARED_ADDRESS_LIMITS, setupAndBuild } from './lib/stack.mjs';
+import {
+  APPS,
+  describeStack,
+  gatewayPort,
+  runningStack,
+  SHARED_ADDRESS_LIMITS,
+  setupAndBuild,
+} from './lib/stack.mjs';
 import { startThrowawayStack } from './lib/throwaway.mjs';
 import { ROOT } from './lib/workspace.mjs';
 
@@ -199,32 +206,37 @@ async function startOwnStack() {
   });
   const stack = await own.starting;
   if (opts.profile) delete process.env.NODE_OPTIONS;
-  const pids = Object.fromEntries(stack.apps.map((a) => [a.name, a.pid]));
-  pids.nats = stack.infra.nats.pid;
-  pids.ferretdb = stack.infra.mongo.pid;
+  return { ...benchedStack(describeStack(stack)), own: true };
+}
+
+/**
+ * A stack startStack() runs, from its record (stack.mjs describeStack): every service, NATS and
+ * FerretDB by pid, each service's metrics on its own port.
+ * @returns {BenchedStack}
+ */
+function benchedStack(record, mongoUrl = record.mongo.url) {
+  const pids = Object.fromEntries(record.apps.map((a) => [a.name, a.pid]));
   return {
-    url: /** @type {string} */ (stack.url), // throwaway stacks start every service, the gateway too
-    pids,
-    metricsUrls: Object.fromEntries(stack.apps.map((a) => [a.name, a.url])),
-    mongoUrl: `mongodb://127.0.0.1:${stack.infra.mongo.port}`,
-    own: true,
+    url: record.url,
+    pids: { ...pids, nats: record.nats.pid, ferretdb: record.mongo.pid },
+    metricsUrls: Object.fromEntries(record.apps.map((a) => [a.name, `http://${HOST}:${a.port}`])),
+    mongoUrl,
   };
+}
+
+/** Whether two addresses name the same port of this machine. */
+function samePortHere(a, b) {
+  const [x, y] = [new URL(a), new URL(b)];
+  const local = (u) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  return local(x) && local(y) && x.port === y.port;
 }
 
 /** @returns {BenchedStack} */
 function useRunningStack(url) {
   // The stack `npm start` runs (its record in .run/stack.json), when it is the one at `url`.
   const record = runningStack();
-  if (record?.url === url && record.apps.length) {
-    const pids = Object.fromEntries(record.apps.map((a) => [a.name, a.pid]));
-    const metricsUrls = Object.fromEntries(record.apps.map((a) => [a.name, `http://127.0.0.1:${a.port}`]));
-    const mongoUrl = opts['mongo-url'] ?? record.mongo.url;
-    return {
-      url,
-      pids: { ...pids, nats: record.nats.pid, ferretdb: record.mongo.pid },
-      metricsUrls,
-      mongoUrl,
-    };
+  if (record?.apps.length && samePortHere(record.url, url)) {
+    return { ...benchedStack(record, opts['mongo-url'] ?? record.mongo.url), url };
   }
   // The container stack (npm run stack:containers): CPU and memory per service, replicas summed;
   // the services' own metrics stay inside the stack's network, so none are scraped.

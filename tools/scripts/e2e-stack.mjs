@@ -27,8 +27,10 @@ const throwaway = startThrowawayStack({
   },
 });
 
-/** Stops the stack (or cancels its start) and exits. */
-/** @returns {Promise<never>} */
+/**
+ * Stops the stack (or cancels its start) and exits.
+ * @returns {Promise<never>}
+ */
 async function stop(code) {
   stopRequested = true;
   await throwaway.stop();

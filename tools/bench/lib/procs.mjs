@@ -67,13 +67,17 @@ export class ProcessSampler {
   /** @param {Record<string, number | number[] | undefined>} pids */
   constructor(pids) {
     this.pids = pids;
-    this.startedAt = process.hrtime.bigint();
-    /** @type {Record<string, number | null>} CPU ticks at start() */
+    // What start() takes, declared here: the window's start, each process's CPU ticks and peak RSS
+    // bytes, this process's CPU and the machine's ticks at the start.
+    this.startedAt = 0n;
+    /** @type {Record<string, number | null>} */
     this.ticks = {};
-    /** @type {Record<string, number>} peak RSS bytes */
+    /** @type {Record<string, number>} */
     this.peak = {};
-    this.selfCpu = process.cpuUsage();
-    this.machine = machineTicks();
+    /** @type {NodeJS.CpuUsage | undefined} */
+    this.selfCpu = undefined;
+    /** @type {{ busy: number, total: number } | null} */
+    this.machine = null;
   }
 
   start() {

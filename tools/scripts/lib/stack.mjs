@@ -224,7 +224,7 @@ function launchApp(app, stack, port, env, { onLine, onExit }) {
 const recordFile = (runDir) => path.join(runDir, 'stack.json');
 
 /** What a running stack is, for tools that find it later (runningStack): its processes and URLs. */
-const describeStack = ({ url, apps, infra }) => ({
+export const describeStack = ({ url, apps, infra }) => ({
   url,
   apps: apps.map(({ name, pid, port }) => ({ name, pid, port })),
   nats: { pid: infra.nats.pid, url: infra.nats.url },
