@@ -123,13 +123,18 @@ export default [
     // The container and fuzzing tools share the command-line scripts' helpers in tools/scripts/lib
     // (paths, output, polling, test limits), and the bench plays with the container tools' bots.
     // Node runs them as they are, without the workspace's path aliases, so they import by path.
-    files: ['tools/containers/src/**/*.ts', 'tools/fuzz/src/**/*.ts', 'tools/scripts/bench.mjs'],
+    files: ['tools/containers/src/**/*.ts', 'tools/fuzz/src/**/*.ts', 'tools/scripts/bench.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
         { allow: ['../../scripts/lib/*', '../containers/src/players.ts'], depConstraints },
       ],
     },
+  },
+  {
+    // Node 24 runs these as they are and only strips what is marked as a type.
+    files: ['tools/scripts/**/*.ts', 'tools/bench/**/*.ts', 'tools/bench/**/*.cts'],
+    rules: { '@typescript-eslint/consistent-type-imports': 'error' },
   },
   {
     // Command-line scripts print to the terminal by design.

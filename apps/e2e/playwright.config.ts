@@ -1,6 +1,6 @@
 // The browser scenarios (src/*.e2e.ts) in Debian's Chromium against the whole system. Without
 // E2E_BASE_URL, the webServer starts `npm start`'s stack on free ports with throwaway data
-// (tools/scripts/e2e-stack.mjs, on what is built: `npm run e2e` builds first) and stops it after the
+// (tools/scripts/e2e-stack.ts, on what is built: `npm run e2e` builds first) and stops it after the
 // run; with E2E_BASE_URL (`npm run e2e -- --url <url>`, the container stage) they run against it.
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -37,7 +37,7 @@ export default defineConfig({
     {
       name: 'chromium',
       use: {
-        // Debian's Chromium, installed by `node tools/scripts/setup.mjs --chromium`, never downloaded,
+        // Debian's Chromium, installed by `node tools/scripts/setup.ts --chromium`, never downloaded,
         // with the switches this machine needs (Playwright adds some of them itself; saying them all
         // keeps them whatever its defaults become).
         launchOptions: {
@@ -58,7 +58,7 @@ export default defineConfig({
   webServer: external
     ? undefined
     : {
-        command: `"${process.execPath}" tools/scripts/e2e-stack.mjs`,
+        command: `"${process.execPath}" tools/scripts/e2e-stack.ts`,
         cwd: ROOT,
         wait: { stdout: /e2e stack ready at (?<e2e_stack_url>http:\/\/\S+)/ },
         // The stack's output shows beside the scenarios' (stderr does by default).

@@ -10,7 +10,7 @@ ARG ARTIFACTS=build
 FROM ${GO_IMAGE} AS build
 WORKDIR /src
 COPY tools/ferretdb/ ./
-# The same build as tools/scripts/setup.mjs: FerretDB's module with the files of _patches laid
+# The same build as tools/scripts/setup.ts: FerretDB's module with the files of _patches laid
 # over it, through a temporary go.mod whose replace directive points at the patched copy.
 RUN set -eu; \
     module=github.com/FerretDB/FerretDB; version="$(cat _patches/VERSION)"; \

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { workspaceRoot } from './helpers';
 
-/** A running local server as tools/scripts/infra.mjs reports it. */
+/** A running local server as tools/scripts/infra.ts reports it. */
 interface LocalServer {
   pid: number;
   url: string;
@@ -23,7 +23,7 @@ const TEMP_PREFIX = 'oasis-test-infra-';
  * Starts nats-server and the FerretDB launcher from .tools/bin on free ports, with their data in a
  * fresh temporary directory that stop() removes.
  *
- * Starting, probing and stopping the servers is done by tools/scripts/infra.mjs, the same code
+ * Starting, probing and stopping the servers is done by tools/scripts/infra.ts, the same code
  * `npm run infra` and `npm start` use, run here as a child process with its own run and data
  * directories. It is not imported: those scripts are ES modules with no dependencies (they run
  * before node_modules exists) and Jest loads CommonJS, so a child process is the one way to share
@@ -31,7 +31,7 @@ const TEMP_PREFIX = 'oasis-test-infra-';
  */
 export async function startLocalInfra(services: { nats: boolean; mongo: boolean }): Promise<LocalInfra> {
   const root = workspaceRoot();
-  const script = path.join(root, 'tools', 'scripts', 'infra.mjs');
+  const script = path.join(root, 'tools', 'scripts', 'infra.ts');
   await reapAbandoned(script);
 
   const only = (['nats', 'mongo'] as const).filter((s) => services[s]);

@@ -57,7 +57,7 @@ let failed = false;
 try {
   raiseAddressLimitsForTests();
   await step('the container stack (images, 2 replicas of every service)', () => startContainerStack());
-  const e2e = path.join(ROOT, 'tools', 'scripts', 'e2e.mjs');
+  const e2e = path.join(ROOT, 'tools', 'scripts', 'e2e.ts');
   await step('end-to-end scenarios against the container stack', async () => {
     await exec(process.execPath, [e2e, '--url', stackUrls().entry, ...SYSTEM_SCENARIOS], { inherit: true });
   });

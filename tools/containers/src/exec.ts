@@ -3,10 +3,10 @@
 // scripts run with Node 24's type stripping (`node tools/containers/src/<script>.ts`), no build step.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { run } from '../../scripts/lib/proc.mjs';
-import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.mjs';
+import { run } from '../../scripts/lib/proc.ts';
+import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.ts';
 
-export { bold, dim, formatDuration, green, red } from '../../scripts/lib/log.mjs';
+export { bold, dim, formatDuration, green, red } from '../../scripts/lib/log.ts';
 export { CONTAINERS_CONF, ROOT };
 /** Where built images' inputs (root file systems, static binaries, app artifacts) are kept. */
 export const IMAGES_DIR = path.join(ROOT, '.tools', 'images');

@@ -14,8 +14,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseOptions } from '../../scripts/lib/log.mjs';
-import { waitFor } from '../../scripts/lib/net.mjs';
+import { parseOptions } from '../../scripts/lib/log.ts';
+import { waitFor } from '../../scripts/lib/net.ts';
 import { containerName, loadCompose } from './compose.ts';
 import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import {

@@ -35,8 +35,8 @@ import {
   ROOT,
   shortHash as sha,
 } from './exec.ts';
-import { parseOptions } from '../../scripts/lib/log.mjs';
-import { TOOLS_BIN } from '../../scripts/lib/workspace.mjs';
+import { parseOptions } from '../../scripts/lib/log.ts';
+import { TOOLS_BIN } from '../../scripts/lib/workspace.ts';
 
 export const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
 export const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb'] as const;

@@ -1,4 +1,4 @@
-// Bot players, for the benchmark (tools/scripts/bench.mjs) and the fault test: real HTTP clients of
+// Bot players, for the benchmark (tools/scripts/bench.ts) and the fault test: real HTTP clients of
 // the gateway, each with a live Server-Sent Events stream of its room. A pair of bots plays one
 // game: when the push says it is a bot's turn, it waits its think time and sends a legal move
 // (PATCH /api/rooms/:id/edit); when the game is over both press Play Again. A move's round trip is
@@ -6,7 +6,7 @@
 // it. Every move answered 2xx and every finished game goes to the recorder, so a test can check
 // afterwards that the system kept them.
 //
-// Node builtins only, so the bench's .mjs imports this file as it is (Node 24 strips the types).
+// Node builtins only, so the bench imports this file as it is (Node 24 strips the types).
 // Not fetch: on this machine it costs about three times the CPU per request (0.23-0.29 against
 // 0.07-0.09 ms, measured), which at 900 moves/s the bots would take from the stack they measure.
 import { once } from 'node:events';
@@ -321,7 +321,7 @@ export async function enlist(
 function rateLimited(what: string): Error {
   return new Error(
     `the gateway rate-limits ${what} (429). Bots register from one address: start the stack with ` +
-      `the limits of SHARED_ADDRESS_LIMITS (tools/scripts/lib/stack.mjs), or let the bench start its own.`,
+      `the limits of SHARED_ADDRESS_LIMITS (tools/scripts/lib/stack.ts), or let the bench start its own.`,
   );
 }
 

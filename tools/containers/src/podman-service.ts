@@ -6,8 +6,8 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { waitFor } from '../../scripts/lib/net.mjs';
-import { RUN_DIR } from '../../scripts/lib/workspace.mjs';
+import { waitFor } from '../../scripts/lib/net.ts';
+import { RUN_DIR } from '../../scripts/lib/workspace.ts';
 import { CONTAINERS_CONF, red } from './exec.ts';
 
 const PODMAN_SOCKET = path.join(RUN_DIR, 'podman.sock');

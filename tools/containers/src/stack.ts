@@ -5,8 +5,8 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { waitFor } from '../../scripts/lib/net.mjs';
-import { SHARED_ADDRESS_LIMITS } from '../../scripts/lib/stack.mjs';
+import { waitFor } from '../../scripts/lib/net.ts';
+import { SHARED_ADDRESS_LIMITS } from '../../scripts/lib/stack.ts';
 import { type ComposeFile, containersOf, down, loadCompose, replicaNames, up } from './compose.ts';
 import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { buildImages } from './images.ts';

@@ -54,10 +54,10 @@ export type Kind = keyof Kinds;
 export type Workload = Deployment | StatefulSet;
 
 export const ROOT = path.resolve(__dirname, '../../..');
-/** Where setup.mjs --helm puts helm, kubeconform, the Kubernetes schemas and checkov. */
+/** Where setup.ts --helm puts helm, kubeconform, the Kubernetes schemas and checkov. */
 export const TOOLS = path.join(ROOT, '.tools');
 const HELM = path.join(TOOLS, 'bin', 'helm');
-/** The versions setup.mjs installed (tools/scripts/lib/workspace.mjs pins them). */
+/** The versions setup.ts installed (tools/scripts/lib/workspace.ts pins them). */
 export const VERSIONS: Record<string, string> = JSON.parse(
   readFileSync(path.join(TOOLS, 'bin', '.versions.json'), 'utf8'),
 );

@@ -1,5 +1,5 @@
-// The fuzzing stage of `npm test`: schemathesis (PyPI, pinned in tools/scripts/lib/workspace.mjs,
-// installed by `setup.mjs --fuzz`) runs every one of its checks (`--checks all`) against the OpenAPI
+// The fuzzing stage of `npm test`: schemathesis (PyPI, pinned in tools/scripts/lib/workspace.ts,
+// installed by `setup.ts --fuzz`) runs every one of its checks (`--checks all`) against the OpenAPI
 // document the gateway publishes (/api/docs/openapi.json), on the whole system as `npm start` runs
 // it, started on free ports with throwaway data by the same startThrowawayStack() as the end-to-end
 // tests' stack.
@@ -17,10 +17,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { StepError, bold, dim, formatDuration, green, step } from '../../scripts/lib/log.mjs';
-import { setupAndBuild } from '../../scripts/lib/stack.mjs';
-import { runnerOptions, startThrowawayStack } from '../../scripts/lib/throwaway.mjs';
-import { ROOT, SCHEMATHESIS_BIN } from '../../scripts/lib/workspace.mjs';
+import { StepError, bold, dim, formatDuration, green, step } from '../../scripts/lib/log.ts';
+import { setupAndBuild } from '../../scripts/lib/stack.ts';
+import { runnerOptions, startThrowawayStack } from '../../scripts/lib/throwaway.ts';
+import { ROOT, SCHEMATHESIS_BIN } from '../../scripts/lib/workspace.ts';
 
 const ARTIFACTS = path.join(ROOT, '.artifacts', 'fuzz');
 const CONFIG = path.join(ROOT, 'tools', 'fuzz', 'schemathesis.toml');

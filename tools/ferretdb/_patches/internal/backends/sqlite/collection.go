@@ -538,7 +538,7 @@ var (
 )
 
 // idPushdown is part of the Oasis 198 patch to FerretDB v1.24.2 (tools/ferretdb/_patches, built in
-// by tools/scripts/setup.mjs). Upstream pushes `_id` down to SQLite only when it is the filter's
+// by tools/scripts/setup.ts). Upstream pushes `_id` down to SQLite only when it is the filter's
 // ONLY key, so a guarded write such as update({_id: "r1", version: 7}) reads and decodes every
 // document of the collection: its cost grows with the collection. This returns the WHERE clause
 // for a top-level _id equality (a string or an ObjectID) whatever other keys the filter has.

@@ -1,11 +1,11 @@
 // Where things live in the workspace, and the versions of the tools the scripts install.
-// Node builtins only: setup.mjs imports this before node_modules exists.
+// Node builtins only: setup.ts imports this before node_modules exists.
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Binaries built or installed by setup.mjs (git-ignored). */
+/** Binaries built or installed by setup.ts (git-ignored). */
 export const TOOLS_BIN = path.join(ROOT, '.tools', 'bin');
 /** Persistent local data: NATS JetStream store, FerretDB databases, the local JWT secret. */
 export const DATA_DIR = path.join(ROOT, '.data');
@@ -13,7 +13,7 @@ export const DATA_DIR = path.join(ROOT, '.data');
 export const RUN_DIR = path.join(ROOT, '.run');
 
 /** A package's command in node_modules/.bin. */
-export const npmBin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+export const npmBin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
 /** No Nx daemon, no cloud, plain output: every run is self-contained and readable in CI logs. */
 export const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 
@@ -36,7 +36,7 @@ export const SCHEMATHESIS_VERSION = '4.32.5';
 export const SCHEMATHESIS_VENV = path.join(ROOT, '.tools', 'schemathesis-venv');
 export const SCHEMATHESIS_BIN = path.join(SCHEMATHESIS_VENV, 'bin', 'schemathesis');
 
-export const binaryPath = (name) => path.join(TOOLS_BIN, name);
+export const binaryPath = (name: string) => path.join(TOOLS_BIN, name);
 export const NATS_SERVER_BIN = binaryPath('nats-server');
 export const FERRETDB_BIN = binaryPath('ferretdb-launcher');
 export const HELM_BIN = binaryPath('helm');

@@ -2,12 +2,12 @@
 // `npm start`: install what is missing, build, start NATS and FerretDB, start every built service,
 // and keep them running until Ctrl-C, which stops the services and then the infrastructure this
 // run started (servers that were already running are left running).
-// Usage: node tools/scripts/start.mjs [--no-build] [--free-ports]
+// Usage: node tools/scripts/start.ts [--no-build] [--free-ports]
 //   PORT=<port>  the gateway's port (default 8080)
-import { labelOf } from './lib/infra.mjs';
-import { bold, colorFor, dim, formatDuration, green, parseOptions, red, table, yellow } from './lib/log.mjs';
-import { isAlive } from './lib/proc.mjs';
-import { APPS, HEALTH_PATH, setupAndBuild, startStack } from './lib/stack.mjs';
+import { labelOf } from './lib/infra.ts';
+import { bold, colorFor, dim, formatDuration, green, parseOptions, red, table, yellow } from './lib/log.ts';
+import { isAlive } from './lib/proc.ts';
+import { APPS, HEALTH_PATH, setupAndBuild, startStack, type Stack } from './lib/stack.ts';
 
 const { values: options } = parseOptions(
   'Usage: npm start [-- --no-build] [-- --free-ports]   (PORT sets the gateway port, default 8080)',
@@ -22,13 +22,12 @@ const width = Math.max(...APPS.map((a) => a.name.length));
 const prefix = Object.fromEntries(
   APPS.map((a, i) => [a.name, colorFor(i)(a.name.padEnd(width)) + dim(' │ ')]),
 );
-let stack;
+let stack: Stack | undefined;
 let shuttingDown = 0; // when the shutdown began
-/** @type {{ reason: string, exitCode: number }} */
-let stopRequest = { reason: '', exitCode: 0 }; // of that shutdown
+let stopRequest: { reason: string; exitCode: number } = { reason: '', exitCode: 0 }; // of that shutdown
 const abort = new AbortController();
 
-async function shutdown(reason, exitCode) {
+async function shutdown(reason: string, exitCode: number) {
   if (shuttingDown) {
     // npm forwards the terminal's Ctrl-C too, so one key press can arrive twice.
     if (Date.now() - shuttingDown > 1000) console.log(dim(`(${reason}: already stopping)`));
@@ -44,8 +43,8 @@ async function shutdown(reason, exitCode) {
   console.log(bold(`\n▸ Stopping (${reason})`));
   const started = Date.now();
   await stack.stop();
-  const left = ['nats', 'mongo'].filter((s) => !stack.startedInfra.includes(s)).map(labelOf);
   const stopped = stack.startedInfra.map(labelOf);
+  const left = (['nats', 'mongo'] as const).map(labelOf).filter((label) => !stopped.includes(label));
   console.log(
     dim(
       `  stopped ${[...stack.apps.map((a) => a.name), ...stopped].join(', ') || 'nothing'}` +
@@ -76,7 +75,7 @@ try {
 } catch (error) {
   // Unless it was stopped while starting, the start failed; startStack has stopped what it started.
   if (!shuttingDown || stopRequest.exitCode !== 0)
-    console.error(red(bold(`\n✗ could not start: ${error.message}`)));
+    console.error(red(bold(`\n✗ could not start: ${(error as Error).message}`)));
   process.exit(shuttingDown ? stopRequest.exitCode : 1);
 }
 if (shuttingDown) {
@@ -87,7 +86,7 @@ if (shuttingDown) {
 
 // 3. What runs where.
 const rows = [[bold('what'), bold('where'), bold('')]];
-for (const service of ['nats', 'mongo']) {
+for (const service of ['nats', 'mongo'] as const) {
   const s = stack.infra[service];
   const where = s.monitorUrl ? `${s.url}  ${dim(`monitor ${s.monitorUrl}`)}` : s.url;
   rows.push([
@@ -119,7 +118,7 @@ console.log(
 const parentPid = process.ppid;
 setInterval(() => {
   if (!shuttingDown && process.ppid !== parentPid) void shutdown('the parent process exited', 0);
-  for (const service of ['nats', 'mongo']) {
+  for (const service of ['nats', 'mongo'] as const) {
     const { pid } = stack.infra[service];
     if (!shuttingDown && !isAlive(pid)) {
       console.error(

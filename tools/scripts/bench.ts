@@ -17,7 +17,7 @@
 //      errors or a p99 above --max-p99.
 //   3. The floor: as many moves as the largest step held made, applied in this process straight
 //      through libs/game-rules with one MongoDB write each, against the same FerretDB.
-//   4. Timer lateness with 10,000 pending deadlines and 2 timer replicas (tools/bench/timer-bench.mjs, its own stack).
+//   4. Timer lateness with 10,000 pending deadlines and 2 timer replicas (tools/bench/timer-bench.ts, its own stack).
 // The last line of the output is one JSON object for the largest load held with 0 errors, with
 // cpuPerMoveMs (every stack process, at the step the floor was measured against) and
 // floorCpuPerMoveMs (the floor in the same run).
@@ -37,7 +37,7 @@
 //   --timer-rooms 10000             pending deadlines for the timer part
 //   --profile                       CPU profiles of every service and FerretDB for every step's
 //                                   window (.artifacts/bench/profiles; summarize with
-//                                   node tools/bench/profile-summary.mjs <files>, and FerretDB's
+//                                   node tools/bench/profile-summary.ts <files>, and FerretDB's
 //                                   with go tool pprof -top <file>)
 //   --mongo-url mongodb://host:port the FerretDB for the floor when --url's cannot be found
 import { spawn } from 'node:child_process';
@@ -45,17 +45,18 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { measureFloor } from '../bench/lib/floor.mjs';
-import { diffMetrics, scrapeAll } from '../bench/lib/metrics.mjs';
-import { ProcessSampler, discoverContainers, loadAverage, machineTicks } from '../bench/lib/procs.mjs';
-import { chooseMove } from '../bench/lib/rules.mjs';
-import { Recorder, round, summarize } from '../bench/lib/stats.mjs';
-import { enlist, Fleet, GatewayClient } from '../containers/src/players.ts';
-import { bold, dim, parseOptions, red, yellow } from './lib/log.mjs';
-import { freePort, HOST } from './lib/net.mjs';
-import { forEachLine } from './lib/proc.mjs';
+import type { BotView } from '@oasis198/game-rules';
+import { measureFloor } from '../bench/lib/floor.ts';
+import { diffMetrics, scrapeAll } from '../bench/lib/metrics.ts';
+import { ProcessSampler, discoverContainers, loadAverage, machineTicks } from '../bench/lib/procs.ts';
+import { chooseMove } from '../bench/lib/rules.ts';
+import { Recorder, round, summarize } from '../bench/lib/stats.ts';
+import { enlist, Fleet, GatewayClient, type FleetOptions, type Player } from '../containers/src/players.ts';
+import { bold, dim, parseOptions, red, yellow } from './lib/log.ts';
+import { freePort, HOST } from './lib/net.ts';
+import { forEachLine } from './lib/proc.ts';
 import {
   APPS,
   describeStack,
@@ -63,9 +64,10 @@ import {
   runningStack,
   SHARED_ADDRESS_LIMITS,
   setupAndBuild,
-} from './lib/stack.mjs';
-import { startThrowawayStack } from './lib/throwaway.mjs';
-import { ROOT } from './lib/workspace.mjs';
+  type StackRecord,
+} from './lib/stack.ts';
+import { startThrowawayStack } from './lib/throwaway.ts';
+import { ROOT } from './lib/workspace.ts';
 
 const ARTIFACTS = path.join(ROOT, '.artifacts', 'bench');
 const PROFILES = path.join(ARTIFACTS, 'profiles');
@@ -101,11 +103,11 @@ const DURATION_S = Number(opts.duration);
 const WARMUP_S = Number(opts.warmup);
 const THINK_MS = Number(opts.think);
 const MAX_P99 = Number(opts['max-p99']);
-for (const [name, value] of /** @type {[string, number][]} */ ([
+for (const [name, value] of [
   ['steps', STEPS.length],
   ['duration', DURATION_S],
   ['think', THINK_MS],
-])) {
+] as [string, number][]) {
   if (!(value > 0)) {
     console.error(red(`--${name} must be a positive number`));
     process.exit(1);
@@ -116,13 +118,13 @@ for (const [name, value] of /** @type {[string, number][]} */ ([
 // Clean-up on every way out
 
 /** The stack this run started (startThrowawayStack), if it started one. */
-let own;
-let fleet;
+let own: ReturnType<typeof startThrowawayStack> | undefined;
+let fleet: Fleet | undefined;
 let interrupted = false;
 const abort = new AbortController();
 const log = (line = '') => console.log(line);
 
-function onSignal(signal) {
+function onSignal(signal: string) {
   if (interrupted) return;
   interrupted = true;
   console.error(yellow(`\n${signal}: stopping the bots and the stack`));
@@ -137,7 +139,7 @@ process.on('uncaughtException', (error) => {
   onSignal('uncaught exception');
 });
 
-async function wait(seconds) {
+async function wait(seconds: number) {
   await sleep(seconds * 1000, undefined, { signal: abort.signal }).catch(() => undefined);
   if (interrupted) throw new Error('interrupted');
 }
@@ -161,7 +163,7 @@ function machine() {
   };
 }
 
-async function answers(url) {
+async function answers(url: string) {
   try {
     const res = await fetch(`${url}/api/rooms/`, { signal: AbortSignal.timeout(2000) });
     return res.ok;
@@ -174,12 +176,16 @@ async function answers(url) {
  * The stack the bench measures: its address, its processes by name (a container stack's replicas
  * as a list), the services' metrics addresses, FerretDB's address for the floor, and whether the
  * bench started it.
- * @typedef {{ url: string, pids: Record<string, number | number[] | undefined>, metricsUrls: Record<string, string>,
- *   mongoUrl?: string, own?: boolean }} BenchedStack
  */
+type BenchedStack = {
+  url: string;
+  pids: ProcessSampler['pids'];
+  metricsUrls: Record<string, string>;
+  mongoUrl?: string;
+  own?: boolean;
+};
 
-/** @returns {Promise<BenchedStack>} */
-async function startOwnStack() {
+async function startOwnStack(): Promise<BenchedStack> {
   await setupAndBuild([], { build: !opts['no-build'] });
   if (interrupted) throw new Error('interrupted');
   log(bold('▸ Start the stack (as npm start does; free ports, throwaway data)'));
@@ -190,17 +196,17 @@ async function startOwnStack() {
     // FerretDB's Go profile of each window, from the launcher's pprof endpoint (go tool pprof -top).
     process.env.FERRETDB_DEBUG_ADDR = `127.0.0.1:${await freePort()}`;
     process.env.NODE_OPTIONS =
-      `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(ROOT, 'tools', 'bench', 'profiler.cjs')}`.trim();
+      `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(ROOT, 'tools', 'bench', 'profiler.cts')}`.trim();
   }
   // Every bot comes from one address: the gateway runs with SHARED_ADDRESS_LIMITS.
   own = startThrowawayStack({
     prefix: 'oasis-bench-',
-    script: 'bench.mjs',
+    script: 'bench.ts',
     logFile: path.join(ARTIFACTS, 'stack.log'),
     onExit: (app, code, signal) => {
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       console.error(red(bold(`\n!!! ${app} ${how} during the bench !!! Its last lines:`)));
-      console.error(own.recent[app]?.join('\n') ?? '(none)');
+      console.error(own?.recent[app]?.join('\n') ?? '(none)');
       onSignal('service died');
     },
   });
@@ -210,14 +216,13 @@ async function startOwnStack() {
 }
 
 /**
- * A stack startStack() runs, from its record (stack.mjs describeStack): every service, NATS and
+ * A stack startStack() runs, from its record (stack.ts describeStack): every service, NATS and
  * FerretDB by pid, each service's metrics on its own port.
- * @returns {BenchedStack}
  */
-function benchedStack(record, mongoUrl = record.mongo.url) {
+function benchedStack(record: StackRecord, mongoUrl = record.mongo.url): BenchedStack {
   const pids = Object.fromEntries(record.apps.map((a) => [a.name, a.pid]));
   return {
-    url: record.url,
+    url: record.url as string,
     pids: { ...pids, nats: record.nats.pid, ferretdb: record.mongo.pid },
     metricsUrls: Object.fromEntries(record.apps.map((a) => [a.name, `http://${HOST}:${a.port}`])),
     mongoUrl,
@@ -225,17 +230,16 @@ function benchedStack(record, mongoUrl = record.mongo.url) {
 }
 
 /** Whether two addresses name the same port of this machine. */
-function samePortHere(a, b) {
+function samePortHere(a: string, b: string) {
   const [x, y] = [new URL(a), new URL(b)];
-  const local = (u) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  const local = (u: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
   return local(x) && local(y) && x.port === y.port;
 }
 
-/** @returns {BenchedStack} */
-function useRunningStack(url) {
+function useRunningStack(url: string): BenchedStack {
   // The stack `npm start` runs (its record in .run/stack.json), when it is the one at `url`.
   const record = runningStack();
-  if (record?.apps.length && samePortHere(record.url, url)) {
+  if (record?.apps.length && samePortHere(record.url as string, url)) {
     return { ...benchedStack(record, opts['mongo-url'] ?? record.mongo.url), url };
   }
   // The container stack (npm run stack:containers): CPU and memory per service, replicas summed;
@@ -272,7 +276,17 @@ async function settle() {
   );
 }
 
-async function runStep(target, ctx) {
+/** What the ladder's steps share: the gateway client, the figures, the stack and the bots so far. */
+interface StepContext {
+  client: GatewayClient;
+  recorder: Recorder;
+  stack: BenchedStack;
+  loopDelay: ELDHistogram;
+  players: Player[];
+  fleetOptions: FleetOptions;
+}
+
+async function runStep(target: number, ctx: StepContext) {
   const { client, recorder } = ctx;
   recorder.resetErrors();
   const load = loadAverage();
@@ -294,9 +308,9 @@ async function runStep(target, ctx) {
     );
   }
   started = Date.now();
-  /** @type {Array<[import('../containers/src/players.ts').Player, import('../containers/src/players.ts').Player]>} */
-  const pairs = [];
-  for (let i = 0; i < target; i++) pairs.push([ctx.players[2 * i], ctx.players[2 * i + 1]]);
+  const pairs: [Player, Player][] = [];
+  for (let i = 0; i < target; i++)
+    pairs.push([ctx.players[2 * i], ctx.players[2 * i + 1]] as [Player, Player]);
   fleet = new Fleet(recorder, ctx.fleetOptions);
   const failures = await fleet.add(pairs);
   log(
@@ -330,6 +344,9 @@ async function runStep(target, ctx) {
   const patch = summarize(window.patch);
   const errors = Object.fromEntries(recorder.errors);
   const errorCount = recorder.errorCount;
+  const stackCpu = Object.entries(usage.processes)
+    .filter(([name]) => name !== 'bench')
+    .reduce((sum, [, u]) => sum + (u.cpuSeconds ?? 0), 0);
   const result = {
     games: target,
     gamesOpened: pairs.length - failures.length,
@@ -367,21 +384,20 @@ async function runStep(target, ctx) {
     services: Object.fromEntries(
       Object.keys(ctx.stack.metricsUrls).map((name) => [name, diffMetrics(before[name], after[name])]),
     ),
+    stackCpuMsPerMove: window.moves ? round((1000 * stackCpu) / window.moves, 2) : null,
+    held: errorCount === 0 && rtt.count > 0 && (rtt.p99 ?? Infinity) <= MAX_P99 && failures.length === 0,
   };
-  const stackCpu = Object.entries(usage.processes)
-    .filter(([name]) => name !== 'bench')
-    .reduce((sum, [, u]) => sum + (u.cpuSeconds ?? 0), 0);
-  result.stackCpuMsPerMove = window.moves ? round((1000 * stackCpu) / window.moves, 2) : null;
-  result.held = errorCount === 0 && rtt.count > 0 && rtt.p99 <= MAX_P99 && failures.length === 0;
   printStep(result);
   return result;
 }
 
-function signalProfilers(ctx, label) {
+type StepResult = Awaited<ReturnType<typeof runStep>>;
+
+function signalProfilers(ctx: StepContext, label: string) {
   writeFileSync(path.join(PROFILES, 'label'), `${label}\n`);
   for (const { name } of APPS) {
     const pid = ctx.stack.pids[name];
-    if (pid) {
+    if (typeof pid === 'number') {
       try {
         process.kill(pid, 'SIGUSR2');
       } catch {
@@ -392,17 +408,17 @@ function signalProfilers(ctx, label) {
 }
 
 /** FerretDB's CPU profile over the measured window, into PROFILES (best effort). */
-async function profileFerretDB(label) {
+async function profileFerretDB(label: string) {
   const url = `http://${process.env.FERRETDB_DEBUG_ADDR}/debug/pprof/profile?seconds=${DURATION_S}`;
   try {
     const answer = await fetch(url, { signal: AbortSignal.timeout((DURATION_S + 30) * 1000) });
     writeFileSync(path.join(PROFILES, `${label}-ferretdb.pprof`), Buffer.from(await answer.arrayBuffer()));
   } catch (error) {
-    log(yellow(`  FerretDB profile not taken: ${error.message}`));
+    log(yellow(`  FerretDB profile not taken: ${(error as Error).message}`));
   }
 }
 
-function printStep(r) {
+function printStep(r: StepResult) {
   log(
     `  ${r.movesPerSec} moves/s (${r.moves} moves, ${r.optionMoves} with an option, ${r.gamesFinished} games finished); ` +
       `round trip p50 ${r.p50Ms} / p95 ${r.p95Ms} / p99 ${r.p99Ms} / max ${r.maxMs} ms; PATCH p50 ${r.patchP50Ms} / p99 ${r.patchP99Ms} ms`,
@@ -415,7 +431,7 @@ function printStep(r) {
   log(
     '  ' +
       PROCESS_ORDER.filter((n) => r.processes[n])
-        .map((n) => `${n} ${r.processes[n].cpuPct}% ${r.processes[n].peakRssMb} MB`)
+        .map((n) => `${n} ${r.processes[n]?.cpuPct}% ${r.processes[n]?.peakRssMb} MB`)
         .join(' | '),
   );
   for (const [name, diff] of Object.entries(r.services)) {
@@ -434,19 +450,19 @@ function printStep(r) {
 }
 
 /**
- * Timer lateness with `rooms` pending deadlines and 2 timer replicas: tools/bench/timer-bench.mjs on
+ * Timer lateness with `rooms` pending deadlines and 2 timer replicas: tools/bench/timer-bench.ts on
  * its own throwaway stack, its lines shown as they come. Resolves its figures (its JSON line), {}
  * when it failed before measuring.
  */
-async function runTimerBench(rooms) {
-  const script = path.join(ROOT, 'tools', 'bench', 'timer-bench.mjs');
+async function runTimerBench(rooms: string) {
+  const script = path.join(ROOT, 'tools', 'bench', 'timer-bench.ts');
   const child = spawn(process.execPath, [script, '--rooms', rooms, '--replicas', '2'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     signal: abort.signal,
   });
-  let figures = {};
-  const show = (line) => {
+  let figures: Record<string, unknown> = {};
+  const show = (line: string) => {
     if (line.startsWith('{"bench":"timer"')) figures = JSON.parse(line);
     if (line.trim()) log(dim(`  ${line}`));
   };
@@ -469,10 +485,10 @@ const COLUMNS = Object.entries({
   'max ms': 'maxMs',
   errors: 'errors',
   'busy %': 'machineBusyPct',
-});
+} as const);
 
 /** A markdown table of the steps, with a column for every process that any step measured. */
-function ladderTable(results) {
+function ladderTable(results: StepResult[]) {
   const names = PROCESS_ORDER.filter((n) => results.some((r) => r.processes[n]));
   const head = [...COLUMNS.map(([title]) => title), ...names.map((n) => `${n} CPU % / MB`), 'held'];
   const rows = results.map((r) => [
@@ -485,10 +501,18 @@ function ladderTable(results) {
 
 // ------------------------------------------------------------------------------------------------
 
-const results = [];
-let floor;
-let timer;
-let failure;
+const results: StepResult[] = [];
+type Floor = Awaited<ReturnType<typeof measureFloor>>;
+/** The floor's figures, its CPU, and the same work one move at a time (single). */
+let floor:
+  | (Floor &
+      Record<'ferretdbCpuPct' | 'benchCpuPct' | 'cpuMsPerMove', number | null | undefined> & {
+        basisGames: number;
+        single: Floor;
+      })
+  | undefined;
+let timer: Record<string, unknown> | undefined;
+let failure: unknown;
 const started = Date.now();
 mkdirSync(ARTIFACTS, { recursive: true });
 const info = machine();
@@ -499,8 +523,7 @@ log(
     `turn ${opts.turn} s; held = 0 errors and p99 <= ${MAX_P99} ms; load average ${loadAverage().join(' ')}`,
 );
 try {
-  /** @type {BenchedStack} */
-  let ctxStack;
+  let ctxStack: BenchedStack;
   let url = opts.url?.replace(/\/+$/, '');
   if (!url && !opts.fresh) {
     const local = `http://127.0.0.1:${gatewayPort()}`;
@@ -532,13 +555,19 @@ try {
   const recorder = new Recorder();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  const ctx = {
+  const ctx: StepContext = {
     client,
     recorder,
     stack: ctxStack,
     loopDelay,
     players: [],
-    fleetOptions: { thinkMs: THINK_MS, jitter: Number(opts.jitter), duration: Number(opts.turn), chooseMove },
+    fleetOptions: {
+      thinkMs: THINK_MS,
+      jitter: Number(opts.jitter),
+      duration: Number(opts.turn),
+      // The gateway's rooms carry the Oasis counts too (contracts' room schema), unlike RoomView.
+      chooseMove: (whosTurn, seat) => chooseMove(whosTurn as typeof whosTurn & BotView, seat),
+    },
   };
 
   for (const target of STEPS) {
@@ -567,20 +596,27 @@ try {
     );
     const sampler = new ProcessSampler({ ferretdb: ctxStack.pids.ferretdb, bench: process.pid });
     sampler.start();
-    floor = await measureFloor({ mongoUrl: ctxStack.mongoUrl, moves: floorMoves, games: basis.games });
-    const usage = sampler.stop();
-    floor.ferretdbCpuPct = round(usage.processes.ferretdb?.cpuPct);
-    floor.benchCpuPct = round(usage.processes.bench?.cpuPct);
-    const floorCpu = (usage.processes.ferretdb?.cpuSeconds ?? 0) + (usage.processes.bench?.cpuSeconds ?? 0);
-    floor.cpuMsPerMove = floor.moves ? round((1000 * floorCpu) / floor.moves, 2) : null;
-    floor.basisGames = basis.games;
-    // The same work one move at a time: what a move costs without queueing behind others.
-    floor.single = await measureFloor({
+    const measured = await measureFloor({
       mongoUrl: ctxStack.mongoUrl,
-      moves: Math.min(floorMoves, 2000),
+      moves: floorMoves,
       games: basis.games,
-      inFlight: 1,
     });
+    const usage = sampler.stop();
+    const floorCpu = (usage.processes.ferretdb?.cpuSeconds ?? 0) + (usage.processes.bench?.cpuSeconds ?? 0);
+    floor = {
+      ...measured,
+      ferretdbCpuPct: round(usage.processes.ferretdb?.cpuPct),
+      benchCpuPct: round(usage.processes.bench?.cpuPct),
+      cpuMsPerMove: measured.moves ? round((1000 * floorCpu) / measured.moves, 2) : null,
+      basisGames: basis.games,
+      // The same work one move at a time: what a move costs without queueing behind others.
+      single: await measureFloor({
+        mongoUrl: ctxStack.mongoUrl,
+        moves: Math.min(floorMoves, 2000),
+        games: basis.games,
+        inFlight: 1,
+      }),
+    };
     log(
       `  ${floor.moves} moves in ${round(floor.seconds, 1)} s = ${round(floor.movesPerSec, 0)} moves/s with ${floor.games} in flight ` +
         `(per move p50 ${round(floor.latency.p50, 1)} / p99 ${round(floor.latency.p99, 1)} ms); ` +
@@ -601,7 +637,7 @@ try {
 
   if (!opts['no-timer']) {
     log(
-      bold(`\n▸ Timer lateness with ${opts['timer-rooms']} pending deadlines (tools/bench/timer-bench.mjs)`),
+      bold(`\n▸ Timer lateness with ${opts['timer-rooms']} pending deadlines (tools/bench/timer-bench.ts)`),
     );
     timer = await runTimerBench(opts['timer-rooms']);
   }
@@ -643,7 +679,7 @@ writeFileSync(
   path.join(ARTIFACTS, 'results.json'),
   JSON.stringify({ machine: info, options: opts, results, floor, timer }, null, 2),
 );
-if (failure) console.error(red(bold(`\n✗ benchmark failed: ${failure.message}`)));
+if (failure) console.error(red(bold(`\n✗ benchmark failed: ${(failure as Error).message}`)));
 // The stack's CPU per move at the step the floor was measured against (same run, same moves).
 const floorBasis = floor && results.find((r) => r.games === floor.basisGames);
 const summary = {

@@ -7,22 +7,25 @@ import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { stopInfra } from './infra.mjs';
-import { red } from './log.mjs';
-import { isRunning, stopProcess } from './proc.mjs';
-import { runningStack, SHARED_ADDRESS_LIMITS, startStack } from './stack.mjs';
+import { stopInfra } from './infra.ts';
+import { red } from './log.ts';
+import { isRunning, stopProcess } from './proc.ts';
+import { runningStack, SHARED_ADDRESS_LIMITS, startStack, type Stack } from './stack.ts';
 
 /**
  * A runner's command line: --no-build, --url <http://host:port> (a stack that already runs: nothing
  * is built or started) and --help; everything else (`rest`) goes to the tool it runs.
  */
-export function runnerOptions(usage, args = process.argv.slice(2)) {
-  /** @type {{ build: boolean, url: string | undefined, rest: string[] }} */
-  const options = { build: true, url: undefined, rest: [] };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+export function runnerOptions(usage: string, args = process.argv.slice(2)) {
+  const options: { build: boolean; url: string | undefined; rest: string[] } = {
+    build: true,
+    url: undefined,
+    rest: [],
+  };
+  const it = args.values();
+  for (const arg of it) {
     if (arg === '--no-build') options.build = false;
-    else if (arg === '--url') options.url = args[++i] ?? '';
+    else if (arg === '--url') options.url = it.next().value ?? '';
     else if (arg.startsWith('--url=')) options.url = arg.slice('--url='.length);
     else if (arg === '--help' || arg === '-h') {
       console.log(usage);
@@ -45,10 +48,19 @@ export function runnerOptions(usage, args = process.argv.slice(2)) {
  * Returns { starting (resolves the stack), recent, stop() }; stop() stops the stack, or cancels its
  * start, and removes its directory.
  */
-export function startThrowawayStack({ prefix, script, logFile, onExit }) {
+export function startThrowawayStack({
+  prefix,
+  script,
+  logFile,
+  onExit,
+}: {
+  prefix: string;
+  script: string;
+  logFile: string;
+  onExit: (app: string, code: number | null, signal: NodeJS.Signals | null) => void;
+}) {
   const abort = new AbortController();
-  /** @type {Record<string, string[]>} */
-  const recent = {};
+  const recent: Record<string, string[]> = {};
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile);
   const throwaway = makeThrowawayDir(prefix, script);
@@ -73,14 +85,14 @@ export function startThrowawayStack({ prefix, script, logFile, onExit }) {
     }
     return stack;
   });
-  let stopping;
+  let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       abort.abort();
-      const stack = await starting.catch(() => undefined); // a failed start stopped what it started
-      await stack?.stop().catch((error) => console.error(`stopping the stack: ${error.message}`));
+      const stack: Stack | undefined = await starting.catch(() => undefined); // a failed start stopped what it started
+      await stack?.stop().catch((error: Error) => console.error(`stopping the stack: ${error.message}`));
       await throwaway.then(({ dir }) => rm(dir, { recursive: true, force: true })).catch(() => undefined);
-      await new Promise((resolve) => log.end(resolve));
+      await new Promise<void>((resolve) => log.end(resolve));
     })());
   return { starting, recent, stop };
 }
@@ -91,19 +103,19 @@ const OWNER_FILE = 'owner.json';
  * Stops the throwaway stacks of earlier runs whose owner is gone, then makes a new directory owned
  * by this process. `script` is the runner's file name (to tell its pid from a reused one).
  */
-export async function makeThrowawayDir(prefix, script) {
+export async function makeThrowawayDir(prefix: string, script: string) {
   await reapAbandoned(prefix, script);
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   writeFileSync(path.join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid }));
   return { dir, runDir: path.join(dir, 'run'), dataDir: path.join(dir, 'data') };
 }
 
-async function reapAbandoned(prefix, script) {
+async function reapAbandoned(prefix: string, script: string) {
   const tmp = os.tmpdir();
   const entries = (await readdir(tmp).catch(() => [])).filter((e) => e.startsWith(prefix));
   for (const entry of entries) {
     const dir = path.join(tmp, entry);
-    let owner;
+    let owner: { pid: number };
     try {
       owner = JSON.parse(readFileSync(path.join(dir, OWNER_FILE), 'utf8'));
     } catch {

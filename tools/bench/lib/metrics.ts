@@ -1,7 +1,11 @@
 // The services' own view of where the time goes: their Prometheus /metrics, scraped before and
 // after a window. Histograms give per-subject count, mean and an upper bound of the p99 (its bucket).
 
-const HISTOGRAMS = {
+type Labels = Record<string, string>;
+type Histogram = { sum: number; count: number; buckets: [le: number, n: number][] };
+export type Metrics = { histograms: Record<string, Histogram>; gauges: Record<string, number> };
+
+const HISTOGRAMS: Record<string, (l: Labels) => string> = {
   oasis_http_request_duration_seconds: (l) =>
     `HTTP ${l.method} ${l.route}${l.status?.startsWith('2') ? '' : ` ${l.status}`}`,
   oasis_rpc_duration_seconds: (l) => `RPC ${l.subject}${l.outcome === 'ok' ? '' : ` (${l.outcome})`}`,
@@ -11,33 +15,34 @@ const HISTOGRAMS = {
 };
 const LOOP_LAG_P99 = 'nodejs_eventloop_lag_p99_seconds';
 
-function parseLabels(text) {
-  const labels = {};
-  for (const match of text.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[match[1]] = match[2];
+function parseLabels(text: string) {
+  const labels: Labels = {};
+  for (const [, key = '', value = ''] of text.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key] = value;
   return labels;
 }
 
 /** Parses the exposition text into { histograms: { key: { sum, count, buckets: [[le, n]] } }, gauges }. */
-function parseMetrics(text) {
-  const histograms = {};
-  const gauges = {};
+function parseMetrics(text: string): Metrics {
+  const histograms: Metrics['histograms'] = {};
+  const gauges: Metrics['gauges'] = {};
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
     if (!match) continue;
-    const [, name, labelText = '', valueText] = match;
+    const [, name = '', labelText = '', valueText] = match;
     const value = Number(valueText);
     if (name === LOOP_LAG_P99) {
       gauges[name] = value;
       continue;
     }
-    const family = Object.keys(HISTOGRAMS).find((f) => name.startsWith(f));
-    if (!family) continue;
+    const histogram = Object.entries(HISTOGRAMS).find(([f]) => name.startsWith(f));
+    if (!histogram) continue;
+    const [family, describe] = histogram;
     const labels = parseLabels(labelText);
     const { le } = labels;
     delete labels.le;
     delete labels.service;
-    const key = HISTOGRAMS[family](labels);
+    const key = describe(labels);
     const h = (histograms[key] ??= { sum: 0, count: 0, buckets: [] });
     const suffix = name.slice(family.length);
     if (suffix === '_sum') h.sum += value;
@@ -54,8 +59,8 @@ function parseMetrics(text) {
 }
 
 /** Every service's /metrics ({ name: baseUrl }), parsed; null for a service that did not answer. */
-export async function scrapeAll(urls) {
-  const scrape = async (url) => {
+export async function scrapeAll(urls: Record<string, string>) {
+  const scrape = async (url: string) => {
     try {
       const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) });
       return res.ok ? parseMetrics(await res.text()) : null;
@@ -64,7 +69,7 @@ export async function scrapeAll(urls) {
     }
   };
   return Object.fromEntries(
-    await Promise.all(Object.entries(urls).map(async ([n, url]) => [n, await scrape(url)])),
+    await Promise.all(Object.entries(urls).map(async ([n, url]) => [n, await scrape(url)] as const)),
   );
 }
 
@@ -72,7 +77,7 @@ export async function scrapeAll(urls) {
  * What happened between two scrapes of one service: [{ what, count, meanMs, p99LeMs, totalS }],
  * most total time first, plus its event-loop lag p99 at the end.
  */
-export function diffMetrics(before, after) {
+export function diffMetrics(before: Metrics | null | undefined, after: Metrics | null | undefined) {
   if (!before || !after) return null;
   const rows = [];
   for (const [key, h] of Object.entries(after.histograms)) {
@@ -80,7 +85,9 @@ export function diffMetrics(before, after) {
     const count = h.count - b.count;
     if (count <= 0) continue;
     const sum = h.sum - b.sum;
-    const deltas = h.buckets.map(([le, n]) => [le, n - (b.buckets.find((x) => x[0] === le)?.[1] ?? 0)]);
+    const deltas = h.buckets.map(
+      ([le, n]) => [le, n - (b.buckets.find((x) => x[0] === le)?.[1] ?? 0)] as const,
+    );
     const target = 0.99 * count;
     const p99 = deltas.find(([, n]) => n >= target)?.[0] ?? Infinity;
     rows.push({ what: key, count, meanMs: (1000 * sum) / count, p99LeMs: p99 * 1000, totalS: sum });

@@ -3,12 +3,12 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.mjs';
+import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.ts';
 
 /** Kernel clock ticks per second (USER_HZ); 100 on every mainstream Linux. */
 const TICKS = 100;
 
-export function cpuTicks(pid) {
+export function cpuTicks(pid: number | undefined) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may contain spaces) start after the last ')'.
@@ -20,9 +20,10 @@ export function cpuTicks(pid) {
 }
 
 /** CPU milliseconds a process used since an earlier cpuTicks() reading. */
-export const cpuMsSince = (pid, ticks) => (((cpuTicks(pid) ?? ticks) - ticks) * 1000) / TICKS;
+export const cpuMsSince = (pid: number | undefined, ticks: number) =>
+  (((cpuTicks(pid) ?? ticks) - ticks) * 1000) / TICKS;
 
-function rssBytes(pid) {
+function rssBytes(pid: number | undefined) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const match = /VmRSS:\s+(\d+) kB/.exec(status);
@@ -35,9 +36,9 @@ function rssBytes(pid) {
 /** Busy and total jiffies of the whole machine (first line of /proc/stat). */
 export function machineTicks() {
   try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
     const values = line.trim().split(/\s+/).slice(1).map(Number);
-    const idle = values[3] + (values[4] ?? 0);
+    const idle = (values[3] ?? NaN) + (values[4] ?? 0);
     const total = values.reduce((a, b) => a + b, 0);
     return { busy: total - idle, total };
   } catch {
@@ -47,8 +48,11 @@ export function machineTicks() {
 
 export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 
+/** Processes by name: a pid, or the pids of a service's replicas. */
+type Pids = Record<string, number | number[] | undefined>;
+
 /** CPU ticks or RSS of one process or the sum over several (the replicas of one service); null if any is gone. */
-function over(pids, read) {
+function over(pids: Pids[string], read: (pid: number | undefined) => number | null) {
   let total = 0;
   for (const pid of [pids].flat()) {
     const value = read(pid);
@@ -64,20 +68,17 @@ function over(pids, read) {
  * cpuPct is of one core (200 % = both cores of this machine).
  */
 export class ProcessSampler {
-  /** @param {Record<string, number | number[] | undefined>} pids */
-  constructor(pids) {
+  pids: Pids;
+  // What start() takes, declared here: the window's start, each process's CPU ticks and peak RSS
+  // bytes, this process's CPU and the machine's ticks at the start.
+  startedAt = 0n;
+  ticks: Record<string, number | null> = {};
+  peak: Record<string, number> = {};
+  selfCpu: NodeJS.CpuUsage | undefined = undefined;
+  machine: ReturnType<typeof machineTicks> = null;
+
+  constructor(pids: Pids) {
     this.pids = pids;
-    // What start() takes, declared here: the window's start, each process's CPU ticks and peak RSS
-    // bytes, this process's CPU and the machine's ticks at the start.
-    this.startedAt = 0n;
-    /** @type {Record<string, number | null>} */
-    this.ticks = {};
-    /** @type {Record<string, number>} */
-    this.peak = {};
-    /** @type {NodeJS.CpuUsage | undefined} */
-    this.selfCpu = undefined;
-    /** @type {{ busy: number, total: number } | null} */
-    this.machine = null;
   }
 
   start() {
@@ -100,15 +101,16 @@ export class ProcessSampler {
   stop() {
     this.sample();
     const seconds = Number(process.hrtime.bigint() - this.startedAt) / 1e9;
-    const out = {};
+    const out: Record<string, Record<'cpuSeconds' | 'cpuPct' | 'rssMb' | 'peakRssMb', number | null>> = {};
     for (const [name, pid] of Object.entries(this.pids)) {
-      let cpuSeconds;
+      let cpuSeconds: number | null;
       if (name === 'bench') {
         const used = process.cpuUsage(this.selfCpu);
         cpuSeconds = (used.user + used.system) / 1e6;
       } else {
         const end = over(pid, cpuTicks);
-        cpuSeconds = end === null || this.ticks[name] === null ? null : (end - this.ticks[name]) / TICKS;
+        cpuSeconds =
+          end === null || this.ticks[name] === null ? null : (end - (this.ticks[name] as number)) / TICKS;
       }
       const rss = name === 'bench' ? process.memoryUsage.rss() : over(pid, rssBytes);
       out[name] = {
@@ -139,7 +141,7 @@ function processIds() {
 
 /** Parent process id -> its children's ids, from one pass over /proc. */
 function childrenByParent() {
-  const children = new Map();
+  const children = new Map<number, number[]>();
   for (const pid of processIds()) {
     try {
       const parent = Number(/^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
@@ -152,7 +154,7 @@ function childrenByParent() {
 }
 
 /** compose.yaml's service names as the bench names its processes. */
-const CONTAINER_PROCESS = { mongo: 'ferretdb' };
+const CONTAINER_PROCESS: Record<string, string> = { mongo: 'ferretdb' };
 
 /**
  * The processes of the container stack (compose.yaml, `npm run stack:containers`) when it runs
@@ -161,8 +163,8 @@ const CONTAINER_PROCESS = { mongo: 'ferretdb' };
  * Resolves { pids: { name: [pids] }, replicas: { name: n } }, empty when there is none.
  */
 export function discoverContainers() {
-  const found = { pids: {}, replicas: {} };
-  let containers;
+  const found = { pids: {} as Record<string, number[]>, replicas: {} as Record<string, number> };
+  let containers: { Pid: number; Labels?: Record<string, string> }[];
   try {
     const output = execFileSync(
       'podman',

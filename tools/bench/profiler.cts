@@ -5,13 +5,16 @@
 // (label: the first line of $OASIS_CPU_PROFILE_DIR/label, written by the bench before signalling).
 // `node --cpu-prof` is no use here: it writes only on a normal exit, and NestJS re-raises SIGTERM.
 'use strict';
-const inspector = require('node:inspector');
-const fs = require('node:fs');
-const path = require('node:path');
+import type * as Fs from 'node:fs';
+import type * as Inspector from 'node:inspector';
+import type * as Path from 'node:path';
+const inspector: typeof Inspector = require('node:inspector');
+const fs: typeof Fs = require('node:fs');
+const path: typeof Path = require('node:path');
 
 const dir = process.env.OASIS_CPU_PROFILE_DIR;
 const app = path.basename(path.dirname(process.argv[1] || 'node'));
-let session;
+let session: Inspector.Session | undefined;
 let running = false;
 
 if (dir) {
@@ -32,7 +35,7 @@ if (dir) {
       if (error) return;
       let label = 'profile';
       try {
-        label = fs.readFileSync(path.join(dir, 'label'), 'utf8').split('\n')[0].trim() || label;
+        label = fs.readFileSync(path.join(dir, 'label'), 'utf8').split('\n')[0]?.trim() || label;
       } catch {
         // no label
       }

@@ -6,15 +6,16 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
-import { chooseMove, rules } from './rules.mjs';
-import { summarize } from './stats.mjs';
+import type { GameState } from '@oasis198/game-rules';
+import { chooseMove, rules } from './rules.ts';
+import { summarize } from './stats.ts';
 
 const DATABASE = 'oasis-bench-floor';
 const DURATION = 32;
 /** The rooms service's random source: the operating system's CSPRNG. */
 const random = () => randomInt(0, 2 ** 47) / 2 ** 47;
 /** A new game from `state` (the engine's initial state, or a finished game's), as rooms starts one. */
-const newGame = (state) =>
+const newGame = (state: GameState) =>
   rules.startGame(state, {
     duration: DURATION,
     nowMs: Date.now(),
@@ -22,15 +23,18 @@ const newGame = (state) =>
     aiSeed: randomBytes(32).toString('hex'),
   });
 
+type FloorOptions = { mongoUrl: string; moves: number; games: number; inFlight?: number };
+/** A game as the floor stores it: its state as JSON text. */
+type StoredGame = { _id: string; version: number; whosTurn: string };
+
 /**
  * Applies `moves` moves over `games` games with `inFlight` writes in flight at most: one per game
  * (the default; a game's moves are sequential) or 1. Resolves { moves, games, inFlight, seconds,
  * movesPerSec, latency (ms per move: engine + write) }; the caller samples the CPU.
  */
-export async function measureFloor({ mongoUrl, moves, games, inFlight = games }) {
+export async function measureFloor({ mongoUrl, moves, games, inFlight = games }: FloorOptions) {
   const client = await MongoClient.connect(`${mongoUrl}/${DATABASE}`, { maxPoolSize: 100 });
-  /** @type {import('mongodb').Collection<any>} */
-  const collection = client.db(DATABASE).collection('games');
+  const collection = client.db(DATABASE).collection<StoredGame>('games');
   try {
     await collection.drop().catch(() => undefined);
     const states = Array.from({ length: games }, () => newGame(rules.initialGameState()));
@@ -42,7 +46,7 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
       );
     }
     const versions = states.map(() => 1);
-    const latencies = [];
+    const latencies: number[] = [];
     let remaining = moves;
     let refused = 0;
     const started = performance.now();
@@ -53,7 +57,9 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
           const g = (w + turn * inFlight) % games;
           remaining--;
           const t0 = performance.now();
-          const state = states[g].gameOver ? newGame(states[g]) : states[g];
+          const last = states[g] as GameState;
+          const version = versions[g] as number;
+          const state = last.gameOver ? newGame(last) : last;
           const seat = rules.seatToMove(state);
           if (!seat) throw new Error('no seat to move in a game that is on');
           const result = rules.applyMove(state, seat, chooseMove(state, seat), {
@@ -66,12 +72,12 @@ export async function measureFloor({ mongoUrl, moves, games, inFlight = games })
             continue;
           }
           const written = await collection.updateOne(
-            { _id: `floor-${g}`, version: versions[g] },
-            { $set: { whosTurn: JSON.stringify(result.state), version: versions[g] + 1 } },
+            { _id: `floor-${g}`, version },
+            { $set: { whosTurn: JSON.stringify(result.state), version: version + 1 } },
           );
           if (written.matchedCount !== 1)
             throw new Error(`floor write of game ${g} matched ${written.matchedCount}`);
-          versions[g]++;
+          versions[g] = version + 1;
           states[g] = result.state;
           latencies.push(performance.now() - t0);
         }

@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startInfra, stopInfra } from './infra.mjs';
-import { StepError, dim, step } from './log.mjs';
-import { GiveUp, HOST, choosePort, httpGet, waitFor } from './net.mjs';
-import { forEachLine, isAlive, isRunning, run, stopProcess } from './proc.mjs';
-import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.mjs';
+import { SERVICES, startInfra, stopInfra, type Infra, type ServerEntry } from './infra.ts';
+import { StepError, dim, step } from './log.ts';
+import { GiveUp, HOST, choosePort, httpGet, waitFor, type PortsMode } from './net.ts';
+import { forEachLine, isAlive, isRunning, run, stopProcess } from './proc.ts';
+import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.ts';
 
 // ----------------------------------------------------------------------------------------------
 // Manifest
@@ -21,19 +21,28 @@ import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.mjs';
 
 const GATEWAY_DEFAULT_PORT = 8080;
 
-export const APPS = [
+interface App {
+  name: string;
+  main: string;
+  port: { env: string; default: number };
+  database: string | null;
+  secrets: readonly 'JWT_SECRET'[];
+  env: Record<string, string>;
+}
+
+export const APPS: App[] = [
   // The gateway checks tokens itself with auth's signing key.
   {
     name: 'gateway',
     port: { env: 'PORT', default: GATEWAY_DEFAULT_PORT },
-    secrets: ['JWT_SECRET'],
+    secrets: ['JWT_SECRET'] as const,
     env: { WEB_DIST_DIR: 'dist/apps/web' },
   },
   {
     name: 'auth',
     port: { env: 'HTTP_PORT', default: 3101 },
     database: 'oasis-auth',
-    secrets: ['JWT_SECRET'],
+    secrets: ['JWT_SECRET'] as const,
   },
   { name: 'rewards', port: { env: 'HTTP_PORT', default: 3102 }, database: 'oasis-rewards' },
   { name: 'rooms', port: { env: 'HTTP_PORT', default: 3103 }, database: 'oasis-rooms' },
@@ -69,7 +78,7 @@ export function gatewayPort(env = process.env) {
 }
 
 /** The local signing key, generated once and kept in <dataDir>/jwt-secret so that tokens survive restarts. */
-function localJwtSecret(dataDir) {
+function localJwtSecret(dataDir: string) {
   const file = path.join(dataDir, 'jwt-secret');
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
@@ -81,13 +90,50 @@ function localJwtSecret(dataDir) {
 // ----------------------------------------------------------------------------------------------
 // Running it
 
+interface StackOptions {
+  portsMode?: PortsMode;
+  apps?: string[];
+  onLine?: (app: string, line: string, stream: 'stdout' | 'stderr') => void;
+  onExit?: (app: string, code: number | null, signal: NodeJS.Signals | null) => void;
+  signal?: AbortSignal;
+  runDir?: string;
+  dataDir?: string;
+  extraEnv?: Record<string, Record<string, string>>;
+}
+
+/** A service startStack() launched; `exited` once it has exited. */
+export interface RunningApp {
+  name: string;
+  /** 0 when it could not be started. */
+  pid: number;
+  port: number;
+  url: string;
+  exited?: { code: number | null; signal: NodeJS.Signals | null };
+}
+
+export interface Stack {
+  runDir: string;
+  infra: Infra & Record<'nats' | 'mongo', ServerEntry>;
+  apps: RunningApp[];
+  skipped: string[];
+  notes: string[];
+  /** The gateway's URL (undefined without a gateway). */
+  url: string | undefined;
+  stopping: boolean;
+  startedInfra: ('nats' | 'mongo')[];
+  stop(): Promise<void>;
+}
+
+/** What stack.json records of a running stack (describeStack). */
+export type StackRecord = ReturnType<typeof describeStack>;
+
 /**
  * What comes before a start: setup (packages and tools, with `setupFlags`), then, with `build`, the
  * build of every project, its output shown as it comes with `stream`, else only if it fails.
  */
-export async function setupAndBuild(setupFlags, { build = true, stream = false } = {}) {
+export async function setupAndBuild(setupFlags: string[], { build = true, stream = false } = {}) {
   await step('Setup', async () => {
-    const setup = [path.join(ROOT, 'tools', 'scripts', 'setup.mjs'), '--quiet', ...setupFlags];
+    const setup = [path.join(ROOT, 'tools', 'scripts', 'setup.ts'), '--quiet', ...setupFlags];
     if ((await run(process.execPath, setup)).code !== 0) throw new StepError('setup failed (see above)');
     return 'tools and packages are in place';
   });
@@ -117,16 +163,6 @@ export async function setupAndBuild(setupFlags, { build = true, stream = false }
  *
  * Resolves a stack: { url, infra, apps: [{ name, pid, port, url }], skipped, notes, stop() }.
  * stop() stops the services, then the servers this call started.
- * @param {{
- *   portsMode?: 'fixed' | 'free' | 'fixed-or-free',
- *   apps?: string[],
- *   onLine?: (app: string, line: string, stream: 'stdout' | 'stderr') => void,
- *   onExit?: (app: string, code: number | null, signal: NodeJS.Signals | null) => void,
- *   signal?: AbortSignal,
- *   runDir?: string,
- *   dataDir?: string,
- *   extraEnv?: Record<string, Record<string, string>>,
- * }} [options]
  */
 export async function startStack({
   portsMode = 'fixed-or-free',
@@ -137,20 +173,17 @@ export async function startStack({
   runDir = RUN_DIR,
   dataDir = DATA_DIR,
   extraEnv = {},
-} = {}) {
-  const infra = await startInfra({ portsMode, runDir, dataDir });
-  const stack = {
+}: StackOptions = {}): Promise<Stack> {
+  const infra = (await startInfra({ portsMode, runDir, dataDir })) as Stack['infra'];
+  const stack: Stack = {
     runDir,
     infra,
-    /** @type {{ name: string, pid?: number, port: number, url: string, exited?: object }[]} */
     apps: [],
-    /** @type {string[]} */
     skipped: [],
     notes: [...infra.notes],
-    /** @type {string | undefined} */
     url: undefined,
     stopping: false,
-    startedInfra: ['nats', 'mongo'].filter((s) => !infra[s].reused),
+    startedInfra: SERVICES.filter((s) => !infra[s].reused),
     stop: () => stopStack(stack),
   };
   try {
@@ -178,7 +211,7 @@ export async function startStack({
     // Recorded before they are ready: a runner killed while they start leaves them findable.
     writeFileSync(recordFile(runDir), JSON.stringify(describeStack(stack), null, 2) + '\n');
 
-    const healthy = async (app) => {
+    const healthy = async (app: RunningApp) => {
       if (app.exited)
         throw new GiveUp(`${app.name} exited (${app.exited.signal ?? `code ${app.exited.code}`})`);
       if (signal?.aborted) throw new GiveUp('interrupted');
@@ -200,7 +233,13 @@ export async function startStack({
   }
 }
 
-function launchApp(app, stack, port, env, { onLine, onExit }) {
+function launchApp(
+  app: App,
+  stack: Stack,
+  port: number,
+  env: Record<string, string>,
+  { onLine, onExit }: Required<Pick<StackOptions, 'onLine' | 'onExit'>>,
+) {
   // Detached: a Ctrl-C in the terminal reaches only the parent, which stops the services itself,
   // in order. The whole process group is signalled when stopping.
   const child = spawn(process.execPath, ['--enable-source-maps', app.main], {
@@ -209,8 +248,12 @@ function launchApp(app, stack, port, env, { onLine, onExit }) {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  /** @type {{ name: string, pid?: number, port: number, url: string, exited?: object }} */
-  const running = { name: app.name, pid: child.pid, port, url: `http://${HOST}:${port}` };
+  const running: RunningApp = {
+    name: app.name,
+    pid: child.pid ?? 0,
+    port,
+    url: `http://${HOST}:${port}`,
+  };
   forEachLine(child.stdout, (line) => onLine(app.name, line, 'stdout'));
   forEachLine(child.stderr, (line) => onLine(app.name, line, 'stderr'));
   child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`, 'stderr'));
@@ -221,10 +264,10 @@ function launchApp(app, stack, port, env, { onLine, onExit }) {
   return running;
 }
 
-const recordFile = (runDir) => path.join(runDir, 'stack.json');
+const recordFile = (runDir: string) => path.join(runDir, 'stack.json');
 
 /** What a running stack is, for tools that find it later (runningStack): its processes and URLs. */
-export const describeStack = ({ url, apps, infra }) => ({
+export const describeStack = ({ url, apps, infra }: Stack) => ({
   url,
   apps: apps.map(({ name, pid, port }) => ({ name, pid, port })),
   nats: { pid: infra.nats.pid, url: infra.nats.url },
@@ -235,23 +278,23 @@ export const describeStack = ({ url, apps, infra }) => ({
  * The stack startStack() started with this run directory (`npm start`'s by default), with those of
  * its services that still run; undefined when there is none.
  */
-export function runningStack(runDir = RUN_DIR) {
-  let record;
+export function runningStack(runDir = RUN_DIR): StackRecord | undefined {
+  let record: StackRecord;
   try {
     record = JSON.parse(readFileSync(recordFile(runDir), 'utf8'));
   } catch {
     return undefined;
   }
-  const main = (name) => APPS.find((app) => app.name === name)?.main ?? name;
+  const main = (name: string) => APPS.find((app) => app.name === name)?.main ?? name;
   return { ...record, apps: record.apps.filter((app) => isRunning(app.pid, main(app.name))) };
 }
 
 /** Stops the services (SIGTERM, SIGKILL after 10 s), then the infrastructure the stack started. */
-async function stopStack(stack, { timeoutMs = 10_000 } = {}) {
+async function stopStack(stack: Stack, { timeoutMs = 10_000 } = {}) {
   stack.stopping = true;
   await Promise.all(
     stack.apps
-      .filter((app) => !app.exited && app.pid && isAlive(app.pid))
+      .filter((app) => !app.exited && isAlive(app.pid))
       .map((app) => stopProcess(app.pid, { timeoutMs, group: true })),
   );
   rmSync(recordFile(stack.runDir), { force: true });

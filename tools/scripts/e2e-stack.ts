@@ -9,13 +9,13 @@
 // SIGHUP stop everything; so does a service dying, after its last lines are printed.
 import { fstatSync } from 'node:fs';
 import path from 'node:path';
-import { startThrowawayStack } from './lib/throwaway.mjs';
-import { ROOT } from './lib/workspace.mjs';
+import { startThrowawayStack } from './lib/throwaway.ts';
+import { ROOT } from './lib/workspace.ts';
 
 let stopRequested = false;
 const throwaway = startThrowawayStack({
   prefix: 'oasis-e2e-',
-  script: 'e2e-stack.mjs',
+  script: 'e2e-stack.ts',
   logFile: path.join(ROOT, '.artifacts', 'e2e', 'stack.log'),
   onExit: (app, code, signal) => {
     console.error(
@@ -27,11 +27,8 @@ const throwaway = startThrowawayStack({
   },
 });
 
-/**
- * Stops the stack (or cancels its start) and exits.
- * @returns {Promise<never>}
- */
-async function stop(code) {
+/** Stops the stack (or cancels its start) and exits. */
+async function stop(code: number): Promise<never> {
   stopRequested = true;
   await throwaway.stop();
   process.exit(code); // so that nothing after an `await stop()` runs

@@ -1,13 +1,13 @@
 // Local infrastructure: a NATS server with JetStream and FerretDB (MongoDB wire protocol, SQLite
-// storage), run from the binaries setup.mjs puts into .tools/bin.
+// storage), run from the binaries setup.ts puts into .tools/bin.
 //
 // The servers are started detached, so they outlive the command that started them; their pids and
 // ports are recorded in <runDir>/infra.json and their output goes to <runDir>/logs/*.log. A second
 // start reuses servers that are still running and healthy.
 //
 // This is the only implementation of starting and stopping the local servers. `npm run infra`,
-// `npm start` (via stack.mjs) and the test library @oasis198/testing all use it; the test library
-// runs tools/scripts/infra.mjs as a child process with its own run and data directories, because
+// `npm start` (via stack.ts) and the test library @oasis198/testing all use it; the test library
+// runs tools/scripts/infra.ts as a child process with its own run and data directories, because
 // Jest cannot load ES modules and these scripts must stay dependency-free.
 import {
   closeSync,
@@ -21,17 +21,49 @@ import {
 } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { GiveUp, HOST, choosePort, mongoPing, natsHealthy, waitFor } from './net.mjs';
-import { isRunning, stopProcess, withLock } from './proc.mjs';
-import { DATA_DIR, FERRETDB_BIN, NATS_SERVER_BIN, RUN_DIR } from './workspace.mjs';
+import { GiveUp, HOST, choosePort, mongoPing, natsHealthy, waitFor, type PortsMode } from './net.ts';
+import { isRunning, stopProcess, withLock } from './proc.ts';
+import { DATA_DIR, FERRETDB_BIN, NATS_SERVER_BIN, RUN_DIR } from './workspace.ts';
 
-export const SERVICES = ['nats', 'mongo'];
+export const SERVICES = ['nats', 'mongo'] as const;
+export type Service = (typeof SERVICES)[number];
+type Ports = Record<'nats' | 'natsMonitor' | 'mongo', number>;
+
+/** A server as <runDir>/infra.json records it (monitorPort and monitorUrl: NATS only). */
+export interface ServerEntry {
+  pid: number;
+  port: number;
+  url: string;
+  monitorPort?: number;
+  monitorUrl?: string;
+  log: string;
+  startedAt: string;
+  reused?: boolean;
+}
+type State = Partial<Record<Service, ServerEntry>>;
+/** What startInfra resolves: each server started or reused, and notes on ports it had to change. */
+export type Infra = State & { notes: string[] };
+interface LaunchOptions {
+  runDir: string;
+  dataDir: string;
+  ports: Ports;
+  timeoutMs: number;
+}
+
+interface Server {
+  label: string;
+  binary: string;
+  ports: Partial<Record<keyof Ports, [variable: string, fallback: number]>>;
+  args(options: { ports: Ports; dataDir: string }): string[];
+  describe(ports: Ports): Pick<ServerEntry, 'port' | 'url' | 'monitorPort' | 'monitorUrl'>;
+  healthy(entry: ServerEntry): Promise<boolean>;
+}
 
 /**
  * How each server is launched and probed; `ports` names its ports, each with the variable that
  * overrides its default.
  */
-const SERVERS = {
+const SERVERS: Record<Service, Server> = {
   nats: {
     label: 'NATS',
     binary: NATS_SERVER_BIN,
@@ -46,7 +78,7 @@ const SERVERS = {
       url: `nats://${HOST}:${ports.nats}`,
       monitorUrl: `http://${HOST}:${ports.natsMonitor}`,
     }),
-    healthy: natsHealthy,
+    healthy: ({ monitorPort = 0 }) => natsHealthy({ monitorPort }),
   },
   mongo: {
     label: 'FerretDB',
@@ -65,21 +97,21 @@ const SERVERS = {
 
 /** Default ports ({ nats, natsMonitor, mongo }); NATS_PORT, NATS_MONITOR_PORT and MONGO_PORT override them. */
 function defaultPorts(env = process.env) {
-  const ports = {};
+  const ports = {} as Ports;
   for (const [name, [variable, fallback]] of Object.values(SERVERS).flatMap((s) => Object.entries(s.ports))) {
     const n = Number(env[variable] || fallback);
     if (!Number.isInteger(n) || n < 1 || n > 65535)
       throw new Error(`${variable} must be a port number, got "${env[variable]}"`);
-    ports[name] = n;
+    ports[name as keyof Ports] = n;
   }
   return ports;
 }
 
-export const labelOf = (service) => SERVERS[service].label;
+export const labelOf = (service: Service) => SERVERS[service].label;
 
-const stateFile = (runDir) => path.join(runDir, 'infra.json');
+const stateFile = (runDir: string) => path.join(runDir, 'infra.json');
 
-function readState(runDir = RUN_DIR) {
+function readState(runDir = RUN_DIR): State {
   try {
     return JSON.parse(readFileSync(stateFile(runDir), 'utf8'));
   } catch {
@@ -87,7 +119,7 @@ function readState(runDir = RUN_DIR) {
   }
 }
 
-function writeState(runDir, state) {
+function writeState(runDir: string, state: State) {
   mkdirSync(runDir, { recursive: true });
   writeFileSync(stateFile(runDir), JSON.stringify(state, null, 2) + '\n');
 }
@@ -102,23 +134,23 @@ function writeState(runDir, state) {
 export async function startInfra({
   runDir = RUN_DIR,
   dataDir = DATA_DIR,
-  services = SERVICES,
+  services = SERVICES as readonly string[],
   ports = defaultPorts(),
-  portsMode = 'fixed',
+  portsMode = 'fixed' as PortsMode,
   timeoutMs = 30_000,
-} = {}) {
+} = {}): Promise<Infra> {
   return withLock(path.join(runDir, 'infra.lock'), async () => {
-    const result = { notes: [] };
+    const result: Infra = { notes: [] };
     const options = { runDir, dataDir, ports, portsMode, timeoutMs, notes: result.notes };
     try {
       for (const service of services) {
-        if (!SERVERS[service])
+        if (!isService(service))
           throw new Error(`unknown service "${service}" (known: ${SERVICES.join(', ')})`);
         result[service] = await startOne(service, options);
       }
     } catch (error) {
       // All or nothing: stop what this call started (servers it reused keep running).
-      for (const service of services) {
+      for (const service of services.filter(isService)) {
         const entry = result[service];
         if (entry && !entry.reused) await stopRecorded(runDir, service);
       }
@@ -128,12 +160,17 @@ export async function startInfra({
   });
 }
 
-async function startOne(service, { runDir, dataDir, ports, portsMode, timeoutMs, notes }) {
+const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
+
+async function startOne(
+  service: Service,
+  { portsMode, notes, ...options }: LaunchOptions & { portsMode: PortsMode; notes: string[] },
+): Promise<ServerEntry> {
   const server = SERVERS[service];
-  const recorded = readState(runDir)[service];
+  const recorded = readState(options.runDir)[service];
   if (recorded && isRunning(recorded.pid, server.binary)) {
     await waitFor(() => server.healthy(recorded), {
-      timeoutMs,
+      timeoutMs: options.timeoutMs,
       what: `${server.label} (pid ${recorded.pid}, already running) to answer; stop it with: npm run infra -- stop`,
     });
     return { ...recorded, reused: true };
@@ -146,26 +183,30 @@ async function startOne(service, { runDir, dataDir, ports, portsMode, timeoutMs,
   // such a start fails fast ("address already in use") and is retried with new ports.
   const attempts = portsMode === 'fixed' ? 1 : 3;
   for (let attempt = 1; ; attempt++) {
-    const chosen = await choosePorts(server, ports, portsMode, notes);
+    const ports = await choosePorts(server, options.ports, portsMode, notes);
     try {
-      const entry = await launch(service, server, { runDir, dataDir, ports: chosen, timeoutMs });
+      const entry = await launch(service, server, { ...options, ports });
       return { ...entry, reused: false };
     } catch (error) {
-      if (attempt >= attempts || !/address already in use/i.test(error.message)) throw error;
+      if (attempt >= attempts || !/address already in use/i.test((error as Error).message)) throw error;
     }
   }
 }
 
-async function choosePorts(server, wanted, portsMode, notes) {
-  const chosen = {};
-  for (const [name, [variable]] of Object.entries(server.ports)) {
+async function choosePorts(server: Server, wanted: Ports, portsMode: PortsMode, notes: string[]) {
+  const chosen = { ...wanted };
+  for (const [name, [variable]] of Object.entries(server.ports) as [keyof Ports, [string, number]][]) {
     const hint = `: stop it, set ${variable}, or use --free-ports`;
     chosen[name] = await choosePort(wanted[name], portsMode, { what: server.label, notes, hint });
   }
   return chosen;
 }
 
-async function launch(service, server, { runDir, dataDir, ports, timeoutMs }) {
+async function launch(
+  service: Service,
+  server: Server,
+  { runDir, dataDir, ports, timeoutMs }: LaunchOptions,
+) {
   const logDir = path.join(runDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   mkdirSync(dataDir, { recursive: true });
@@ -176,16 +217,21 @@ async function launch(service, server, { runDir, dataDir, ports, timeoutMs }) {
   writeSync(fd, `\n--- ${new Date().toISOString()} ${path.basename(server.binary)} ${args.join(' ')}\n`);
   const child = spawn(server.binary, args, { detached: true, stdio: ['ignore', fd, fd] });
   closeSync(fd);
-  let exited;
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   child.on('exit', (code, signal) => (exited = { code, signal }));
-  const spawned = await new Promise((resolve) => {
+  const spawned = await new Promise<true | Error>((resolve) => {
     child.once('spawn', () => resolve(true));
     child.once('error', (error) => resolve(error));
   });
   if (spawned !== true) throw new Error(`cannot start ${server.binary}: ${spawned.message}`);
   child.unref();
 
-  const entry = { pid: child.pid, ...server.describe(ports), log, startedAt: new Date().toISOString() };
+  const entry: ServerEntry = {
+    pid: child.pid ?? 0,
+    ...server.describe(ports),
+    log,
+    startedAt: new Date().toISOString(),
+  };
   const state = readState(runDir);
   writeState(runDir, { ...state, [service]: entry });
 
@@ -198,13 +244,13 @@ async function launch(service, server, { runDir, dataDir, ports, timeoutMs }) {
       { timeoutMs, intervalMs: 50, what: `${server.label} on port ${entry.port} to answer` },
     );
   } catch (error) {
-    await stopProcess(child.pid, { timeoutMs: 2000 });
+    await stopProcess(entry.pid, { timeoutMs: 2000 });
     const current = readState(runDir);
     delete current[service];
     writeState(runDir, current);
     const tail = readFileSync(log, 'utf8').slice(logStart).trim().split('\n').slice(-15).join('\n');
     throw new Error(
-      `${server.label} did not start: ${error.message}\n--- ${path.relative(process.cwd(), log)}:\n${tail}`,
+      `${server.label} did not start: ${(error as Error).message}\n--- ${path.relative(process.cwd(), log)}:\n${tail}`,
     );
   }
   return entry;
@@ -214,7 +260,11 @@ async function launch(service, server, { runDir, dataDir, ports, timeoutMs }) {
  * Stops the recorded servers (SIGTERM, then SIGKILL after `timeoutMs`) and forgets them.
  * Resolves [{ service, pid, outcome: 'stopped' | 'killed' | 'not running' }].
  */
-export async function stopInfra({ runDir = RUN_DIR, services = SERVICES, timeoutMs = 10_000 } = {}) {
+export async function stopInfra({
+  runDir = RUN_DIR,
+  services = SERVICES as readonly Service[],
+  timeoutMs = 10_000,
+} = {}) {
   return withLock(path.join(runDir, 'infra.lock'), async () => {
     const recorded = readState(runDir);
     return Promise.all(
@@ -225,8 +275,8 @@ export async function stopInfra({ runDir = RUN_DIR, services = SERVICES, timeout
   });
 }
 
-async function stopRecorded(runDir, service, timeoutMs = 10_000) {
-  const { pid } = readState(runDir)[service];
+async function stopRecorded(runDir: string, service: Service, timeoutMs = 10_000) {
+  const pid = readState(runDir)[service]?.pid ?? 0;
   let outcome = 'not running';
   if (isRunning(pid, SERVERS[service].binary)) {
     outcome = (await stopProcess(pid, { timeoutMs })) ? 'killed' : 'stopped';
@@ -241,11 +291,12 @@ async function stopRecorded(runDir, service, timeoutMs = 10_000) {
 export async function infraStatus({ runDir = RUN_DIR } = {}) {
   const state = readState(runDir);
   return Promise.all(
-    SERVICES.filter((service) => state[service]).map(async (service) => {
-      const entry = state[service];
-      const running = isRunning(entry.pid, SERVERS[service].binary);
-      const healthy = running && (await SERVERS[service].healthy(entry));
-      return { service, label: SERVERS[service].label, ...entry, running, healthy };
-    }),
+    SERVICES.flatMap((service) => (state[service] ? [{ service, entry: state[service] }] : [])).map(
+      async ({ service, entry }) => {
+        const running = isRunning(entry.pid, SERVERS[service].binary);
+        const healthy = running && (await SERVERS[service].healthy(entry));
+        return { service, label: SERVERS[service].label, ...entry, running, healthy };
+      },
+    ),
   );
 }

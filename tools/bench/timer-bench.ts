@@ -4,7 +4,7 @@
 //
 // It starts a throwaway NATS (and the stack's FerretDB, which the timer does not use) and
 // --replicas copies of the BUILT game timer (dist/apps/game-timer, as `npm start` runs it)
-// through tools/scripts/lib/stack.mjs, answers rooms.deadline itself (a stand-in for the rooms
+// through tools/scripts/lib/stack.ts, answers rooms.deadline itself (a stand-in for the rooms
 // service that records the arrival time), writes one schedule per room as rooms writes it
 // (service-kit's ScheduleStore: the room version in a header, the server asked to fire it 500 ms
 // ahead) with a turn timeout that falls due inside a window of --spread-ms, and measures
@@ -14,14 +14,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, headers, JSONCodec } from 'nats';
-import { parseOptions } from '../scripts/lib/log.mjs';
-import { startStack } from '../scripts/lib/stack.mjs';
-import { summarize } from './lib/stats.mjs';
+import { connect, headers, JSONCodec, type NatsConnection } from 'nats';
+import { parseOptions } from '../scripts/lib/log.ts';
+import { startStack, type Stack } from '../scripts/lib/stack.ts';
+import { summarize } from './lib/stats.ts';
 
 const { values } = parseOptions(
   'Usage: npm run bench:timer   (builds the game timer first)\n' +
-    '       node tools/bench/timer-bench.mjs [--rooms 10000] [--spread-ms 5000] [--replicas 2]',
+    '       node tools/bench/timer-bench.ts [--rooms 10000] [--spread-ms 5000] [--replicas 2]',
   {
     rooms: { type: 'string', default: '10000' },
     'spread-ms': { type: 'string', default: '5000' },
@@ -36,7 +36,7 @@ const REPLICAS = Number(values.replicas);
 const LEAD_MS = 500;
 
 /** A room's schedule message as rooms writes it: a running turn's timeout, due at `dueMs`. */
-function schedule(roomId, dueMs) {
+function schedule(roomId: string, dueMs: number) {
   const h = headers();
   h.set('Oasis-Room-Version', '2');
   h.set('Nats-Schedule', `@at ${new Date(dueMs - LEAD_MS).toISOString()}`);
@@ -46,8 +46,8 @@ function schedule(roomId, dueMs) {
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'oasis-timer-bench-'));
-let stack;
-let nc;
+let stack: Stack | undefined;
+let nc: NatsConnection | undefined;
 // The services and servers run detached: stop them on Ctrl-C or a kill too, not only at the end.
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
@@ -83,17 +83,16 @@ try {
     throw new Error('dist/apps/game-timer is missing: run npx nx build game-timer first');
   for (let i = 1; i < REPLICAS; i++) stack.apps.push(...(await startReplica()).apps);
   nc = await connect({ servers: stack.infra.nats.url });
-  /** @type {import('nats').Codec<any>} */
   const codec = JSONCodec();
 
-  const dueAt = new Map();
-  const arrivals = new Map();
+  const dueAt = new Map<string, number>();
+  const arrivals = new Map<string, number>();
   let duplicates = 0;
   const sub = nc.subscribe('rooms.deadline', { queue: 'rooms' });
   void (async () => {
     for await (const msg of sub) {
       const at = Date.now();
-      const packet = codec.decode(msg.data);
+      const packet = codec.decode(msg.data) as { id: string; data: { roomId: string } };
       const roomId = packet.data.roomId;
       if (arrivals.has(roomId)) duplicates++;
       else arrivals.set(roomId, at);
@@ -129,7 +128,7 @@ try {
   await sleep(1000);
 
   console.log(`load average after the run: ${load()}`);
-  const lateness = [...arrivals].map(([roomId, at]) => at - dueAt.get(roomId));
+  const lateness = [...arrivals].map(([roomId, at]) => at - (dueAt.get(roomId) as number));
   const early = lateness.filter((ms) => ms < 0).length;
   const late = summarize(lateness);
   console.log(`fired ${arrivals.size}/${ROOMS}, duplicates ${duplicates}, early ${early}`);
@@ -143,7 +142,7 @@ try {
   const timers = stack.apps.filter((a) => a.name === 'game-timer');
   const scraped = await Promise.all(timers.map((t) => fetch(`${t.url}/metrics`).then((r) => r.text())));
   /** The sum of a metric's samples whose labels include all of `labels` (e.g. ['kind="turn"']). */
-  const sample = (text, name, labels = []) =>
+  const sample = (text: string, name: string, labels: string[] = []) =>
     text
       .split('\n')
       .filter((line) => line.startsWith(name) && labels.every((label) => line.includes(label)))
@@ -181,7 +180,7 @@ try {
   );
   process.exitCode = ok ? 0 : 1;
 } catch (error) {
-  console.error(`timer benchmark failed: ${error.message}`);
+  console.error(`timer benchmark failed: ${(error as Error).message}`);
   process.exitCode = 1;
 } finally {
   await nc?.close().catch(() => undefined);

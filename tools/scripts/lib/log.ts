@@ -1,9 +1,10 @@
 // Terminal helpers shared by the command-line scripts: colours, durations, tables, options and
 // steps (Node builtins only).
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
-const paint = (code) => (text) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : String(text));
+const paint = (code: string) => (text: unknown) =>
+  useColor ? `\u001b[${code}m${text}\u001b[0m` : String(text);
 
 export const bold = paint('1');
 export const dim = paint('2');
@@ -13,28 +14,31 @@ export const yellow = paint('33');
 const cyan = paint('36');
 
 /** A stable colour per name, for prefixing the log lines of several processes. */
-export function colorFor(index) {
-  return [cyan, paint('35'), yellow, green, paint('34'), paint('91')][index % 6];
+export function colorFor(index: number) {
+  const colors = [cyan, paint('35'), yellow, green, paint('34'), paint('91')];
+  return colors[index % colors.length] ?? cyan;
 }
 
 /** "0.4 s", "12.3 s", "2 min 05 s". */
-export function formatDuration(ms) {
+export function formatDuration(ms: number) {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const s = Math.round(ms / 1000);
   return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
 }
 
 /** Renders rows (arrays of strings) as left-aligned columns. */
-export function table(rows) {
+export function table(rows: string[][]) {
   // eslint-disable-next-line no-control-regex -- strips the colour codes paint() adds
-  const visible = (s) => String(s).replace(/\u001b\[[0-9;]*m/g, '');
-  const widths = [];
+  const visible = (s: string) => String(s).replace(/\u001b\[[0-9;]*m/g, '');
+  const widths: number[] = [];
   for (const row of rows)
     row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(cell).length)));
   return rows
     .map((row) =>
       row
-        .map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - visible(cell).length)))
+        .map((cell, i) =>
+          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visible(cell).length),
+        )
         .join('  ')
         .trimEnd(),
     )
@@ -43,21 +47,24 @@ export function table(rows) {
 
 /**
  * The command line's options (node:util parseArgs, plus --help); a mistake prints `usage` and exits.
- * @param {string} usage
- * @param {import('node:util').ParseArgsOptionsConfig} options
- * @param {{ allowPositionals?: boolean }} [config]
- * @returns {{ values: Record<string, any>, positionals: string[] }}
  */
-export function parseOptions(usage, options, { allowPositionals = false } = {}) {
-  /** @type {any} */
-  let parsed;
+export function parseOptions<const O extends ParseArgsOptionsConfig>(
+  usage: string,
+  options: O,
+  { allowPositionals = false }: { allowPositionals?: boolean } = {},
+) {
+  const config = {
+    options: { ...options, help: { type: 'boolean', short: 'h' } as const },
+    allowPositionals,
+  };
+  let parsed: ReturnType<typeof parseArgs<typeof config>>;
   try {
-    parsed = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals });
+    parsed = parseArgs(config);
   } catch (error) {
-    console.error(red(`${error.message}\n${usage}`));
+    console.error(red(`${(error as Error).message}\n${usage}`));
     process.exit(1);
   }
-  if (parsed.values.help) {
+  if ((parsed.values as { help?: boolean }).help) {
     console.log(usage);
     process.exit(0);
   }
@@ -66,7 +73,8 @@ export function parseOptions(usage, options, { allowPositionals = false } = {}) 
 
 /** Why a step failed, with the output that shows it. */
 export class StepError extends Error {
-  constructor(message, output = '') {
+  output: string;
+  constructor(message: string, output = '') {
     super(message);
     this.output = output;
   }
@@ -76,11 +84,16 @@ export class StepError extends Error {
  * Runs one step of a script and prints "✓ <name>  <note> (<time>)", the note being what `fn`
  * resolves with: undefined means nothing was needed ("already done", not shown when `quiet`). A
  * failure prints "✗ <name>: <message>" and the end of its output, runs `cleanup`, and exits 1.
- * @param {string} name
- * @param {() => Promise<string | undefined>} fn
- * @param {{ width?: number, quiet?: boolean, cleanup?: () => Promise<unknown> }} [options]
  */
-export async function step(name, fn, { width = 0, quiet = false, cleanup } = {}) {
+export async function step(
+  name: string,
+  fn: () => Promise<string | undefined>,
+  {
+    width = 0,
+    quiet = false,
+    cleanup,
+  }: { width?: number; quiet?: boolean; cleanup?: () => Promise<unknown> } = {},
+) {
   const started = Date.now();
   try {
     const note = await fn();
@@ -88,7 +101,8 @@ export async function step(name, fn, { width = 0, quiet = false, cleanup } = {})
     if (note !== undefined || !quiet)
       console.log(`${green('✓')} ${name.padEnd(width)}  ${note ?? dim('already done')} ${took}`);
     return note;
-  } catch (error) {
+  } catch (caught) {
+    const error = caught as Partial<StepError>;
     console.error(`${red('✗')} ${bold(name)}: ${error.message}`);
     if (error.output) console.error(error.output.trimEnd().split('\n').slice(-80).join('\n'));
     await cleanup?.();

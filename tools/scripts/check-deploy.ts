@@ -1,22 +1,22 @@
 #!/usr/bin/env node
-// Deployment checks, run by `npm test` (and on their own: node tools/scripts/check-deploy.mjs): the
-// Nx target deploy-tests:test (tools/deploy-tests). Its global setup runs setup.mjs --helm and
+// Deployment checks, run by `npm test` (and on their own: node tools/scripts/check-deploy.ts): the
+// Nx target deploy-tests:test (tools/deploy-tests). Its global setup runs setup.ts --helm and
 // builds every chart's dependencies; checks.spec.ts checks the generated files, `helm lint
 // --strict`s every chart, validates every render against the Kubernetes API schemas (kubeconform)
 // and scans them (checkov); the other specs are the chart unit tests (probes, security context,
 // resources, PDB, HPA, NetworkPolicy rules of every service).
-// Usage: node tools/scripts/check-deploy.mjs [--write]
+// Usage: node tools/scripts/check-deploy.ts [--write]
 //   --write   rewrite the generated files (and a stale Chart.lock) instead of failing
 import path from 'node:path';
-import { parseOptions } from './lib/log.mjs';
-import { run } from './lib/proc.mjs';
-import { NX_ENV, ROOT, npmBin } from './lib/workspace.mjs';
+import { parseOptions } from './lib/log.ts';
+import { run } from './lib/proc.ts';
+import { NX_ENV, ROOT, npmBin } from './lib/workspace.ts';
 
-const { values } = parseOptions('Usage: node tools/scripts/check-deploy.mjs [--write]', {
+const { values } = parseOptions('Usage: node tools/scripts/check-deploy.ts [--write]', {
   write: { type: 'boolean' },
 });
 // On a fresh clone, node_modules (and Nx) first.
-const setup = await run(process.execPath, [path.join(ROOT, 'tools', 'scripts', 'setup.mjs'), '--quiet']);
+const setup = await run(process.execPath, [path.join(ROOT, 'tools', 'scripts', 'setup.ts'), '--quiet']);
 const args = [
   'run',
   'deploy-tests:test',

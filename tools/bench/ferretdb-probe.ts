@@ -8,18 +8,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { parseOptions } from '../scripts/lib/log.mjs';
-import { freePort, mongoPing, waitFor } from '../scripts/lib/net.mjs';
-import { FERRETDB_BIN } from '../scripts/lib/workspace.mjs';
-import { cpuMsSince, cpuTicks } from './lib/procs.mjs';
+import { parseOptions } from '../scripts/lib/log.ts';
+import { freePort, mongoPing, waitFor } from '../scripts/lib/net.ts';
+import { FERRETDB_BIN } from '../scripts/lib/workspace.ts';
+import { cpuMsSince, cpuTicks } from './lib/procs.ts';
 
-const { values } = parseOptions('Usage: node tools/bench/ferretdb-probe.mjs [--bin <launcher>] [--ops 600]', {
+const { values } = parseOptions('Usage: node tools/bench/ferretdb-probe.ts [--bin <launcher>] [--ops 600]', {
   bin: { type: 'string', default: FERRETDB_BIN },
   ops: { type: 'string', default: '600' },
 });
 const OPS = Number(values.ops);
 
-const move = (i) => ({
+const move = (i: number) => ({
   player: i % 2 ? 'player2' : 'player1',
   number: 5,
   option: 'plain',
@@ -53,7 +53,10 @@ const events = () => ({
     data: { room: { _id: 'r', players: [{ id: 'a' }, { id: 'b' }], whosTurn: state(), version: 33 } },
   },
 });
-const text = (map) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, JSON.stringify(v)]));
+const text = (map: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(map).map(([k, v]) => [k, JSON.stringify(v)]));
+/** What a guarded update reads of a document (its other fields are the payload). */
+type Doc = { _id: string; version: number };
 const SHAPES = {
   'state and outbox as sub-documents': () => ({ whosTurn: state(), outbox: events() }),
   'outbox events as JSON text': () => ({ whosTurn: state(), outbox: text(events()) }),
@@ -66,13 +69,13 @@ const SHAPES = {
 const dir = await mkdtemp(path.join(os.tmpdir(), 'oasis-ferretdb-probe-'));
 const port = await freePort();
 const launcher = spawn(values.bin, ['-listen', `127.0.0.1:${port}`, '-data', dir], { stdio: 'ignore' });
-let client;
+let client: MongoClient | undefined;
 try {
   await waitFor(() => mongoPing(port), { what: `the FerretDB launcher on port ${port}` });
   client = await MongoClient.connect(`mongodb://127.0.0.1:${port}/probe`, { maxPoolSize: 20 });
   const db = client.db('probe');
-  const measure = async (label, op) => {
-    const ticks = cpuTicks(launcher.pid);
+  const measure = async (label: string, op: (i: number) => Promise<unknown>) => {
+    const ticks = cpuTicks(launcher.pid) ?? 0;
     const started = performance.now();
     for (let i = 0; i < OPS; i++) await op(i);
     const seconds = (performance.now() - started) / 1000;
@@ -83,8 +86,7 @@ try {
   console.log(`${values.bin}`);
   console.log('by collection size (documents of 2 kB; guarded = filter { _id, version }):');
   for (const size of [100, 1000, 5000]) {
-    /** @type {import('mongodb').Collection<any>} */
-    const c = db.collection(`size${size}`);
+    const c = db.collection<Doc>(`size${size}`);
     const docs = Array.from({ length: size }, (_, i) => ({
       _id: `d${i}`,
       version: 0,
@@ -103,8 +105,7 @@ try {
     'by document shape (a room 30 moves into a game, 100 rooms; guarded findOneAndUpdate of the whole room):',
   );
   for (const [label, shape] of Object.entries(SHAPES)) {
-    /** @type {import('mongodb').Collection<any>} */
-    const c = db.collection(label.replace(/\W+/g, '_'));
+    const c = db.collection<Doc>(label.replace(/\W+/g, '_'));
     await c.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: `r${i}`, version: 0, ...shape() })));
     await measure(`${label} (${JSON.stringify(shape()).length} B), findOne`, (i) =>
       c.findOne({ _id: `r${i % 100}` }),

@@ -7,18 +7,19 @@
 //   container stage (the replicated container stack, the end-to-end scenarios against it, the
 //   fault test).
 import path from 'node:path';
-import { bold, dim, formatDuration, green, red, table } from './lib/log.mjs';
-import { run } from './lib/proc.mjs';
-import { NX_ENV, ROOT, npmBin as bin } from './lib/workspace.mjs';
+import { bold, dim, formatDuration, green, red, table } from './lib/log.ts';
+import { run } from './lib/proc.ts';
+import { NX_ENV, ROOT, npmBin as bin } from './lib/workspace.ts';
 
-const script = (name) => path.join(ROOT, 'tools', 'scripts', name);
+const script = (name: string) => path.join(ROOT, 'tools', 'scripts', name);
 // Every task's own output in the log, the tests' counts included: by default Nx shows only failures'.
 const STATIC = '--output-style=static';
 
-const stages = [
+type Stage = { name: string; command: [string, ...string[]] };
+const stages: Stage[] = [
   {
     name: 'setup',
-    command: [process.execPath, script('setup.mjs'), '--helm', '--fuzz', '--chromium', '--containers'],
+    command: [process.execPath, script('setup.ts'), '--helm', '--fuzz', '--chromium', '--containers'],
   },
   { name: 'format', command: [bin('prettier'), '--check', '.'] },
   {
@@ -26,8 +27,8 @@ const stages = [
     command: [bin('nx'), 'run-many', '-t', 'lint', 'typecheck', 'test', 'build', '--parallel=2', STATIC],
   },
   { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1', STATIC] },
-  { name: 'deployment checks', command: [process.execPath, script('check-deploy.mjs')] },
-  { name: 'end-to-end', command: [process.execPath, script('e2e.mjs')] },
+  { name: 'deployment checks', command: [process.execPath, script('check-deploy.ts')] },
+  { name: 'end-to-end', command: [process.execPath, script('e2e.ts')] },
   // Every schemathesis check against the gateway's OpenAPI document, on a throwaway stack of what
   // the stages above built.
   {
@@ -45,7 +46,7 @@ let interrupted = false;
 process.on('SIGINT', () => (interrupted = true)); // the running stage gets Ctrl-C itself
 process.on('SIGTERM', () => (interrupted = true));
 
-const results = [];
+const results: { stage: Stage; outcome: keyof typeof symbol; ms?: number; note?: string }[] = [];
 const started = Date.now();
 for (const stage of stages) {
   if (results.some((r) => r.outcome === 'failed') || interrupted) {
@@ -88,7 +89,7 @@ if (failed) {
 }
 console.log(green(bold(`\nnpm test passed in ${total}.`)));
 
-function displayCommand(command) {
+function displayCommand(command: string[]) {
   return command
     .map((part) =>
       part === process.execPath ? 'node' : path.isAbsolute(part) ? path.relative(ROOT, part) : part,

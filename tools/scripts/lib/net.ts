@@ -5,6 +5,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export const HOST = '127.0.0.1';
 
+/** How a server's port is chosen: see choosePort. */
+export type PortsMode = 'fixed' | 'free' | 'fixed-or-free';
+
 /**
  * A TCP port that nothing uses right now, picked below the kernel's ephemeral range. A port the OS
  * picks (listen on 0) comes from that range, which is also where outgoing connections take their
@@ -32,19 +35,19 @@ export async function freePort() {
 }
 
 function osPickedPort() {
-  return new Promise((resolve, reject) => {
+  return new Promise<number>((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.on('error', reject);
     server.listen(0, HOST, () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
   });
 }
 
-function canListen(port, host) {
-  return new Promise((resolve) => {
+function canListen(port: number, host: string) {
+  return new Promise<boolean>((resolve) => {
     const server = net.createServer();
     server.unref();
     server.once('error', () => resolve(false));
@@ -57,7 +60,11 @@ function canListen(port, host) {
  * `wanted` if it is free; if not, 'fixed' fails (`hint` says what to do) and 'fixed-or-free' takes a
  * free one, with a line in `notes` saying so.
  */
-export async function choosePort(wanted, mode, { what, notes, hint = '' }) {
+export async function choosePort(
+  wanted: number,
+  mode: PortsMode,
+  { what, notes, hint = '' }: { what: string; notes: string[]; hint?: string },
+): Promise<number> {
   if (mode === 'free' || wanted === 0) return freePort();
   if (await canListen(wanted, HOST)) return wanted;
   if (mode === 'fixed') throw new Error(`port ${wanted} (${what}) is taken by another process${hint}`);
@@ -67,7 +74,7 @@ export async function choosePort(wanted, mode, { what, notes, hint = '' }) {
 }
 
 /** GET http://127.0.0.1:port/path; resolves { status, body } or undefined when unreachable. */
-export async function httpGet(port, urlPath, { timeoutMs = 2000 } = {}) {
+export async function httpGet(port: number, urlPath: string, { timeoutMs = 2000 } = {}) {
   try {
     const response = await fetch(`http://${HOST}:${port}${urlPath}`, {
       signal: AbortSignal.timeout(timeoutMs),
@@ -79,7 +86,7 @@ export async function httpGet(port, urlPath, { timeoutMs = 2000 } = {}) {
 }
 
 /** NATS is up with JetStream: its health check answers 200 only once it accepts clients. */
-export async function natsHealthy({ monitorPort }) {
+export async function natsHealthy({ monitorPort }: { monitorPort: number }) {
   return (await httpGet(monitorPort, '/healthz?js-enabled-only=true'))?.status === 200;
 }
 
@@ -87,7 +94,7 @@ export async function natsHealthy({ monitorPort }) {
  * Asks the MongoDB-compatible server `{ ping: 1 }` with the driver and resolves true when it
  * answers ok: a listening port is not enough, the server must really answer commands.
  */
-export async function mongoPing(port, { timeoutMs = 2000 } = {}) {
+export async function mongoPing(port: number, { timeoutMs = 2000 } = {}) {
   const { MongoClient } = await import('mongodb');
   const client = new MongoClient(`mongodb://${HOST}:${port}/?directConnection=true`, {
     serverSelectionTimeoutMS: timeoutMs,
@@ -111,19 +118,22 @@ export class GiveUp extends Error {}
  * Polls `probe` until it returns a truthy value; throws naming `what` after `timeoutMs`. A probe
  * that throws counts as "not yet", unless it throws GiveUp, which ends the wait with that error.
  */
-export async function waitFor(probe, { timeoutMs = 15_000, intervalMs = 100, what = 'a condition' } = {}) {
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  { timeoutMs = 15_000, intervalMs = 100, what = 'a condition' } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
-  let lastError;
+  let lastError: unknown;
   for (;;) {
     try {
       const value = await probe();
-      if (value) return value;
+      if (value) return value as NonNullable<T>;
     } catch (error) {
       if (error instanceof GiveUp) throw error;
       lastError = error;
     }
     if (Date.now() >= deadline) {
-      const cause = lastError ? ` (last error: ${lastError.message})` : '';
+      const cause = lastError ? ` (last error: ${(lastError as Error).message})` : '';
       throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${cause}`);
     }
     await sleep(intervalMs);

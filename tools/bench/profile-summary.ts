@@ -2,21 +2,22 @@
 // Summarizes V8 .cpuprofile files (from `npm run bench -- --profile`): where the CPU time went, by
 // package and by function (self time), and the heaviest call paths into a package.
 import { readFileSync } from 'node:fs';
+import type { Profiler, Runtime } from 'node:inspector';
 import path from 'node:path';
-import { parseOptions } from '../scripts/lib/log.mjs';
+import { parseOptions } from '../scripts/lib/log.ts';
 
 const { values, positionals } = parseOptions(
-  'Usage: node tools/bench/profile-summary.mjs <file.cpuprofile>... [--top 25]',
+  'Usage: node tools/bench/profile-summary.ts <file.cpuprofile>... [--top 25]',
   { top: { type: 'string', default: '25' } },
   { allowPositionals: true },
 );
 const TOP = Number(values.top);
 
 /** node_modules/<package>, the app's own bundle, Node's internals, or V8's pseudo frames. */
-function packageOf(frame) {
+function packageOf(frame: Runtime.CallFrame) {
   const url = frame.url || '';
-  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (inModules) return inModules[1];
+  const [, inModules] = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url) ?? [];
+  if (inModules) return inModules;
   if (/dist\/apps\/[^/]+\/main\.js/.test(url)) return 'app bundle';
   if (url.startsWith('node:') || /^internal\//.test(url)) return 'node internals';
   if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
@@ -24,29 +25,30 @@ function packageOf(frame) {
 }
 
 for (const file of positionals) {
-  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Required<Profiler.Profile>;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
+  const frameOf = (id: number) => (nodes.get(id) as Profiler.ProfileNode).callFrame;
+  const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const self = new Map();
+  const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const idle = [...self]
-    .filter(([id]) => nodes.get(id).callFrame.functionName === '(idle)')
+    .filter(([id]) => frameOf(id).functionName === '(idle)')
     .reduce((a, [, t]) => a + t, 0);
   const busy = total - idle;
 
-  const byPackage = new Map();
-  const byFunction = new Map();
+  const byPackage = new Map<string, number>();
+  const byFunction = new Map<string, number>();
   for (const [id, time] of self) {
-    const frame = nodes.get(id).callFrame;
+    const frame = frameOf(id);
     if (frame.functionName === '(idle)') continue;
     const pkg = packageOf(frame);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + time);
     const key = `${frame.functionName || '(anonymous)'}  ${pkg}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + time);
   }
-  const pct = (t) => `${((100 * t) / busy).toFixed(1).padStart(5)} %`;
+  const pct = (t: number) => `${((100 * t) / busy).toFixed(1).padStart(5)} %`;
   console.log(
     `\n${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s (${((100 * busy) / total).toFixed(0)} %)`,
   );
@@ -58,12 +60,12 @@ for (const file of positionals) {
     console.log(`    ${pct(t)}  ${fn}`);
 
   // Inclusive time of the app's own frames: which of its functions the time is spent under.
-  const inclusive = new Map();
+  const inclusive = new Map<string, number>();
   for (const [id, time] of self) {
-    if (nodes.get(id).callFrame.functionName === '(idle)') continue;
-    const seen = new Set();
-    for (let at = id; at !== undefined; at = parent.get(at)) {
-      const frame = nodes.get(at).callFrame;
+    if (frameOf(id).functionName === '(idle)') continue;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = frameOf(at);
       if (packageOf(frame) !== 'app bundle') continue;
       const key = `${frame.functionName || '(anonymous)'}:${frame.lineNumber + 1}`;
       if (seen.has(key)) continue;

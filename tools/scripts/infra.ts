@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Local NATS (JetStream) and FerretDB for development: start, stop, status.
-// Usage: node tools/scripts/infra.mjs start|stop|status [options]   (or: npm run infra -- start)
+// Usage: node tools/scripts/infra.ts start|stop|status [options]   (or: npm run infra -- start)
 //   --free-ports      let the OS pick free ports instead of 4222/8222/27017 (NATS_PORT,
 //                     NATS_MONITOR_PORT and MONGO_PORT override the defaults)
 //   --only <list>     comma-separated subset of: nats, mongo
@@ -8,12 +8,13 @@
 //   --data-dir <dir>  where the servers keep their data (default .data)
 //   --json            print the result as JSON on stdout (for other programs)
 import path from 'node:path';
-import { SERVICES, infraStatus, labelOf, startInfra, stopInfra } from './lib/infra.mjs';
-import { dim, green, parseOptions, red, table, yellow } from './lib/log.mjs';
-import { DATA_DIR, RUN_DIR } from './lib/workspace.mjs';
+import { SERVICES, infraStatus, labelOf, startInfra, stopInfra } from './lib/infra.ts';
+import type { ServerEntry, Service } from './lib/infra.ts';
+import { dim, green, parseOptions, red, table, yellow } from './lib/log.ts';
+import { DATA_DIR, RUN_DIR } from './lib/workspace.ts';
 
 const USAGE =
-  'Usage: node tools/scripts/infra.mjs start|stop|status [--free-ports] [--only nats,mongo] [--json]';
+  'Usage: node tools/scripts/infra.ts start|stop|status [--free-ports] [--only nats,mongo] [--json]';
 const { values, positionals } = parseOptions(
   USAGE,
   {
@@ -25,17 +26,17 @@ const { values, positionals } = parseOptions(
   },
   { allowPositionals: true },
 );
-const command = positionals[0];
+const command = positionals[0] ?? '';
 if (positionals.length !== 1 || !['start', 'stop', 'status'].includes(command)) exit(USAGE);
 
 const runDir = path.resolve(values['run-dir'] ?? RUN_DIR);
 const dataDir = path.resolve(values['data-dir'] ?? DATA_DIR);
-const services = values.only ? values.only.split(',').map((s) => s.trim()) : SERVICES;
+const services = values.only ? (values.only.split(',').map((s) => s.trim()) as Service[]) : SERVICES;
 for (const service of services) {
   if (!SERVICES.includes(service))
     exit(`unknown service "${service}" in --only (known: ${SERVICES.join(', ')})`);
 }
-const rel = (file) => path.relative(process.cwd(), file) || '.';
+const rel = (file: string) => path.relative(process.cwd(), file) || '.';
 
 try {
   if (command === 'start') {
@@ -49,7 +50,7 @@ try {
       console.log(JSON.stringify(infra));
     } else {
       const rows = services.map((service) => {
-        const s = infra[service];
+        const s = infra[service] as ServerEntry; // startInfra started (or reused) each one
         const extra = s.monitorUrl ? `  monitor ${s.monitorUrl}` : '';
         const how = s.reused ? dim('already running') : green('started');
         return [labelOf(service), s.url + extra, `pid ${s.pid}`, how, dim(rel(s.log))];
@@ -79,10 +80,10 @@ try {
     }
   }
 } catch (error) {
-  exit(error.message);
+  exit((error as Error).message);
 }
 
-function exit(message) {
+function exit(message: string): never {
   console.error(red(`infra: ${message}`));
   process.exit(1);
 }

@@ -2,32 +2,37 @@
 import { performance } from 'node:perf_hooks';
 
 /** Count, p50/p95/p99 (nearest rank) and max of numbers; null figures for none. */
-export function summarize(values) {
+export function summarize(values: number[]) {
   const sorted = values.toSorted((a, b) => a - b);
-  const at = (p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
+  const at = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
   return { count: sorted.length, p50: at(50), p95: at(95), p99: at(99), max: at(100) };
 }
 
 /** Rounds to `digits` decimals; null, undefined, NaN and Infinity stay as they are. */
-export const round = (value, digits = 1) =>
-  Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value;
+export const round = (value: number | null | undefined, digits = 1) =>
+  Number.isFinite(value) ? Math.round((value as number) * 10 ** digits) / 10 ** digits : value;
+
+/** A ladder step's measurement window; close() adds its length in seconds. */
+interface StepWindow {
+  startedAt: number;
+  rtt: number[];
+  patch: number[];
+  moves: number;
+  optionMoves: number;
+  randomMoves: number;
+  games: number;
+}
 
 /**
  * What one ladder step counts. Errors count from the start of the step (its ramp-up included);
  * moves and round trips only inside the measurement window (open() .. close()).
  */
 export class Recorder {
-  constructor() {
-    /** @type {Map<string, number>} errors by kind */
-    this.errors = new Map();
-    /** @type {Map<string, string>} an example of each kind */
-    this.examples = new Map();
-    /**
-     * @type {{ startedAt: number, seconds?: number, rtt: number[], patch: number[], moves: number,
-     *   optionMoves: number, randomMoves: number, games: number } | null}
-     */
-    this.window = null;
-  }
+  /** Errors by kind. */
+  errors = new Map<string, number>();
+  /** An example of each kind. */
+  examples = new Map<string, string>();
+  window: StepWindow | null = null;
 
   /** Starts counting errors for a new step. */
   resetErrors() {
@@ -35,7 +40,7 @@ export class Recorder {
     this.examples.clear();
   }
 
-  error(kind, detail) {
+  error(kind: string, detail?: unknown) {
     this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
     if (!this.examples.has(kind) && detail) this.examples.set(kind, String(detail).slice(0, 300));
   }
@@ -62,11 +67,10 @@ export class Recorder {
     const w = this.window;
     if (!w) throw new Error('close() without open()');
     this.window = null;
-    w.seconds = (performance.now() - w.startedAt) / 1000;
-    return w;
+    return Object.assign(w, { seconds: (performance.now() - w.startedAt) / 1000 });
   }
 
-  move({ option, number, patchMs }) {
+  move({ option, number, patchMs }: { option: string; number: number | 'random'; patchMs: number }) {
     const w = this.window;
     if (!w) return;
     w.moves++;
@@ -75,7 +79,7 @@ export class Recorder {
     w.patch.push(patchMs);
   }
 
-  roundTrip(ms) {
+  roundTrip(ms: number) {
     this.window?.rtt.push(ms);
   }
 

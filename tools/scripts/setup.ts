@@ -5,7 +5,7 @@
 //   helm, kubeconform, the Kubernetes API schemas and checkov (--helm, for the chart checks),
 //   schemathesis (--fuzz, for the API fuzzing run), Debian's chromium (--chromium), and podman with
 //   its API service and the test images (--containers).
-// Usage: node tools/scripts/setup.mjs [--helm] [--fuzz] [--chromium] [--containers] [--quiet]
+// Usage: node tools/scripts/setup.ts [--helm] [--fuzz] [--chromium] [--containers] [--quiet]
 // Node builtins only: this runs before node_modules exists.
 import { createHash } from 'node:crypto';
 import {
@@ -22,8 +22,8 @@ import {
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { StepError, dim, parseOptions, step } from './lib/log.mjs';
-import { hasCommand, run, withLock } from './lib/proc.mjs';
+import { StepError, dim, parseOptions, step } from './lib/log.ts';
+import { hasCommand, run, withLock } from './lib/proc.ts';
 import {
   CHECKOV_BIN,
   CHECKOV_VENV,
@@ -42,11 +42,12 @@ import {
   SCHEMATHESIS_VENV,
   SCHEMATHESIS_VERSION,
   TOOLS_BIN,
-} from './lib/workspace.mjs';
+} from './lib/workspace.ts';
 
-const flag = /** @type {const} */ ({ type: 'boolean' });
+// Off unless given: a step listed with its flag runs only when asked for.
+const flag = { type: 'boolean', default: false } as const;
 const { values: flags } = parseOptions(
-  'Usage: node tools/scripts/setup.mjs [--helm] [--fuzz] [--chromium] [--containers] [--quiet]',
+  'Usage: node tools/scripts/setup.ts [--helm] [--fuzz] [--chromium] [--containers] [--quiet]',
   { helm: flag, fuzz: flag, chromium: flag, containers: flag, quiet: flag },
 );
 
@@ -55,10 +56,11 @@ const NPM_STAMP = path.join(NODE_MODULES, '.oasis-setup-stamp');
 const VERSIONS_FILE = path.join(TOOLS_BIN, '.versions.json');
 
 /** The version a step recorded in VERSIONS_FILE for `name`, if any. */
-const recordedVersion = (name) => JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}')[name];
+const recordedVersion = (name: string): string | undefined =>
+  JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}')[name];
 
 /** Records `version` for `name`, re-reading the file first: another step may have written meanwhile. */
-function recordVersion(name, version) {
+function recordVersion(name: string, version: string) {
   const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
   mkdirSync(TOOLS_BIN, { recursive: true });
   writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, [name]: version }, null, 2) + '\n');
@@ -114,7 +116,7 @@ async function npmPackages() {
  * ssh2, @parcel/watcher builds, nx/protobufjs/@scarf postinstalls) are optional or telemetry.
  * This checks that the native modules really load and, with `rebuild`, rebuilds one with its script if not.
  */
-async function ensureNativeModules({ rebuild }) {
+async function ensureNativeModules({ rebuild }: { rebuild: boolean }) {
   for (const { name } of rebuild ? nativeModuleProblems() : []) {
     notice(`${name} does not load: rebuilding it with its install script`);
     // node-gyp builds against the headers of the Node.js that runs it (.tools/node carries them).
@@ -145,13 +147,13 @@ function nativeModuleProblems() {
       check();
       return [];
     } catch (error) {
-      return [{ name, error: error.message.split('\n')[0] }];
+      return [{ name, error: (error as Error).message.split('\n')[0] }];
     }
   });
 }
 
 /** npm ci's "not in sync" complaint, naming only packages missing from the lockfile. */
-function onlyMissingPackages(output) {
+function onlyMissingPackages(output: string) {
   if (!/can only install packages when your package\.json and package-lock\.json/.test(output)) return false;
   const problems = output.split('\n').filter((line) => /^npm error (Missing|Invalid): /.test(line));
   return (
@@ -160,25 +162,28 @@ function onlyMissingPackages(output) {
   );
 }
 
+/** A package of a lockfile (package-lock.json, node_modules/.package-lock.json). */
+type LockEntry = { version?: string; optional?: boolean; devOptional?: boolean };
+
 /** The entries `after` adds to lockfile `before`, or undefined if it changes or drops any. */
-function addedPackages(before, after) {
-  const old = JSON.parse(before.toString('utf8')).packages ?? {};
-  const now = JSON.parse(after.toString('utf8')).packages ?? {};
+function addedPackages(before: Buffer, after: Buffer) {
+  const old: Record<string, LockEntry> = JSON.parse(before.toString('utf8')).packages ?? {};
+  const now: Record<string, LockEntry> = JSON.parse(after.toString('utf8')).packages ?? {};
   for (const [key, meta] of Object.entries(old)) {
     if (JSON.stringify(now[key]) !== JSON.stringify(meta)) return undefined;
   }
-  return Object.keys(now)
-    .filter((key) => !(key in old))
-    .map((key) => now[key]);
+  return Object.entries(now)
+    .filter(([key]) => !(key in old))
+    .map(([, entry]) => entry);
 }
 
 /** npm keeps node_modules/.package-lock.json as its record of what is installed. */
-function installedMatchesLock(lockFile) {
+function installedMatchesLock(lockFile: string) {
   const hidden = readIfExists(path.join(NODE_MODULES, '.package-lock.json'));
   if (!hidden) return false;
   try {
-    const wanted = JSON.parse(readFileSync(lockFile, 'utf8')).packages ?? {};
-    const installed = JSON.parse(hidden).packages ?? {};
+    const wanted: Record<string, LockEntry> = JSON.parse(readFileSync(lockFile, 'utf8')).packages ?? {};
+    const installed: Record<string, LockEntry> = JSON.parse(hidden).packages ?? {};
     for (const [key, meta] of Object.entries(wanted)) {
       if (key === '' || !key.startsWith('node_modules/')) continue;
       const have = installed[key];
@@ -211,7 +216,7 @@ async function ferretdbLauncher() {
 }
 
 /** Paths of the files under a directory, relative to it. */
-const filesUnder = (dir) =>
+const filesUnder = (dir: string) =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
@@ -267,7 +272,7 @@ async function buildFerretdbLauncher() {
   }
 }
 
-const makeWritable = (dir) => run('chmod', ['-R', 'u+w', dir], { capture: true });
+const makeWritable = (dir: string) => run('chmod', ['-R', 'u+w', dir], { capture: true });
 
 async function helm() {
   // The version flags of helm's own release build: without them `helm version` is empty and
@@ -322,31 +327,36 @@ async function kubernetesSchemas() {
   return `${count} kinds of Kubernetes ${KUBERNETES_VERSION}`;
 }
 
+/** A JSON value as parsed (undefined: a missing entry). */
+type Json = null | boolean | number | string | Json[] | Schema | undefined;
+type Schema = { [key: string]: Json };
+type GroupVersionKind = { group: string; version: string; kind: string };
+type Definition = Schema & { 'x-kubernetes-group-version-kind'?: GroupVersionKind[] };
+
 /** [file name, schema] of every kind: e.g. deployment-apps-v1.json, service-v1.json. */
-function* kubernetesKindSchemas(definitions) {
+function* kubernetesKindSchemas(definitions: Record<string, Definition>): Generator<[string, Json]> {
   // Fields typed int-or-string or quantity take numbers as well as strings in YAML.
-  const special = {
+  const special: Record<string, Schema> = {
     'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { oneOf: [{ type: 'string' }, { type: 'integer' }] },
     'io.k8s.apimachinery.pkg.api.resource.Quantity': { oneOf: [{ type: 'string' }, { type: 'number' }] },
   };
-  const expanded = new Map();
-  const expand = (node, stack) => {
+  const expanded = new Map<string, Schema>();
+  const expand = (node: Json, stack: string[]): Json => {
     if (Array.isArray(node)) return node.map((item) => expand(item, stack));
     if (!node || typeof node !== 'object') return node;
     if (typeof node.$ref === 'string') {
       const name = node.$ref.replace('#/definitions/', '');
       if (special[name]) return special[name];
       if (stack.includes(name)) return {}; // recursive (CustomResourceDefinition schemas)
-      if (!expanded.has(name)) expanded.set(name, expand(definitions[name], [...stack, name]));
+      if (!expanded.has(name)) expanded.set(name, expand(definitions[name], [...stack, name]) as Schema);
       const { $ref: _ref, ...rest } = node;
       return Object.keys(rest).length ? { ...expanded.get(name), ...rest } : expanded.get(name);
     }
-    /** @type {Record<string, unknown>} */
-    const out = {};
+    const out: Schema = {};
     for (const [key, value] of Object.entries(node)) {
       out[key] =
         key === 'properties'
-          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, stack)]))
+          ? Object.fromEntries(Object.entries(value as Schema).map(([k, v]) => [k, expand(v, stack)]))
           : expand(value, stack);
     }
     if (out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
@@ -354,7 +364,7 @@ function* kubernetesKindSchemas(definitions) {
   };
   for (const [name, definition] of Object.entries(definitions)) {
     for (const gvk of definition['x-kubernetes-group-version-kind'] ?? []) {
-      const group = gvk.group ? `-${gvk.group.split('.')[0].toLowerCase()}` : '';
+      const group = gvk.group ? `-${gvk.group.split('.')[0]?.toLowerCase()}` : '';
       yield [
         `${gvk.kind.toLowerCase()}${group}-${gvk.version.toLowerCase()}.json`,
         expand(definition, [name]),
@@ -364,7 +374,13 @@ function* kubernetesKindSchemas(definitions) {
 }
 
 /** Installs a Go-built binary unless .tools/bin/.versions.json says this version is there. */
-async function goTool(name, version, binary, install, did = `installed ${version}`) {
+async function goTool(
+  name: string,
+  version: string,
+  binary: string,
+  install: () => Promise<void>,
+  did = `installed ${version}`,
+) {
   if (recordedVersion(name) === version && existsSync(binary)) return undefined;
   if (!hasCommand('go')) {
     throw new StepError(
@@ -378,7 +394,7 @@ async function goTool(name, version, binary, install, did = `installed ${version
   return did;
 }
 
-async function go(args, cwd) {
+async function go(args: string[], cwd: string) {
   // GOBIN makes `go install` put the binary into .tools/bin; the module and build caches
   // (go env GOMODCACHE GOCACHE) are the user's own and are reused.
   // CGO off: static binaries, which the container images (FROM scratch) take as they are.
@@ -392,7 +408,7 @@ async function go(args, cwd) {
  * adopted as it is. checkov is the security scanner of the deployment checks, schemathesis the API
  * fuzzer of the fuzzing stage (tools/fuzz).
  */
-async function pythonTool(name, version, venv, bin) {
+async function pythonTool(name: string, version: string, venv: string, bin: string) {
   if (recordedVersion(name) === version && existsSync(bin)) return undefined;
   const python = path.join(venv, 'bin', 'python');
   // The installed distribution's version, as pip records it ('' when there is none).
@@ -447,7 +463,7 @@ async function containers() {
     await aptInstall(missing, 'the container stack and the Testcontainers suites need podman');
     did.push(`apt-get install ${missing.join(' ')}`);
   }
-  const tool = (script, ...args) =>
+  const tool = (script: string, ...args: string[]) =>
     run(process.execPath, [path.join(ROOT, 'tools', 'containers', 'src', script), ...args], {
       capture: true,
     });
@@ -462,7 +478,7 @@ async function containers() {
 }
 
 /** apt-get install, as root or through sudo (which may ask for a password on the terminal). */
-async function aptInstall(packages, why) {
+async function aptInstall(packages: string[], why: string) {
   if (!hasCommand('apt-get'))
     throw new StepError(`${why}; this system has no apt-get: install ${packages.join(', ')}`);
   const sudo = process.getuid?.() !== 0;
@@ -473,9 +489,9 @@ async function aptInstall(packages, why) {
   const options = {
     env: { DEBIAN_FRONTEND: 'noninteractive' },
     capture: true,
-    stdin: /** @type {'inherit' | 'ignore'} */ (sudo ? 'inherit' : 'ignore'),
+    stdin: (sudo ? 'inherit' : 'ignore') as 'inherit' | 'ignore',
   };
-  const aptGet = (args) =>
+  const aptGet = (args: string[]) =>
     sudo
       ? run('sudo', ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], options)
       : run('apt-get', args, options);
@@ -487,11 +503,11 @@ async function aptInstall(packages, why) {
 
 // ---------------------------------------------------------------------------------------------
 
-function sha256(data) {
+function sha256(data: Buffer) {
   return createHash('sha256').update(data).digest('hex');
 }
 
-function readIfExists(file) {
+function readIfExists(file: string) {
   try {
     return readFileSync(file, 'utf8');
   } catch {
@@ -499,12 +515,12 @@ function readIfExists(file) {
   }
 }
 
-function notice(text) {
+function notice(text: string) {
   console.log(dim(`  … ${text}`));
 }
 
-/** Every step, with the flag that asks for it (none: always). @type {Array<[string, () => Promise<string | undefined>, boolean?]>} */
-const allSteps = [
+/** Every step, with the flag that asks for it (none: always). */
+const allSteps: Array<[string, () => Promise<string | undefined>, boolean?]> = [
   ['npm packages', npmPackages],
   [`nats-server ${NATS_SERVER_VERSION}`, natsServer],
   ['ferretdb-launcher', ferretdbLauncher],

@@ -4,18 +4,23 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROOT } from './workspace.mjs';
+import { ROOT } from './workspace.ts';
 
 /**
  * Runs a command to completion. With `capture` its output is collected (and returned) instead of
  * shown: `stdout` alone, and `output`, stdout and stderr as they came, for the caller to print.
  * Resolves { code, signal, stdout, output }; rejects only when the command cannot be started.
- * @param {string} command
- * @param {readonly string[]} [args]
- * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, capture?: boolean, stdin?: 'ignore' | 'inherit' }} [options]
- * @returns {Promise<{ code: number, signal: NodeJS.Signals | null, stdout: string, output: string }>}
  */
-export function run(command, args = [], { cwd = ROOT, env, capture = false, stdin = 'ignore' } = {}) {
+export function run(
+  command: string,
+  args: readonly string[] = [],
+  {
+    cwd = ROOT,
+    env,
+    capture = false,
+    stdin = 'ignore',
+  }: { cwd?: string; env?: NodeJS.ProcessEnv; capture?: boolean; stdin?: 'ignore' | 'inherit' } = {},
+): Promise<{ code: number; signal: NodeJS.Signals | null; stdout: string; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,
@@ -37,7 +42,7 @@ export function run(command, args = [], { cwd = ROOT, env, capture = false, stdi
 }
 
 /** Whether a command is on the PATH. */
-export function hasCommand(name) {
+export function hasCommand(name: string) {
   try {
     execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
     return true;
@@ -46,18 +51,18 @@ export function hasCommand(name) {
   }
 }
 
-export function isAlive(pid) {
+export function isAlive(pid: number) {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return error.code === 'EPERM';
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
 /** The command line of a running process ('' when unknown), to guard against reused pids. */
-export function commandLineOf(pid) {
+export function commandLineOf(pid: number) {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
   } catch {
@@ -70,7 +75,7 @@ export function commandLineOf(pid) {
 }
 
 /** Alive and running the given executable (a path or a name the command line contains). */
-export function isRunning(pid, executable) {
+export function isRunning(pid: number, executable: string) {
   return isAlive(pid) && commandLineOf(pid).includes(executable);
 }
 
@@ -78,8 +83,8 @@ export function isRunning(pid, executable) {
  * Stops a process: SIGTERM, wait up to `timeoutMs`, then SIGKILL. With `group` the whole process
  * group is signalled (for children spawned `detached`). Resolves true if it had to be killed.
  */
-export async function stopProcess(pid, { timeoutMs = 10_000, group = false } = {}) {
-  const signal = (sig) => {
+export async function stopProcess(pid: number, { timeoutMs = 10_000, group = false } = {}) {
+  const signal = (sig: NodeJS.Signals) => {
     try {
       process.kill(group ? -pid : pid, sig);
     } catch {
@@ -99,20 +104,19 @@ export async function stopProcess(pid, { timeoutMs = 10_000, group = false } = {
 }
 
 /** Calls `onLine` for every line a stream produces (and the last partial one at its end). */
-export function forEachLine(stream, onLine) {
+export function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
   createInterface({ input: stream, crlfDelay: Infinity }).on('line', onLine);
 }
 
 /**
  * Runs `fn` while holding a lock directory (mkdir is atomic), so two scripts do not install or
  * start the same thing at once. A lock left by a dead process is taken over.
- * @template T
- * @param {string} lockDir
- * @param {() => Promise<T>} fn
- * @param {{ onWait?: (owner: number) => void }} [options]
- * @returns {Promise<T>}
  */
-export async function withLock(lockDir, fn, { onWait } = {}) {
+export async function withLock<T>(
+  lockDir: string,
+  fn: () => Promise<T>,
+  { onWait }: { onWait?: (owner: number) => void } = {},
+): Promise<T> {
   mkdirSync(path.dirname(lockDir), { recursive: true });
   const pidFile = path.join(lockDir, 'pid');
   for (let attempt = 0; ; attempt++) {
@@ -121,7 +125,7 @@ export async function withLock(lockDir, fn, { onWait } = {}) {
       writeFileSync(pidFile, String(process.pid));
       break;
     } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       let owner = 0;
       try {
         owner = Number(readFileSync(pidFile, 'utf8'));
