@@ -1,34 +1,34 @@
 // Prints the gzip sizes of the built web app and fails when the JavaScript loaded up front (the
 // entry script and its modulepreloads, as index.html lists them) exceeds the budget.
-// Usage: node scripts/size-report.mjs <dist dir> [budget kB]
+// Usage: node tools/scripts/size-report.ts <dist dir> [budget kB]   (web's build target runs it)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const dist = resolve(process.argv[2] ?? '../../dist/apps/web');
+const dist = resolve(process.argv[2] ?? 'dist/apps/web');
 const budgetKb = Number(process.argv[3] ?? 200);
 const KB = 1000;
 
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
-const attr = (tag, name) => tag.match(new RegExp(`${name}="([^"]+)"`))?.[1];
+const attr = (tag: string, name: string) => tag.match(new RegExp(`${name}="([^"]+)"`))?.[1];
 const tags = html.match(/<(script|link)\b[^>]*>/g) ?? [];
-const initialJs = [];
-const initialCss = [];
+const initialJs: string[] = [];
+const initialCss: string[] = [];
 for (const tag of tags) {
-  if (tag.startsWith('<script') && attr(tag, 'type') === 'module' && attr(tag, 'src'))
-    initialJs.push(attr(tag, 'src'));
-  if (tag.startsWith('<link') && attr(tag, 'rel') === 'modulepreload') initialJs.push(attr(tag, 'href'));
-  if (tag.startsWith('<link') && attr(tag, 'rel') === 'stylesheet') initialCss.push(attr(tag, 'href'));
+  const [src, href] = [attr(tag, 'src'), attr(tag, 'href')];
+  if (tag.startsWith('<script') && attr(tag, 'type') === 'module' && src) initialJs.push(src);
+  if (tag.startsWith('<link') && attr(tag, 'rel') === 'modulepreload' && href) initialJs.push(href);
+  if (tag.startsWith('<link') && attr(tag, 'rel') === 'stylesheet' && href) initialCss.push(href);
 }
 
-const sizeOf = (url) => {
+const sizeOf = (url: string) => {
   const bytes = readFileSync(join(dist, url.replace(/^\//, '')));
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 };
-const kb = (n) => `${(n / KB).toFixed(2)} kB`.padStart(11);
+const kb = (n: number) => `${(n / KB).toFixed(2)} kB`.padStart(11);
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
-const table = (title, files) => {
+const table = (title: string, files: string[]) => {
   let raw = 0;
   let gzip = 0;
   out(title);
