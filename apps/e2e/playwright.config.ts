@@ -37,7 +37,7 @@ export default defineConfig({
     {
       name: 'chromium',
       use: {
-        // Debian's Chromium, installed by `node tools/scripts/setup.ts --chromium`, never downloaded,
+        // Debian's Chromium, installed by `npm run setup -- --chromium`, never downloaded,
         // with the switches this machine needs (Playwright adds some of them itself; saying them all
         // keeps them whatever its defaults become).
         launchOptions: {

@@ -1,18 +1,18 @@
 #!/usr/bin/env node
-// Deployment checks, run by `npm test` (and on their own: node tools/scripts/check-deploy.ts): the
+// Deployment checks, run by `npm test` (and on their own: npm run check-deploy): the
 // Nx target deploy-tests:test (tools/deploy-tests). Its global setup runs setup.ts --helm and
 // builds every chart's dependencies; checks.spec.ts checks the generated files, `helm lint
 // --strict`s every chart, validates every render against the Kubernetes API schemas (kubeconform)
 // and scans them (checkov); the other specs are the chart unit tests (probes, security context,
 // resources, PDB, HPA, NetworkPolicy rules of every service).
-// Usage: node tools/scripts/check-deploy.ts [--write]
+// Usage: npm run check-deploy -- [--write]
 //   --write   rewrite the generated files (and a stale Chart.lock) instead of failing
 import path from 'node:path';
 import { parseOptions } from './lib/log.ts';
 import { run } from './lib/proc.ts';
 import { NX_ENV, ROOT, npmBin } from './lib/workspace.ts';
 
-const { values } = parseOptions('Usage: node tools/scripts/check-deploy.ts [--write]', {
+const { values } = parseOptions('Usage: npm run check-deploy -- [--write]', {
   write: { type: 'boolean' },
 });
 // On a fresh clone, node_modules (and Nx) first.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Local NATS (JetStream) and FerretDB for development: start, stop, status.
-// Usage: node tools/scripts/infra.ts start|stop|status [options]   (or: npm run infra -- start)
+// Usage: npm run infra -- start|stop|status [options]
 //   --free-ports      let the OS pick free ports instead of 4222/8222/27017 (NATS_PORT,
 //                     NATS_MONITOR_PORT and MONGO_PORT override the defaults)
 //   --only <list>     comma-separated subset of: nats, mongo
@@ -13,8 +13,7 @@ import type { ServerEntry, Service } from './lib/infra.ts';
 import { dim, green, parseOptions, red, table, yellow } from './lib/log.ts';
 import { DATA_DIR, RUN_DIR } from './lib/workspace.ts';
 
-const USAGE =
-  'Usage: node tools/scripts/infra.ts start|stop|status [--free-ports] [--only nats,mongo] [--json]';
+const USAGE = 'Usage: npm run infra -- start|stop|status [--free-ports] [--only nats,mongo] [--json]';
 const { values, positionals } = parseOptions(
   USAGE,
   {

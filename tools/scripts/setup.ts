@@ -5,7 +5,7 @@
 //   helm, kubeconform, the Kubernetes API schemas and checkov (--helm, for the chart checks),
 //   schemathesis (--fuzz, for the API fuzzing run), Debian's chromium (--chromium), and podman with
 //   its API service and the test images (--containers).
-// Usage: node tools/scripts/setup.ts [--helm] [--fuzz] [--chromium] [--containers] [--quiet]
+// Usage: npm run setup -- [--helm] [--fuzz] [--chromium] [--containers] [--quiet]
 // Node builtins only: this runs before node_modules exists.
 import { createHash } from 'node:crypto';
 import {
@@ -47,7 +47,7 @@ import {
 // Off unless given: a step listed with its flag runs only when asked for.
 const flag = { type: 'boolean', default: false } as const;
 const { values: flags } = parseOptions(
-  'Usage: node tools/scripts/setup.ts [--helm] [--fuzz] [--chromium] [--containers] [--quiet]',
+  'Usage: npm run setup -- [--helm] [--fuzz] [--chromium] [--containers] [--quiet]',
   { helm: flag, fuzz: flag, chromium: flag, containers: flag, quiet: flag },
 );
 

@@ -2,7 +2,7 @@
 // `npm start`: install what is missing, build, start NATS and FerretDB, start every built service,
 // and keep them running until Ctrl-C, which stops the services and then the infrastructure this
 // run started (servers that were already running are left running).
-// Usage: node tools/scripts/start.ts [--no-build] [--free-ports]
+// Usage: npm start -- [--no-build] [--free-ports]
 //   PORT=<port>  the gateway's port (default 8080)
 import { labelOf } from './lib/infra.ts';
 import { bold, colorFor, dim, formatDuration, green, parseOptions, red, table, yellow } from './lib/log.ts';

@@ -19,9 +19,7 @@ export default async function globalSetup(): Promise<void> {
       const outOfSync = /out of sync/.test(output);
       if (outOfSync && process.env['WRITE_GENERATED'] === '1') helm(['dependency', 'update', chart.dir]);
       else {
-        const hint = outOfSync
-          ? ' (Chart.lock is stale: run node tools/scripts/check-deploy.ts --write)'
-          : '';
+        const hint = outOfSync ? ' (Chart.lock is stale: run npm run check-deploy -- --write)' : '';
         throw new Error(`helm dependency build helm/${chart.name} failed${hint}:\n${output}`);
       }
     }
