@@ -66,7 +66,7 @@ import {
   setupAndBuild,
   type StackRecord,
 } from './lib/stack.ts';
-import { startThrowawayStack } from './lib/throwaway.ts';
+import { baseUrl, startThrowawayStack } from './lib/throwaway.ts';
 import { ROOT } from './lib/workspace.ts';
 
 const ARTIFACTS = path.join(ROOT, '.artifacts', 'bench');
@@ -103,6 +103,7 @@ const DURATION_S = Number(opts.duration);
 const WARMUP_S = Number(opts.warmup);
 const THINK_MS = Number(opts.think);
 const MAX_P99 = Number(opts['max-p99']);
+const GIVEN_URL = opts.url === undefined ? undefined : baseUrl(opts.url, usage);
 for (const [name, value] of [
   ['steps', STEPS.length],
   ['duration', DURATION_S],
@@ -472,6 +473,54 @@ async function runTimerBench(rooms: string) {
   return figures;
 }
 
+/**
+ * The floor against `basis`'s step: as many moves as it made, over as many games, straight through
+ * libs/game-rules with one write each, with the CPU of FerretDB and this process; then the same work
+ * one move at a time (single).
+ */
+async function theFloor(basis: StepResult, mongoUrl: string, ferretdbPid: ProcessSampler['pids'][string]) {
+  // The moves the step made, or (when it made none) the moves its games were meant to make.
+  const floorMoves = basis.moves || Math.round((basis.games * DURATION_S * 1000) / THINK_MS);
+  log(
+    bold(
+      `\n▸ The floor: ${floorMoves} moves over ${basis.games} games through libs/game-rules, one write each`,
+    ),
+  );
+  const sampler = new ProcessSampler({ ferretdb: ferretdbPid, bench: process.pid });
+  sampler.start();
+  const measured = await measureFloor({
+    mongoUrl,
+    moves: floorMoves,
+    games: basis.games,
+  });
+  const usage = sampler.stop();
+  const floorCpu = (usage.processes.ferretdb?.cpuSeconds ?? 0) + (usage.processes.bench?.cpuSeconds ?? 0);
+  const floor = {
+    ...measured,
+    ferretdbCpuPct: round(usage.processes.ferretdb?.cpuPct),
+    benchCpuPct: round(usage.processes.bench?.cpuPct),
+    cpuMsPerMove: measured.moves ? round((1000 * floorCpu) / measured.moves, 2) : null,
+    basisGames: basis.games,
+    // The same work one move at a time: what a move costs without queueing behind others.
+    single: await measureFloor({
+      mongoUrl,
+      moves: Math.min(floorMoves, 2000),
+      games: basis.games,
+      inFlight: 1,
+    }),
+  };
+  log(
+    `  ${floor.moves} moves in ${round(floor.seconds, 1)} s = ${round(floor.movesPerSec, 0)} moves/s with ${floor.games} in flight ` +
+      `(per move p50 ${round(floor.latency.p50, 1)} / p99 ${round(floor.latency.p99, 1)} ms); ` +
+      `CPU ${floor.cpuMsPerMove} ms per move (FerretDB ${floor.ferretdbCpuPct} %, this process ${floor.benchCpuPct} %)`,
+  );
+  log(
+    `  one at a time: ${floor.single.moves} moves = ${round(floor.single.movesPerSec, 0)} moves/s, ` +
+      `per move p50 ${round(floor.single.latency.p50, 2)} / p99 ${round(floor.single.latency.p99, 2)} ms`,
+  );
+  return floor;
+}
+
 // ------------------------------------------------------------------------------------------------
 // Report
 
@@ -502,15 +551,9 @@ function ladderTable(results: StepResult[]) {
 // ------------------------------------------------------------------------------------------------
 
 const results: StepResult[] = [];
-type Floor = Awaited<ReturnType<typeof measureFloor>>;
-/** The floor's figures, its CPU, and the same work one move at a time (single). */
-let floor:
-  | (Floor &
-      Record<'ferretdbCpuPct' | 'benchCpuPct' | 'cpuMsPerMove', number | null | undefined> & {
-        basisGames: number;
-        single: Floor;
-      })
-  | undefined;
+/** The step with the most games held (held: no errors, p99 within --max-p99). */
+const bestHeld = () => results.findLast((r) => r.held);
+let floor: Awaited<ReturnType<typeof theFloor>> | undefined;
 let timer: Record<string, unknown> | undefined;
 let failure: unknown;
 const started = Date.now();
@@ -524,16 +567,14 @@ log(
 );
 try {
   let ctxStack: BenchedStack;
-  let url = opts.url?.replace(/\/+$/, '');
-  if (!url && !opts.fresh) {
-    const local = `http://127.0.0.1:${gatewayPort()}`;
-    if (await answers(local)) {
-      url = local;
-      log(yellow(`a stack answers at ${local}: benchmarking it (--fresh starts a throwaway one instead)`));
-    }
+  let url = GIVEN_URL;
+  if (url && !(await answers(url))) throw new Error(`nothing answers GET ${url}/api/rooms/`);
+  const local = `http://127.0.0.1:${gatewayPort()}`;
+  if (!url && !opts.fresh && (await answers(local))) {
+    url = local;
+    log(yellow(`a stack answers at ${local}: benchmarking it (--fresh starts a throwaway one instead)`));
   }
   if (url) {
-    if (!(await answers(url))) throw new Error(`nothing answers GET ${url}/api/rooms/`);
     ctxStack = useRunningStack(url);
     log(
       dim(`stack: ${url}; processes found: ${Object.keys(ctxStack.pids).join(', ') || 'none (not local)'}`),
@@ -584,48 +625,9 @@ try {
   }
   client.close();
 
-  const best = [...results].reverse().find((r) => r.held && r.errors === 0);
-  const basis = best ?? results[0];
+  const basis = bestHeld() ?? results[0];
   if (!opts['no-floor'] && basis && ctxStack.mongoUrl) {
-    // The moves the step made, or (when it made none) the moves its games were meant to make.
-    const floorMoves = basis.moves || Math.round((basis.games * DURATION_S * 1000) / THINK_MS);
-    log(
-      bold(
-        `\n▸ The floor: ${floorMoves} moves over ${basis.games} games through libs/game-rules, one write each`,
-      ),
-    );
-    const sampler = new ProcessSampler({ ferretdb: ctxStack.pids.ferretdb, bench: process.pid });
-    sampler.start();
-    const measured = await measureFloor({
-      mongoUrl: ctxStack.mongoUrl,
-      moves: floorMoves,
-      games: basis.games,
-    });
-    const usage = sampler.stop();
-    const floorCpu = (usage.processes.ferretdb?.cpuSeconds ?? 0) + (usage.processes.bench?.cpuSeconds ?? 0);
-    floor = {
-      ...measured,
-      ferretdbCpuPct: round(usage.processes.ferretdb?.cpuPct),
-      benchCpuPct: round(usage.processes.bench?.cpuPct),
-      cpuMsPerMove: measured.moves ? round((1000 * floorCpu) / measured.moves, 2) : null,
-      basisGames: basis.games,
-      // The same work one move at a time: what a move costs without queueing behind others.
-      single: await measureFloor({
-        mongoUrl: ctxStack.mongoUrl,
-        moves: Math.min(floorMoves, 2000),
-        games: basis.games,
-        inFlight: 1,
-      }),
-    };
-    log(
-      `  ${floor.moves} moves in ${round(floor.seconds, 1)} s = ${round(floor.movesPerSec, 0)} moves/s with ${floor.games} in flight ` +
-        `(per move p50 ${round(floor.latency.p50, 1)} / p99 ${round(floor.latency.p99, 1)} ms); ` +
-        `CPU ${floor.cpuMsPerMove} ms per move (FerretDB ${floor.ferretdbCpuPct} %, this process ${floor.benchCpuPct} %)`,
-    );
-    log(
-      `  one at a time: ${floor.single.moves} moves = ${round(floor.single.movesPerSec, 0)} moves/s, ` +
-        `per move p50 ${round(floor.single.latency.p50, 2)} / p99 ${round(floor.single.latency.p99, 2)} ms`,
-    );
+    floor = await theFloor(basis, ctxStack.mongoUrl, ctxStack.pids.ferretdb);
   } else if (!opts['no-floor']) {
     log(yellow('\n▸ The floor: skipped (no step measured, or the FerretDB address is unknown: --mongo-url)'));
   }
@@ -647,7 +649,9 @@ try {
   await cleanUp();
 }
 
-const best = [...results].reverse().find((r) => r.held && r.errors === 0);
+const best = bestHeld();
+// The step the floor was measured against: the stack's CPU per move there (same run, same moves).
+const floorBasis = floor && results.find((r) => r.games === floor.basisGames);
 log(bold('\n▸ Ladder'));
 log(
   dim(
@@ -656,7 +660,7 @@ log(
 );
 if (results.length) log(ladderTable(results));
 if (floor) {
-  const ref = results.find((r) => r.games === floor.basisGames);
+  const ref = floorBasis;
   log(
     `\nfloor (one process: libs/game-rules + one guarded write per move, same FerretDB): ${floor.moves} moves over ` +
       `${floor.games} games in ${round(floor.seconds, 1)} s = ${round(floor.movesPerSec, 0)} moves/s, ` +
@@ -680,8 +684,6 @@ writeFileSync(
   JSON.stringify({ machine: info, options: opts, results, floor, timer }, null, 2),
 );
 if (failure) console.error(red(bold(`\n✗ benchmark failed: ${(failure as Error).message}`)));
-// The stack's CPU per move at the step the floor was measured against (same run, same moves).
-const floorBasis = floor && results.find((r) => r.games === floor.basisGames);
 const summary = {
   games: best?.games ?? 0,
   movesPerSec: best?.movesPerSec ?? 0,

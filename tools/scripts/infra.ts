@@ -8,8 +8,8 @@
 //   --data-dir <dir>  where the servers keep their data (default .data)
 //   --json            print the result as JSON on stdout (for other programs)
 import path from 'node:path';
-import { SERVICES, infraStatus, labelOf, startInfra, stopInfra } from './lib/infra.ts';
-import type { ServerEntry, Service } from './lib/infra.ts';
+import { SERVICES, infraStatus, isService, labelOf, startInfra, stopInfra } from './lib/infra.ts';
+import type { ServerEntry } from './lib/infra.ts';
 import { dim, green, parseOptions, red, table, yellow } from './lib/log.ts';
 import { DATA_DIR, RUN_DIR } from './lib/workspace.ts';
 
@@ -30,11 +30,10 @@ if (positionals.length !== 1 || !['start', 'stop', 'status'].includes(command)) 
 
 const runDir = path.resolve(values['run-dir'] ?? RUN_DIR);
 const dataDir = path.resolve(values['data-dir'] ?? DATA_DIR);
-const services = values.only ? (values.only.split(',').map((s) => s.trim()) as Service[]) : SERVICES;
-for (const service of services) {
-  if (!SERVICES.includes(service))
-    exit(`unknown service "${service}" in --only (known: ${SERVICES.join(', ')})`);
-}
+const named = values.only?.split(',').map((s) => s.trim()) ?? SERVICES;
+const unknown = named.find((name) => !isService(name));
+if (unknown !== undefined) exit(`unknown service "${unknown}" in --only (known: ${SERVICES.join(', ')})`);
+const services = named.filter(isService);
 const rel = (file: string) => path.relative(process.cwd(), file) || '.';
 
 try {

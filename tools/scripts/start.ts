@@ -4,7 +4,7 @@
 // run started (servers that were already running are left running).
 // Usage: npm start -- [--no-build] [--free-ports]
 //   PORT=<port>  the gateway's port (default 8080)
-import { labelOf } from './lib/infra.ts';
+import { SERVICES, labelOf } from './lib/infra.ts';
 import { bold, colorFor, dim, formatDuration, green, parseOptions, red, table, yellow } from './lib/log.ts';
 import { isAlive } from './lib/proc.ts';
 import { APPS, HEALTH_PATH, setupAndBuild, startStack, type Stack } from './lib/stack.ts';
@@ -44,7 +44,7 @@ async function shutdown(reason: string, exitCode: number) {
   const started = Date.now();
   await stack.stop();
   const stopped = stack.startedInfra.map(labelOf);
-  const left = (['nats', 'mongo'] as const).map(labelOf).filter((label) => !stopped.includes(label));
+  const left = SERVICES.map(labelOf).filter((label) => !stopped.includes(label));
   console.log(
     dim(
       `  stopped ${[...stack.apps.map((a) => a.name), ...stopped].join(', ') || 'nothing'}` +
@@ -86,7 +86,7 @@ if (shuttingDown) {
 
 // 3. What runs where.
 const rows = [[bold('what'), bold('where'), bold('')]];
-for (const service of ['nats', 'mongo'] as const) {
+for (const service of SERVICES) {
   const s = stack.infra[service];
   const where = s.monitorUrl ? `${s.url}  ${dim(`monitor ${s.monitorUrl}`)}` : s.url;
   rows.push([
@@ -118,7 +118,7 @@ console.log(
 const parentPid = process.ppid;
 setInterval(() => {
   if (!shuttingDown && process.ppid !== parentPid) void shutdown('the parent process exited', 0);
-  for (const service of ['nats', 'mongo'] as const) {
+  for (const service of SERVICES) {
     const { pid } = stack.infra[service];
     if (!shuttingDown && !isAlive(pid)) {
       console.error(

@@ -62,6 +62,10 @@ function over(pids: Pids[string], read: (pid: number | undefined) => number | nu
   return total;
 }
 
+/** The RSS of a process by name: `bench` is this process. */
+const rssOf = (name: string, pids: Pids[string]) =>
+  name === 'bench' ? process.memoryUsage.rss() : over(pids, rssBytes);
+
 /**
  * Samples a set of processes ({ name: pid or [pids] }) over a window: start(), then sample() now and then
  * (for the peak RSS), then stop() -> { name: { cpuPct, rssMb, peakRssMb } } plus `machine` busy %.
@@ -93,7 +97,7 @@ export class ProcessSampler {
 
   sample() {
     for (const [name, pid] of Object.entries(this.pids)) {
-      const rss = name === 'bench' ? process.memoryUsage.rss() : over(pid, rssBytes);
+      const rss = rssOf(name, pid);
       if (rss !== null) this.peak[name] = Math.max(this.peak[name] ?? 0, rss);
     }
   }
@@ -112,7 +116,7 @@ export class ProcessSampler {
         cpuSeconds =
           end === null || this.ticks[name] === null ? null : (end - (this.ticks[name] as number)) / TICKS;
       }
-      const rss = name === 'bench' ? process.memoryUsage.rss() : over(pid, rssBytes);
+      const rss = rssOf(name, pid);
       out[name] = {
         cpuSeconds,
         cpuPct: cpuSeconds === null ? null : (100 * cpuSeconds) / seconds,

@@ -27,6 +27,7 @@ import { DATA_DIR, FERRETDB_BIN, NATS_SERVER_BIN, RUN_DIR } from './workspace.ts
 
 export const SERVICES = ['nats', 'mongo'] as const;
 export type Service = (typeof SERVICES)[number];
+export const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
 type Ports = Record<'nats' | 'natsMonitor' | 'mongo', number>;
 
 /** A server as <runDir>/infra.json records it (monitorPort and monitorUrl: NATS only). */
@@ -134,7 +135,7 @@ function writeState(runDir: string, state: State) {
 export async function startInfra({
   runDir = RUN_DIR,
   dataDir = DATA_DIR,
-  services = SERVICES as readonly string[],
+  services = SERVICES as readonly Service[],
   ports = defaultPorts(),
   portsMode = 'fixed' as PortsMode,
   timeoutMs = 30_000,
@@ -143,14 +144,10 @@ export async function startInfra({
     const result: Infra = { notes: [] };
     const options = { runDir, dataDir, ports, portsMode, timeoutMs, notes: result.notes };
     try {
-      for (const service of services) {
-        if (!isService(service))
-          throw new Error(`unknown service "${service}" (known: ${SERVICES.join(', ')})`);
-        result[service] = await startOne(service, options);
-      }
+      for (const service of services) result[service] = await startOne(service, options);
     } catch (error) {
       // All or nothing: stop what this call started (servers it reused keep running).
-      for (const service of services.filter(isService)) {
+      for (const service of services) {
         const entry = result[service];
         if (entry && !entry.reused) await stopRecorded(runDir, service);
       }
@@ -159,8 +156,6 @@ export async function startInfra({
     return result;
   });
 }
-
-const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
 
 async function startOne(
   service: Service,

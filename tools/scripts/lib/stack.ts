@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICES, startInfra, stopInfra, type Infra, type ServerEntry } from './infra.ts';
+import { SERVICES, startInfra, stopInfra, type Infra, type ServerEntry, type Service } from './infra.ts';
 import { StepError, dim, step } from './log.ts';
 import { GiveUp, HOST, choosePort, httpGet, waitFor, type PortsMode } from './net.ts';
 import { forEachLine, isAlive, isRunning, run, stopProcess } from './proc.ts';
@@ -30,25 +30,34 @@ interface App {
   env: Record<string, string>;
 }
 
+/** A manifest entry: what it leaves out is the default (no database, secrets or further variables). */
+const app = (entry: Pick<App, 'name' | 'port'> & Partial<App>): App => ({
+  main: `dist/apps/${entry.name}/main.js`,
+  database: null,
+  secrets: [],
+  env: {},
+  ...entry,
+});
+
 export const APPS: App[] = [
   // The gateway checks tokens itself with auth's signing key.
-  {
+  app({
     name: 'gateway',
     port: { env: 'PORT', default: GATEWAY_DEFAULT_PORT },
-    secrets: ['JWT_SECRET'] as const,
+    secrets: ['JWT_SECRET'],
     env: { WEB_DIST_DIR: 'dist/apps/web' },
-  },
-  {
+  }),
+  app({
     name: 'auth',
     port: { env: 'HTTP_PORT', default: 3101 },
     database: 'oasis-auth',
-    secrets: ['JWT_SECRET'] as const,
-  },
-  { name: 'rewards', port: { env: 'HTTP_PORT', default: 3102 }, database: 'oasis-rewards' },
-  { name: 'rooms', port: { env: 'HTTP_PORT', default: 3103 }, database: 'oasis-rooms' },
+    secrets: ['JWT_SECRET'],
+  }),
+  app({ name: 'rewards', port: { env: 'HTTP_PORT', default: 3102 }, database: 'oasis-rewards' }),
+  app({ name: 'rooms', port: { env: 'HTTP_PORT', default: 3103 }, database: 'oasis-rooms' }),
   // Its deadlines are JetStream message schedules: NATS only.
-  { name: 'game-timer', port: { env: 'HTTP_PORT', default: 3104 } },
-].map((app) => ({ main: `dist/apps/${app.name}/main.js`, database: null, secrets: [], env: {}, ...app }));
+  app({ name: 'game-timer', port: { env: 'HTTP_PORT', default: 3104 } }),
+];
 
 /** Variables every service gets (NATS_URL is added from the infrastructure). */
 const SHARED_ENV = { LOG_LEVEL: 'info', NODE_ENV: 'production' };
@@ -113,14 +122,14 @@ export interface RunningApp {
 
 export interface Stack {
   runDir: string;
-  infra: Infra & Record<'nats' | 'mongo', ServerEntry>;
+  infra: Infra & Record<Service, ServerEntry>;
   apps: RunningApp[];
   skipped: string[];
   notes: string[];
   /** The gateway's URL (undefined without a gateway). */
   url: string | undefined;
   stopping: boolean;
-  startedInfra: ('nats' | 'mongo')[];
+  startedInfra: Service[];
   stop(): Promise<void>;
 }
 

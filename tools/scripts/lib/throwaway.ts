@@ -32,12 +32,17 @@ export function runnerOptions(usage: string, args = process.argv.slice(2)) {
       process.exit(0);
     } else if (arg !== '--') options.rest.push(arg);
   }
-  if (options.url !== undefined && !/^https?:\/\/[^/]+/.test(options.url)) {
+  if (options.url !== undefined) options.url = baseUrl(options.url, usage);
+  return options;
+}
+
+/** An address given with --url, without trailing slashes; one that is not http(s)://host prints `usage` and exits. */
+export function baseUrl(url: string, usage: string): string {
+  if (!/^https?:\/\/[^/]+/.test(url)) {
     console.error(red(`--url needs an address like http://127.0.0.1:8080\n${usage}`));
     process.exit(1);
   }
-  options.url = options.url?.replace(/\/+$/, '');
-  return options;
+  return url.replace(/\/+$/, '');
 }
 
 /**
