@@ -31,7 +31,7 @@ function project(dir, kind = 'unit', extra = {}) {
     kind === 'unit'
       ? {
           testMatch: ['<rootDir>/src/**/*.spec.ts'],
-          testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.spec\\.ts$'],
+          testPathIgnorePatterns: [...base.testPathIgnorePatterns, '\\.integration\\.spec\\.ts$'],
         }
       : { testMatch: ['<rootDir>/src/**/*.integration.spec.ts'], testTimeout: 120_000 };
   return {

@@ -2,7 +2,6 @@
 module.exports = require('../../jest.preset.cjs').project(__dirname, 'unit', {
   testEnvironment: '<rootDir>/src/testing/jsdom-env.cjs',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.tsx'],
-  testPathIgnorePatterns: ['/node_modules/'],
   setupFilesAfterEnv: ['<rootDir>/src/test-setup.ts'],
   moduleNameMapper: {
     '\\.css$': '<rootDir>/src/testing/style-stub.cjs',
