@@ -11,11 +11,16 @@ export const rewardsEnv = baseEnv.merge(mongoEnv).extend({
   /** Games kept in each player's history, newest first (issue 15: the last 50). */
   GAME_HISTORY_KEPT: z.coerce.number().int().positive().default(GAME_HISTORY_SIZE),
   /**
-   * game.finished events each replica applies at once, per consumer (payments, histories). They
-   * do not depend on order, as two replicas already take them side by side; one at a time, the
-   * history lagged at 500 games, each event waiting out its few database round trips.
+   * Batches of game.finished events each replica applies at once, per consumer (payments,
+   * histories). They do not depend on order, as two replicas already take them side by side.
    */
-  GAME_EVENTS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  GAME_EVENTS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * Most game.finished events in one batch, whose players' reads and writes are shared: what
+   * arrived while the batches before were in hand, so one event when rewards keeps up. At most 50,
+   * so that the `_id` lists of a batch (two players a game) stay ones the database's index serves.
+   */
+  GAME_EVENTS_BATCH: z.coerce.number().int().min(1).max(50).default(50),
 });
 
 export type RewardsConfig = z.infer<typeof rewardsEnv>;

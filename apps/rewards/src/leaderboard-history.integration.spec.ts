@@ -246,6 +246,17 @@ describe('rewards service: leaderboard and game history', () => {
       expect((await games(a.id)).every((g) => g.verifiable)).toBe(true);
     });
 
+    /** The player's list and stored games are the last KEPT of `all` (in the order played). */
+    async function expectNewestKept(playerId: string, all: readonly { gameId: string }[]): Promise<void> {
+      const newest = all
+        .slice(-KEPT)
+        .reverse()
+        .map((g) => g.gameId);
+      expect((await games(playerId)).map((g) => g.gameId)).toEqual(newest);
+      const ids = (await model<PlayerGame>(PlayerGame.name).find({ playerId }).lean()).map((g) => g.gameId);
+      expect(ids.sort()).toEqual([...newest].sort());
+    }
+
     it('keeps every result when one player’s games end at once on both replicas', async () => {
       const a = person('raceA1');
       await model<Reward>(Reward.name).create(freshReward(a.id, a.name, 1));
@@ -256,15 +267,22 @@ describe('rewards service: leaderboard and game history', () => {
         results.map((result, i) => (repositories[i % 2] as GameHistoryRepository).recordResults([result])),
       );
       expect(written.filter((recorded) => recorded.length > 0).length).toBeGreaterThanOrEqual(KEPT);
-      const newest = all
-        .slice(-KEPT)
-        .reverse()
-        .map((g) => g.gameId);
-      expect((await games(a.id)).map((g) => g.gameId)).toEqual(newest);
-      const ids = (await model<PlayerGame>(PlayerGame.name).find({ playerId: a.id }).lean()).map(
-        (g) => g.gameId,
-      );
-      expect(ids.sort()).toEqual([...newest].sort());
+      await expectNewestKept(a.id, all);
+    });
+
+    it('records a batch in which one player finished many games, a copy among them, as one at a time would', async () => {
+      const a = person('batchA1');
+      await model<Reward>(Reward.name).create(freshReward(a.id, a.name, 1));
+      const all = Array.from({ length: KEPT + 2 }, () => played(a, person('batchB1')));
+      const results = all.map((g) => firstSide(g.finished().data));
+      const repository = stack().replicas[0]?.get(GameHistoryRepository) as GameHistoryRepository;
+      const recorded = await repository.recordResults([
+        ...results,
+        results[KEPT] as (typeof results)[number],
+      ]);
+      // Each game once; the oldest two were recorded, then let go for newer ones of the same batch.
+      expect(recorded).toHaveLength(KEPT + 2);
+      await expectNewestKept(a.id, all);
     });
 
     it('lists and keeps the games a player had before their history had a list of its own', async () => {

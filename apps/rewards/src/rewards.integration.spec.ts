@@ -149,7 +149,7 @@ describe('rewards service: events applied once, whatever the order or the copies
     const games = Array.from({ length: 250 }, () => finished(a, b));
     // Paid as the consumer pays them (the suite remembers only the last 10 game ids per player).
     const service = stack().replicas[0]?.get(PlayerEventsService);
-    for (const game of games) await service?.onGameEvent(gameEvent(game));
+    for (const game of games) await service?.onGameEvents([gameEvent(game)]);
     const before = await get(a);
     expect(before).toMatchObject({ playedGames: 250, assets: { points: 6250, coins: 2500 } });
     // The first game comes again through the stream (a consumer replayed from the start).
@@ -177,7 +177,7 @@ describe('rewards service: events applied once, whatever the order or the copies
       // The ledger record of the 3rd game is lost, as if the process had died right after paying.
       if (i === 3)
         await model<PaidGame>(PaidGame.name).deleteOne({ _id: paidGameId(playerId, gameIds[2] ?? '') });
-      await repository.creditGame(gameId, [credit]);
+      await repository.creditGames([{ ...credit, gameId }]);
       lengths.push((await rewards().findById(playerId).lean())?.recentGames.length ?? 0);
     }
     // 33 ids before the first trim (30 plus a step of 3), then 30 again.
@@ -185,23 +185,48 @@ describe('rewards service: events applied once, whatever the order or the copies
     expect(Math.max(...lengths)).toBe(32);
     expect(await model<PaidGame>(PaidGame.name).countDocuments({ playerId })).toBe(40);
     for (const gameId of gameIds)
-      expect((await repository.creditGame(gameId, [credit])).get(playerId)).toBe('already-paid');
+      expect(await repository.creditGames([{ ...credit, gameId }])).toEqual(['already-paid']);
     expect(await rewards().findById(playerId).lean()).toMatchObject({ playedGames: 40 });
+  });
+
+  it('pays a batch of games, a player in several of them and a copy among them, each once', async () => {
+    const repository = stack().replicas[0]?.get(RewardsRepository) as RewardsRepository;
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    const credit = (playerId: string, gameId: string) => ({
+      playerId,
+      gameId,
+      playerName: `B${playerId.slice(0, 6)}`,
+      points: 25,
+      coins: 10,
+      wins: 1,
+      titles: [],
+    });
+    const [g1, g2, g3] = [newGame().gameId, newGame().gameId, newGame().gameId];
+    const batch = [credit(a, g1), credit(b, g1), credit(a, g2), credit(c, g2), credit(a, g1), credit(a, g3)];
+    const outcomes = await repository.creditGames(batch);
+    expect(outcomes.filter((outcome) => outcome === 'paid')).toHaveLength(5);
+    expect(outcomes[0] === 'paid' ? outcomes[4] : outcomes[0]).toBe('already-paid');
+    expect(await get(a)).toMatchObject({ playedGames: 3, wins: 3, assets: { points: 75, coins: 30 } });
+    expect(await get(b)).toMatchObject({ playedGames: 1, assets: { points: 25 } });
+    expect(await stack().model<PaidGame>(PaidGame.name).countDocuments({ playerId: a })).toBe(3);
+    // The same batch again, as a redelivery: nothing changes.
+    expect(await repository.creditGames(batch)).toEqual(batch.map(() => 'already-paid'));
+    expect(await get(a)).toMatchObject({ playedGames: 3, assets: { points: 75 } });
   });
 
   it('pays once when the process died between paying a game and recording it in the ledger', async () => {
     const [a, b] = [randomUUID(), randomUUID()];
     const game = finished(a, b);
     const service = stack().replicas[0]?.get(PlayerEventsService);
-    await service?.onGameEvent(gameEvent(game));
+    await service?.onGameEvents([gameEvent(game)]);
     // As if the process had died right after the guarded credit: the game id is in recentGames,
     // its ledger records are not written.
     await stack().model<PaidGame>(PaidGame.name).deleteMany({ gameId: game.gameId });
     // Later games push it out of recentGames before JetStream redelivers the unacked event
     // (the suite remembers 10 game ids per player); the redelivery must still not pay.
-    for (let i = 0; i < 12; i++) await service?.onGameEvent(gameEvent(finished(a, b)));
-    await service?.onGameEvent(gameEvent(game));
-    await service?.onGameEvent(gameEvent(game));
+    for (let i = 0; i < 12; i++) await service?.onGameEvents([gameEvent(finished(a, b))]);
+    await service?.onGameEvents([gameEvent(game)]);
+    await service?.onGameEvents([gameEvent(game)]);
     expect(await get(a)).toMatchObject({ playedGames: 13, assets: { points: 325, coins: 130 } });
     expect(await get(b)).toMatchObject({ playedGames: 13, assets: { points: 65, coins: 13 } });
   }, 60_000);

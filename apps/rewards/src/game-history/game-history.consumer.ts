@@ -5,7 +5,7 @@ import type { RewardsConfig } from '../config';
 import { GameHistoryService } from './game-history.service';
 
 /**
- * The history's own durable consumer of the GAMES stream (game.finished), apart
+ * The history's own durable consumer of the GAMES stream (game.finished, in batches), apart
  * from the one that pays games, so neither waits for the other's retries.
  */
 @Injectable()
@@ -15,15 +15,18 @@ export class GameHistoryConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly jetstream: JetStreamService,
     private readonly history: GameHistoryService,
-    @Inject(CONFIG) private readonly config: Pick<RewardsConfig, 'GAME_EVENTS_CONCURRENCY'>,
+    @Inject(CONFIG)
+    private readonly config: Pick<RewardsConfig, 'GAME_EVENTS_CONCURRENCY' | 'GAME_EVENTS_BATCH'>,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.started) return;
     this.started = true;
     await this.jetstream.ensureStreams([Streams.games]);
-    await this.jetstream.consume(Consumers.rewardsHistory, (event) => this.history.onGameEvent(event), {
-      concurrency: this.config.GAME_EVENTS_CONCURRENCY,
-    });
+    await this.jetstream.consumeBatches(
+      Consumers.rewardsHistory,
+      (batch) => this.history.onGameEvents(batch.map(({ event }) => event)),
+      { concurrency: this.config.GAME_EVENTS_CONCURRENCY, maxBatch: this.config.GAME_EVENTS_BATCH },
+    );
   }
 }

@@ -69,7 +69,7 @@ describe('GameHistoryService', () => {
     const { rewards, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
     await rewards.createIfMissing('bob', 'bob1', 1);
-    await service.onGameEvent(finished(1, 'room1', { winner: ALICE, loser: BOB }, false));
+    await service.onGameEvents([finished(1, 'room1', { winner: ALICE, loser: BOB }, false)]);
     expect(await service.list('alice')).toEqual([
       {
         gameId: 'room1:1',
@@ -93,35 +93,44 @@ describe('GameHistoryService', () => {
     const { rewards, history, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
     await rewards.createIfMissing('bob', 'bob1', 1);
-    await service.onGameEvent(finished(1));
+    await service.onGameEvents([finished(1)]);
     for (const player of ['alice', 'bob']) {
       expect(await service.get(player, 'room1:1')).toMatchObject({ verifiable: true, moveList: movesOf() });
     }
     // A room snapshot (one per move) is not the history's business: it writes nothing.
     const writes = history.writes;
-    await service.onGameEvent(makeEvent(EventTypes.roomUpdated, 'u:room1:9', { room: {} as RoomView }));
+    await service.onGameEvents([makeEvent(EventTypes.roomUpdated, 'u:room1:9', { room: {} as RoomView })]);
     expect(history.writes).toBe(writes);
   });
 
   it('changes nothing when an event is delivered again', async () => {
     const { rewards, history, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
-    await service.onGameEvent(finished(1));
+    await service.onGameEvents([finished(1)]);
     const before = structuredClone([...history.games.entries()]);
     const writes = history.writes;
-    await service.onGameEvent(finished(1));
+    await service.onGameEvents([finished(1)]);
     expect([...history.games.entries()]).toEqual(before);
     expect(history.writes).toBe(writes);
     expect(await service.list('alice')).toHaveLength(1);
   });
 
+  it('records a batch of games, a player in several and a copy among them, each once', async () => {
+    const { rewards, service } = setup(3);
+    await rewards.createIfMissing('alice', 'alice1', 1);
+    await rewards.createIfMissing('bob', 'bob1', 1);
+    await service.onGameEvents([finished(1), finished(2, 'room2'), finished(1), finished(3), finished(4)]);
+    expect((await service.list('alice')).map((g) => g.gameId)).toEqual(['room1:4', 'room1:3', 'room2:2']);
+    expect((await service.list('bob')).map((g) => g.result)).toEqual(['lost', 'lost', 'lost']);
+  });
+
   it('keeps the newest games only, and a late copy of a dropped game does not come back', async () => {
     const { rewards, history, service } = setup(3);
     await rewards.createIfMissing('alice', 'alice1', 1);
-    for (let n = 1; n <= 5; n++) await service.onGameEvent(finished(n));
+    for (let n = 1; n <= 5; n++) await service.onGameEvents([finished(n)]);
     expect((await service.list('alice')).map((g) => g.gameId)).toEqual(['room1:5', 'room1:4', 'room1:3']);
     const writes = history.writes;
-    await service.onGameEvent(finished(1));
+    await service.onGameEvents([finished(1)]);
     expect(history.writes).toBe(writes);
     expect((await service.list('alice')).map((g) => g.gameId)).toEqual(['room1:5', 'room1:4', 'room1:3']);
   });
@@ -130,7 +139,7 @@ describe('GameHistoryService', () => {
     const { rewards, history, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
     const ai = { id: 'ai:room7', name: 'AI' };
-    await service.onGameEvent(finished(1, 'room7', { winner: ai, loser: ALICE }));
+    await service.onGameEvents([finished(1, 'room7', { winner: ai, loser: ALICE })]);
     expect(await service.list('alice')).toMatchObject([
       { opponent: ai, result: 'lost', seat: 'player2', verifiable: true },
     ]);
@@ -142,7 +151,7 @@ describe('GameHistoryService', () => {
     const { rewards, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
     const draw = drawnGame(ALICE, BOB, { gameId: 'room1:9', finishedAt: new Date(T0).toISOString() });
-    await service.onGameEvent(makeEvent(EventTypes.gameFinished, 'g:draw', draw));
+    await service.onGameEvents([makeEvent(EventTypes.gameFinished, 'g:draw', draw)]);
     expect(await service.list('alice')).toMatchObject([
       { result: 'draw', endReason: 'moveLimit', moves: 250 },
     ]);
@@ -151,7 +160,7 @@ describe('GameHistoryService', () => {
   it('writes nothing for a deleted player', async () => {
     const { rewards, history, service } = setup();
     await rewards.markDeleted('bob');
-    await service.onGameEvent(finished(1));
+    await service.onGameEvents([finished(1)]);
     expect([...history.games.values()].map((game) => game.playerId)).toEqual(['alice']);
   });
 
@@ -164,7 +173,7 @@ describe('GameHistoryService', () => {
       await rewards.markDeleted('bob');
       return written;
     };
-    await service.onGameEvent(finished(1));
+    await service.onGameEvents([finished(1)]);
     expect(await history.list('bob', 50)).toEqual([]);
     expect(await history.list('alice', 50)).toHaveLength(1);
   });
@@ -172,7 +181,7 @@ describe('GameHistoryService', () => {
   it('answers 404 for an unknown player or game, and a clear 404 for ids that cannot name one', async () => {
     const { rewards, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);
-    await service.onGameEvent(finished(1, 'room1', { winner: ALICE, loser: BOB }, false));
+    await service.onGameEvents([finished(1, 'room1', { winner: ALICE, loser: BOB }, false)]);
     for (const id of ['nobody', '', 'x'.repeat(65), 42, { $gt: '' }]) {
       await expect(service.list(id)).rejects.toMatchObject({
         code: 'NOT_FOUND',
@@ -193,11 +202,11 @@ describe('GameHistoryService', () => {
     const { service } = setup();
     const bad = finished(1);
     (bad.data as { moveList: unknown[] }).moveList = [{ player: 'x' }];
-    await expect(service.onGameEvent(bad)).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(service.onGameEvents([bad])).rejects.toMatchObject({ code: 'VALIDATION' });
     const noDate = finished(1);
     (noDate.data as { finishedAt: string }).finishedAt = 'yesterday';
-    await expect(service.onGameEvent(noDate)).rejects.toMatchObject({ code: 'VALIDATION' });
-    await service.onGameEvent(makeEvent(EventTypes.moveMade, 'm1', {} as never));
+    await expect(service.onGameEvents([noDate])).rejects.toMatchObject({ code: 'VALIDATION' });
+    await service.onGameEvents([makeEvent(EventTypes.moveMade, 'm1', {} as never)]);
     expect(fromSpecSeconds(toSpecSeconds(T0))).toBe(T0);
   });
 });

@@ -31,12 +31,18 @@ export class GameHistoryService {
     @Inject(CONFIG) private readonly config: Pick<RewardsConfig, 'GAME_HISTORY_KEPT'>,
   ) {}
 
-  /** game.finished gives each player's result and the game's moves, in one event. */
-  async onGameEvent(event: EventEnvelope): Promise<void> {
-    if (event.type !== EventTypes.gameFinished) return;
+  /**
+   * game.finished gives each player's result and the game's moves, in one event; a batch of them
+   * (other events skipped) is recorded with one read of the deletion marks and of the players'
+   * lists, and one insert of the games.
+   */
+  async onGameEvents(events: readonly EventEnvelope[]): Promise<void> {
+    const results = events.flatMap((event) =>
+      event.type === EventTypes.gameFinished ? historyResults(parseGameFinished(event.data)) : [],
+    );
     await forLivePlayers(
       this.rewards,
-      historyResults(parseGameFinished(event.data)),
+      results,
       (entries) => this.history.recordResults(entries),
       (playerId) => this.history.deleteFor(playerId),
     );

@@ -11,8 +11,8 @@ const draw = (duration = 32) => drawnGame(L, W, { duration });
 describe('payoutsFor (DECISIONS.md rewards)', () => {
   it('pays the winner 25/10 and the loser 5/1 when 198 is reached', () => {
     expect(payoutsFor(game('reached198'))).toEqual([
-      { playerId: 'w', playerName: 'winner1', points: 25, coins: 10, wins: 1, titles: [] },
-      { playerId: 'l', playerName: 'loser1', points: 5, coins: 1, wins: 0, titles: [] },
+      { playerId: 'w', gameId: 'room1:1', playerName: 'winner1', points: 25, coins: 10, wins: 1, titles: [] },
+      { playerId: 'l', gameId: 'room1:1', playerName: 'loser1', points: 5, coins: 1, wins: 0, titles: [] },
     ]);
   });
 
@@ -33,8 +33,8 @@ describe('payoutsFor (DECISIONS.md rewards)', () => {
   it('pays each player of a draw (the move limit) a played game with 0 points, 0 coins and no title', () => {
     for (const duration of [14, 32]) {
       expect(payoutsFor(draw(duration))).toEqual([
-        { playerId: 'l', playerName: 'loser1', points: 0, coins: 0, wins: 0, titles: [] },
-        { playerId: 'w', playerName: 'winner1', points: 0, coins: 0, wins: 0, titles: [] },
+        { playerId: 'l', gameId: 'room1:1', playerName: 'loser1', points: 0, coins: 0, wins: 0, titles: [] },
+        { playerId: 'w', gameId: 'room1:1', playerName: 'winner1', points: 0, coins: 0, wins: 0, titles: [] },
       ]);
     }
   });
@@ -42,7 +42,9 @@ describe('payoutsFor (DECISIONS.md rewards)', () => {
   it('pays the human of a game against the AI one played game and nothing else; the AI gets no record', () => {
     const ai = { id: 'ai:room1', name: 'AI' };
     const human = { id: 'h', name: 'human1' };
-    const expected = [{ playerId: 'h', playerName: 'human1', points: 0, coins: 0, wins: 0, titles: [] }];
+    const expected = [
+      { playerId: 'h', gameId: 'room1:1', playerName: 'human1', points: 0, coins: 0, wins: 0, titles: [] },
+    ];
     // Won or lost, in a blitz room or a draw, from either seat.
     expect(payoutsFor(wonGame(human, ai, { duration: 14 }))).toEqual(expected);
     expect(payoutsFor(wonGame(ai, human, { winnerSeat: 'player2' }))).toEqual(expected);

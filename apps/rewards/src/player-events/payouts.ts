@@ -10,22 +10,23 @@ import type { Credit } from '../rewards/rewards.repository';
  * so it cannot be farmed, and the AI (`ai:<roomId>`, no account) gets no record at all.
  */
 export function payoutsFor(game: GameFinished): Credit[] {
+  const { gameId } = game;
   const humans = [game.player1, game.player2].filter((player) => !isAiPlayerId(player.id));
-  if (humans.length < 2) return humans.map((player) => played(player));
+  if (humans.length < 2) return humans.map((player) => played(gameId, player));
   if (game.draw) {
     const paid = rewardFor('draw', game.endReason);
-    return [played(game.player1, paid), played(game.player2, paid)];
+    return [played(gameId, game.player1, paid), played(gameId, game.player2, paid)];
   }
   const win = rewardFor('win', game.endReason);
   const loss = rewardFor('loss', game.endReason);
   const winnerTitles: ChampionTitle[] = game.duration === BLITZ_DURATION ? ['blitzWinner'] : [];
   return [
-    { playerId: game.winner.id, playerName: game.winner.name, ...win, wins: 1, titles: winnerTitles },
-    { playerId: game.loser.id, playerName: game.loser.name, ...loss, wins: 0, titles: [] },
+    { playerId: game.winner.id, gameId, playerName: game.winner.name, ...win, wins: 1, titles: winnerTitles },
+    { playerId: game.loser.id, gameId, playerName: game.loser.name, ...loss, wins: 0, titles: [] },
   ];
 }
 
 /** A played game and no win: a draw's pay, or nothing at all (a game against the AI). */
-function played(player: Person, paid: { points: number; coins: number } = NO_REWARD): Credit {
-  return { playerId: player.id, playerName: player.name, ...paid, wins: 0, titles: [] };
+function played(gameId: string, player: Person, paid: { points: number; coins: number } = NO_REWARD): Credit {
+  return { playerId: player.id, gameId, playerName: player.name, ...paid, wins: 0, titles: [] };
 }

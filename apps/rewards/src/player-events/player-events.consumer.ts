@@ -10,7 +10,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * The JetStream side of rewards: creates the USERS and GAMES streams and the durable consumers
  * when missing, hands each event to PlayerEventsService (acked once applied, retried when it
- * throws), and now and then forgets long-deleted players.
+ * throws), game.finished in batches, and now and then forgets long-deleted players.
  */
 @Injectable()
 export class PlayerEventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -30,9 +30,11 @@ export class PlayerEventsConsumer implements OnApplicationBootstrap, OnModuleDes
     this.started = true;
     await this.jetstream.ensureStreams([Streams.users, Streams.games]);
     await this.jetstream.consume(Consumers.rewardsUsers, (event) => this.events.onUserEvent(event));
-    await this.jetstream.consume(Consumers.rewardsGames, (event) => this.events.onGameEvent(event), {
-      concurrency: this.config.GAME_EVENTS_CONCURRENCY,
-    });
+    await this.jetstream.consumeBatches(
+      Consumers.rewardsGames,
+      (batch) => this.events.onGameEvents(batch.map(({ event }) => event)),
+      { concurrency: this.config.GAME_EVENTS_CONCURRENCY, maxBatch: this.config.GAME_EVENTS_BATCH },
+    );
     this.timer = setInterval(() => void this.forgetOldDeletions(), DAY_MS / 4);
     this.timer.unref();
   }

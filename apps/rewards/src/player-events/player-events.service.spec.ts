@@ -102,7 +102,7 @@ describe('PlayerEventsService', () => {
     await service.onUserEvent(deleted('u1'));
     await service.onUserEvent(registered('u1', 'alice1'));
     await service.onUserEvent(renamed('u1', 'ghost1', 9999));
-    await service.onGameEvent(finished('g1', 'u1', 'u2'));
+    await service.onGameEvents([finished('g1', 'u1', 'u2')]);
     expect(repo.rewards.has('u1')).toBe(false);
     expect(repo.rewards.get('u2')).toMatchObject({ playedGames: 1, assets: { points: 5, coins: 1 } });
   });
@@ -119,7 +119,7 @@ describe('PlayerEventsService', () => {
 
   it('pays a game once per player, however often it is delivered, and counts the blitz title', async () => {
     const { repo, service } = setup();
-    for (let i = 0; i < 3; i++) await service.onGameEvent(finished('g1', 'w', 'l', 14));
+    for (let i = 0; i < 3; i++) await service.onGameEvents([finished('g1', 'w', 'l', 14)]);
     expect(repo.rewards.get('w')).toMatchObject({
       playerName: 'wname',
       playedGames: 1,
@@ -132,36 +132,64 @@ describe('PlayerEventsService', () => {
 
   it('pays a game once even when it is redelivered long after, beyond the recent games remembered', async () => {
     const { repo, service } = setup();
-    for (let i = 1; i <= 250; i++) await service.onGameEvent(finished(`g${i}`, 'w', 'l'));
+    for (let i = 1; i <= 250; i++) await service.onGameEvents([finished(`g${i}`, 'w', 'l')]);
     const before = structuredClone(repo.rewards.get('w'));
     expect(before).toMatchObject({ playedGames: 250, assets: { points: 6250, coins: 2500 } });
-    await service.onGameEvent(finished('g1', 'w', 'l'));
+    await service.onGameEvents([finished('g1', 'w', 'l')]);
     expect(repo.rewards.get('w')).toEqual(before);
     expect(repo.rewards.get('l')).toMatchObject({ playedGames: 250, assets: { points: 1250, coins: 250 } });
   });
 
   it('counts a win once per game, however often it is delivered, and never for a draw', async () => {
     const { repo, service } = setup();
-    for (let i = 0; i < 3; i++) await service.onGameEvent(finished('g1', 'w', 'l'));
-    await service.onGameEvent(finished('g2', 'w', 'l'));
+    for (let i = 0; i < 3; i++) await service.onGameEvents([finished('g1', 'w', 'l')]);
+    await service.onGameEvents([finished('g2', 'w', 'l')]);
     const draw = drawnGame({ id: 'w', name: 'wname' }, { id: 'l', name: 'lname' }, { gameId: 'g3' });
-    await service.onGameEvent(makeEvent(EventTypes.gameFinished, 'g:g3', draw));
+    await service.onGameEvents([makeEvent(EventTypes.gameFinished, 'g:g3', draw)]);
     expect(repo.rewards.get('w')).toMatchObject({ playedGames: 3, wins: 2 });
     expect(repo.rewards.get('l')).toMatchObject({ playedGames: 3, wins: 0 });
   });
 
   it('announces a paid game to the leaderboards once, not its redeliveries', async () => {
     const { service, announced } = setup();
-    await service.onGameEvent(finished('g1', 'w', 'l'));
-    await service.onGameEvent(finished('g1', 'w', 'l'));
+    await service.onGameEvents([finished('g1', 'w', 'l')]);
+    await service.onGameEvents([finished('g1', 'w', 'l')]);
     expect(announced).toEqual([{ gameId: 'g1', playerIds: ['w', 'l'] }]);
+  });
+
+  it('pays a batch of games, a player in two of them and a copy among them, each once, and announces each game once', async () => {
+    const { repo, service, announced } = setup();
+    await service.onUserEvent(deleted('gone'));
+    await service.onGameEvents([
+      finished('g1', 'w', 'l'),
+      finished('g2', 'x', 'y'),
+      makeEvent(EventTypes.moveMade, 'm1', {} as never),
+      finished('g3', 'w', 'gone'),
+      finished('g1', 'w', 'l'),
+    ]);
+    expect(repo.rewards.get('w')).toMatchObject({
+      playedGames: 2,
+      wins: 2,
+      assets: { points: 50, coins: 20 },
+    });
+    expect(repo.rewards.get('l')).toMatchObject({ playedGames: 1, assets: { points: 5, coins: 1 } });
+    expect(repo.rewards.get('y')).toMatchObject({ playedGames: 1, assets: { points: 5, coins: 1 } });
+    expect(repo.rewards.has('gone')).toBe(false);
+    expect(announced).toEqual([
+      { gameId: 'g1', playerIds: ['w', 'l'] },
+      { gameId: 'g2', playerIds: ['x', 'y'] },
+      { gameId: 'g3', playerIds: ['w'] },
+    ]);
+    await service.onGameEvents([finished('g2', 'x', 'y'), finished('g3', 'w', 'gone')]);
+    expect(repo.rewards.get('w')).toMatchObject({ playedGames: 2 });
+    expect(announced).toHaveLength(3);
   });
 
   it('gives the AI no record: a game against it pays the human one played game', async () => {
     const { repo, service } = setup();
     await service.onUserEvent(registered('h', 'human1'));
     const game = wonGame({ id: 'h', name: 'human1' }, { id: 'ai:room9', name: 'AI' }, { gameId: 'room9:1' });
-    await service.onGameEvent(makeEvent(EventTypes.gameFinished, 'g:room9:1', game));
+    await service.onGameEvents([makeEvent(EventTypes.gameFinished, 'g:room9:1', game)]);
     expect(repo.rewards.has('ai:room9')).toBe(false);
     expect(repo.rewards.get('h')).toMatchObject({ playedGames: 1, wins: 0, assets: { points: 0, coins: 0 } });
   });
@@ -178,11 +206,11 @@ describe('PlayerEventsService', () => {
   it('refuses a malformed game.finished as never applicable (VALIDATION) and ignores unrelated events', async () => {
     const { repo, service } = setup();
     const broken = { ...finished('g1', 'w', 'w'), id: 'x' };
-    await expect(service.onGameEvent(broken)).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(service.onGameEvents([broken])).rejects.toMatchObject({ code: 'VALIDATION' });
     await expect(
       service.onUserEvent({ ...registered('u1', 'a'), data: { userId: '' } } as never),
     ).rejects.toMatchObject({ code: 'VALIDATION' });
-    await service.onGameEvent(makeEvent(EventTypes.moveMade, 'm1', {} as never));
+    await service.onGameEvents([makeEvent(EventTypes.moveMade, 'm1', {} as never)]);
     expect(repo.rewards.size).toBe(0);
   });
 });

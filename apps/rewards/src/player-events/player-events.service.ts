@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EventEnvelope, EventTypes } from '@oasis198/contracts';
-import { LOGGER, type Logger } from '@oasis198/service-kit';
+import { LOGGER, type Logger, runWithRequestId } from '@oasis198/service-kit';
 import { GameHistoryRepository } from '../game-history/game-history.repository';
 import { forLivePlayers } from '../rewards/live-players';
 import { type Credit, RewardsRepository } from '../rewards/rewards.repository';
@@ -43,22 +43,32 @@ export class PlayerEventsService {
     }
   }
 
-  async onGameEvent(event: EventEnvelope): Promise<void> {
-    if (event.type !== EventTypes.gameFinished) return;
-    const game = parseGameFinished(event.data);
-    const paid: string[] = [];
+  /**
+   * Pays a batch of game.finished events (other events are skipped) with one read of the deletion
+   * marks and of the ledger, and one write of the ledger, for all their players. Each game's log
+   * lines carry its own request id.
+   */
+  async onGameEvents(events: readonly EventEnvelope[]): Promise<void> {
+    const games = events.flatMap((event) =>
+      event.type === EventTypes.gameFinished ? [{ game: parseGameFinished(event.data), event }] : [],
+    );
+    const requestIds = new Map(games.map(({ game, event }) => [game.gameId, event.requestId]));
+    const paid = new Map<string, string[]>();
     const pay = async (credits: readonly Credit[]): Promise<string[]> => {
-      const outcomes = await this.rewards.creditGame(game.gameId, credits);
-      for (const { playerId, points } of credits) {
-        const outcome = outcomes.get(playerId);
-        if (outcome === 'paid') paid.push(playerId);
-        this.logger.info({ gameId: game.gameId, playerId, points, outcome }, 'game rewards applied');
+      const outcomes = await this.rewards.creditGames(credits);
+      for (const [i, { gameId, playerId, points }] of credits.entries()) {
+        const outcome = outcomes[i];
+        if (outcome === 'paid') paid.set(gameId, [...(paid.get(gameId) ?? []), playerId]);
+        runWithRequestId(requestIds.get(gameId), () =>
+          this.logger.info({ gameId, playerId, points, outcome }, 'game rewards applied'),
+        );
       }
       return credits.map((credit) => credit.playerId);
     };
-    await forLivePlayers(this.rewards, payoutsFor(game), pay, (playerId) => this.forget(playerId));
+    const credits = games.flatMap(({ game }) => payoutsFor(game));
+    await forLivePlayers(this.rewards, credits, pay, (playerId) => this.forget(playerId));
     // Once per game (a redelivery pays nothing and announces nothing).
-    if (paid.length) this.leaderboard.changed({ gameId: game.gameId, playerIds: paid });
+    for (const [gameId, playerIds] of paid) this.leaderboard.changed({ gameId, playerIds });
   }
 
   /** A registration creates the record; a rename renames it (or creates it if it came first). */

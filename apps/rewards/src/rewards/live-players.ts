@@ -1,7 +1,7 @@
 import type { RewardsRepository } from './rewards.repository';
 
 /**
- * Writes for the players of a game who have not deleted their account, all at once, and never
+ * Writes for the players of a batch of games who have not deleted their account, all at once, and never
  * leaves a write for one who has: the deletion marks are read once before the write, and once
  * more after it for the players written, since another replica may handle a user.deleted in
  * between; `undo` then removes what was written. `write` gets the live players' items and answers

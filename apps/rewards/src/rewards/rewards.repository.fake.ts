@@ -63,14 +63,15 @@ export class InMemoryRewardsRepository implements Repository {
     return this.rewards.delete(playerId);
   }
 
-  async creditGame(gameId: string, credits: readonly Credit[]): Promise<Map<string, CreditOutcome>> {
-    const outcomes = new Map<string, CreditOutcome>();
-    for (const credit of credits) outcomes.set(credit.playerId, await this.creditOne(gameId, credit));
+  async creditGames(credits: readonly Credit[]): Promise<CreditOutcome[]> {
+    const outcomes: CreditOutcome[] = [];
+    for (const credit of credits) outcomes.push(await this.creditOne(credit));
     return outcomes;
   }
 
-  private async creditOne(gameId: string, credit: Credit): Promise<CreditOutcome> {
+  private async creditOne(credit: Credit): Promise<CreditOutcome> {
     await this.hook();
+    const { gameId } = credit;
     const ledgerId = paidGameId(credit.playerId, gameId);
     if (this.paid.has(ledgerId)) return 'already-paid';
     let reward = this.rewards.get(credit.playerId);

@@ -10,6 +10,7 @@ import { allFalse, DeletedPlayer, freshReward, PaidGame, paidGameId, Reward } fr
 /** Points, coins and titles one player earns from one game. */
 export interface Credit {
   playerId: string;
+  gameId: string;
   /** The name the record gets if this game creates it. */
   playerName: string;
   points: number;
@@ -32,7 +33,7 @@ const TRIM_MOST = 100;
 /**
  * Persistence of reward records. Every write is one atomic single-document update; a game is paid
  * to a player by an update guarded on the game id not being in the player's recent games, and
- * recorded in the ledger of paid games right after (see creditGame()).
+ * recorded in the ledger of paid games right after (see creditGames()).
  */
 @Injectable()
 export class RewardsRepository implements OnModuleInit {
@@ -105,7 +106,7 @@ export class RewardsRepository implements OnModuleInit {
   }
 
   /**
-   * Pays one game to each of its players exactly once, whatever redeliveries happen and however
+   * Pays each credit's game to its player exactly once, whatever redeliveries happen and however
    * late, creating the record if the game comes first. Without multi-document transactions
    * (FerretDB), it takes three single-document steps per player:
    *
@@ -125,25 +126,24 @@ export class RewardsRepository implements OnModuleInit {
    * left: a handler stalled between steps 1 and 2 while the same player finishes
    * RECENT_GAMES_KEPT more games (200: hours of play) would pay that game again.
    *
-   * The players' steps 1 and 3 are one read and one write of the ledger for all of them; each
-   * player's steps stay in their order.
+   * Steps 1 and 3 are one read and one write of the ledger for all the credits, of one game or
+   * of a batch of games (at most 50 games: the ledger's `_id` list stays one the index serves).
+   * The guarded credits, each one atomic update of one record, go side by side, a player's two
+   * games in one batch too. Answers each credit's outcome, in the credits' order.
    */
-  async creditGame(gameId: string, credits: readonly Credit[]): Promise<Map<string, CreditOutcome>> {
+  async creditGames(credits: readonly Credit[]): Promise<CreditOutcome[]> {
     const ledger = await this.paid
-      .find({ _id: { $in: credits.map((credit) => paidGameId(credit.playerId, gameId)) } }, { playerId: 1 })
-      .lean<Pick<PaidGame, 'playerId'>[]>()
+      .find({ _id: { $in: credits.map(({ playerId, gameId }) => paidGameId(playerId, gameId)) } }, { _id: 1 })
+      .lean<Pick<PaidGame, '_id'>[]>()
       .exec();
-    const outcomes = new Map<string, CreditOutcome>(
-      ledger.map((record) => [record.playerId, 'already-paid']),
+    const inLedger = new Set(ledger.map((record) => record._id));
+    const owed = credits.filter(({ playerId, gameId }) => !inLedger.has(paidGameId(playerId, gameId)));
+    const credited = new Map(
+      await Promise.all(owed.map(async (credit) => [credit, await this.guardedCredit(credit)] as const)),
     );
-    const owed = credits.filter((credit) => !outcomes.has(credit.playerId));
-    const credited = await Promise.all(owed.map((credit) => this.guardedCredit(gameId, credit)));
-    await this.recordPaid(owed.map(({ playerId }) => ({ playerId, gameId })));
-    for (const [i, { outcome, reward }] of credited.entries()) {
-      outcomes.set((owed[i] as Credit).playerId, outcome);
-      if (reward) await this.trimRecentGames(reward);
-    }
-    return outcomes;
+    await this.recordPaid(owed);
+    for (const { reward } of credited.values()) if (reward) await this.trimRecentGames(reward);
+    return credits.map((credit) => credited.get(credit)?.outcome ?? 'already-paid');
   }
 
   /**
@@ -151,10 +151,8 @@ export class RewardsRepository implements OnModuleInit {
    * record the upsert inserts it, and a duplicate-key answer means the record appeared meanwhile
    * (retry) or the game was paid.
    */
-  private async guardedCredit(
-    gameId: string,
-    credit: Credit,
-  ): Promise<{ outcome: CreditOutcome; reward?: Reward }> {
+  private async guardedCredit(credit: Credit): Promise<{ outcome: CreditOutcome; reward?: Reward }> {
+    const { gameId } = credit;
     const set = Object.fromEntries(credit.titles.map((title) => [`championStatus.${title}`, true]));
     const onInsert: Record<string, unknown> = {
       playerName: credit.playerName,
@@ -198,7 +196,7 @@ export class RewardsRepository implements OnModuleInit {
    * Writes the ledger records of games paid, in one insert (each at most once: a record there
    * already is left as it is, and the others are written).
    */
-  private async recordPaid(paid: readonly { playerId: string; gameId: string }[]): Promise<void> {
+  private async recordPaid(paid: readonly Pick<Credit, 'playerId' | 'gameId'>[]): Promise<void> {
     if (paid.length === 0) return;
     const paidAt = new Date();
     const records = paid.map(({ playerId, gameId }) => ({
@@ -260,11 +258,11 @@ export class RewardsRepository implements OnModuleInit {
     return (await this.deleted.exists({ _id: playerId })) !== null;
   }
 
-  /** Which of these players deleted their account: one read for a game's two players. */
+  /** Which of these players deleted their account: one read for the players of a batch of games. */
   async deletedAmong(playerIds: readonly string[]): Promise<Set<string>> {
     if (playerIds.length === 0) return new Set();
     const found = await this.deleted
-      .find({ _id: { $in: [...playerIds] } }, { _id: 1 })
+      .find({ _id: { $in: [...new Set(playerIds)] } }, { _id: 1 })
       .lean<Pick<DeletedPlayer, '_id'>[]>()
       .exec();
     return new Set(found.map((player) => player._id));

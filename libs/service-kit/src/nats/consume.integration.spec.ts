@@ -1,14 +1,14 @@
-import type { EventEnvelope, EventType } from '@oasis198/contracts';
+import { AppError, type EventEnvelope, type EventType } from '@oasis198/contracts';
 import { uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../logger';
-import { JetStreamService } from './jetstream.service';
+import { type DeliveredEvent, JetStreamService } from './jetstream.service';
 
 // Durable consumers against a real NATS server: one message at a time in stream order by default,
 // or several at once when asked, each acked once.
 const infra = useTestInfra({ mongo: false });
 
-describe('JetStreamService.consume', () => {
+describe('JetStreamService.consume and consumeBatches', () => {
   const logger = createLogger('consume-it', 'silent');
   let js: JetStreamService;
 
@@ -73,5 +73,65 @@ describe('JetStreamService.consume', () => {
     await waitFor(async () => seen.length === 24 && (await acked(spec)), { what: 'every event handled' });
     expect([...seen].sort((a, b) => a - b)).toEqual([...Array(24).keys()]);
     expect(most()).toBe(6);
+  });
+
+  const numberOf = ({ event }: DeliveredEvent) => (event.data as unknown as { i: number }).i;
+
+  it('takes what arrived while a batch was in hand as the next batch, at most `maxBatch`', async () => {
+    const spec = await streamOf(40);
+    const batches: number[][] = [];
+    await js.consumeBatches(
+      spec,
+      async (batch) => {
+        await sleep(30);
+        batches.push(batch.map(numberOf));
+      },
+      { maxBatch: 8 },
+    );
+    await waitFor(async () => batches.flat().length === 40 && (await acked(spec)), {
+      what: 'every event handled',
+    });
+    expect(batches.flat()).toEqual([...Array(40).keys()]);
+    expect(Math.max(...batches.map((batch) => batch.length))).toBe(8);
+    expect(batches.length).toBeLessThan(40);
+  });
+
+  it('applies the events of a failed batch one at a time: the good ones are acked, a bad one alone is terminated', async () => {
+    const spec = await streamOf(12);
+    const applied: number[] = [];
+    const sizes: number[] = [];
+    await js.consumeBatches(
+      spec,
+      async (batch) => {
+        sizes.push(batch.length);
+        await sleep(20);
+        if (batch.some((one) => numberOf(one) === 5)) throw new AppError('VALIDATION', 'event 5 is bad');
+        applied.push(...batch.map(numberOf));
+      },
+      { maxBatch: 12 },
+    );
+    await waitFor(async () => applied.length === 11 && (await acked(spec)), { what: 'every event settled' });
+    expect([...applied].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11]);
+    // A batch of several failed, and event 5 was tried alone before it was terminated.
+    expect(Math.max(...sizes)).toBeGreaterThan(1);
+    const info = await (await js.nc.jetstreamManager()).consumers.info(spec.stream, spec.durable);
+    expect(info.num_redelivered).toBe(0);
+  });
+
+  it('retries an event of a failed batch that fails alone, and applies it once it succeeds', async () => {
+    const spec = await streamOf(6);
+    const applied: number[] = [];
+    let failuresLeft = 3;
+    await js.consumeBatches(
+      spec,
+      async (batch) => {
+        await sleep(20);
+        if (batch.some((one) => numberOf(one) === 2) && failuresLeft-- > 0) throw new Error('database away');
+        applied.push(...batch.map(numberOf));
+      },
+      { maxBatch: 6, backoffMs: [100] },
+    );
+    await waitFor(async () => applied.includes(2) && (await acked(spec)), { what: 'event 2 applied' });
+    expect([...applied].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });

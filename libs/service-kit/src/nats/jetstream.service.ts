@@ -81,7 +81,25 @@ export interface ConsumeOptions {
   concurrency?: number;
 }
 
+export interface ConsumeBatchOptions extends ConsumeOptions {
+  /**
+   * Most events in one batch (default 1). A batch takes what arrived while the batches before it
+   * were in hand, so it holds one event when the consumer keeps up and grows only under load.
+   */
+  maxBatch?: number;
+}
+
 export type EventHandler = (event: EventEnvelope, msg: JsMsg) => Promise<void>;
+
+/** An event as a batch handler gets it, with the request id its own log lines should carry. */
+export interface DeliveredEvent {
+  event: EventEnvelope;
+  msg: JsMsg;
+  requestId: string;
+}
+
+/** Applies a batch of events: all of them, or it throws (see consumeBatches()). */
+export type BatchHandler = (batch: readonly DeliveredEvent[]) => Promise<void>;
 
 const codec = JSONCodec<unknown>();
 
@@ -346,23 +364,54 @@ export class JetStreamService {
    * order unless `concurrency` says more. Success acks; an AppError of code VALIDATION (a message
    * that can never succeed) is terminated and logged; any other error is retried after a backoff.
    */
-  async consume(spec: ConsumerSpec, handler: EventHandler, options: ConsumeOptions = {}): Promise<void> {
+  consume(spec: ConsumerSpec, handler: EventHandler, options: ConsumeOptions = {}): Promise<void> {
+    const each: BatchHandler = async (batch) => {
+      for (const { event, msg } of batch) await handler(event, msg);
+    };
+    return this.consumeBatches(spec, each, { ...options, maxBatch: 1 });
+  }
+
+  /**
+   * consume() for handlers that share work across events (one read or write for many): up to
+   * `maxBatch` events at once, as they arrived while earlier batches were in hand, and at most
+   * `concurrency` batches at once. A batch applied acks all its events. When it throws, each of
+   * its events is applied again alone, so that only the ones that fail are terminated or retried
+   * as consume() does; the handler must therefore be idempotent, as every consumer here is.
+   */
+  async consumeBatches(
+    spec: ConsumerSpec,
+    handler: BatchHandler,
+    options: ConsumeBatchOptions = {},
+  ): Promise<void> {
     const backoff = options.backoffMs ?? RETRY_BACKOFF_MS;
     const concurrency = options.concurrency ?? 1;
+    const maxBatch = options.maxBatch ?? 1;
     await this.ensureConsumer(spec);
     const consumer = await this.js().consumers.get(spec.stream, spec.durable);
     const messages = await consumer.consume({ max_messages: 256 });
     this.running.add(messages);
     const loop = (async () => {
+      const waiting: JsMsg[] = [];
       const handling = new Set<Promise<void>>();
+      const startBatches = (): void => {
+        while (!this.stopping && handling.size < concurrency && waiting.length > 0) {
+          const batch = waiting.splice(0, maxBatch);
+          const handled: Promise<void> = this.handleBatch(spec.durable, batch, handler, backoff).finally(
+            () => {
+              handling.delete(handled);
+              startBatches();
+            },
+          );
+          handling.add(handled);
+        }
+      };
       for await (const msg of messages) {
         if (this.stopping) break;
-        const handled: Promise<void> = this.handle(spec.durable, msg, handler, backoff).finally(() =>
-          handling.delete(handled),
-        );
-        handling.add(handled);
-        if (handling.size >= concurrency) await Promise.race(handling);
+        waiting.push(msg);
+        startBatches();
+        while (waiting.length >= maxBatch && handling.size >= concurrency) await Promise.race(handling);
       }
+      // Messages not started are not acked: they come again after ack_wait.
       await Promise.all(handling);
     })().catch((error) => this.logger.error({ err: error, consumer: spec.durable }, 'consumer stopped'));
     this.loops.add(loop);
@@ -379,12 +428,36 @@ export class JetStreamService {
     if (created) this.logger.info({ consumer: spec.durable }, 'created durable consumer');
   }
 
-  private async handle(
+  private async handleBatch(
     durable: string,
-    msg: JsMsg,
-    handler: EventHandler,
+    msgs: readonly JsMsg[],
+    handler: BatchHandler,
     backoff: readonly number[],
   ): Promise<void> {
+    const batch = msgs.flatMap((msg) => this.delivered(durable, msg));
+    if (batch.length > 1) {
+      const stops = batch.map(({ event }) =>
+        this.metrics?.eventDuration.startTimer({ consumer: durable, type: event.type }),
+      );
+      try {
+        await runWithRequestId(undefined, () => handler(batch));
+        for (const [i, { msg }] of batch.entries()) {
+          msg.ack();
+          stops[i]?.({ outcome: 'ok' });
+        }
+        return;
+      } catch (error) {
+        this.logger.warn(
+          { err: error, consumer: durable, events: batch.length },
+          'event batch failed; applying its events one at a time',
+        );
+      }
+    }
+    for (const one of batch) await this.handle(durable, one, handler, backoff);
+  }
+
+  /** The message's event and request id; an undecodable message is terminated (no event). */
+  private delivered(durable: string, msg: JsMsg): DeliveredEvent[] {
     let event: EventEnvelope;
     try {
       event = codec.decode(msg.data) as EventEnvelope;
@@ -394,13 +467,24 @@ export class JetStreamService {
         'undecodable event terminated',
       );
       msg.term('undecodable');
-      return;
+      return [];
     }
     const requestId = msg.headers?.get(REQUEST_ID_HEADER) || event.requestId || randomUUID();
+    return [{ event, msg, requestId }];
+  }
+
+  /** Applies one event alone: acked once applied, terminated if it never can be, else retried. */
+  private async handle(
+    durable: string,
+    one: DeliveredEvent,
+    handler: BatchHandler,
+    backoff: readonly number[],
+  ): Promise<void> {
+    const { event, msg, requestId } = one;
     const stop = this.metrics?.eventDuration.startTimer({ consumer: durable, type: event.type });
     await runWithRequestId(requestId, async () => {
       try {
-        await handler(event, msg);
+        await handler([one]);
         msg.ack();
         stop?.({ outcome: 'ok' });
       } catch (error) {
