@@ -12,9 +12,10 @@ export const rewardsEnv = baseEnv.merge(mongoEnv).extend({
   GAME_HISTORY_KEPT: z.coerce.number().int().positive().default(GAME_HISTORY_SIZE),
   /**
    * Batches of game.finished events each replica applies at once, per consumer (payments,
-   * histories). They do not depend on order, as two replicas already take them side by side.
+   * histories). They do not depend on order, as two replicas already take them side by side. One:
+   * the next batch is what arrived while this one was in hand, so batches grow with the load.
    */
-  GAME_EVENTS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  GAME_EVENTS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /**
    * Most game.finished events in one batch, whose players' reads and writes are shared: what
    * arrived while the batches before were in hand, so one event when rewards keeps up. At most 50,

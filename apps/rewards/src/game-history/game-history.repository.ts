@@ -63,8 +63,8 @@ export class GameHistoryRepository implements OnModuleInit {
    * Records each player's result once (a result never changes, so a redelivery writes nothing),
    * with one read of their lists and one insert of their games for all of them. Answers whose
    * results it recorded: not those there already, nor a game older than every game a player's
-   * history keeps. Two results of one player at once: the second one's guarded update fails, and
-   * it decides again.
+   * history keeps. The players' lists are saved side by side, one player's results in turn: the
+   * second one's guarded update fails over the list the first one saved, and it decides again.
    */
   async recordResults(entries: readonly PlayerGameResult[]): Promise<string[]> {
     const kept = await this.keptAmong(entries.map((entry) => entry.playerId));
@@ -79,11 +79,19 @@ export class GameHistoryRepository implements OnModuleInit {
         ...(moveList ? { moveList: JSON.stringify(moveList) } : {}),
       })),
     );
-    const recorded: string[] = [];
-    for (const { entry, current, plan } of adding) {
-      if (await this.settle(entry, current, plan)) recorded.push(entry.playerId);
-    }
-    return recorded;
+    // Each player's lists are saved in turn (the second over the first), different players' at once.
+    const byPlayer = new Map<string, typeof adding>();
+    for (const add of adding)
+      byPlayer.set(add.entry.playerId, [...(byPlayer.get(add.entry.playerId) ?? []), add]);
+    const recorded = await Promise.all(
+      [...byPlayer.values()].map(async (theirs) => {
+        const saved: string[] = [];
+        for (const { entry, current, plan } of theirs)
+          if (await this.settle(entry, current, plan)) saved.push(entry.playerId);
+        return saved;
+      }),
+    );
+    return recorded.flat();
   }
 
   /** Where a result goes in the kept list: nowhere if it is there or older than every game kept. */
