@@ -100,20 +100,9 @@ export function listCharts(): Chart[] {
           : [],
       };
     });
+  const byName = new Map(charts.map((chart) => [chart.name, chart]));
   const depth = (chart: Chart): number =>
-    Math.max(
-      0,
-      ...chart.dependsOn.map(
-        (n) =>
-          1 +
-          depth(
-            must(
-              charts.find((c) => c.name === n),
-              `helm/${n}`,
-            ),
-          ),
-      ),
-    );
+    Math.max(0, ...chart.dependsOn.map((n) => 1 + depth(must(byName.get(n), `helm/${n}`))));
   return charts.sort((a, b) => depth(a) - depth(b));
 }
 
