@@ -204,8 +204,7 @@ async function startOwnStack(): Promise<BenchedStack> {
     prefix: 'oasis-bench-',
     script: 'bench.ts',
     logFile: path.join(ARTIFACTS, 'stack.log'),
-    onExit: (app, code, signal) => {
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    onExit: (app, how) => {
       console.error(red(bold(`\n!!! ${app} ${how} during the bench !!! Its last lines:`)));
       console.error(own?.recent[app]?.join('\n') ?? '(none)');
       onSignal('service died');

@@ -39,8 +39,8 @@ const stages: Stage[] = [
 ];
 
 let interrupted = false;
-process.on('SIGINT', () => (interrupted = true)); // the running stage gets Ctrl-C itself
-process.on('SIGTERM', () => (interrupted = true));
+// The running stage gets Ctrl-C itself.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (interrupted = true));
 
 const results: { stage: Stage; outcome: keyof typeof symbol; ms?: number; note?: string }[] = [];
 const started = Date.now();
