@@ -162,7 +162,8 @@ export async function setupAndBuild(setupFlags: string[], { build = true, stream
  * Options:
  *   portsMode     'fixed' | 'free' | 'fixed-or-free' for infrastructure and services alike
  *                 (default 'fixed-or-free': the usual ports, or free ones if taken, with a note);
- *   apps          names to start (default: all in APPS that are built);
+ *   apps          names to start (default: all in APPS that are built); a name given n times
+ *                 starts n replicas, each on a port of its own (with portsMode 'free');
  *   onLine(app, line, stream)   receives the services' output (default: discarded);
  *   onExit(app, how)            called when a service exits while the stack is not stopping, with
  *                               how ("exited with code 1", "was killed by SIGKILL");
@@ -197,7 +198,7 @@ export async function startStack({
     stop: () => stopStack(stack),
   };
   try {
-    const selected = APPS.filter((app) => !only || only.includes(app.name));
+    const selected = only ? only.flatMap((name) => APPS.filter((app) => app.name === name)) : APPS;
     const built = selected.filter((app) => existsSync(path.resolve(ROOT, app.main)));
     stack.skipped = selected.filter((app) => !built.includes(app)).map((app) => app.name);
     const secrets = { JWT_SECRET: localJwtSecret(dataDir) };
