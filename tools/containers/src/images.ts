@@ -195,7 +195,7 @@ if (import.meta.main) {
       only: { type: 'string' },
       sizes: { type: 'boolean', default: false },
     },
-  ).values as { only?: string; sizes: boolean };
+  ).values;
   const only = values.only?.split(',').filter(Boolean) as ImageName[] | undefined;
   const unknown = only?.filter((name) => !(IMAGE_NAMES as readonly string[]).includes(name)) ?? [];
   if (unknown.length) {
