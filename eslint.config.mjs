@@ -54,8 +54,8 @@ const serverOnlyPackages = [
 export default [
   {
     ignores: [
+      // (ESLint itself ignores node_modules.)
       '**/dist',
-      '**/node_modules',
       '**/coverage',
       '.nx',
       '.tools',

@@ -4,8 +4,12 @@ import { defineConfig } from 'vite';
 
 const workspace = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
-/** The local stack's gateway; it serves the API, the push streams and /health on one origin. */
+/**
+ * The local stack's gateway, which serves the API, the push streams and /health on one origin.
+ * Server-Sent Events pass through untouched: the proxy streams and never buffers.
+ */
 const gateway = 'http://127.0.0.1:8080';
+const proxy = { '/api': { target: gateway }, '/health': { target: gateway } };
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -17,23 +21,8 @@ export default defineConfig({
       '@oasis198/game-rules': workspace('libs/game-rules/src/index.ts'),
     },
   },
-  server: {
-    host: '127.0.0.1',
-    port: 4200,
-    proxy: {
-      // Server-Sent Events pass through untouched: the proxy streams and never buffers.
-      '/api': { target: gateway, changeOrigin: false, ws: false },
-      '/health': { target: gateway },
-    },
-  },
-  preview: {
-    host: '127.0.0.1',
-    port: 4300,
-    proxy: {
-      '/api': { target: gateway },
-      '/health': { target: gateway },
-    },
-  },
+  server: { host: '127.0.0.1', port: 4200, proxy },
+  preview: { host: '127.0.0.1', port: 4300, proxy },
   build: {
     outDir: workspace('dist/apps/web'),
     emptyOutDir: true,

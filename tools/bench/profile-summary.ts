@@ -24,6 +24,10 @@ function packageOf(frame: Runtime.CallFrame) {
   return path.basename(url);
 }
 
+/** Adds `time` to `key`'s total. */
+const add = <K>(totals: Map<K, number>, key: K, time: number) =>
+  totals.set(key, (totals.get(key) ?? 0) + time);
+
 for (const file of positionals) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Required<Profiler.Profile>;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -31,7 +35,7 @@ for (const file of positionals) {
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => add(self, id, profile.timeDeltas[i] ?? 0));
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const idle = [...self]
     .filter(([id]) => frameOf(id).functionName === '(idle)')
@@ -44,20 +48,21 @@ for (const file of positionals) {
     const frame = frameOf(id);
     if (frame.functionName === '(idle)') continue;
     const pkg = packageOf(frame);
-    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + time);
+    add(byPackage, pkg, time);
     const key = `${frame.functionName || '(anonymous)'}  ${pkg}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
-    byFunction.set(key, (byFunction.get(key) ?? 0) + time);
+    add(byFunction, key, time);
   }
-  const pct = (t: number) => `${((100 * t) / busy).toFixed(1).padStart(5)} %`;
+  /** The `TOP` largest totals, under `title`, in % of the busy time. */
+  const printTop = (title: string, totals: Map<string, number>) => {
+    console.log(`  ${title}:`);
+    for (const [name, t] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+      console.log(`    ${((100 * t) / busy).toFixed(1).padStart(5)} %  ${name}`);
+  };
   console.log(
     `\n${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s (${((100 * busy) / total).toFixed(0)} %)`,
   );
-  console.log('  by package (self time, % of busy):');
-  for (const [pkg, t] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, TOP))
-    console.log(`    ${pct(t)}  ${pkg}`);
-  console.log('  by function (self time):');
-  for (const [fn, t] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, TOP))
-    console.log(`    ${pct(t)}  ${fn}`);
+  printTop('by package (self time, % of busy)', byPackage);
+  printTop('by function (self time)', byFunction);
 
   // Inclusive time of the app's own frames: which of its functions the time is spent under.
   const inclusive = new Map<string, number>();
@@ -70,12 +75,8 @@ for (const file of positionals) {
       const key = `${frame.functionName || '(anonymous)'}:${frame.lineNumber + 1}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      inclusive.set(key, (inclusive.get(key) ?? 0) + time);
+      add(inclusive, key, time);
     }
   }
-  if (inclusive.size) {
-    console.log('  app bundle functions (inclusive time):');
-    for (const [fn, t] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, TOP))
-      console.log(`    ${pct(t)}  ${fn}`);
-  }
+  if (inclusive.size) printTop('app bundle functions (inclusive time)', inclusive);
 }

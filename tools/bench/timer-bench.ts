@@ -10,13 +10,14 @@
 // ahead) with a turn timeout that falls due inside a window of --spread-ms, and measures
 // lateness = arrival at the rooms stand-in - due time. Every deadline is pending (a message
 // schedule in the TIMERS stream) before the first one falls due. Last line: the figures as JSON.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, headers, JSONCodec, type NatsConnection } from 'nats';
 import { parseOptions } from '../scripts/lib/log.ts';
 import { startStack, type Stack } from '../scripts/lib/stack.ts';
+import { makeThrowawayDir } from '../scripts/lib/throwaway.ts';
+import { loadAverage } from './lib/procs.ts';
 import { summarize } from './lib/stats.ts';
 
 const { values } = parseOptions(
@@ -45,7 +46,8 @@ function schedule(roomId: string, dueMs: number) {
   return { headers: h, data: JSON.stringify({ roomId, version: 2, deadlines }) };
 }
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'oasis-timer-bench-'));
+// Its own directory, like the other runners': a run killed before it stops its stack is reaped by the next.
+const { dir, runDir, dataDir } = await makeThrowawayDir('oasis-timer-bench-', 'timer-bench.ts');
 let stack: Stack | undefined;
 let nc: NatsConnection | undefined;
 // The services and servers run detached: stop them on Ctrl-C or a kill too, not only at the end.
@@ -58,30 +60,23 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 try {
-  const load = () =>
-    os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
+  const load = () => loadAverage().join(' ');
   console.log(
     `machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
       `Node ${process.version}, load average ${load()}`,
   );
   // Every replica is a copy of the same build sharing NATS (the TIMERS stream and its consumers).
-  const startReplica = () =>
-    startStack({
-      apps: ['game-timer'],
-      portsMode: 'free',
-      runDir: path.join(dir, 'run'),
-      dataDir: path.join(dir, 'data'),
-      onLine: (app, line) => {
-        if (/"level":"(warn|error|fatal)"/.test(line)) console.log(`  [${app}] ${line}`);
-      },
-    });
-  stack = await startReplica();
+  stack = await startStack({
+    apps: Array.from({ length: REPLICAS }, () => 'game-timer'),
+    portsMode: 'free',
+    runDir,
+    dataDir,
+    onLine: (app, line) => {
+      if (/"level":"(warn|error|fatal)"/.test(line)) console.log(`  [${app}] ${line}`);
+    },
+  });
   if (stack.skipped.length)
     throw new Error('dist/apps/game-timer is missing: run npx nx build game-timer first');
-  for (let i = 1; i < REPLICAS; i++) stack.apps.push(...(await startReplica()).apps);
   nc = await connect({ servers: stack.infra.nats.url });
   const codec = JSONCodec();
 

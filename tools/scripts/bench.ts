@@ -45,7 +45,7 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotView } from '@oasis198/game-rules';
 import { measureFloor } from '../bench/lib/floor.ts';
@@ -95,25 +95,22 @@ const opts = parseOptions(usage, {
   profile: { type: 'boolean', default: false },
   'mongo-url': { type: 'string' },
 }).values;
+/** `value`, when it is positive; otherwise the run ends with what is wrong with --<name>. */
+function positive(name: string, value: number) {
+  if (value > 0) return value;
+  console.error(red(`--${name} must be a positive number`));
+  return process.exit(1);
+}
 const STEPS = opts.steps
   .split(',')
-  .map((s) => Number(s.trim()))
-  .filter((n) => n > 0);
-const DURATION_S = Number(opts.duration);
+  .map(Number)
+  .filter((n) => n > 0); // Number() trims spaces
+positive('steps', STEPS.length);
+const DURATION_S = positive('duration', Number(opts.duration));
 const WARMUP_S = Number(opts.warmup);
-const THINK_MS = Number(opts.think);
+const THINK_MS = positive('think', Number(opts.think));
 const MAX_P99 = Number(opts['max-p99']);
 const GIVEN_URL = opts.url === undefined ? undefined : baseUrl(opts.url, usage);
-for (const [name, value] of [
-  ['steps', STEPS.length],
-  ['duration', DURATION_S],
-  ['think', THINK_MS],
-] as [string, number][]) {
-  if (!(value > 0)) {
-    console.error(red(`--${name} must be a positive number`));
-    process.exit(1);
-  }
-}
 
 // ------------------------------------------------------------------------------------------------
 // Clean-up on every way out
@@ -132,8 +129,7 @@ function onSignal(signal: string) {
   abort.abort();
   void own?.stop(); // also cancels a start under way; cleanUp() awaits the same stop
 }
-process.on('SIGINT', () => onSignal('SIGINT'));
-process.on('SIGTERM', () => onSignal('SIGTERM'));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => onSignal(signal));
 // A bug in the bench must still stop the stack it started.
 process.on('uncaughtException', (error) => {
   console.error(red(`bench error: ${error.stack}`));
@@ -164,14 +160,12 @@ function machine() {
   };
 }
 
-async function answers(url: string) {
-  try {
-    const res = await fetch(`${url}/api/rooms/`, { signal: AbortSignal.timeout(2000) });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
+/** Whether a stack answers GET /api/rooms/ at `url` within 2 s. */
+const answers = (url: string) =>
+  fetch(`${url}/api/rooms/`, { signal: AbortSignal.timeout(2000) }).then(
+    (res) => res.ok,
+    () => false,
+  );
 
 /**
  * The stack the bench measures: its address, its processes by name (a container stack's replicas
@@ -204,8 +198,7 @@ async function startOwnStack(): Promise<BenchedStack> {
     prefix: 'oasis-bench-',
     script: 'bench.ts',
     logFile: path.join(ARTIFACTS, 'stack.log'),
-    onExit: (app, code, signal) => {
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    onExit: (app, how) => {
       console.error(red(bold(`\n!!! ${app} ${how} during the bench !!! Its last lines:`)));
       console.error(own?.recent[app]?.join('\n') ?? '(none)');
       onSignal('service died');
@@ -277,42 +270,42 @@ async function settle() {
   );
 }
 
-/** What the ladder's steps share: the gateway client, the figures, the stack and the bots so far. */
-interface StepContext {
-  client: GatewayClient;
-  recorder: Recorder;
-  stack: BenchedStack;
-  loopDelay: ELDHistogram;
-  players: Player[];
-  fleetOptions: FleetOptions;
-}
+/** What the ladder's steps share: the figures, this process's event-loop delay and the bots so far. */
+const recorder = new Recorder();
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+const players: Player[] = [];
+const fleetOptions: FleetOptions = {
+  thinkMs: THINK_MS,
+  jitter: Number(opts.jitter),
+  duration: Number(opts.turn),
+  // The gateway's rooms carry the Oasis counts too (contracts' room schema), unlike RoomView.
+  chooseMove: (whosTurn, seat) => chooseMove(whosTurn as typeof whosTurn & BotView, seat),
+};
 
-async function runStep(target: number, ctx: StepContext) {
-  const { client, recorder } = ctx;
+async function runStep(target: number, stack: BenchedStack, client: GatewayClient) {
   recorder.resetErrors();
   const load = loadAverage();
   log(bold(`\n▸ ${target} games`) + dim(`  (load average ${load.join(' ')})`));
   let started = Date.now();
-  const missing = 2 * target - ctx.players.length;
+  const missing = 2 * target - players.length;
   if (missing > 0) {
-    const first = ctx.players.length + 1;
+    const first = players.length + 1;
     const more = await enlist(
       client,
       Array.from({ length: missing }, (_, i) => `bot${String(first + i).padStart(5, '0')}`),
-      { loginFirst: !ctx.stack.own, concurrency: 8, onError: (kind, detail) => recorder.error(kind, detail) },
+      { loginFirst: !stack.own, onError: (kind, detail) => recorder.error(kind, detail) },
     );
-    ctx.players.push(...more);
+    players.push(...more);
     log(
       dim(
-        `  ${more.length} more bot players ${ctx.stack.own ? 'registered' : 'logged in or registered'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        `  ${more.length} more bot players ${stack.own ? 'registered' : 'logged in or registered'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
       ),
     );
   }
   started = Date.now();
   const pairs: [Player, Player][] = [];
-  for (let i = 0; i < target; i++)
-    pairs.push([ctx.players[2 * i], ctx.players[2 * i + 1]] as [Player, Player]);
-  fleet = new Fleet(recorder, ctx.fleetOptions);
+  for (let i = 0; i < target; i++) pairs.push([players[2 * i], players[2 * i + 1]] as [Player, Player]);
+  fleet = new Fleet(recorder, fleetOptions);
   const failures = await fleet.add(pairs);
   log(
     dim(
@@ -321,11 +314,11 @@ async function runStep(target: number, ctx: StepContext) {
   );
   await wait(WARMUP_S);
 
-  const sampler = new ProcessSampler({ ...ctx.stack.pids, bench: process.pid });
-  const before = await scrapeAll(ctx.stack.metricsUrls);
-  if (opts.profile && ctx.stack.own) signalProfilers(ctx, `games-${target}`);
-  const ferretProfile = opts.profile && ctx.stack.own ? profileFerretDB(`games-${target}`) : undefined;
-  ctx.loopDelay.reset();
+  const sampler = new ProcessSampler({ ...stack.pids, bench: process.pid });
+  const before = await scrapeAll(stack.metricsUrls);
+  if (opts.profile && stack.own) signalProfilers(stack, `games-${target}`);
+  const ferretProfile = opts.profile && stack.own ? profileFerretDB(`games-${target}`) : undefined;
+  loopDelay.reset();
   sampler.start();
   recorder.open();
   const sampling = setInterval(() => sampler.sample(), 2000);
@@ -335,9 +328,9 @@ async function runStep(target: number, ctx: StepContext) {
   clearInterval(sampling);
   const window = recorder.close();
   const usage = sampler.stop();
-  if (opts.profile && ctx.stack.own) signalProfilers(ctx, `games-${target}`);
+  if (opts.profile && stack.own) signalProfilers(stack, `games-${target}`);
   await ferretProfile;
-  const after = await scrapeAll(ctx.stack.metricsUrls);
+  const after = await scrapeAll(stack.metricsUrls);
   // Every step starts from no games: stop the bots and delete their rooms (memberships go with them).
   await fleet.stop({ deleteRooms: true });
   await settle();
@@ -369,7 +362,7 @@ async function runStep(target: number, ctx: StepContext) {
     errorsInWindow: errorCount - errorsBefore,
     errorKinds: errors,
     errorExamples: Object.fromEntries(recorder.examples),
-    benchLoopDelayP99Ms: round(ctx.loopDelay.percentile(99) / 1e6),
+    benchLoopDelayP99Ms: round(loopDelay.percentile(99) / 1e6),
     machineBusyPct: round(usage.machineBusyPct),
     processes: Object.fromEntries(
       Object.entries(usage.processes).map(([name, u]) => [
@@ -383,7 +376,7 @@ async function runStep(target: number, ctx: StepContext) {
       ]),
     ),
     services: Object.fromEntries(
-      Object.keys(ctx.stack.metricsUrls).map((name) => [name, diffMetrics(before[name], after[name])]),
+      Object.keys(stack.metricsUrls).map((name) => [name, diffMetrics(before[name], after[name])]),
     ),
     stackCpuMsPerMove: window.moves ? round((1000 * stackCpu) / window.moves, 2) : null,
     held: errorCount === 0 && rtt.count > 0 && (rtt.p99 ?? Infinity) <= MAX_P99 && failures.length === 0,
@@ -394,10 +387,10 @@ async function runStep(target: number, ctx: StepContext) {
 
 type StepResult = Awaited<ReturnType<typeof runStep>>;
 
-function signalProfilers(ctx: StepContext, label: string) {
+function signalProfilers(stack: BenchedStack, label: string) {
   writeFileSync(path.join(PROFILES, 'label'), `${label}\n`);
   for (const { name } of APPS) {
-    const pid = ctx.stack.pids[name];
+    const pid = stack.pids[name];
     if (typeof pid === 'number') {
       try {
         process.kill(pid, 'SIGUSR2');
@@ -566,7 +559,7 @@ log(
     `turn ${opts.turn} s; held = 0 errors and p99 <= ${MAX_P99} ms; load average ${loadAverage().join(' ')}`,
 );
 try {
-  let ctxStack: BenchedStack;
+  let stack: BenchedStack;
   let url = GIVEN_URL;
   if (url && !(await answers(url))) throw new Error(`nothing answers GET ${url}/api/rooms/`);
   const local = `http://127.0.0.1:${gatewayPort()}`;
@@ -575,15 +568,13 @@ try {
     log(yellow(`a stack answers at ${local}: benchmarking it (--fresh starts a throwaway one instead)`));
   }
   if (url) {
-    ctxStack = useRunningStack(url);
-    log(
-      dim(`stack: ${url}; processes found: ${Object.keys(ctxStack.pids).join(', ') || 'none (not local)'}`),
-    );
+    stack = useRunningStack(url);
+    log(dim(`stack: ${url}; processes found: ${Object.keys(stack.pids).join(', ') || 'none (not local)'}`));
   } else {
-    ctxStack = await startOwnStack();
+    stack = await startOwnStack();
     log(
       dim(
-        `  ${ctxStack.url} (logs: ${path.relative(ROOT, ARTIFACTS)}/stack.log; limits: ${Object.entries(
+        `  ${stack.url} (logs: ${path.relative(ROOT, ARTIFACTS)}/stack.log; limits: ${Object.entries(
           SHARED_ADDRESS_LIMITS,
         )
           .map(([k, v]) => `${k}=${v}`)
@@ -592,27 +583,10 @@ try {
     );
   }
 
-  const client = new GatewayClient(ctxStack.url, { maxSockets: 256, timeoutMs: 10_000 });
-  const recorder = new Recorder();
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  const client = new GatewayClient(stack.url, { maxSockets: 256 });
   loopDelay.enable();
-  const ctx: StepContext = {
-    client,
-    recorder,
-    stack: ctxStack,
-    loopDelay,
-    players: [],
-    fleetOptions: {
-      thinkMs: THINK_MS,
-      jitter: Number(opts.jitter),
-      duration: Number(opts.turn),
-      // The gateway's rooms carry the Oasis counts too (contracts' room schema), unlike RoomView.
-      chooseMove: (whosTurn, seat) => chooseMove(whosTurn as typeof whosTurn & BotView, seat),
-    },
-  };
-
   for (const target of STEPS) {
-    const result = await runStep(target, ctx);
+    const result = await runStep(target, stack, client);
     results.push(result);
     if (!result.held) {
       log(
@@ -626,8 +600,8 @@ try {
   client.close();
 
   const basis = bestHeld() ?? results[0];
-  if (!opts['no-floor'] && basis && ctxStack.mongoUrl) {
-    floor = await theFloor(basis, ctxStack.mongoUrl, ctxStack.pids.ferretdb);
+  if (!opts['no-floor'] && basis && stack.mongoUrl) {
+    floor = await theFloor(basis, stack.mongoUrl, stack.pids.ferretdb);
   } else if (!opts['no-floor']) {
     log(yellow('\n▸ The floor: skipped (no step measured, or the FerretDB address is unknown: --mongo-url)'));
   }

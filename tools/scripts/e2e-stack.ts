@@ -17,10 +17,8 @@ const throwaway = startThrowawayStack({
   prefix: 'oasis-e2e-',
   script: 'e2e-stack.ts',
   logFile: path.join(ROOT, '.artifacts', 'e2e', 'stack.log'),
-  onExit: (app, code, signal) => {
-    console.error(
-      `!!! ${app} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}: stopping the stack`,
-    );
+  onExit: (app, how) => {
+    console.error(`!!! ${app} ${how}: stopping the stack`);
     console.error(`--- last lines of ${app} (all of them: .artifacts/e2e/stack.log)`);
     console.error((throwaway.recent[app] ?? []).join('\n'));
     void stop(1);

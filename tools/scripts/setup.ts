@@ -25,8 +25,6 @@ import path from 'node:path';
 import { StepError, dim, parseOptions, step } from './lib/log.ts';
 import { hasCommand, run, withLock } from './lib/proc.ts';
 import {
-  CHECKOV_BIN,
-  CHECKOV_VENV,
   CHECKOV_VERSION,
   FERRETDB_BIN,
   HELM_BIN,
@@ -38,10 +36,9 @@ import {
   NATS_SERVER_BIN,
   NATS_SERVER_VERSION,
   ROOT,
-  SCHEMATHESIS_BIN,
-  SCHEMATHESIS_VENV,
   SCHEMATHESIS_VERSION,
   TOOLS_BIN,
+  venvOf,
 } from './lib/workspace.ts';
 
 // Off unless given: a step listed with its flag runs only when asked for.
@@ -408,7 +405,9 @@ async function go(args: string[], cwd: string) {
  * adopted as it is. checkov is the security scanner of the deployment checks, schemathesis the API
  * fuzzer of the fuzzing stage (tools/fuzz).
  */
-async function pythonTool(name: string, version: string, venv: string, bin: string) {
+async function pythonTool(name: string, version: string) {
+  const venv = venvOf(name);
+  const bin = path.join(venv, 'bin', name);
   if (recordedVersion(name) === version && existsSync(bin)) return undefined;
   const python = path.join(venv, 'bin', 'python');
   // The installed distribution's version, as pip records it ('' when there is none).
@@ -527,14 +526,10 @@ const allSteps: Array<[string, () => Promise<string | undefined>, boolean?]> = [
   [`helm ${HELM_VERSION}`, helm, flags.helm],
   [`kubeconform ${KUBECONFORM_VERSION}`, kubeconform, flags.helm],
   [`Kubernetes ${KUBERNETES_VERSION} schemas`, kubernetesSchemas, flags.helm],
-  [
-    `checkov ${CHECKOV_VERSION}`,
-    () => pythonTool('checkov', CHECKOV_VERSION, CHECKOV_VENV, CHECKOV_BIN),
-    flags.helm,
-  ],
+  [`checkov ${CHECKOV_VERSION}`, () => pythonTool('checkov', CHECKOV_VERSION), flags.helm],
   [
     `schemathesis ${SCHEMATHESIS_VERSION}`,
-    () => pythonTool('schemathesis', SCHEMATHESIS_VERSION, SCHEMATHESIS_VENV, SCHEMATHESIS_BIN),
+    () => pythonTool('schemathesis', SCHEMATHESIS_VERSION),
     flags.fuzz,
   ],
   ['chromium', chromium, flags.chromium],

@@ -55,9 +55,8 @@ async function shutdown(reason: string, exitCode: number) {
   process.exit(exitCode);
 }
 
-process.on('SIGINT', () => shutdown('Ctrl-C', 0));
-process.on('SIGTERM', () => shutdown('SIGTERM', 0));
-process.on('SIGHUP', () => shutdown('SIGHUP', 0));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.on(signal, () => shutdown(signal === 'SIGINT' ? 'Ctrl-C' : signal, 0));
 
 const started = Date.now();
 console.log(bold('▸ Starting'));
@@ -66,8 +65,7 @@ try {
     portsMode: options['free-ports'] ? 'free' : 'fixed-or-free',
     signal: abort.signal,
     onLine: (app, line) => console.log(prefix[app] + line),
-    onExit: (app, code, signal) => {
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    onExit: (app, how) => {
       console.error(red(bold(`\n!!! ${app} ${how} unexpectedly: stopping everything !!!\n`)));
       void shutdown(`${app} stopped`, 1);
     },

@@ -11,40 +11,36 @@ import { bold, dim, formatDuration, green, red, table } from './lib/log.ts';
 import { run } from './lib/proc.ts';
 import { NX_ENV, ROOT, npmBin as bin } from './lib/workspace.ts';
 
-const script = (name: string) => path.join(ROOT, 'tools', 'scripts', name);
+type Stage = { name: string; command: [string, ...string[]] };
+/** A script of tools/ run by this Node.js: node('scripts/setup.ts', ...args). */
+const node = (script: string, ...args: string[]): Stage['command'] => [
+  process.execPath,
+  path.join(ROOT, 'tools', script),
+  ...args,
+];
 // Every task's own output in the log, the tests' counts included: by default Nx shows only failures'.
 const STATIC = '--output-style=static';
 
-type Stage = { name: string; command: [string, ...string[]] };
 const stages: Stage[] = [
-  {
-    name: 'setup',
-    command: [process.execPath, script('setup.ts'), '--helm', '--fuzz', '--chromium', '--containers'],
-  },
+  { name: 'setup', command: node('scripts/setup.ts', '--helm', '--fuzz', '--chromium', '--containers') },
   { name: 'format', command: [bin('prettier'), '--check', '.'] },
   {
     name: 'lint, typecheck, test, build',
     command: [bin('nx'), 'run-many', '-t', 'lint', 'typecheck', 'test', 'build', '--parallel=2', STATIC],
   },
   { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1', STATIC] },
-  { name: 'deployment checks', command: [process.execPath, script('check-deploy.ts')] },
-  { name: 'end-to-end', command: [process.execPath, script('e2e.ts')] },
+  { name: 'deployment checks', command: node('scripts/check-deploy.ts') },
+  { name: 'end-to-end', command: node('scripts/e2e.ts') },
   // Every schemathesis check against the gateway's OpenAPI document, on a throwaway stack of what
   // the stages above built.
-  {
-    name: 'fuzzing',
-    command: [process.execPath, path.join(ROOT, 'tools', 'fuzz', 'src', 'fuzz.ts'), '--no-build'],
-  },
+  { name: 'fuzzing', command: node('fuzz/src/fuzz.ts', '--no-build') },
   // The replicated container stack: images, the end-to-end scenarios against it, the fault test.
-  {
-    name: 'containers',
-    command: [process.execPath, path.join(ROOT, 'tools', 'containers', 'src', 'ci.ts')],
-  },
+  { name: 'containers', command: node('containers/src/ci.ts') },
 ];
 
 let interrupted = false;
-process.on('SIGINT', () => (interrupted = true)); // the running stage gets Ctrl-C itself
-process.on('SIGTERM', () => (interrupted = true));
+// The running stage gets Ctrl-C itself.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (interrupted = true));
 
 const results: { stage: Stage; outcome: keyof typeof symbol; ms?: number; note?: string }[] = [];
 const started = Date.now();

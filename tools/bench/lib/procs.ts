@@ -136,20 +136,13 @@ export class ProcessSampler {
 // ---------------------------------------------------------------------------------------------
 // Finding the processes of the container stack, which the bench did not start (--url)
 
-/** Every process id in /proc. */
-function processIds() {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number);
-}
-
 /** Parent process id -> its children's ids, from one pass over /proc. */
 function childrenByParent() {
   const children = new Map<number, number[]>();
-  for (const pid of processIds()) {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const parent = Number(/^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-      children.set(parent, [...(children.get(parent) ?? []), pid]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(pid)]);
     } catch {
       // gone meanwhile
     }

@@ -46,9 +46,7 @@ export class Recorder {
   }
 
   get errorCount() {
-    let n = 0;
-    for (const count of this.errors.values()) n += count;
-    return n;
+    return [...this.errors.values()].reduce((sum, count) => sum + count, 0);
   }
 
   open() {

@@ -336,7 +336,7 @@ if (import.meta.main) {
     games: { type: 'string', default: '20' },
     kills: { type: 'string' },
     keep: { type: 'boolean', default: false },
-  }).values as { games: string; kills?: string; keep: boolean };
+  }).values;
   const kills = values.kills?.split(',').map((item) => {
     const [service = '', replica = '1'] = item.split(':');
     return { service, replica: Number(replica) };

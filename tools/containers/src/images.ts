@@ -36,7 +36,7 @@ import {
   shortHash as sha,
 } from './exec.ts';
 import { parseOptions } from '../../scripts/lib/log.ts';
-import { TOOLS_BIN } from '../../scripts/lib/workspace.ts';
+import { NX_ENV, npmBin, TOOLS_BIN } from '../../scripts/lib/workspace.ts';
 
 export const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
 export const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb'] as const;
@@ -154,9 +154,7 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
   const apps = only.filter((name) => (NODE_SERVICES as readonly string[]).includes(name) || name === 'web');
   if (apps.length) {
     // Nx builds only what changed (its cache); the same builds npm start runs.
-    await exec(path.join(ROOT, 'node_modules', '.bin', 'nx'), ['run-many', '-t', 'build', '-p', ...apps], {
-      env: { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-    });
+    await exec(npmBin('nx'), ['run-many', '-t', 'build', '-p', ...apps], { env: NX_ENV });
   }
   // Every image is built on the same bases: their ids are part of each one's inputs.
   const baseIds = await Promise.all(Object.values(BASE_IMAGES).map(imageId));
@@ -197,7 +195,7 @@ if (import.meta.main) {
       only: { type: 'string' },
       sizes: { type: 'boolean', default: false },
     },
-  ).values as { only?: string; sizes: boolean };
+  ).values;
   const only = values.only?.split(',').filter(Boolean) as ImageName[] | undefined;
   const unknown = only?.filter((name) => !(IMAGE_NAMES as readonly string[]).includes(name)) ?? [];
   if (unknown.length) {

@@ -271,7 +271,7 @@ export interface Player {
 
 /**
  * Registers (or, with loginFirst, logs in and registers only the unknown) players by name, with
- * the e-mail <name>@bench.oasis198.test, `concurrency` at a time, in the order of `names`. What
+ * the e-mail <name>@bench.oasis198.test, 8 at a time, in the order of `names`. What
  * got no answer or a 5xx is tried again a second later, 10 times at most; a refusal throws (with a
  * hint on a rate limit).
  */
@@ -280,12 +280,11 @@ export async function enlist(
   names: readonly string[],
   {
     loginFirst = false,
-    concurrency = 8,
     onError = () => undefined,
-  }: { loginFirst?: boolean; concurrency?: number; onError?: (kind: string, detail: string) => void } = {},
+  }: { loginFirst?: boolean; onError?: Recorder['error'] } = {},
 ): Promise<Player[]> {
   const players: Player[] = [];
-  await inPool([...names.keys()], concurrency, async (i) => {
+  await inPool([...names.keys()], 8, async (i) => {
     const name = names[i] as string;
     const email = `${name.toLowerCase()}@bench.oasis198.test`;
     for (let attempt = 1; ; attempt++) {
@@ -339,8 +338,6 @@ export interface FleetOptions {
   keepPlaying?: () => boolean;
 }
 
-const plainMove = (): Move => ({ number: 1 + Math.floor(Math.random() * 9), option: 'plain' });
-
 /** Games played by bots. Games keep playing until stop(); add() and open() start more. */
 export class Fleet {
   readonly games: Game[] = [];
@@ -356,7 +353,7 @@ export class Fleet {
     this.recorder = recorder;
     this.options = {
       stallMs: options.thinkMs * 2 + PUSH_TIMEOUT_MS + 5000,
-      chooseMove: plainMove,
+      chooseMove: () => ({ number: 1 + Math.floor(Math.random() * 9), option: 'plain' }),
       keepPlaying: () => true,
       ...options,
     };
@@ -724,13 +721,11 @@ export class Game {
     if (this.halted || this.busy) return;
     if (!this.fleet.options.keepPlaying()) return this.halt();
     this.busy = true;
-    this.closeStreams();
+    this.disconnect();
     this.roomId = '';
     this.room = undefined;
     this.version = 0;
     this.plannedVersion = -1;
-    for (const pending of this.inflight) clearTimeout(pending.timer);
-    this.inflight.clear();
     this.arrivals = [new Map(), new Map()];
     this.open()
       .catch(() => undefined)
@@ -761,7 +756,10 @@ export class Game {
     this.timers.add(timer);
   }
 
-  private closeStreams(): void {
+  /** Closes the streams and forgets the moves in flight. */
+  private disconnect(): void {
+    for (const pending of this.inflight) clearTimeout(pending.timer);
+    this.inflight.clear();
     for (const [i, stream] of this.streams.entries()) {
       this.streams[i] = undefined;
       stream?.close();
@@ -772,9 +770,7 @@ export class Game {
     this.halted = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    for (const pending of this.inflight) clearTimeout(pending.timer);
-    this.inflight.clear();
-    this.closeStreams();
+    this.disconnect();
   }
 
   async remove(): Promise<void> {

@@ -100,20 +100,9 @@ export function listCharts(): Chart[] {
           : [],
       };
     });
+  const byName = new Map(charts.map((chart) => [chart.name, chart]));
   const depth = (chart: Chart): number =>
-    Math.max(
-      0,
-      ...chart.dependsOn.map(
-        (n) =>
-          1 +
-          depth(
-            must(
-              charts.find((c) => c.name === n),
-              `helm/${n}`,
-            ),
-          ),
-      ),
-    );
+    Math.max(0, ...chart.dependsOn.map((n) => 1 + depth(must(byName.get(n), `helm/${n}`))));
   return charts.sort((a, b) => depth(a) - depth(b));
 }
 
@@ -137,11 +126,8 @@ const cache = new Map<string, K8sObject[]>();
 /** `helm template oasis198 helm/<chart>` in namespace oasis198, parsed. */
 export function helmTemplate(chart: string, options: RenderOptions = {}): K8sObject[] {
   const key = JSON.stringify([chart, options]);
-  const cached = cache.get(key);
-  if (cached) return structuredClone(cached);
-  const objects = parse(helm(helmArgs(path.join('helm', chart), options)));
-  cache.set(key, objects);
-  return structuredClone(objects);
+  if (!cache.has(key)) cache.set(key, parse(helm(helmArgs(path.join('helm', chart), options))));
+  return structuredClone(must(cache.get(key), key));
 }
 
 /** The error helm reports for values it refuses ('' when it renders). */

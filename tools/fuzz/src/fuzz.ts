@@ -63,9 +63,9 @@ async function start(): Promise<string> {
     prefix: 'oasis-fuzz-',
     script: 'fuzz.ts',
     logFile: path.join(ARTIFACTS, 'stack.log'),
-    onExit: (app: string, code: number | null, signal: string | null) => {
+    onExit: (app, how) => {
       serviceDied = app;
-      console.error(`\n!!! ${app} ${signal ? `was killed by ${signal}` : `exited with code ${code}`} !!!\n`);
+      console.error(`\n!!! ${app} ${how} !!!\n`);
       if (fuzzer?.exitCode === null) fuzzer.kill('SIGTERM');
     },
   });

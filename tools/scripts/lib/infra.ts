@@ -48,8 +48,9 @@ interface LaunchOptions {
   runDir: string;
   dataDir: string;
   ports: Ports;
-  timeoutMs: number;
 }
+/** How long a server may take to answer once started, or a running one to answer when reused. */
+const START_TIMEOUT_MS = 30_000;
 
 interface Server {
   label: string;
@@ -96,23 +97,11 @@ const SERVERS: Record<Service, Server> = {
   },
 };
 
-/** Default ports ({ nats, natsMonitor, mongo }); NATS_PORT, NATS_MONITOR_PORT and MONGO_PORT override them. */
-function defaultPorts(env = process.env) {
-  const ports = {} as Ports;
-  for (const [name, [variable, fallback]] of Object.values(SERVERS).flatMap((s) => Object.entries(s.ports))) {
-    const n = Number(env[variable] || fallback);
-    if (!Number.isInteger(n) || n < 1 || n > 65535)
-      throw new Error(`${variable} must be a port number, got "${env[variable]}"`);
-    ports[name as keyof Ports] = n;
-  }
-  return ports;
-}
-
 export const labelOf = (service: Service) => SERVERS[service].label;
 
 const stateFile = (runDir: string) => path.join(runDir, 'infra.json');
 
-function readState(runDir = RUN_DIR): State {
+function readState(runDir: string): State {
   try {
     return JSON.parse(readFileSync(stateFile(runDir), 'utf8'));
   } catch {
@@ -126,23 +115,21 @@ function writeState(runDir: string, state: State) {
 }
 
 /**
- * Starts (or reuses) the servers.
- * - ports: wanted ports ({ nats, natsMonitor, mongo }), defaultPorts() unless given;
- * - portsMode: 'fixed' (fail when a port is taken), 'free' (let the OS pick) or 'fixed-or-free'
- *   (the wanted port when it is free, otherwise one the OS picks, with a note saying so).
+ * Starts (or reuses) the servers, on their usual ports (4222, 8222, 27017; NATS_PORT,
+ * NATS_MONITOR_PORT and MONGO_PORT override them) as `portsMode` says: 'fixed' (fail when a port
+ * is taken), 'free' (let the OS pick) or 'fixed-or-free' (the usual port when it is free, otherwise
+ * one the OS picks, with a note saying so).
  * Resolves { nats?, mongo?, notes }, each server as { pid, url, port, ..., log, reused }.
  */
 export async function startInfra({
   runDir = RUN_DIR,
   dataDir = DATA_DIR,
   services = SERVICES as readonly Service[],
-  ports = defaultPorts(),
   portsMode = 'fixed' as PortsMode,
-  timeoutMs = 30_000,
 } = {}): Promise<Infra> {
   return withLock(path.join(runDir, 'infra.lock'), async () => {
     const result: Infra = { notes: [] };
-    const options = { runDir, dataDir, ports, portsMode, timeoutMs, notes: result.notes };
+    const options = { runDir, dataDir, portsMode, notes: result.notes };
     try {
       for (const service of services) result[service] = await startOne(service, options);
     } catch (error) {
@@ -159,13 +146,13 @@ export async function startInfra({
 
 async function startOne(
   service: Service,
-  { portsMode, notes, ...options }: LaunchOptions & { portsMode: PortsMode; notes: string[] },
+  { portsMode, notes, ...options }: Omit<LaunchOptions, 'ports'> & { portsMode: PortsMode; notes: string[] },
 ): Promise<ServerEntry> {
   const server = SERVERS[service];
   const recorded = readState(options.runDir)[service];
   if (recorded && isRunning(recorded.pid, server.binary)) {
     await waitFor(() => server.healthy(recorded), {
-      timeoutMs: options.timeoutMs,
+      timeoutMs: START_TIMEOUT_MS,
       what: `${server.label} (pid ${recorded.pid}, already running) to answer; stop it with: npm run infra -- stop`,
     });
     return { ...recorded, reused: true };
@@ -178,7 +165,7 @@ async function startOne(
   // such a start fails fast ("address already in use") and is retried with new ports.
   const attempts = portsMode === 'fixed' ? 1 : 3;
   for (let attempt = 1; ; attempt++) {
-    const ports = await choosePorts(server, options.ports, portsMode, notes);
+    const ports = await choosePorts(server, portsMode, notes);
     try {
       const entry = await launch(service, server, { ...options, ports });
       return { ...entry, reused: false };
@@ -188,20 +175,23 @@ async function startOne(
   }
 }
 
-async function choosePorts(server: Server, wanted: Ports, portsMode: PortsMode, notes: string[]) {
-  const chosen = { ...wanted };
-  for (const [name, [variable]] of Object.entries(server.ports) as [keyof Ports, [string, number]][]) {
+/** The server's ports: each its variable's or its default, as choosePort takes it in `portsMode`. */
+async function choosePorts(server: Server, portsMode: PortsMode, notes: string[]) {
+  const chosen = {} as Ports;
+  for (const [name, [variable, fallback]] of Object.entries(server.ports) as [
+    keyof Ports,
+    [string, number],
+  ][]) {
+    const wanted = Number(process.env[variable] || fallback);
+    if (!Number.isInteger(wanted) || wanted < 1 || wanted > 65535)
+      throw new Error(`${variable} must be a port number, got "${process.env[variable]}"`);
     const hint = `: stop it, set ${variable}, or use --free-ports`;
-    chosen[name] = await choosePort(wanted[name], portsMode, { what: server.label, notes, hint });
+    chosen[name] = await choosePort(wanted, portsMode, { what: server.label, notes, hint });
   }
   return chosen;
 }
 
-async function launch(
-  service: Service,
-  server: Server,
-  { runDir, dataDir, ports, timeoutMs }: LaunchOptions,
-) {
+async function launch(service: Service, server: Server, { runDir, dataDir, ports }: LaunchOptions) {
   const logDir = path.join(runDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   mkdirSync(dataDir, { recursive: true });
@@ -236,7 +226,11 @@ async function launch(
         if (exited) throw new GiveUp(`exited (${exited.signal ?? `code ${exited.code}`})`);
         return server.healthy(entry);
       },
-      { timeoutMs, intervalMs: 50, what: `${server.label} on port ${entry.port} to answer` },
+      {
+        timeoutMs: START_TIMEOUT_MS,
+        intervalMs: 50,
+        what: `${server.label} on port ${entry.port} to answer`,
+      },
     );
   } catch (error) {
     await stopProcess(entry.pid, { timeoutMs: 2000 });
@@ -252,30 +246,22 @@ async function launch(
 }
 
 /**
- * Stops the recorded servers (SIGTERM, then SIGKILL after `timeoutMs`) and forgets them.
+ * Stops the recorded servers (SIGTERM, then SIGKILL after 10 s) and forgets them.
  * Resolves [{ service, pid, outcome: 'stopped' | 'killed' | 'not running' }].
  */
-export async function stopInfra({
-  runDir = RUN_DIR,
-  services = SERVICES as readonly Service[],
-  timeoutMs = 10_000,
-} = {}) {
+export async function stopInfra({ runDir = RUN_DIR, services = SERVICES as readonly Service[] } = {}) {
   return withLock(path.join(runDir, 'infra.lock'), async () => {
     const recorded = readState(runDir);
     return Promise.all(
-      services
-        .filter((service) => recorded[service])
-        .map((service) => stopRecorded(runDir, service, timeoutMs)),
+      services.filter((service) => recorded[service]).map((service) => stopRecorded(runDir, service)),
     );
   });
 }
 
-async function stopRecorded(runDir: string, service: Service, timeoutMs = 10_000) {
+async function stopRecorded(runDir: string, service: Service) {
   const pid = readState(runDir)[service]?.pid ?? 0;
   let outcome = 'not running';
-  if (isRunning(pid, SERVERS[service].binary)) {
-    outcome = (await stopProcess(pid, { timeoutMs })) ? 'killed' : 'stopped';
-  }
+  if (isRunning(pid, SERVERS[service].binary)) outcome = (await stopProcess(pid)) ? 'killed' : 'stopped';
   const state = readState(runDir);
   delete state[service];
   writeState(runDir, state);

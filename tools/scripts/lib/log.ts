@@ -1,6 +1,6 @@
 // Terminal helpers shared by the command-line scripts: colours, durations, tables, options and
 // steps (Node builtins only).
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { parseArgs, stripVTControlCharacters, type ParseArgsOptionsConfig } from 'node:util';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: string) => (text: unknown) =>
@@ -28,8 +28,8 @@ export function formatDuration(ms: number) {
 
 /** Renders rows (arrays of strings) as left-aligned columns. */
 export function table(rows: string[][]) {
-  // eslint-disable-next-line no-control-regex -- strips the colour codes paint() adds
-  const visible = (s: string) => String(s).replace(/\u001b\[[0-9;]*m/g, '');
+  // Without the colour codes paint() adds.
+  const visible = (s: string) => stripVTControlCharacters(s);
   const widths: number[] = [];
   for (const row of rows)
     row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(cell).length)));

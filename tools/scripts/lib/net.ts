@@ -31,10 +31,6 @@ export async function freePort() {
       if (await canListen(port, '0.0.0.0')) return port;
     }
   }
-  return osPickedPort();
-}
-
-function osPickedPort() {
   return new Promise<number>((resolve, reject) => {
     const server = net.createServer();
     server.unref();

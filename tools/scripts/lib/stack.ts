@@ -103,21 +103,21 @@ interface StackOptions {
   portsMode?: PortsMode;
   apps?: string[];
   onLine?: (app: string, line: string, stream: 'stdout' | 'stderr') => void;
-  onExit?: (app: string, code: number | null, signal: NodeJS.Signals | null) => void;
+  onExit?: (app: string, how: string) => void;
   signal?: AbortSignal;
   runDir?: string;
   dataDir?: string;
   extraEnv?: Record<string, Record<string, string>>;
 }
 
-/** A service startStack() launched; `exited` once it has exited. */
+/** A service startStack() launched; `exited` says how it ended, once it has. */
 export interface RunningApp {
   name: string;
   /** 0 when it could not be started. */
   pid: number;
   port: number;
   url: string;
-  exited?: { code: number | null; signal: NodeJS.Signals | null };
+  exited?: string;
 }
 
 export interface Stack {
@@ -162,9 +162,11 @@ export async function setupAndBuild(setupFlags: string[], { build = true, stream
  * Options:
  *   portsMode     'fixed' | 'free' | 'fixed-or-free' for infrastructure and services alike
  *                 (default 'fixed-or-free': the usual ports, or free ones if taken, with a note);
- *   apps          names to start (default: all in APPS that are built);
+ *   apps          names to start (default: all in APPS that are built); a name given n times
+ *                 starts n replicas, each on a port of its own (with portsMode 'free');
  *   onLine(app, line, stream)   receives the services' output (default: discarded);
- *   onExit(app, code, signal)   called when a service exits while the stack is not stopping;
+ *   onExit(app, how)            called when a service exits while the stack is not stopping, with
+ *                               how ("exited with code 1", "was killed by SIGKILL");
  *   signal        an AbortSignal that cancels the start (what was started is stopped again);
  *   runDir, dataDir             infrastructure state and data (default .run and .data; e.g. a
  *                               temporary directory for a throwaway stack);
@@ -196,7 +198,7 @@ export async function startStack({
     stop: () => stopStack(stack),
   };
   try {
-    const selected = APPS.filter((app) => !only || only.includes(app.name));
+    const selected = only ? only.flatMap((name) => APPS.filter((app) => app.name === name)) : APPS;
     const built = selected.filter((app) => existsSync(path.resolve(ROOT, app.main)));
     stack.skipped = selected.filter((app) => !built.includes(app)).map((app) => app.name);
     const secrets = { JWT_SECRET: localJwtSecret(dataDir) };
@@ -221,8 +223,7 @@ export async function startStack({
     writeFileSync(recordFile(runDir), JSON.stringify(describeStack(stack), null, 2) + '\n');
 
     const healthy = async (app: RunningApp) => {
-      if (app.exited)
-        throw new GiveUp(`${app.name} exited (${app.exited.signal ?? `code ${app.exited.code}`})`);
+      if (app.exited) throw new GiveUp(`${app.name} ${app.exited}`);
       if (signal?.aborted) throw new GiveUp('interrupted');
       return (await httpGet(app.port, HEALTH_PATH))?.status === 200;
     };
@@ -267,8 +268,8 @@ function launchApp(
   forEachLine(child.stderr, (line) => onLine(app.name, line, 'stderr'));
   child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`, 'stderr'));
   child.on('exit', (code, signal) => {
-    running.exited = { code, signal };
-    if (!stack.stopping) onExit(app.name, code, signal);
+    running.exited = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    if (!stack.stopping) onExit(app.name, running.exited);
   });
   return running;
 }
@@ -299,12 +300,12 @@ export function runningStack(runDir = RUN_DIR): StackRecord | undefined {
 }
 
 /** Stops the services (SIGTERM, SIGKILL after 10 s), then the infrastructure the stack started. */
-async function stopStack(stack: Stack, { timeoutMs = 10_000 } = {}) {
+async function stopStack(stack: Stack) {
   stack.stopping = true;
   await Promise.all(
     stack.apps
       .filter((app) => !app.exited && isAlive(app.pid))
-      .map((app) => stopProcess(app.pid, { timeoutMs, group: true })),
+      .map((app) => stopProcess(app.pid, { group: true })),
   );
   rmSync(recordFile(stack.runDir), { force: true });
   if (stack.startedInfra.length) await stopInfra({ runDir: stack.runDir, services: stack.startedInfra });

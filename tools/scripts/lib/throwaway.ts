@@ -49,7 +49,7 @@ export function baseUrl(url: string, usage: string): string {
  * `npm start`'s stack for a runner: on free ports in a throwaway directory (so it never meets a
  * developer's stack or data), every service built, and the gateway's limits raised, as every
  * client comes from 127.0.0.1. The services' output goes to `logFile`; `recent` keeps each one's
- * last 25 lines, to show when one dies (`onExit(app, code, signal)`).
+ * last 25 lines, to show when one dies (`onExit(app, how)`).
  * Returns { starting (resolves the stack), recent, stop() }; stop() stops the stack, or cancels its
  * start, and removes its directory.
  */
@@ -62,7 +62,7 @@ export function startThrowawayStack({
   prefix: string;
   script: string;
   logFile: string;
-  onExit: (app: string, code: number | null, signal: NodeJS.Signals | null) => void;
+  onExit: (app: string, how: string) => void;
 }) {
   const abort = new AbortController();
   const recent: Record<string, string[]> = {};

@@ -27,14 +27,13 @@ export const HELM_VERSION = 'v3.22.0';
 export const KUBECONFORM_VERSION = 'v0.7.0';
 export const KUBERNETES_VERSION = 'v1.34.4';
 export const K8S_SCHEMAS_DIR = path.join(ROOT, '.tools', 'k8s-schemas');
-/** The chart scanner of the deployment checks (PyPI), in a virtualenv of its own. */
+/** Python tools from PyPI, each in a virtualenv of its own: .tools/<name>-venv/bin/<name>. */
+export const venvOf = (name: string) => path.join(ROOT, '.tools', `${name}-venv`);
+/** The chart scanner of the deployment checks. */
 export const CHECKOV_VERSION = '3.3.30';
-export const CHECKOV_VENV = path.join(ROOT, '.tools', 'checkov-venv');
-export const CHECKOV_BIN = path.join(CHECKOV_VENV, 'bin', 'checkov');
-/** The API fuzzer of the fuzzing stage (PyPI), in a virtualenv of its own like checkov. */
+/** The API fuzzer of the fuzzing stage. */
 export const SCHEMATHESIS_VERSION = '4.32.5';
-export const SCHEMATHESIS_VENV = path.join(ROOT, '.tools', 'schemathesis-venv');
-export const SCHEMATHESIS_BIN = path.join(SCHEMATHESIS_VENV, 'bin', 'schemathesis');
+export const SCHEMATHESIS_BIN = path.join(venvOf('schemathesis'), 'bin', 'schemathesis');
 
 export const binaryPath = (name: string) => path.join(TOOLS_BIN, name);
 export const NATS_SERVER_BIN = binaryPath('nats-server');

@@ -1,9 +1,6 @@
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page, ViewportSize } from '@playwright/test';
 
-export interface Viewport {
-  width: number;
-  height: number;
-}
+export type Viewport = ViewportSize;
 /** Window heights of 751 px and more put the menu button on the right (SPEC §2). */
 export const DESKTOP: Viewport = { width: 1280, height: 900 };
 export const LAPTOP: Viewport = { width: 1024, height: 768 };
