@@ -46,7 +46,7 @@ export class PlayerEventsService {
   /**
    * Pays a batch of game.finished events (other events are skipped) with one read of the deletion
    * marks and of the ledger, and one write of the ledger, for all their players. Each game's log
-   * lines carry its own request id.
+   * lines carry its own request id (the event's, which the consumer sets as delivered).
    */
   async onGameEvents(events: readonly EventEnvelope[]): Promise<void> {
     const games = events.flatMap((event) =>

@@ -2,6 +2,7 @@ import { AppError, type EventEnvelope, type EventType } from '@oasis198/contract
 import { uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../logger';
+import { runWithRequestId } from '../request-context';
 import { type DeliveredEvent, JetStreamService } from './jetstream.service';
 
 // Durable consumers against a real NATS server: one message at a time in stream order by default,
@@ -94,6 +95,29 @@ describe('JetStreamService.consume and consumeBatches', () => {
     expect(batches.flat()).toEqual([...Array(40).keys()]);
     expect(Math.max(...batches.map((batch) => batch.length))).toBe(8);
     expect(batches.length).toBeLessThan(40);
+  });
+
+  it("gives each event of a batch its own message's request id", async () => {
+    const spec = await streamOf(0);
+    for (let i = 0; i < 6; i++) {
+      const event = {
+        id: `${spec.stream}:${i}`,
+        type: `${spec.stream}.happened`,
+        occurredAt: '',
+        data: { i },
+      };
+      await runWithRequestId(`request-${i}`, () => js.publish(event as unknown as EventEnvelope));
+    }
+    const ids: string[] = [];
+    await js.consumeBatches(
+      spec,
+      async (batch) => void ids.push(...batch.map(({ event }) => event.requestId)),
+      {
+        maxBatch: 6,
+      },
+    );
+    await waitFor(async () => ids.length === 6 && (await acked(spec)), { what: 'every event handled' });
+    expect(ids).toEqual([...Array(6).keys()].map((i) => `request-${i}`));
   });
 
   it('applies the events of a failed batch one at a time: the good ones are acked, a bad one alone is terminated', async () => {

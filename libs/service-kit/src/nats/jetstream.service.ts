@@ -91,11 +91,13 @@ export interface ConsumeBatchOptions extends ConsumeOptions {
 
 export type EventHandler = (event: EventEnvelope, msg: JsMsg) => Promise<void>;
 
-/** An event as a batch handler gets it, with the request id its own log lines should carry. */
+/**
+ * An event as a batch handler gets it. Its `requestId` is always set: the message header's, else
+ * the event's own, else a new one; the event's own log lines should carry it.
+ */
 export interface DeliveredEvent {
-  event: EventEnvelope;
+  event: EventEnvelope & { requestId: string };
   msg: JsMsg;
-  requestId: string;
 }
 
 /** Applies a batch of events: all of them, or it throws (see consumeBatches()). */
@@ -470,7 +472,7 @@ export class JetStreamService {
       return [];
     }
     const requestId = msg.headers?.get(REQUEST_ID_HEADER) || event.requestId || randomUUID();
-    return [{ event, msg, requestId }];
+    return [{ event: { ...event, requestId }, msg }];
   }
 
   /** Applies one event alone: acked once applied, terminated if it never can be, else retried. */
@@ -480,9 +482,9 @@ export class JetStreamService {
     handler: BatchHandler,
     backoff: readonly number[],
   ): Promise<void> {
-    const { event, msg, requestId } = one;
+    const { event, msg } = one;
     const stop = this.metrics?.eventDuration.startTimer({ consumer: durable, type: event.type });
-    await runWithRequestId(requestId, async () => {
+    await runWithRequestId(event.requestId, async () => {
       try {
         await handler([one]);
         msg.ack();
