@@ -80,9 +80,7 @@ export class GameHistoryRepository implements OnModuleInit {
       })),
     );
     // Each player's lists are saved in turn (the second over the first), different players' at once.
-    const byPlayer = new Map<string, typeof adding>();
-    for (const add of adding)
-      byPlayer.set(add.entry.playerId, [...(byPlayer.get(add.entry.playerId) ?? []), add]);
+    const byPlayer = Map.groupBy(adding, ({ entry }) => entry.playerId);
     const recorded = await Promise.all(
       [...byPlayer.values()].map(async (theirs) => {
         const saved: string[] = [];

@@ -53,12 +53,13 @@ export class PlayerEventsService {
       event.type === EventTypes.gameFinished ? [{ game: parseGameFinished(event.data), event }] : [],
     );
     const requestIds = new Map(games.map(({ game, event }) => [game.gameId, event.requestId]));
-    const paid = new Map<string, string[]>();
+    const paid: Credit[] = [];
     const pay = async (credits: readonly Credit[]): Promise<string[]> => {
       const outcomes = await this.rewards.creditGames(credits);
-      for (const [i, { gameId, playerId, points }] of credits.entries()) {
+      for (const [i, credit] of credits.entries()) {
+        const { gameId, playerId, points } = credit;
         const outcome = outcomes[i];
-        if (outcome === 'paid') paid.set(gameId, [...(paid.get(gameId) ?? []), playerId]);
+        if (outcome === 'paid') paid.push(credit);
         runWithRequestId(requestIds.get(gameId), () =>
           this.logger.info({ gameId, playerId, points, outcome }, 'game rewards applied'),
         );
@@ -68,7 +69,8 @@ export class PlayerEventsService {
     const credits = games.flatMap(({ game }) => payoutsFor(game));
     await forLivePlayers(this.rewards, credits, pay, (playerId) => this.forget(playerId));
     // Once per game (a redelivery pays nothing and announces nothing).
-    for (const [gameId, playerIds] of paid) this.leaderboard.changed({ gameId, playerIds });
+    for (const [gameId, credits] of Map.groupBy(paid, (credit) => credit.gameId))
+      this.leaderboard.changed({ gameId, playerIds: credits.map((credit) => credit.playerId) });
   }
 
   /** A registration creates the record; a rename renames it (or creates it if it came first). */
