@@ -11,6 +11,7 @@ import {
   Streams,
   TimerSubjects,
 } from './subjects';
+import { RoomPushSubjects } from './push';
 
 /**
  * What each service may publish and subscribe to on NATS, derived from the subjects above and
@@ -181,7 +182,10 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     ),
     jetstream,
     usesBucket(KvBuckets.limits),
-    // Pushes room changes to browsers (core subscriptions to the JetStream subjects).
+    // Pushes room changes to browsers: the pushes rooms sends with each change (core NATS).
+    hears(RoomPushSubjects.every),
+    // A gateway of the earlier release heard room events in GAMES: kept for one release, so that
+    // one rolled back is not refused its subscriptions.
     hears(...roomEvents),
     // Tells leaderboards in browsers that a game was paid.
     hears(Broadcasts.leaderboardChanged),
@@ -216,7 +220,10 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     ensuresStream(Streams.games.name, { owner: true }),
     createsConsumers(...consumersOf(Streams.games.name)),
     deletesRetired(...RetiredConsumers),
+    // game.finished; the rest only a rooms replica of the earlier release publishes (kept for one release).
     publishesEvents(...roomEvents, EventTypes.gameStarted, EventTypes.moveMade, EventTypes.gameFinished),
+    // Each committed room change, to the gateways (core NATS).
+    { publish: [RoomPushSubjects.room('*')] },
     usesBucket(KvBuckets.limits),
     // The room log: appends each change, reads a room's last message, projects and purges it.
     ensuresStream(Streams.roomLog.name, { owner: true }),

@@ -95,6 +95,81 @@ export function withNewMoves(base: RoomView, push: RoomMovesPushData): RoomView 
   };
 }
 
+/**
+ * Core NATS, outside every stream: rooms publishes each committed room change here right after
+ * appending it to the room log, and every gateway replica forwards it to the room's streams. Live
+ * pushes are not facts that must not be lost: one lost (a rooms replica dying between its append
+ * and this publish) costs a watcher one frame, which the room's next change or a re-read (the web
+ * app's 5 s poll, a reconnect) makes good; the change itself is in the log.
+ */
+export const RoomPushSubjects = {
+  room: (roomId: string) => `push.room.${roomId}`,
+  /** Every room's pushes (the gateways' subscription). */
+  every: 'push.room.*',
+} as const;
+
+/**
+ * The headers of a room push, which say all the gateway needs to route it, so that it forwards
+ * the body as an SSE frame's data without parsing it. The body is the frame's data: for `room`,
+ * the room with its moves from `movesFrom` on (RoomMovesPushData; `movesFrom` 0 is the whole
+ * room), for `room-deleted`, RoomGonePush's data.
+ */
+export const ROOM_PUSH_HEADERS = {
+  type: 'Oasis-Push',
+  version: 'Oasis-Room-Version',
+  gameNumber: 'Oasis-Game-Number',
+  movesFrom: 'Oasis-Moves-From',
+  moves: 'Oasis-Moves',
+} as const;
+
+const headerCount = z.coerce.number().pipe(countSchema);
+
+/** What a room push's headers say: the change's type and version and, for `room`, which moves its body holds. */
+export const roomPushMetaSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('room'),
+    version: headerCount,
+    /** The game the body's moves belong to. */
+    gameNumber: headerCount,
+    /** The index of the body's first move: the moves before it are in the room's previous version. */
+    movesFrom: headerCount,
+    /** How many moves the game has with this change. */
+    moves: headerCount,
+  }),
+  z.object({ type: z.literal('room-deleted'), version: headerCount }),
+]);
+export type RoomPushMeta = z.infer<typeof roomPushMetaSchema>;
+
+/** A room push's headers, by name (ROOM_PUSH_HEADERS), for the publisher to set. */
+export function roomPushHeaders(meta: RoomPushMeta): Record<string, string> {
+  const headers: Record<string, string> = {
+    [ROOM_PUSH_HEADERS.type]: meta.type,
+    [ROOM_PUSH_HEADERS.version]: String(meta.version),
+  };
+  if (meta.type === 'room') {
+    headers[ROOM_PUSH_HEADERS.gameNumber] = String(meta.gameNumber);
+    headers[ROOM_PUSH_HEADERS.movesFrom] = String(meta.movesFrom);
+    headers[ROOM_PUSH_HEADERS.moves] = String(meta.moves);
+  }
+  return headers;
+}
+
+/**
+ * What a room push's headers say (`header` reads one by name; a missing one may read as '');
+ * null when they are not a push's.
+ */
+export function readRoomPushMeta(header: (name: string) => string | undefined): RoomPushMeta | null {
+  const read = (name: string) => header(name) || undefined;
+  const parsed = roomPushMetaSchema.safeParse({
+    type: read(ROOM_PUSH_HEADERS.type),
+    version: read(ROOM_PUSH_HEADERS.version),
+    gameNumber: read(ROOM_PUSH_HEADERS.gameNumber),
+    movesFrom: read(ROOM_PUSH_HEADERS.movesFrom),
+    moves: read(ROOM_PUSH_HEADERS.moves),
+  });
+  return parsed.success ? parsed.data : null;
+}
+
 /** A room change on the room-list stream. */
 export interface RoomSummaryPush {
   type: 'room';

@@ -1,4 +1,10 @@
-import { AppError, type EventEnvelope } from '@oasis198/contracts';
+import {
+  AppError,
+  type EventEnvelope,
+  readRoomPushMeta,
+  type RoomPushMeta,
+  RoomPushSubjects,
+} from '@oasis198/contracts';
 import {
   AckPolicy,
   DiscardPolicy,
@@ -107,6 +113,39 @@ export async function recordEvents(
         }
       }
       return [...recorded];
+    },
+  };
+}
+
+/** A room push as a gateway gets it: what its headers say, and its body parsed. */
+export interface RecordedPush {
+  roomId: string;
+  meta: RoomPushMeta;
+  /** The room with its moves from movesFrom on (`room`), or the deletion (`room-deleted`). */
+  data: Record<string, unknown>;
+}
+
+/**
+ * Records the live pushes rooms sends from now on (core NATS, RoomPushSubjects), as every gateway
+ * hears them. `pushes(roomId)` returns one room's, in the order they came; a push whose headers
+ * are not a push's fails the test that reads them.
+ */
+export function recordPushes(nc: NatsConnection): { pushes: (roomId: string) => RecordedPush[] } {
+  const recorded: RecordedPush[] = [];
+  const malformed: string[] = [];
+  const sub = nc.subscribe(RoomPushSubjects.every);
+  void (async () => {
+    for await (const msg of sub) {
+      const meta = readRoomPushMeta((name) => msg.headers?.get(name));
+      const roomId = msg.subject.slice(msg.subject.lastIndexOf('.') + 1);
+      if (!meta) malformed.push(msg.subject);
+      else recorded.push({ roomId, meta, data: JSON.parse(msg.string()) as Record<string, unknown> });
+    }
+  })();
+  return {
+    pushes: (roomId) => {
+      if (malformed.length) throw new Error(`room pushes without their headers: ${malformed.join(', ')}`);
+      return recorded.filter((push) => push.roomId === roomId);
     },
   };
 }

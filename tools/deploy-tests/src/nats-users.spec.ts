@@ -14,6 +14,8 @@ import {
   natsPermissions,
   Requests,
   RoomLogSubjects,
+  roomPushHeaders,
+  RoomPushSubjects,
   Streams,
   TimerSubjects,
 } from '@oasis198/contracts';
@@ -104,6 +106,13 @@ function permissionViolations(nc: NatsConnection): string[] {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** nats.js headers holding these values. */
+function natsHeadersOf(values: Record<string, string>) {
+  const h = natsHeaders();
+  for (const [name, value] of Object.entries(values)) h.set(name, value);
+  return h;
+}
 
 describe('NATS users of the umbrella chart, on a real nats-server', () => {
   const rendered = renderNats();
@@ -299,8 +308,9 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     await rooms.ensureStreams([Streams.games], { updateLimits: true });
     for (const reader of consumersOf(Streams.games.name)) await rooms.ensureConsumer(reader);
 
-    const pushed: EventEnvelope[] = [];
-    gateway.subscribe(EventTypes.roomUpdated, (data) => pushed.push(data as EventEnvelope));
+    // The gateway hears the room pushes rooms sends with each change (core NATS).
+    const pushed: string[] = [];
+    gateway.subscribeMessages(RoomPushSubjects.every, (msg) => pushed.push(msg.subject));
     await gateway.nc.flush();
 
     const users: EventEnvelope[] = [];
@@ -309,7 +319,11 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     await rewards.consume(Consumers.rewardsGames, async (event) => void games.push(event));
 
     await auth.publish(makeEvent(EventTypes.userRegistered, 'u1', { userId: 'u1', name: 'alice' }));
-    await rooms.publish(makeEvent(EventTypes.roomUpdated, 'r1:1', { roomId: 'r1' } as never));
+    rooms.broadcastText(
+      RoomPushSubjects.room('r1'),
+      '{}',
+      roomPushHeaders({ type: 'room-deleted', version: 2 }),
+    );
     await rooms.publish(makeEvent(EventTypes.gameFinished, 'g1', { gameId: 'r1:1' } as never));
 
     const until = async (check: () => boolean, what: string) => {
@@ -324,6 +338,27 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     await until(() => pushed.length === 1, 'the gateway');
     expect(users[0]?.type).toBe(EventTypes.userRegistered);
     expect(games[0]?.type).toBe(EventTypes.gameFinished);
+    expect(pushed).toEqual([RoomPushSubjects.room('r1')]);
+  });
+
+  it('lets rooms alone send room pushes: the others are refused, and the gateway hears none of theirs', async () => {
+    const gateway = await jetstream('gateway');
+    const pushed: string[] = [];
+    gateway.subscribeMessages(RoomPushSubjects.every, (msg) => pushed.push(msg.subject));
+    await gateway.nc.flush();
+    const forgers = await Promise.all(
+      (['rewards', 'game-timer', 'auth', 'gateway'] as const).map((user) => raw(user)),
+    );
+    const violations = forgers.map((nc) => permissionViolations(nc));
+    for (const nc of forgers) {
+      nc.publish(RoomPushSubjects.room('r1'), codec.encode('{}'), {
+        headers: natsHeadersOf(roomPushHeaders({ type: 'room-deleted', version: 9 })),
+      });
+      await nc.flush();
+    }
+    await sleep(200);
+    for (const seen of violations) expect(seen).toContain(`publish ${RoomPushSubjects.room('r1')}`);
+    expect(pushed).toEqual([]);
   });
 
   it('refuses events outside a service: rewards cannot publish room.updated, rooms not user.deleted', async () => {

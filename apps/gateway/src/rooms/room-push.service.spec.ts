@@ -1,19 +1,59 @@
 import {
-  type EventEnvelope,
   PUSH_HEARTBEAT_SECONDS,
   PUSH_MESSAGES,
+  type RoomPushMeta,
+  roomPushHeaders,
+  RoomPushSubjects,
   type RoomSummary,
   type RoomView,
+  toRoomMoves,
 } from '@oasis198/contracts';
 import { createLogger, type JetStreamService, Metrics, RetryLaterError } from '@oasis198/service-kit';
 import type { GatewayConfig } from '../config';
 import type { Response } from 'express';
+import type { Msg } from 'nats';
 import { EventEmitter } from 'node:events';
-import { frame, movesFrame, RoomPushService, toPush } from './room-push.service';
+import { frame, type PushStream, RoomChange, RoomFollower, RoomPushService } from './room-push.service';
 
 const room = (id: string, version: number) => ({ _id: id, version, players: [] }) as unknown as RoomView;
-const envelope = (type: string, data: unknown) =>
-  ({ id: `${type}:x`, type, occurredAt: new Date().toISOString(), data }) as EventEnvelope;
+const move = (n: number) => ({ player: n % 2 ? 'player1' : 'player2', number: n, option: 'plain', total: n });
+/** Room r1 at `version`, in game `gameNumber` with `moves` moves. */
+const roomAt = (version: number, gameNumber: number, moves: number) =>
+  ({
+    ...room('r1', version),
+    whosTurn: { gameNumber, moves: Array.from({ length: moves }, (_, i) => move(i + 1)) },
+  }) as unknown as RoomView;
+
+/** A push message as rooms publishes it (room-push.ts): headers, and the body that is the frame's data. */
+function pushMsg(meta: RoomPushMeta, data: unknown, roomId = 'r1'): Msg {
+  const headers = roomPushHeaders(meta);
+  return {
+    subject: RoomPushSubjects.room(roomId),
+    headers: { get: (name: string) => headers[name] ?? '' },
+    data: new TextEncoder().encode(JSON.stringify(data)),
+  } as unknown as Msg;
+}
+/** The push of room r1 at `version`, holding its moves from `movesFrom` on. */
+const statePush = (view: RoomView, movesFrom: number) =>
+  pushMsg(
+    {
+      type: 'room',
+      version: view.version,
+      gameNumber: view.whosTurn.gameNumber,
+      movesFrom,
+      moves: view.whosTurn.moves.length,
+    },
+    toRoomMoves(view, movesFrom),
+  );
+const gonePush = (version: number) =>
+  pushMsg({ type: 'room-deleted', version }, { roomId: 'r1', version, reason: 'left' });
+const change = (msg: Msg) => {
+  const parsed = RoomChange.of(msg);
+  if (!parsed) throw new Error('not a push');
+  return parsed;
+};
+const text = (bytes: Uint8Array | string | null) =>
+  typeof bytes === 'string' || bytes === null ? bytes : new TextDecoder().decode(bytes);
 
 /** The parts of an Express response an event stream uses, recording what was written. */
 class FakeResponse extends EventEmitter {
@@ -34,8 +74,8 @@ class FakeResponse extends EventEmitter {
   flushHeaders() {
     this.flushed = true;
   }
-  write(chunk: string) {
-    this.chunks.push(chunk);
+  write(chunk: string | Uint8Array) {
+    this.chunks.push(text(chunk) as string);
     return true;
   }
   end() {
@@ -44,9 +84,9 @@ class FakeResponse extends EventEmitter {
 }
 
 function service(streamsPerAddress = 20) {
-  const handlers = new Map<string, (data: unknown) => void>();
+  const handlers = new Map<string, (msg: Msg) => void>();
   const jetstream = {
-    subscribe: (subject: string, handler: (data: unknown) => void) => handlers.set(subject, handler),
+    subscribeMessages: (subject: string, handler: (msg: Msg) => void) => handlers.set(subject, handler),
   };
   const push = new RoomPushService(
     jetstream as unknown as JetStreamService,
@@ -55,8 +95,23 @@ function service(streamsPerAddress = 20) {
     new Metrics('push-test'),
   );
   push.onModuleInit();
-  const publish = (subject: string, data: unknown) => handlers.get(subject)?.(envelope(subject, data));
-  return { push, publish, subjects: [...handlers.keys()] };
+  const deliver = (msg: Msg) => handlers.get(RoomPushSubjects.every)?.(msg);
+  return { push, deliver, subjects: [...handlers.keys()] };
+}
+
+/** A stream that records its frames as text. */
+function recordingStream() {
+  const frames: string[] = [];
+  let ended = false;
+  const stream: PushStream = {
+    send: (message) => frames.push(frame(message)),
+    write: (bytes) => frames.push(text(bytes) as string),
+    end: () => {
+      ended = true;
+    },
+    ended: () => ended,
+  };
+  return { stream, frames, ended: () => ended };
 }
 
 describe('push frames', () => {
@@ -67,55 +122,126 @@ describe('push frames', () => {
     expect(frame({ type: 'room-deleted', roomId: 'r1', version: 9, reason: 'left' })).toBe(
       'id: 9\nevent: room-deleted\ndata: {"roomId":"r1","version":9,"reason":"left"}\n\n',
     );
-    expect(toPush(envelope('room.updated', { room: room('r1', 3) }))).toEqual({
-      type: 'room',
-      room: room('r1', 3),
-    });
-    expect(
-      toPush(envelope('room.deleted', { roomId: 'r1', version: 4, reason: 'empty', playerIds: ['a'] })),
-    ).toEqual({
-      type: 'room-deleted',
-      roomId: 'r1',
-      version: 4,
-      reason: 'empty',
-    });
-    expect(toPush(envelope('move.made', {}))).toBeNull();
+  });
+});
+
+describe('RoomChange: a push as it came, and the frame each stream gets of it', () => {
+  const at8 = roomAt(8, 1, 3);
+  const moves8 = change(statePush(at8, 2));
+
+  it('forwards the body as it came to a stream that has the moves before it, the same bytes for every stream', () => {
+    const body = `id: 8\nevent: room-moves\ndata: ${JSON.stringify(toRoomMoves(at8, 2))}\n\n`;
+    const first = moves8.frameFor({ gameNumber: 1, moves: 2 });
+    expect(text(first)).toBe(body);
+    expect(moves8.frameFor({ gameNumber: 1, moves: 2 })).toBe(first);
   });
 
-  it('sends a change within a game as the room with the moves from movesFrom on, built once per start', () => {
-    const moves = [1, 2, 3].map((n) => ({ player: 'player1', number: n, option: 'plain', total: n }));
-    const changed = { ...room('r1', 8), whosTurn: { gameNumber: 1, moves } } as unknown as RoomView;
-    const text = movesFrame(changed, 2);
-    expect(text).toBe(
-      `id: 8\nevent: room-moves\ndata: ${JSON.stringify({
-        ...changed,
-        whosTurn: { gameNumber: 1, moves: moves.slice(2) },
-        movesFrom: 2,
-      })}\n\n`,
+  it("sends fewer moves to a stream that has some of the body's, and the whole room for a new game", () => {
+    expect(JSON.parse(text(moves8.frameFor({ gameNumber: 1, moves: 3 }))?.split('data: ')[1] ?? '')).toEqual(
+      toRoomMoves(at8, 3),
     );
-    expect(movesFrame(changed, 2)).toBe(text);
-    expect(movesFrame(changed, 1)).toContain('"movesFrom":1');
+    const newGame = change(statePush(roomAt(9, 2, 0), 0));
+    expect(text(newGame.frameFor({ gameNumber: 1, moves: 3 }))).toBe(
+      `id: 9\nevent: room\ndata: ${JSON.stringify(roomAt(9, 2, 0))}\n\n`,
+    );
+    expect(text(newGame.frameFor({ gameNumber: 2, moves: 0 }))).toContain('event: room-moves');
+  });
+
+  it("has no frame for a stream that lacks moves before the body's: it must read the room again", () => {
+    expect(moves8.frameFor({ gameNumber: 1, moves: 1 })).toBeNull();
+    expect(moves8.frameFor({ gameNumber: 0, moves: 0 })).toBeNull();
+  });
+
+  it('sends a deletion as it came, and gives the list a summary or the deletion', () => {
+    const gone = change(gonePush(10));
+    expect(text(gone.frameFor({ gameNumber: 1, moves: 3 }))).toBe(
+      'id: 10\nevent: room-deleted\ndata: {"roomId":"r1","version":10,"reason":"left"}\n\n',
+    );
+    expect(gone.listMessage()).toEqual({ type: 'room-deleted', roomId: 'r1', version: 10, reason: 'left' });
+    expect(moves8.listMessage()).toMatchObject({ type: 'room', room: { _id: 'r1', version: 8 } });
+  });
+
+  it('is no change without the headers of a push', () => {
+    const msg = statePush(at8, 2);
+    expect(RoomChange.of({ ...msg, headers: undefined } as unknown as Msg)).toBeNull();
+  });
+});
+
+describe('RoomFollower: one stream following one room', () => {
+  it('sends the room, then each newer change; a change it has (a late or repeated one) is dropped', () => {
+    const { stream, frames } = recordingStream();
+    const follower = new RoomFollower(stream, roomAt(5, 1, 2), () => Promise.reject(new Error('no read')));
+    follower.take(change(statePush(roomAt(6, 1, 3), 2)));
+    follower.take(change(statePush(roomAt(7, 1, 4), 3)));
+    follower.take(change(statePush(roomAt(6, 1, 3), 2)));
+    expect(frames.map((f) => f.split('\n').slice(0, 2).join(' '))).toEqual([
+      'id: 5 event: room',
+      'id: 6 event: room-moves',
+      'id: 7 event: room-moves',
+    ]);
+    expect(frames[2]).toBe(
+      `id: 7\nevent: room-moves\ndata: ${JSON.stringify(toRoomMoves(roomAt(7, 1, 4), 3))}\n\n`,
+    );
+  });
+
+  it('reads the room again after a push it missed, then sends what came meanwhile', async () => {
+    const { stream, frames } = recordingStream();
+    let read!: (view: RoomView) => void;
+    const follower = new RoomFollower(
+      stream,
+      roomAt(5, 1, 2),
+      () => new Promise<RoomView>((resolve) => (read = resolve)),
+    );
+    follower.take(change(statePush(roomAt(7, 1, 4), 3))); // version 6 went missing
+    follower.take(change(statePush(roomAt(8, 1, 5), 4)));
+    expect(frames).toHaveLength(1);
+    read(roomAt(7, 1, 4));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(frames.map((f) => f.split('\n').slice(0, 2).join(' '))).toEqual([
+      'id: 5 event: room',
+      'id: 7 event: room',
+      'id: 8 event: room-moves',
+    ]);
+  });
+
+  it('ends with the deletion, or when the room cannot be read again', async () => {
+    const done = recordingStream();
+    new RoomFollower(done.stream, roomAt(5, 1, 2), () => Promise.reject(new Error('no read'))).take(
+      change(gonePush(6)),
+    );
+    expect(done.frames.at(-1)).toContain('event: room-deleted');
+    expect(done.ended()).toBe(true);
+
+    const lost = recordingStream();
+    new RoomFollower(lost.stream, roomAt(5, 1, 2), () => Promise.reject(new Error('gone'))).take(
+      change(statePush(roomAt(9, 1, 6), 5)),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lost.ended()).toBe(true);
+    expect(lost.frames).toHaveLength(1);
   });
 });
 
 describe('RoomPushService', () => {
-  it('listens to the room subjects on core NATS and fans changes out per room and to the list', () => {
-    const { push, publish, subjects } = service();
-    expect(subjects.sort()).toEqual(['room.created', 'room.deleted', 'room.updated']);
-    const one: unknown[] = [];
+  it('listens to the room pushes on core NATS and fans changes out per room and to the list', () => {
+    const { push, deliver, subjects } = service();
+    expect(subjects).toEqual([RoomPushSubjects.every]);
+    const one: RoomChange[] = [];
     const all: unknown[] = [];
-    const stopOne = push.watchRoom('r1', (m) => one.push(m));
+    const stopOne = push.watchRoom('r1', (c) => one.push(c));
     push.watchAll((m) => all.push(m));
-    publish('room.updated', { room: room('r1', 2) });
-    publish('room.updated', { room: room('r2', 5) });
+    deliver(statePush(roomAt(2, 1, 0), 0));
+    deliver(
+      pushMsg({ type: 'room', version: 5, gameNumber: 0, movesFrom: 0, moves: 0 }, roomAt(5, 0, 0), 'r2'),
+    );
     stopOne();
-    publish('room.deleted', { roomId: 'r1', version: 3, reason: 'left', playerIds: [] });
-    expect(one).toHaveLength(1);
+    deliver(gonePush(3));
+    expect(one.map((c) => c.meta.version)).toEqual([2]);
     expect(all).toHaveLength(3);
   });
 
-  it('sends the list summaries (one per change, whatever the number of watchers) and a room its full view', () => {
-    const { push, publish } = service();
+  it('sends the list summaries (one per change, whatever the number of watchers)', () => {
+    const { push, deliver } = service();
     // The list's fields, written out: anything else a room holds (game state) stays out of it.
     const summary: RoomSummary = {
       _id: 'r1',
@@ -134,14 +260,11 @@ describe('RoomPushService', () => {
     const full = {
       ...summary,
       serverNow: 1,
-      whosTurn: { moves: [{ number: 3 }] },
+      whosTurn: { gameNumber: 1, moves: [move(3)] },
     } as unknown as RoomView;
-    const one: unknown[] = [];
     const lists: unknown[][] = [[], []];
-    push.watchRoom('r1', (m) => one.push(m));
     for (const list of lists) push.watchAll((m) => list.push(m));
-    publish('room.updated', { room: full });
-    expect(one).toEqual([{ type: 'room', room: full }]);
+    deliver(statePush(full, 0));
     expect(lists[0]).toEqual([{ type: 'room', room: summary }]);
     expect(lists[1]?.[0]).toBe(lists[0]?.[0]);
     expect(frame(lists[0]?.[0] as never)).toBe(`id: 4\nevent: room\ndata: ${JSON.stringify(summary)}\n\n`);

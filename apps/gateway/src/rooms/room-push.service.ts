@@ -1,13 +1,15 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import {
-  type EventEnvelope,
-  type EventPayloads,
-  EventTypes,
   type ListPushMessage,
   PUSH_HEARTBEAT_SECONDS,
   PUSH_MESSAGES,
   PUSH_RETRY_AFTER_SECONDS,
   type PushMessage,
+  readRoomPushMeta,
+  type RoomGonePush,
+  type RoomMovesPushData,
+  type RoomPushMeta,
+  RoomPushSubjects,
   type RoomView,
   toRoomMoves,
   toRoomSummary,
@@ -21,16 +23,17 @@ import {
   RetryLaterError,
 } from '@oasis198/service-kit';
 import type { Response } from 'express';
+import type { Msg } from 'nats';
 import { Gauge } from 'prom-client';
 import type { GatewayConfig } from '../config';
 
-type Listener = (message: PushMessage) => void;
+type Listener = (change: RoomChange) => void;
 type ListListener = (message: ListPushMessage) => void;
 
-/** An open event stream: push messages (`send`), a frame of another stream's own (`write`), its end. */
+/** An open event stream: push messages (`send`), a frame built elsewhere (`write`), its end. */
 export interface PushStream {
   send: (message: PushMessage | ListPushMessage) => void;
-  write: (frame: string) => void;
+  write: (frame: string | Uint8Array) => void;
   end: () => void;
   ended: () => boolean;
 }
@@ -39,10 +42,9 @@ export interface PushStream {
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /**
- * Live room changes for the browsers connected to this gateway replica. Every replica
- * subscribes to room.created / room.updated / room.deleted on core NATS (JetStream publishes
- * reach core subscribers too), so any replica can serve any watcher and no replica keeps state
- * another one needs.
+ * Live room changes for the browsers connected to this gateway replica. Every replica subscribes
+ * to the rooms' pushes on core NATS (RoomPushSubjects), so any replica can serve any watcher and
+ * no replica keeps state another one needs.
  */
 @Injectable()
 export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown {
@@ -72,9 +74,7 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
   }
 
   onModuleInit(): void {
-    for (const subject of [EventTypes.roomCreated, EventTypes.roomUpdated, EventTypes.roomDeleted]) {
-      this.jetstream.subscribe(subject, (data) => this.dispatch(data as EventEnvelope));
-    }
+    this.jetstream.subscribeMessages(RoomPushSubjects.every, (msg) => this.dispatch(msg));
   }
 
   /** Ends the live streams before the HTTP server closes: it would wait for them forever. */
@@ -172,7 +172,7 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
       onClose();
       res.end();
     };
-    const write = (chunk: string) => {
+    const write = (chunk: string | Uint8Array) => {
       if (ended) return;
       if (res.writableLength > MAX_BUFFERED_BYTES) {
         this.logger.warn('closing a push stream whose client does not keep up');
@@ -185,36 +185,168 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
     return { send: (message) => write(frame(message)), write, end, ended: () => ended };
   }
 
-  private dispatch(event: EventEnvelope): void {
-    const message = toPush(event);
-    if (!message) return;
-    const roomId = message.type === 'room' ? message.room._id : message.roomId;
+  private dispatch(msg: Msg): void {
+    const change = RoomChange.of(msg);
+    if (!change) {
+      this.logger.warn({ subject: msg.subject }, 'a room push without its headers was dropped');
+      return;
+    }
     if (this.all.size > 0) {
-      const summary = toListPush(message);
+      const summary = change.listMessage();
       for (const listener of this.all) listener(summary);
     }
-    for (const listener of this.byRoom.get(roomId) ?? []) listener(message);
+    for (const listener of this.byRoom.get(change.roomId) ?? []) listener(change);
   }
 }
 
-/** The room list's version of a push: a room's summary instead of the room. */
-export function toListPush(message: PushMessage): ListPushMessage {
-  return message.type === 'room' ? { type: 'room', room: toRoomSummary(message.room) } : message;
+const FRAME_END = Buffer.from('\n\n');
+const utf8 = new TextDecoder();
+
+/** What a room's stream has sent of the room: its game, and how many of that game's moves. */
+interface Sent {
+  gameNumber: number;
+  moves: number;
 }
 
-export function toPush(event: EventEnvelope): PushMessage | null {
-  switch (event?.type) {
-    case EventTypes.roomCreated:
-    case EventTypes.roomUpdated: {
-      const { room } = event.data as EventPayloads[typeof EventTypes.roomUpdated];
-      return room ? { type: 'room', room } : null;
+/**
+ * A room change as rooms pushed it: its headers say what it is (RoomPushMeta) and its body is an
+ * SSE frame's data, forwarded byte for byte to every stream that has the moves before it (the two
+ * players and the watchers, as a rule), neither decoded nor parsed. The rare stream that needs
+ * another frame gets one built from the parsed body. Each frame is built once per change, as
+ * bytes, however many streams it goes to.
+ */
+export class RoomChange {
+  private parsed?: unknown;
+  private readonly frames = new Map<string, Uint8Array>();
+
+  constructor(
+    readonly roomId: string,
+    readonly meta: RoomPushMeta,
+    /** The body as it came (UTF-8 JSON). */
+    readonly body: Uint8Array,
+  ) {}
+
+  /** The change a push message carries; null when its headers are not a room push's. */
+  static of(msg: Pick<Msg, 'subject' | 'headers' | 'data'>): RoomChange | null {
+    const meta = readRoomPushMeta((name) => msg.headers?.get(name));
+    const roomId = msg.subject.slice(msg.subject.lastIndexOf('.') + 1);
+    return meta && roomId ? new RoomChange(roomId, meta, msg.data) : null;
+  }
+
+  /**
+   * The frame that brings a stream which has sent `sent` to this change: the body itself when the
+   * stream has the moves up to the body's first, the room with fewer moves when it has some of
+   * the body's too, the whole room for a new game or room; null when the stream lacks moves
+   * before the body's first (a push it missed), and must read the room again.
+   */
+  frameFor(sent: Sent): Uint8Array | null {
+    const { meta } = this;
+    if (meta.type === 'room-deleted') return this.frame('room-deleted', 'room-deleted', () => this.body);
+    if (sent.gameNumber === meta.gameNumber && sent.moves >= meta.movesFrom && sent.moves <= meta.moves) {
+      if (sent.moves === meta.movesFrom) return this.frame('room-moves', 'room-moves', () => this.body);
+      return this.frame(`room-moves from ${sent.moves}`, 'room-moves', () =>
+        JSON.stringify({ ...toRoomMoves(this.room(), sent.moves - meta.movesFrom), movesFrom: sent.moves }),
+      );
     }
-    case EventTypes.roomDeleted: {
-      const { roomId, version, reason } = event.data as EventPayloads[typeof EventTypes.roomDeleted];
-      return { type: 'room-deleted', roomId, version, reason };
+    return meta.movesFrom === 0 ? this.frame('room', 'room', () => JSON.stringify(this.room())) : null;
+  }
+
+  /** What the room list gets of the change: the room's summary, or its deletion. */
+  listMessage(): ListPushMessage {
+    if (this.meta.type === 'room-deleted') return { type: 'room-deleted', ...this.gone() };
+    return { type: 'room', room: toRoomSummary(this.room()) };
+  }
+
+  /** What a stream that follows this change has sent of the room. */
+  get sent(): Sent | null {
+    return this.meta.type === 'room' ? { gameNumber: this.meta.gameNumber, moves: this.meta.moves } : null;
+  }
+
+  /** The body's room (with the moves from its movesFrom on). */
+  private room(): RoomView {
+    const { movesFrom: _from, ...room } = this.data() as RoomMovesPushData;
+    return room;
+  }
+
+  private gone(): Omit<RoomGonePush, 'type'> {
+    const { roomId, version, reason } = this.data() as RoomGonePush;
+    return { roomId, version, reason };
+  }
+
+  private data(): unknown {
+    this.parsed ??= JSON.parse(utf8.decode(this.body));
+    return this.parsed;
+  }
+
+  /** The frame of an SSE event with this data (text, or the body's bytes), built once per change and `key`. */
+  private frame(
+    key: string,
+    event: PushMessage['type'] | 'room-moves',
+    data: () => string | Uint8Array,
+  ): Uint8Array {
+    let bytes = this.frames.get(key);
+    if (bytes === undefined) {
+      const head = Buffer.from(`id: ${this.meta.version}\nevent: ${event}\ndata: `);
+      const body = data();
+      bytes = Buffer.concat([head, typeof body === 'string' ? Buffer.from(body) : body, FRAME_END]);
+      this.frames.set(key, bytes);
     }
-    default:
-      return null;
+    return bytes;
+  }
+}
+
+/**
+ * One stream's view of one room: the room as read when the stream opened, then every change as
+ * the frame that brings the stream to it, in version order (an older change that arrives late is
+ * dropped: a newer one has sent more). A change the stream cannot be brought to, because a push
+ * went missing before it, reads the room again and sends it whole; the changes that arrive
+ * meanwhile follow it. The stream ends with the room's deletion, or when the room cannot be read.
+ */
+export class RoomFollower {
+  private last: number;
+  private sent: Sent;
+  /** Changes that arrived while the room was being read again; null while following. */
+  private waiting: RoomChange[] | null = null;
+
+  constructor(
+    private readonly stream: PushStream,
+    room: RoomView,
+    private readonly read: () => Promise<RoomView>,
+  ) {
+    stream.send({ type: 'room', room });
+    this.last = room.version;
+    this.sent = { gameNumber: room.whosTurn.gameNumber, moves: room.whosTurn.moves.length };
+  }
+
+  take(change: RoomChange): void {
+    if (this.waiting) {
+      this.waiting.push(change);
+      return;
+    }
+    if (change.meta.version <= this.last) return;
+    const frame = change.frameFor(this.sent);
+    if (frame === null) {
+      this.waiting = [change];
+      this.readAgain().catch(() => this.stream.end());
+      return;
+    }
+    this.stream.write(frame);
+    this.last = change.meta.version;
+    const sent = change.sent;
+    if (sent) this.sent = sent;
+    else this.stream.end();
+  }
+
+  private async readAgain(): Promise<void> {
+    const room = await this.read();
+    if (room.version > this.last) {
+      this.stream.send({ type: 'room', room });
+      this.last = room.version;
+      this.sent = { gameNumber: room.whosTurn.gameNumber, moves: room.whosTurn.moves.length };
+    }
+    const waiting = this.waiting ?? [];
+    this.waiting = null;
+    for (const change of waiting) this.take(change);
   }
 }
 
@@ -222,7 +354,7 @@ const frames = new WeakMap<PushMessage | ListPushMessage, string>();
 
 /**
  * One SSE frame: the room version as id, the push type as event, the payload as data. Built once
- * per message, however many streams it goes to (the two players and every watcher).
+ * per message, however many streams it goes to (every room-list stream).
  */
 export function frame(message: PushMessage | ListPushMessage): string {
   let text = frames.get(message);
@@ -240,24 +372,3 @@ function buildFrame(message: PushMessage | ListPushMessage): string {
   const { type, ...gone } = message;
   return `id: ${message.version}\nevent: ${type}\ndata: ${JSON.stringify(gone)}\n\n`;
 }
-
-const movesFrames = new WeakMap<RoomView, Map<number, string>>();
-
-/**
- * A `room-moves` frame: the room with only the moves from `movesFrom` on. Built once per room and
- * starting point; the streams of one room usually share both (its players and watchers all had
- * the previous version).
- */
-export function movesFrame(room: RoomView, movesFrom: number): string {
-  let byStart = movesFrames.get(room);
-  if (!byStart) movesFrames.set(room, (byStart = new Map()));
-  let text = byStart.get(movesFrom);
-  if (text === undefined) {
-    text = `id: ${room.version}\nevent: room-moves\ndata: ${JSON.stringify(toRoomMoves(room, movesFrom))}\n\n`;
-    byStart.set(movesFrom, text);
-  }
-  return text;
-}
-
-export const versionOf = (message: PushMessage): number =>
-  message.type === 'room' ? message.room.version : message.version;

@@ -11,7 +11,6 @@ import {
   listRoomsQuerySchema,
   type MessageResponse,
   messageResponseSchema,
-  type PushMessage,
   Requests,
   roomGonePushDataSchema,
   roomMovesPushDataSchema,
@@ -30,7 +29,7 @@ import { ApiAnswer, ApiError, ApiEventStream } from '../http/openapi';
 import { ApiRateLimited, LimitPerUser } from '../http/rate-limit';
 import { ValidBody, ValidQuery } from '../http/schema-body';
 import { ClientAddress } from '../users/bearer-token.decorator';
-import { movesFrame, RoomPushService, versionOf } from './room-push.service';
+import { type RoomChange, RoomFollower, RoomPushService } from './room-push.service';
 
 const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
 
@@ -142,16 +141,17 @@ export class RoomsController {
   ): Promise<void> {
     const release = this.push.takePlace(client);
     // Listen first, then read the room, so no change falls between the two.
-    const early: PushMessage[] = [];
-    let forward: (message: PushMessage) => void = (message) => early.push(message);
-    const unsubscribe = this.push.watchRoom(roomId, (message) => forward(message));
+    const early: RoomChange[] = [];
+    let take: (change: RoomChange) => void = (change) => early.push(change);
+    const unsubscribe = this.push.watchRoom(roomId, (change) => take(change));
     const done = () => {
       unsubscribe();
       release();
     };
+    const read = () => this.rpc.request<RoomView>(Requests.rooms.get, { roomId });
     let room: RoomView;
     try {
-      room = await this.rpc.request<RoomView>(Requests.rooms.get, { roomId });
+      room = await read();
     } catch (error) {
       done();
       throw error;
@@ -159,29 +159,9 @@ export class RoomsController {
     // The client may have gone while the room was on its way: open() then cleans up at once.
     const stream = this.push.open(res, done);
     if (stream.ended()) return;
-    let last = room.version;
-    // The game and the number of moves the client has from this stream: a change within that game
-    // sends only the moves after them (room-moves), so a frame does not grow with the game.
-    let has = { gameNumber: room.whosTurn.gameNumber, moves: room.whosTurn.moves.length };
-    forward = (message) => {
-      const version = versionOf(message);
-      if (version <= last) return;
-      last = version;
-      if (message.type === 'room-deleted') {
-        stream.send(message);
-        stream.end();
-        return;
-      }
-      const { gameNumber, moves } = message.room.whosTurn;
-      if (gameNumber === has.gameNumber && moves.length >= has.moves) {
-        stream.write(movesFrame(message.room, has.moves));
-      } else {
-        stream.send(message);
-      }
-      has = { gameNumber, moves: moves.length };
-    };
-    stream.send({ type: 'room', room });
-    for (const message of early) forward(message);
+    const follower = new RoomFollower(stream, room, read);
+    take = (change) => follower.take(change);
+    for (const change of early) follower.take(change);
   }
 
   @Get(':id')

@@ -13,7 +13,7 @@ import {
   waitingRoom,
 } from './room.fixtures';
 import type { RoomRecord } from './room.schema';
-import { eventsFor } from './room-events';
+import { eventsFor, hasLastState } from './room-events';
 import { isUnchanged, type Plan, planJoin, planLeave, planMove, type Transition } from './room-transitions';
 import { toRoomView } from './room-view';
 
@@ -26,6 +26,10 @@ function started(): RoomRecord {
   return changed(planJoin(waitingRoom({ passCode: '4321' }), bob, '4321', T0, fixedRandom())).next;
 }
 
+/** The events of a change, with the view the service builds for its last state. */
+const eventsOf = (prev: RoomRecord | null, change: Transition, nowMs: number) =>
+  eventsFor(prev, change, nowMs, hasLastState(change) ? toRoomView(change.next, nowMs) : null);
+
 /** As the outbox relay would publish them: by occurredAt, then id. */
 const publishedOrder = (events: ReturnType<typeof eventsFor>) =>
   pendingEvents({ outbox: Object.fromEntries(events.map((e, i) => [String(i), e])) }).map((e) => e.type);
@@ -33,22 +37,21 @@ const publishedOrder = (events: ReturnType<typeof eventsFor>) =>
 describe('eventsFor', () => {
   it('announces a new room with its snapshot', () => {
     const room = waitingRoom();
-    const events = eventsFor(null, { next: room }, T0);
+    const events = eventsOf(null, { next: room }, T0);
     expect(events.map((e) => e.id)).toEqual([`room.created:${room._id}`]);
   });
 
-  it('announces the game start when the second player joins', () => {
+  it('logs only the snapshot when the second player joins and the game starts (game.started has no reader)', () => {
     const room = waitingRoom();
     const change = changed(planJoin(room, bob, undefined, T0, fixedRandom()));
-    const events = eventsFor(room, change, T0);
-    expect(events.map((e) => e.id)).toEqual([`game.started:${room._id}:1`, `room.updated:${room._id}:2`]);
-    expect(events[0]?.data).toMatchObject({ gameNumber: 1, player1: alice, player2: bob, duration: 32 });
+    const events = eventsOf(room, change, T0);
+    expect(events.map((e) => e.id)).toEqual([`room.updated:${room._id}:2`]);
   });
 
-  it('publishes the winning move, then the result, then the snapshot; every event as its schema says', () => {
+  it('logs the result, then the snapshot, and no move.made; every event as its schema says', () => {
     const waiting = waitingRoom();
     const join = changed(planJoin(waiting, bob, undefined, T0, fixedRandom()));
-    const all = [...eventsFor(null, { next: waiting }, T0), ...eventsFor(waiting, join, T0)];
+    const all = [...eventsOf(null, { next: waiting }, T0), ...eventsOf(waiting, join, T0)];
     let room = join.next;
     let now = T0;
     let last: ReturnType<typeof eventsFor> = [];
@@ -56,26 +59,16 @@ describe('eventsFor', () => {
       now += 1000;
       const mover = room.whosTurn.player1.turn ? alice : bob;
       const change = changed(planMove(room, mover.id, { number: 9, option: 'plain' }, now, fixedRandom()));
-      last = eventsFor(room, change, now);
+      last = eventsOf(room, change, now);
       all.push(...last);
       room = change.next;
     }
     // What consumers parse: exactly what was published, nothing dropped or defaulted.
     for (const event of all) expect(eventSchemas[event.type].parse(event.data)).toEqual(event.data);
     expect(new Set(all.map((event) => event.type))).toEqual(
-      new Set([
-        EventTypes.roomCreated,
-        EventTypes.gameStarted,
-        EventTypes.roomUpdated,
-        EventTypes.moveMade,
-        EventTypes.gameFinished,
-      ]),
+      new Set([EventTypes.roomCreated, EventTypes.roomUpdated, EventTypes.gameFinished]),
     );
-    expect(publishedOrder(last)).toEqual([
-      EventTypes.moveMade,
-      EventTypes.gameFinished,
-      EventTypes.roomUpdated,
-    ]);
+    expect(publishedOrder(last)).toEqual([EventTypes.gameFinished, EventTypes.roomUpdated]);
     const finished = last.find((e) => e.type === EventTypes.gameFinished)?.data;
     expect(finished).toMatchObject({
       gameId: `${room._id}:1`,
@@ -93,7 +86,7 @@ describe('eventsFor', () => {
   it('on leaving mid-game: the result, the final snapshot, then the deletion with a later version', () => {
     const room = started();
     const change = changed(planLeave(room, alice.id, T0 + 1000));
-    const events = eventsFor(room, change, T0 + 1000);
+    const events = eventsOf(room, change, T0 + 1000);
     expect(publishedOrder(events)).toEqual([
       EventTypes.gameFinished,
       EventTypes.roomUpdated,
@@ -117,7 +110,7 @@ describe('eventsFor', () => {
     const change = changed(
       planMove(room, alice.id, { number: 4, option: 'plain' }, T0 + 1000, fixedRandom()),
     );
-    const text = JSON.stringify(eventsFor(room, change, T0 + 1000));
+    const text = JSON.stringify(eventsOf(room, change, T0 + 1000));
     expect(text).not.toContain('4321');
     expect(text).not.toContain('passCode');
     expect(text).not.toContain(String(room.whosTurn.specialRandom));
@@ -138,14 +131,14 @@ describe('eventsFor', () => {
       const waiting = waitingRoom();
       expect(toRoomView(waiting, T0)).toMatchObject({ aiCommit: null, aiSeed: null });
       const start = changed(planJoin(waiting, bob, undefined, T0, fixedRandom(), fixedSeeds(SEED)));
-      const seen = [...eventsFor(waiting, start, T0)];
+      const seen = [...eventsOf(waiting, start, T0)];
       let room = start.next;
       for (let i = 1; i <= 30 && !room.whosTurn.gameOver; i++) {
         const mover = room.whosTurn.player1.turn ? alice : bob;
         const change = changed(
           planMove(room, mover.id, { number: 3, option: 'plain' }, T0 + i * 1000, fixedRandom()),
         );
-        const events = eventsFor(room, change, T0 + i * 1000);
+        const events = eventsOf(room, change, T0 + i * 1000);
         expect(snapshotOf(events)).toMatchObject({
           aiCommit: COMMIT,
           aiSeed: null,
@@ -155,10 +148,8 @@ describe('eventsFor', () => {
         room = change.next;
       }
       expect(room.whosTurn.gameOver).toBe(false);
-      expect(seen.map((e) => e.type)).toEqual(
-        expect.arrayContaining([EventTypes.gameStarted, EventTypes.moveMade, EventTypes.roomUpdated]),
-      );
-      // game.started, every move.made and every room.updated (the SSE frames' RoomView).
+      expect(new Set(seen.map((e) => e.type))).toEqual(new Set([EventTypes.roomUpdated]));
+      // Every room.updated (the RoomView a rooms replica of the earlier release pushes).
       expect(JSON.stringify(seen)).not.toContain(SEED);
       expect(JSON.stringify(toRoomView(room, T0))).not.toContain(SEED);
     });
@@ -169,7 +160,7 @@ describe('eventsFor', () => {
       for (let now = T0 + 1000; !room.whosTurn.gameOver; now += 1000) {
         const mover = room.whosTurn.player1.turn ? alice : bob;
         const change = changed(planMove(room, mover.id, { number: 9, option: 'plain' }, now, fixedRandom()));
-        last = eventsFor(room, change, now);
+        last = eventsOf(room, change, now);
         room = change.next;
       }
       expect(snapshotOf(last)).toMatchObject({
@@ -193,12 +184,8 @@ describe('eventsFor', () => {
       const change = changed(
         planMove(before, bob.id, { number: 1, option: 'plain' }, T0 + 30_000, fixedRandom()),
       );
-      const events = eventsFor(before, change, T0 + 30_000);
-      expect(publishedOrder(events)).toEqual([
-        EventTypes.moveMade,
-        EventTypes.gameFinished,
-        EventTypes.roomUpdated,
-      ]);
+      const events = eventsOf(before, change, T0 + 30_000);
+      expect(publishedOrder(events)).toEqual([EventTypes.gameFinished, EventTypes.roomUpdated]);
       const finished = events.find((e) => e.type === EventTypes.gameFinished)?.data as GameFinished;
       expect(finished).toEqual({
         gameId: `${before._id}:1`,

@@ -5,34 +5,42 @@ import {
   type GameDrawn,
   gameIdOf,
   type GameWon,
+  type RoomView,
 } from '@oasis198/contracts';
 import { fromSpecSeconds, type GameState, otherSeat, toSpecSeconds } from '@oasis198/game-rules';
 import { makeEvent } from '@oasis198/service-kit';
 import type { RoomRecord } from './room.schema';
 import { personAt, type Transition } from './room-transitions';
-import { toRoomView } from './room-view';
 
 /**
  * The events a change causes, derived from the room before and after it, in the order they
- * happened: game.started, move.made, game.finished, then the room.updated snapshot and, when the
- * room goes, room.deleted. Each gets its own millisecond of occurredAt, so the outbox (which
- * publishes in occurredAt order) keeps that order.
+ * happened: game.finished, then the room.updated snapshot (`view`, the room as the change leaves
+ * it; room.created for a new room) and, when the room goes, room.deleted. Each gets its own
+ * millisecond of occurredAt, so they keep that order.
+ *
+ * Only game.finished has readers in GAMES (rewards); the projector publishes nothing else. The
+ * snapshot and the deletion stay in the room log entry, stored as a reference to its room, so a
+ * rooms replica of the earlier release (a rolling update, a rollback) still derives the room's
+ * deadlines from the entry and pushes it. Watchers get every change as a live push instead
+ * (room-push.ts). game.started and move.made had no reader and are no longer made.
  */
-export function eventsFor(prev: RoomRecord | null, change: Transition, nowMs: number): EventEnvelope[] {
+export function eventsFor(
+  prev: RoomRecord | null,
+  change: Transition,
+  nowMs: number,
+  view: RoomView | null,
+): EventEnvelope[] {
   const { next, deleted } = change;
   const roomId = next._id;
   const events: EventEnvelope[] = [];
   const at = () => new Date(nowMs + events.length);
+  const snapshot = (type: typeof EventTypes.roomCreated | typeof EventTypes.roomUpdated, id: string) => {
+    if (!view) throw new Error(`room ${roomId}: a change with a last state needs its view`);
+    events.push(makeEvent(type, id, { room: view }, at()));
+  };
 
   if (!prev) {
-    events.push(
-      makeEvent(
-        EventTypes.roomCreated,
-        EventIds.roomCreated(roomId),
-        { room: toRoomView(next, nowMs) },
-        at(),
-      ),
-    );
+    snapshot(EventTypes.roomCreated, EventIds.roomCreated(roomId));
     return events;
   }
 
@@ -40,40 +48,6 @@ export function eventsFor(prev: RoomRecord | null, change: Transition, nowMs: nu
   const after = next.whosTurn;
   const newGame = after.gameNumber !== before.gameNumber;
   const gameId = gameIdOf(roomId, after.gameNumber);
-
-  if (newGame && after.gameStarted) {
-    events.push(
-      makeEvent(
-        EventTypes.gameStarted,
-        EventIds.gameStarted(gameId),
-        {
-          roomId,
-          gameId,
-          gameNumber: after.gameNumber,
-          player1: personAt(next, 'player1'),
-          player2: personAt(next, 'player2'),
-          duration: next.duration,
-          turnStart: after.turnStart,
-          deadline: after.deadline ?? after.turnStart,
-        },
-        at(),
-      ),
-    );
-  }
-
-  const firstNew = newGame ? 0 : before.moves.length;
-  for (let moveIndex = firstNew; moveIndex < after.moves.length; moveIndex++) {
-    const move = after.moves[moveIndex];
-    if (!move) continue;
-    events.push(
-      makeEvent(
-        EventTypes.moveMade,
-        EventIds.moveMade(gameId, moveIndex),
-        { roomId, gameId, gameNumber: after.gameNumber, moveIndex, move, version: next.version },
-        at(),
-      ),
-    );
-  }
 
   const result = after.gameOver && (newGame || !before.gameOver) ? resultOf(next, after) : null;
   if (result) {
@@ -107,17 +81,7 @@ export function eventsFor(prev: RoomRecord | null, change: Transition, nowMs: nu
     );
   }
 
-  const finalSnapshot = !deleted || deleted.version > next.version;
-  if (finalSnapshot) {
-    events.push(
-      makeEvent(
-        EventTypes.roomUpdated,
-        EventIds.roomUpdated(roomId, next.version),
-        { room: toRoomView(next, nowMs) },
-        at(),
-      ),
-    );
-  }
+  if (hasLastState(change)) snapshot(EventTypes.roomUpdated, EventIds.roomUpdated(roomId, next.version));
 
   if (deleted) {
     events.push(
@@ -136,6 +100,10 @@ export function eventsFor(prev: RoomRecord | null, change: Transition, nowMs: nu
   }
   return events;
 }
+
+/** Whether the change leaves a state to show: any change but a deletion with nothing changed before it. */
+export const hasLastState = ({ next, deleted }: Transition): boolean =>
+  !deleted || deleted.version > next.version;
 
 type GameResult =
   | Pick<GameWon, 'draw' | 'winner' | 'loser' | 'endReason'>

@@ -1,9 +1,10 @@
 import { EventTypes } from '@oasis198/contracts';
 import { bob, fixedRandom, playBelow198, T0, waitingRoom } from './room.fixtures';
 import type { RoomRecord } from './room.schema';
-import { eventsFor } from './room-events';
+import { eventsFor, hasLastState } from './room-events';
 import { decodeEntry, encodeEntry, type RoomLogEntry } from './room-log';
 import { isUnchanged, planJoin, planLeave, type Transition } from './room-transitions';
+import { toRoomView } from './room-view';
 
 const JSON_OF = (entry: RoomLogEntry) => JSON.parse(JSON.stringify(entry)) as unknown;
 
@@ -16,7 +17,7 @@ function entryOf(prev: RoomRecord | null, transition: Transition, nowMs: number)
   const { next, deleted } = transition;
   return {
     room: deleted ? { ...next, version: deleted.version } : next,
-    events: eventsFor(prev, transition, nowMs),
+    events: eventsFor(prev, transition, nowMs, hasLastState(transition) ? toRoomView(next, nowMs) : null),
     deleted: !!deleted,
     listed: true,
   };
@@ -35,12 +36,18 @@ describe('the room log encoding', () => {
       'a leave that ends the game and deletes the room',
       () => entryOf(midGame, change(planLeave(midGame, bob.id, T0 + 50_000)), T0 + 50_000),
     ],
-  ])('decodes %s to exactly what was appended', (_name, make) => {
+  ])('decodes %s to what was appended, but for its snapshots, which are its room', (_name, make) => {
     const entry = make();
-    expect(JSON_OF(decodeEntry(encodeEntry(entry)))).toEqual(JSON_OF(entry));
+    const withoutSnapshots = {
+      ...entry,
+      events: entry.events.filter(
+        (e) => e.type !== EventTypes.roomUpdated && e.type !== EventTypes.roomCreated,
+      ),
+    };
+    expect(JSON_OF(decodeEntry(encodeEntry(entry)))).toEqual(JSON_OF(withoutSnapshots));
   });
 
-  it('carries the room once: a snapshot event is rebuilt from the logged room', () => {
+  it('carries the room once: a snapshot is logged as a reference to the room', () => {
     const entry = entryOf(joined.next, { next: midGame }, T0 + 40_000);
     const snapshot = entry.events.find((e) => e.type === EventTypes.roomUpdated);
     expect(snapshot).toBeDefined();
@@ -48,13 +55,30 @@ describe('the room log encoding', () => {
     const encoded = encodeEntry(entry).length;
     expect(encoded).toBeLessThan(full - JSON.stringify(snapshot?.data).length + 100);
   });
+
+  it('keeps the snapshot reference that a rooms replica of the earlier release rebuilds and schedules from', () => {
+    const entry = entryOf(joined.next, { next: midGame }, T0 + 40_000);
+    const stored = JSON.parse(new TextDecoder().decode(encodeEntry(entry))) as { logged: unknown[] };
+    expect(stored.logged).toContainEqual({
+      id: `room.updated:${midGame._id}:${midGame.version}`,
+      type: EventTypes.roomUpdated,
+      occurredAt: expect.any(String),
+      serverNow: toRoomView(midGame, T0 + 40_000).serverNow,
+    });
+  });
 });
 
 describe('entries appended before the compact encoding', () => {
-  it('read as they were written', () => {
+  it('read as they were written, but for their snapshots', () => {
     const room = waitingRoom();
-    const entry = entryOf(null, { next: room }, T0);
+    const joined = change(planJoin(room, bob, undefined, T0, fixedRandom()));
+    const midGame = playBelow198(joined.next, 30);
+    const entry = entryOf(midGame, change(planLeave(midGame, bob.id, T0 + 50_000)), T0 + 50_000);
     const earlier = new TextEncoder().encode(JSON.stringify(entry));
-    expect(JSON_OF(decodeEntry(earlier))).toEqual(JSON_OF(entry));
+    expect(decodeEntry(earlier).events.map((e) => e.type)).toEqual([
+      EventTypes.gameFinished,
+      EventTypes.roomDeleted,
+    ]);
+    expect(JSON.stringify(decodeEntry(earlier).room)).toBe(JSON.stringify(entry.room));
   });
 });

@@ -10,7 +10,6 @@ import { isNotFound, isOutOfSpace, STREAM_FULL_MESSAGE } from '@oasis198/service
 import { LRUCache } from 'lru-cache';
 import type { JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import type { RoomRecord } from './room.schema';
-import { toRoomView } from './room-view';
 
 /**
  * One message of the room log: a room change as committed. The room as it is after the change,
@@ -46,8 +45,9 @@ const DATES = ['waitingSince', 'gameStartedAt', 'createdAt', 'updatedAt'] as con
 
 /**
  * A room.created or room.updated event as logged: its data (the room as clients see it) is not
- * stored, since it is the entry's room through toRoomView at `serverNow`; it is rebuilt on reading.
- * The log then carries the room once, not twice (docs/decisions.md, "Performance").
+ * stored, since it is the entry's room through toRoomView at `serverNow`: a replica of the earlier
+ * release rebuilds it on reading, this one needs it not (decodeEntry). The log then carries the
+ * room once, not twice (docs/decisions.md, "Performance").
  */
 type LoggedSnapshot = Omit<EventEnvelope, 'data'> & { serverNow: number };
 
@@ -92,15 +92,19 @@ function decodeStored(data: Uint8Array): StoredEntry {
   return stored;
 }
 
+/**
+ * A stored entry with the events it carries, its snapshots (room.created, room.updated, whole or
+ * as references) left out: they show the entry's room, which the projector reads as it is, and
+ * nothing publishes them (room-events.ts).
+ */
 export function decodeEntry(data: Uint8Array): RoomLogEntry {
   const { logged, events, ...entry } = decodeStored(data);
   return {
     ...entry,
-    events: (logged ?? events ?? []).map((event): EventEnvelope => {
-      if (!('serverNow' in event)) return event;
-      const { serverNow, ...rest } = event;
-      return { ...rest, data: { room: { ...toRoomView(entry.room, 0), serverNow } } } as EventEnvelope;
-    }),
+    events: (logged ?? events ?? []).filter(
+      (event): event is EventEnvelope =>
+        event.type !== EventTypes.roomUpdated && event.type !== EventTypes.roomCreated,
+    ),
   };
 }
 

@@ -1,36 +1,44 @@
-import { EventIds, EventTypes } from '@oasis198/contracts';
+import { EventTypes } from '@oasis198/contracts';
 import { makeEvent, scheduleOf } from '@oasis198/service-kit';
-import { roomView, startedGame } from '@oasis198/testing';
-import { scheduleOfChange } from './room-projector';
+import { bob, fixedRandom, T0, waitingRoom } from './room.fixtures';
+import { isPublished, scheduleOfEntry } from './room-projector';
+import { isUnchanged, planJoin } from './room-transitions';
+import { toRoomView } from './room-view';
 
-const snapshot = (version: number) => {
-  const room = roomView(startedGame(), { version });
-  return makeEvent(EventTypes.roomUpdated, EventIds.roomUpdated(room._id, version), { room });
-};
-const deleted = (version: number) =>
-  makeEvent(EventTypes.roomDeleted, EventIds.roomDeleted('room-1'), {
-    roomId: 'room-1',
-    version,
-    reason: 'left',
-    playerIds: ['a', 'b'],
-  });
+function started() {
+  const plan = planJoin(waitingRoom(), bob, undefined, T0, fixedRandom());
+  if (isUnchanged(plan)) throw new Error('expected a change');
+  return plan.next;
+}
 
-describe('scheduleOfChange: the schedule a room change leaves', () => {
-  it("is the deadlines of the change's last snapshot", () => {
-    const schedule = scheduleOfChange([snapshot(3)]);
-    expect(schedule).toEqual(scheduleOf(roomView(startedGame(), { version: 3 })));
-    expect(schedule?.deadlines.map((deadline) => deadline.kind)).toEqual(['turn', 'abandoned']);
+describe('scheduleOfEntry: the schedule a room change leaves', () => {
+  it("is the deadlines of the entry's room", () => {
+    const room = started();
+    const schedule = scheduleOfEntry({ room, deleted: false });
+    expect(schedule).toEqual(scheduleOf(toRoomView(room, 0)));
+    expect(schedule.version).toBe(room.version);
+    expect(schedule.deadlines.map((deadline) => deadline.kind)).toEqual(['turn', 'abandoned']);
   });
 
   it("is a cancellation at the deletion's version once the room is gone", () => {
-    expect(scheduleOfChange([snapshot(3), deleted(4)])).toEqual({
-      roomId: 'room-1',
-      version: 4,
-      deadlines: [],
-    });
+    const room = { ...started(), version: 4 };
+    expect(scheduleOfEntry({ room, deleted: true })).toEqual({ roomId: room._id, version: 4, deadlines: [] });
   });
+});
 
-  it('is nothing for a change without a snapshot or a deletion', () => {
-    expect(scheduleOfChange([])).toBeNull();
+describe('isPublished: what of an entry goes to GAMES', () => {
+  it('is game.finished, the one event a consumer reads; never a snapshot or a deletion', () => {
+    const event = (type: (typeof EventTypes)[keyof typeof EventTypes]) =>
+      makeEvent(type, `${type}:room-1`, {} as never);
+    expect(isPublished(event(EventTypes.gameFinished))).toBe(true);
+    for (const type of [
+      EventTypes.roomCreated,
+      EventTypes.roomUpdated,
+      EventTypes.roomDeleted,
+      EventTypes.gameStarted,
+      EventTypes.moveMade,
+    ]) {
+      expect(isPublished(event(type))).toBe(false);
+    }
   });
 });

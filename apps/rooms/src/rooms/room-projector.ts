@@ -1,12 +1,4 @@
-import {
-  Consumers,
-  type EventEnvelope,
-  type EventPayloads,
-  EventTypes,
-  type RoomSchedule,
-  type RoomSnapshot,
-  Streams,
-} from '@oasis198/contracts';
+import { Consumers, consumersOf, type EventEnvelope, type RoomSchedule, Streams } from '@oasis198/contracts';
 import {
   DEAD_LETTERS_COLLECTION,
   type DeadLetterRecord,
@@ -28,6 +20,7 @@ import type { ConsumerMessages, JsMsg } from 'nats';
 import { type RoomLog, type RoomLogEntry, roomIdOf } from './room-log';
 import type { RoomRecord } from './room.schema';
 import type { RoomsRepository } from './rooms.repository';
+import { toRoomView } from './room-view';
 
 export interface RoomProjectorOptions {
   /** A room's move-only changes are written to MongoDB at most once per this many ms. */
@@ -57,26 +50,27 @@ interface Held {
 }
 
 /**
- * The room's schedule as a change leaves it: the deadlines of its last snapshot, or none (a
- * cancellation at the deletion's version) once it is deleted. Null for a change with neither.
+ * The room's schedule as a change leaves it: the deadlines of its room, or none (a cancellation at
+ * the deletion's version) once it is deleted.
  */
-export function scheduleOfChange(events: readonly EventEnvelope[]): RoomSchedule | null {
-  let schedule: RoomSchedule | null = null;
-  for (const event of events) {
-    if (event.type === EventTypes.roomCreated || event.type === EventTypes.roomUpdated) {
-      schedule = scheduleOf((event.data as RoomSnapshot).room);
-    } else if (event.type === EventTypes.roomDeleted) {
-      const { roomId, version } = event.data as EventPayloads[typeof EventTypes.roomDeleted];
-      schedule = { roomId, version, deadlines: [] };
-    }
-  }
-  return schedule;
+export function scheduleOfEntry({ room, deleted }: Pick<RoomLogEntry, 'room' | 'deleted'>): RoomSchedule {
+  return deleted
+    ? { roomId: room._id, version: room.version, deadlines: [] }
+    : scheduleOf(toRoomView(room, 0));
 }
+
+/** The event types some durable consumer of GAMES reads: the only ones published (room-events.ts). */
+const READ_EVENT_TYPES: ReadonlySet<string> = new Set(
+  consumersOf(Streams.games.name).flatMap((consumer) => consumer.filterSubjects),
+);
+
+/** Whether an entry's event goes to GAMES: one that a consumer reads (an entry's snapshots do not). */
+export const isPublished = (event: EventEnvelope): boolean => READ_EVENT_TYPES.has(event.type);
 
 /**
  * Turns the room log into its effects, shared by the rooms replicas through one durable consumer:
- * for each message, publishes its events to GAMES (their ids are their msg-ids, so a redelivery
- * is dropped by the stream's duplicate window) and writes the room's schedule of deadlines to
+ * for each message, publishes its events that have readers to GAMES (game.finished; their ids
+ * are their msg-ids, so a redelivery is dropped by the stream's duplicate window) and writes the room's schedule of deadlines to
  * TIMERS (version-guarded, so a repeat or a late older message changes nothing), then makes sure
  * MongoDB has the room, then acks.
  *
@@ -183,19 +177,18 @@ export class RoomProjector {
   }
 
   /**
-   * A change's effects outside MongoDB, side by side: its events published to GAMES, and its
-   * deadlines written as the room's schedule (the game timer gets them when due). Either failing
-   * fails the message, which is then tried again whole; both repeat harmlessly.
+   * A change's effects outside MongoDB, side by side: its events that have readers published to
+   * GAMES, and its deadlines written as the room's schedule (the game timer gets them when due).
+   * Either failing fails the message, which is then tried again whole; both repeat harmlessly.
    */
   private async announce(entry: RoomLogEntry, seq: number, msg?: JsMsg): Promise<void> {
-    const schedule = scheduleOfChange(entry.events);
     const [published, scheduled] = await Promise.allSettled([
-      this.publish(entry.events, seq, msg),
-      schedule && this.schedules.write(schedule),
+      this.publish(entry.events.filter(isPublished), seq, msg),
+      this.schedules.write(scheduleOfEntry(entry)),
     ]);
     if (published.status === 'rejected') throw published.reason;
     if (scheduled.status === 'rejected') throw scheduled.reason;
-    if (scheduled.value) this.scheduleWrites?.inc({ outcome: scheduled.value });
+    this.scheduleWrites?.inc({ outcome: scheduled.value });
   }
 
   /** The room's write, after its earlier ones (the room's next messages are published meanwhile). */

@@ -28,6 +28,8 @@ import {
 import {
   mongoUrlFor,
   recordEvents,
+  recordPushes,
+  type RecordedPush,
   type TestInfra,
   uniqueName,
   useTestInfra,
@@ -37,10 +39,11 @@ import { Types } from 'mongoose';
 import { AckPolicy, connect, type NatsConnection, RetentionPolicy } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
 import { cryptoRandom } from './random';
-import { eventsFor } from './room-events';
+import { eventsFor, hasLastState } from './room-events';
 import { decodeEntry, RoomLog, type RoomLogEntry } from './room-log';
 import { isUnchanged, planMove } from './room-transitions';
 import { referenceAi, referenceCommit } from './room.fixtures';
+import { toRoomView } from './room-view';
 import { RoomsRepository } from './rooms.repository';
 import { RoomsService } from './rooms.service';
 import { roomsClient, testCaller } from './rooms.test-client';
@@ -58,7 +61,7 @@ async function appendMove(log: RoomLog, roomId: string, playerId: string, number
   if (isUnchanged(plan)) throw new Error('the move changed nothing');
   const entry: RoomLogEntry = {
     room: plan.next,
-    events: eventsFor(logged.room, plan, now),
+    events: eventsFor(logged.room, plan, now, hasLastState(plan) ? toRoomView(plan.next, now) : null),
     deleted: false,
     listed: false,
   };
@@ -112,6 +115,21 @@ function suite(infra: () => TestInfra) {
     const storedEvents = async (roomId: string): Promise<EventEnvelope[]> =>
       (await gamesEvents()).filter((event) => JSON.stringify(event.data).includes(roomId));
 
+    /** The live pushes of a room since the service started, in the order they came. */
+    let pushes: (roomId: string) => RecordedPush[];
+    /** A room's pushes of its state (not its deletion) with `moves` moves in the game. */
+    const pushesWithMoves = (roomId: string, moves: number) =>
+      pushes(roomId).filter((push) => push.meta.type === 'room' && push.meta.moves === moves);
+
+    /** The room's schedule in TIMERS: the version it was written for, and its deadlines. */
+    async function scheduleOfRoom(roomId: string) {
+      const jsm = await nc.jetstreamManager();
+      const msg = await jsm.streams.getMessage(Streams.timers.name, {
+        last_by_subj: TimerSubjects.schedule(roomId),
+      });
+      return { version: Number(msg.header.get(VERSION_HEADER)), schedule: decodeSchedule(msg.data) };
+    }
+
     /** A room's last log message whole, as the projector gets it (with its change's events). */
     async function lastEntry(roomId: string): Promise<{ entry: RoomLogEntry; seq: number }> {
       const jsm = await nc.jetstreamManager();
@@ -150,6 +168,7 @@ function suite(infra: () => TestInfra) {
       rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-test');
       nc = await connect({ servers: infra().natsUrl });
       ({ events: gamesEvents } = await recordEvents(nc, Streams.games.name));
+      ({ pushes } = recordPushes(nc));
     });
 
     afterAll(async () => {
@@ -197,13 +216,6 @@ function suite(infra: () => TestInfra) {
     });
 
     it("writes each change's deadlines as the room's schedule, and cancels it with the room", async () => {
-      const jsm = await nc.jetstreamManager();
-      const scheduleOfRoom = async (roomId: string) => {
-        const msg = await jsm.streams.getMessage(Streams.timers.name, {
-          last_by_subj: TimerSubjects.schedule(roomId),
-        });
-        return { version: Number(msg.header.get(VERSION_HEADER)), schedule: decodeSchedule(msg.data) };
-      };
       const alice = user('alice');
       const room = await create(alice);
       // One player waiting: the room expires WAITING_ROOM_EXPIRY after it started waiting.
@@ -315,8 +327,12 @@ function suite(infra: () => TestInfra) {
       const after = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
       expect(after.players).toHaveLength(2);
       expect(after.version).toBe(2);
-      const started = (await storedEvents(room._id)).filter((e) => e.type === EventTypes.gameStarted);
-      expect(started).toHaveLength(1);
+      // One change started the game: the one join the room log took, and the one pushed.
+      await waitFor(async () => pushes(room._id).some((push) => push.meta.version === 2), {
+        what: 'the join pushed',
+      });
+      const started = pushes(room._id).filter((push) => push.data['gameStarted'] === true);
+      expect(started.map((push) => push.meta.version)).toEqual([2]);
     });
 
     it('applies one of two simultaneous moves; the other gets 409', async () => {
@@ -331,12 +347,8 @@ function suite(infra: () => TestInfra) {
       const after = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
       expect(after.whosTurn.moves).toHaveLength(1);
       expect(after.whosTurn.player2.turn).toBe(true);
-      await waitFor(
-        async () => (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade).length === 1,
-        {
-          what: 'one move.made',
-        },
-      );
+      await waitFor(async () => pushesWithMoves(room._id, 1).length === 1, { what: 'the move pushed' });
+      expect(pushes(room._id).map((push) => push.meta.version)).toEqual([1, 2, 3]);
     });
 
     it('judges a change again on the stored room when its replica holds an older copy', async () => {
@@ -391,16 +403,19 @@ function suite(infra: () => TestInfra) {
         await waitFor(async () => (await repositoryRoom(room._id))?.version === 3, {
           what: 'the projection of the move',
         });
-        const moves = (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade);
-        expect(moves.map((e) => e.id)).toEqual([`move.made:${room._id}:1:0`]);
+        // Pushed once, by the replica whose append the log took.
+        await waitFor(async () => pushesWithMoves(room._id, 1).length === 1, { what: 'the move pushed' });
+        const [pushed] = pushesWithMoves(room._id, 1);
+        expect(pushed?.data['whosTurn']).toMatchObject({ moves: [after.whosTurn.moves[0]] });
+        expect(pushes(room._id).filter((push) => push.meta.version === 3)).toHaveLength(1);
       });
     });
 
-    it('loses nothing of a change a replica appended and died before projecting: GET, GAMES and MongoDB get it', async () => {
+    it('loses nothing of a change a replica appended and died before projecting: GET, its schedule and MongoDB get it', async () => {
       const [alice, bob] = [user('alice'), user('bob')];
       const room = await create(alice);
       await join(bob, room._id);
-      // What a replica's write does first (the commit point), and then it is gone: no projection, no publish.
+      // What a replica's write does first (the commit point), and then it is gone: no push, no projection.
       const log = new RoomLog(nc.jetstream(), await nc.jetstreamManager());
       const { logged, seq } = await appendMove(log, room._id, alice.userId, 7);
       expect(seq).toBeGreaterThan(logged.seq);
@@ -409,13 +424,13 @@ function suite(infra: () => TestInfra) {
         version: 3,
         whosTurn: { currentNumber: 7 },
       });
-      // ...its events reach GAMES, and MongoDB gets the room (the move is coalesced, so within a few s).
+      // ...the projector writes its deadlines, and MongoDB gets the room (the move is coalesced, so within a few s).
       await waitFor(
         async () =>
-          (await storedEvents(room._id)).some((e) => e.id === `move.made:${room._id}:1:0`) &&
-          (await repositoryRoom(room._id))?.version === 3,
-        { what: 'the move published and projected', timeoutMs: 10_000 },
+          (await scheduleOfRoom(room._id)).version === 3 && (await repositoryRoom(room._id))?.version === 3,
+        { what: 'the move scheduled and projected', timeoutMs: 10_000 },
       );
+      expect(pushesWithMoves(room._id, 1)).toEqual([]);
       // And play goes on from it.
       expect(await move(bob, room._id, 5)).toMatchObject({ version: 4, whosTurn: { currentNumber: 12 } });
     });
@@ -436,7 +451,13 @@ function suite(infra: () => TestInfra) {
       expect(log.entryOf(first.msg)).toBe(first.entry);
       const again = log.entryOf(first.msg);
       expect(again).not.toBe(first.entry);
-      expect(JSON.parse(JSON.stringify(again))).toEqual(JSON.parse(JSON.stringify(first.entry)));
+      // Decoded: the same room and events, but for the snapshot, which is that room (decodeEntry).
+      const { events, ...logged } = first.entry;
+      expect(JSON.parse(JSON.stringify(again))).toEqual(
+        JSON.parse(
+          JSON.stringify({ ...logged, events: events.filter((e) => e.type !== EventTypes.roomUpdated) }),
+        ),
+      );
       // The same sequence under another room's subject (a recreated stream) is not taken for it.
       const second = await appended(bob.userId, 4);
       expect(log.entryOf({ ...second.msg, subject: 'roomlog.another' })).not.toBe(second.entry);
@@ -446,25 +467,30 @@ function suite(infra: () => TestInfra) {
     it('publishes nothing twice and rolls nothing back when the projector gets a message again', async () => {
       const [alice, bob] = [user('alice'), user('bob')];
       const room = await create(alice);
-      await join(bob, room._id);
-      await move(alice, room._id, 3);
+      let view = await join(bob, room._id);
+      view = await move(alice, room._id, 9);
       const old = await lastEntry(room._id);
-      await move(bob, room._id, 4);
-      await move(alice, room._id, 5);
+      // 22 nines: the 22nd move, bob's, reaches 198 and finishes the game.
+      while (!view.gameOver) view = await move(view.whosTurn.player1.turn ? alice : bob, room._id, 9);
       const latest = await lastEntry(room._id);
-      await waitFor(async () => (await repositoryRoom(room._id))?.version === 5, {
-        what: 'the last move projected',
-        timeoutMs: 10_000,
-      });
+      expect(latest.entry.events.map((e) => e.type)).toContain(EventTypes.gameFinished);
+      await waitFor(
+        async () =>
+          (await repositoryRoom(room._id))?.version === view.version &&
+          (await scheduleOfRoom(room._id)).version === view.version &&
+          (await storedEvents(room._id)).length === 1,
+        { what: 'the game end projected, scheduled and published', timeoutMs: 10_000 },
+      );
       const before = await storedEvents(room._id);
+      expect(before.map((e) => e.type)).toEqual([EventTypes.gameFinished]);
       // Redelivered out of order (an older message after a newer one), and the newest once more.
       const projector = app.get(RoomsService).projector;
       await projector.project(old.entry, old.seq);
       await projector.project(latest.entry, latest.seq);
       await projector.project({ ...old.entry, listed: true }, old.seq); // written at once, if it could
-      expect((await repositoryRoom(room._id))?.version).toBe(5);
+      expect((await repositoryRoom(room._id))?.version).toBe(view.version);
+      expect((await scheduleOfRoom(room._id)).version).toBe(view.version);
       expect((await storedEvents(room._id)).map((e) => e.id)).toEqual(before.map((e) => e.id));
-      expect(before.filter((e) => e.type === EventTypes.moveMade)).toHaveLength(3);
     });
 
     it("purges a room's projected log messages but its last, and a deleted room's whole subject; a late message brings no room back", async () => {
@@ -569,8 +595,22 @@ function suite(infra: () => TestInfra) {
       expect((await databaseWrites()) - writes).toBeLessThanOrEqual(3);
       const listed = await call<RoomPage>(Requests.rooms.list, { page: 1, freeSpot: false });
       expect(listed.rooms.find((r) => r._id === room._id)?.whosTurn.currentNumber).toBe(20);
-      const moves = (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade);
-      expect(moves).toHaveLength(20);
+      // Each move pushed with that move alone: a push does not grow with the game.
+      await waitFor(async () => pushesWithMoves(room._id, 20).length === 1, { what: 'the last move pushed' });
+      const moved = pushes(room._id).filter((push) => push.meta.version > 2);
+      expect(moved.map((push) => push.meta)).toEqual(
+        Array.from({ length: 20 }, (_, i) => ({
+          type: 'room',
+          version: i + 3,
+          gameNumber: 1,
+          movesFrom: i,
+          moves: i + 1,
+        })),
+      );
+      for (const push of moved) {
+        expect((push.data['whosTurn'] as RoomView['whosTurn']).moves).toHaveLength(1);
+        expect(push.data['movesFrom']).toBe(push.meta.type === 'room' ? push.meta.movesFrom : -1);
+      }
     });
 
     it('keeps one log message per held room unacked: a newer one of the room acks the older at once', async () => {
@@ -578,12 +618,7 @@ function suite(infra: () => TestInfra) {
       const room = await create(alice);
       let view = await join(bob, room._id); // written at once: the moves below are held
       for (let i = 0; i < 6; i++) view = await move(view.whosTurn.player1.turn ? alice : bob, room._id, 2);
-      await waitFor(
-        async () => (await storedEvents(room._id)).filter((e) => e.type === EventTypes.moveMade).length === 6,
-        {
-          what: 'the moves published',
-        },
-      );
+      await waitFor(async () => pushesWithMoves(room._id, 6).length === 1, { what: 'the moves pushed' });
       const projector = app.get(RoomsService).projector;
       const jsm = await nc.jetstreamManager();
       const { stream, durable } = Consumers.roomsProjector;
@@ -631,31 +666,38 @@ function suite(infra: () => TestInfra) {
       });
     });
 
-    it('ends a game that a player leaves and publishes it once, with the room deletion last', async () => {
+    it('ends a game that a player leaves and publishes it once; the watchers get the result, then the deletion', async () => {
       const [alice, bob] = [user('alice'), user('bob')];
       const room = await create(alice);
       await join(bob, room._id);
       await move(alice, room._id, 9);
       await edit(bob, room._id, { players: { playerId: bob.userId, removePlayer: true } });
       expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+      await waitFor(async () => pushes(room._id).some((push) => push.meta.type === 'room-deleted'), {
+        what: 'the deletion pushed',
+      });
+      expect(pushes(room._id).map((push) => [push.meta.type, push.meta.version])).toEqual([
+        ['room', 1],
+        ['room', 2],
+        ['room', 3],
+        ['room', 4],
+        ['room-deleted', 5],
+      ]);
+      const [, , , ended, gone] = pushes(room._id);
+      expect(ended?.data).toMatchObject({
+        gameOver: true,
+        whosTurn: { endReason: 'left', winner: 'player1' },
+      });
+      expect(gone?.data).toEqual({ roomId: room._id, version: 5, reason: 'left' });
       const events = await waitFor(
         async () => {
           const all = await storedEvents(room._id);
-          return all.some((e) => e.type === EventTypes.roomDeleted) && all;
+          return all.length > 0 && all;
         },
-        { what: 'room.deleted' },
+        { what: 'game.finished' },
       );
-      expect(events.map((e) => e.type)).toEqual([
-        EventTypes.roomCreated,
-        EventTypes.gameStarted,
-        EventTypes.roomUpdated,
-        EventTypes.moveMade,
-        EventTypes.roomUpdated,
-        EventTypes.gameFinished,
-        EventTypes.roomUpdated,
-        EventTypes.roomDeleted,
-      ]);
-      expect(events.find((e) => e.type === EventTypes.gameFinished)?.data).toMatchObject({
+      expect(events.map((e) => e.type)).toEqual([EventTypes.gameFinished]);
+      expect(events[0]?.data).toMatchObject({
         winner: { id: alice.userId, seat: 'player1' },
         loser: { id: bob.userId, seat: 'player2' },
         endReason: 'left',
@@ -702,7 +744,13 @@ function suite(infra: () => TestInfra) {
       const seed = view.aiSeed as string;
       expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({ aiSeed: seed });
 
-      // No event published while the game ran carried the seed; game.finished reveals it.
+      // No push while the game ran carried the seed; the last one and game.finished reveal it.
+      await waitFor(async () => pushes(room._id).some((push) => push.meta.version === view.version), {
+        what: 'the last move pushed',
+      });
+      const pushed = pushes(room._id);
+      expect(JSON.stringify(pushed.slice(0, -1))).not.toContain(seed);
+      expect(pushed.at(-1)?.data).toMatchObject({ gameOver: true, aiSeed: seed });
       const events = await waitFor(
         async () => {
           const all = await storedEvents(room._id);
@@ -710,9 +758,8 @@ function suite(infra: () => TestInfra) {
         },
         { what: 'game.finished' },
       );
-      const finishedAt = events.findIndex((e) => e.type === EventTypes.gameFinished);
-      expect(JSON.stringify(events.slice(0, finishedAt))).not.toContain(seed);
-      expect(events[finishedAt]?.data).toMatchObject({
+      expect(events.map((e) => e.type)).toEqual([EventTypes.gameFinished]);
+      expect(events[0]?.data).toMatchObject({
         draw: false,
         aiSeed: seed,
         aiCommit: commit,

@@ -13,6 +13,7 @@ import {
   ROOM_MESSAGES,
   type RoomPage,
   RetiredConsumers,
+  roomPushHeaders,
   type RoomView,
   Streams,
   type TokenClaims,
@@ -51,8 +52,9 @@ import { parseCreateRoom } from './dto/create-room.dto';
 import { parseEditIntent } from './dto/edit-room.dto';
 import { cryptoRandom } from './random';
 import type { RoomRecord } from './room.schema';
-import { eventsFor } from './room-events';
+import { eventsFor, hasLastState } from './room-events';
 import { type LoggedRoom, RoomLog, type RoomLogEntry } from './room-log';
+import { type RoomPush, roomPushes } from './room-push';
 import { RoomProjector } from './room-projector';
 import {
   type DeadlinePlan,
@@ -324,13 +326,20 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
         createdAt: new Date(now),
         updatedAt: new Date(now),
       };
-      const entry = { room, events: eventsFor(null, { next: room }, now), deleted: false, listed: true };
+      const view = toRoomView(room, now);
+      const entry = {
+        room,
+        events: eventsFor(null, { next: room }, now, view),
+        deleted: false,
+        listed: true,
+      };
       const seq = await this.log.append(entry, 0);
       if (seq === null) throw new Error(`room ${roomId} is already in the room log`);
       this.recent.set(room, seq);
+      this.push(roomPushes(null, { next: room }, view));
       await this.projectNow(entry);
       this.logger.info({ roomId, roomNumber }, 'room created');
-      return toRoomView(room, now);
+      return view;
     } catch (error) {
       await this.repository.releaseMemberships([playerId], roomId);
       throw error;
@@ -479,14 +488,16 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     // 503 while a stream is full: a change that cannot be logged or published is not made.
     this.assertCanLog();
     const next = change.deleted ? { ...change.next, version: change.deleted.version } : change.next;
+    const view = hasLastState(change) ? toRoomView(change.next, nowMs) : null;
     const entry: RoomLogEntry = {
       room: next,
-      events: eventsFor(room, change, nowMs),
+      events: eventsFor(room, change, nowMs, view),
       deleted: !!change.deleted,
       listed: !!change.deleted || isListed(room, next),
     };
     const appended = await this.log.append(entry, seq);
     if (appended === null) return null;
+    this.push(roomPushes(room, change, view));
     if (change.deleted) this.recent.delete(room._id);
     else this.recent.set(next, appended);
     if (change.deleted) {
@@ -523,6 +534,17 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
         { err: error, roomId: entry.room._id },
         'projecting a change at once failed; the projector will',
       );
+    }
+  }
+
+  /**
+   * Sends a committed change's live pushes to the gateways: right after the append, so a watcher
+   * sees a move without waiting for the projector. Core NATS, fire and forget (room-push.ts says
+   * what a lost one costs).
+   */
+  private push(pushes: readonly RoomPush[]): void {
+    for (const { subject, meta, body } of pushes) {
+      this.jetstream.broadcastText(subject, body, roomPushHeaders(meta));
     }
   }
 

@@ -13,6 +13,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
+  type Msg,
   type NatsConnection,
   type PubAck,
 } from 'nats';
@@ -104,6 +105,7 @@ export interface DeliveredEvent {
 export type BatchHandler = (batch: readonly DeliveredEvent[]) => Promise<void>;
 
 const codec = JSONCodec<unknown>();
+const textEncoder = new TextEncoder();
 
 /** Every consume() consumer's settings: 30 s to ack before a redelivery, 1,000 messages in hand at most. */
 const CONSUMER_SETTINGS: Partial<ConsumerConfig> = { ack_wait: 30 * 1e9, max_ack_pending: 1000 };
@@ -347,13 +349,28 @@ export class JetStreamService {
     this.nc.publish(subject, codec.encode(data));
   }
 
+  /**
+   * Publishes text with headers on a core subject to every subscriber (no persistence): for a
+   * receiver that routes by the headers and passes the body on as it is (room pushes).
+   */
+  broadcastText(subject: string, body: string, headers: Record<string, string>): void {
+    const h = natsHeaders();
+    for (const [name, value] of Object.entries(headers)) h.set(name, value);
+    this.nc.publish(subject, textEncoder.encode(body), { headers: h });
+  }
+
   /** Subscribes to a core subject; every replica receives every message. */
   subscribe(subject: string, handler: (data: unknown) => void): void {
+    this.subscribeMessages(subject, (msg) => handler(codec.decode(msg.data)));
+  }
+
+  /** Subscribes to a core subject and hands each message over undecoded (its subject, headers, data). */
+  subscribeMessages(subject: string, handler: (msg: Msg) => void): void {
     const sub = this.nc.subscribe(subject);
     void (async () => {
       for await (const msg of sub) {
         try {
-          handler(codec.decode(msg.data));
+          handler(msg);
         } catch (error) {
           this.logger.error({ err: error, subject }, 'broadcast handler failed');
         }
