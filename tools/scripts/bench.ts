@@ -176,6 +176,8 @@ type BenchedStack = {
   url: string;
   pids: ProcessSampler['pids'];
   metricsUrls: Record<string, string>;
+  /** NATS's monitoring endpoint, when known: its traffic per move. */
+  natsMonitorUrl?: string;
   mongoUrl?: string;
   own?: boolean;
 };
@@ -219,6 +221,7 @@ function benchedStack(record: StackRecord, mongoUrl = record.mongo.url): Benched
     url: record.url as string,
     pids: { ...pids, nats: record.nats.pid, ferretdb: record.mongo.pid },
     metricsUrls: Object.fromEntries(record.apps.map((a) => [a.name, `http://${HOST}:${a.port}`])),
+    natsMonitorUrl: record.nats.monitorUrl,
     mongoUrl,
   };
 }
@@ -316,6 +319,7 @@ async function runStep(target: number, stack: BenchedStack, client: GatewayClien
 
   const sampler = new ProcessSampler({ ...stack.pids, bench: process.pid });
   const before = await scrapeAll(stack.metricsUrls);
+  const natsBefore = await natsTraffic(stack.natsMonitorUrl);
   if (opts.profile && stack.own) signalProfilers(stack, `games-${target}`);
   const ferretProfile = opts.profile && stack.own ? profileFerretDB(`games-${target}`) : undefined;
   loopDelay.reset();
@@ -331,6 +335,7 @@ async function runStep(target: number, stack: BenchedStack, client: GatewayClien
   if (opts.profile && stack.own) signalProfilers(stack, `games-${target}`);
   await ferretProfile;
   const after = await scrapeAll(stack.metricsUrls);
+  const natsAfter = await natsTraffic(stack.natsMonitorUrl);
   // Every step starts from no games: stop the bots and delete their rooms (memberships go with them).
   await fleet.stop({ deleteRooms: true });
   await settle();
@@ -379,6 +384,7 @@ async function runStep(target: number, stack: BenchedStack, client: GatewayClien
       Object.keys(stack.metricsUrls).map((name) => [name, diffMetrics(before[name], after[name])]),
     ),
     stackCpuMsPerMove: window.moves ? round((1000 * stackCpu) / window.moves, 2) : null,
+    natsPerMove: perMove(natsBefore, natsAfter, window.moves),
     held: errorCount === 0 && rtt.count > 0 && (rtt.p99 ?? Infinity) <= MAX_P99 && failures.length === 0,
   };
   printStep(result);
@@ -386,6 +392,30 @@ async function runStep(target: number, stack: BenchedStack, client: GatewayClien
 }
 
 type StepResult = Awaited<ReturnType<typeof runStep>>;
+
+type NatsTraffic = { in_msgs: number; out_msgs: number; in_bytes: number; out_bytes: number };
+
+/** NATS's message and byte counters (its /varz), or undefined when it has no known monitoring endpoint. */
+async function natsTraffic(monitorUrl: string | undefined): Promise<NatsTraffic | undefined> {
+  if (!monitorUrl) return undefined;
+  try {
+    return (await (await fetch(`${monitorUrl}/varz`)).json()) as NatsTraffic;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What NATS carried per move between two readings of its counters. */
+function perMove(before: NatsTraffic | undefined, after: NatsTraffic | undefined, moves: number) {
+  if (!before || !after || !moves) return null;
+  const per = (key: keyof NatsTraffic, unit = 1) => round((after[key] - before[key]) / unit / moves, 2);
+  return {
+    inMsgs: per('in_msgs'),
+    outMsgs: per('out_msgs'),
+    inKb: per('in_bytes', 1024),
+    outKb: per('out_bytes', 1024),
+  };
+}
 
 function signalProfilers(stack: BenchedStack, label: string) {
   writeFileSync(path.join(PROFILES, 'label'), `${label}\n`);
@@ -421,6 +451,12 @@ function printStep(r: StepResult) {
     `  errors: ${r.errors}${r.errors ? ` ${JSON.stringify(r.errorKinds)}` : ''}; machine busy ${r.machineBusyPct} %; ` +
       `stack CPU ${r.stackCpuMsPerMove} ms per move; bench event-loop delay p99 ${r.benchLoopDelayP99Ms} ms`,
   );
+  const nats = r.natsPerMove;
+  if (nats) {
+    log(
+      `  NATS per move: ${nats.inMsgs} messages in, ${nats.outMsgs} out; ${nats.inKb} kB in, ${nats.outKb} kB out`,
+    );
+  }
   for (const [kind, example] of Object.entries(r.errorExamples)) log(dim(`    e.g. ${kind}: ${example}`));
   log(
     '  ' +

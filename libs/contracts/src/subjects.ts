@@ -38,6 +38,12 @@ export const Requests = {
   },
 } as const;
 
+/**
+ * Event types, as their subjects. Rooms publishes only game.finished to GAMES now: room.created,
+ * room.updated and room.deleted stay in its log entries for a rooms replica of the earlier release,
+ * which also published game.started and move.made (watchers get every change as a live push on
+ * core NATS, RoomPushSubjects). Their types and schemas stay while such messages may exist.
+ */
 export const EventTypes = {
   userRegistered: 'user.registered',
   userRenamed: 'user.renamed',
@@ -74,8 +80,8 @@ export const Streams = {
   },
   /**
    * Interest retention: an event is kept until every durable consumer that takes it (rewards' two;
-   * consumersOf) has acked it, and one that none takes (room.*, move.made, game.started) is not
-   * stored: only game.finished is. Rooms creates those consumers before its first publish. With limits retention it
+   * consumersOf) has acked it, and one that none takes is not stored: only game.finished is
+   * published. Rooms creates those consumers before its first publish. With limits retention it
    * kept every event for 14 days, and filled its 512 MiB about 5 minutes into a 500-game run
    * (docs/benchmarks.md, issue 13); now max_bytes is the backlog a stopped consumer may leave.
    */
@@ -85,7 +91,7 @@ export const Streams = {
     retention: 'interest',
     /** 768 MiB before the room log took 256 MiB of the 1 GiB store. */
     maxBytes: 512 * MiB,
-    /** room.updated carries the whole room with its moves (about 25 KiB at the 250-move limit). */
+    /** game.finished carries every move of the game (about 25 KiB at the 250-move limit). */
     maxMsgSize: 256 * 1024,
   },
   /**

@@ -280,7 +280,7 @@ const recordFile = (runDir: string) => path.join(runDir, 'stack.json');
 export const describeStack = ({ url, apps, infra }: Stack) => ({
   url,
   apps: apps.map(({ name, pid, port }) => ({ name, pid, port })),
-  nats: { pid: infra.nats.pid, url: infra.nats.url },
+  nats: { pid: infra.nats.pid, url: infra.nats.url, monitorUrl: infra.nats.monitorUrl },
   mongo: { pid: infra.mongo.pid, url: infra.mongo.url },
 });
 
