@@ -7,15 +7,6 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
   /** Port of /health and /metrics (the local stack gives rooms 3103). */
   HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3103),
   /**
-   * A room's move-only changes reach MongoDB (lists, Play now) at most once per this many ms; a
-   * change that lists see (players, a game started or ended, deletion) is written at once. The
-   * room log is the room's truth meanwhile (docs/architecture.md, "A room change"). A room in
-   * play moves about once a second, so 2 s still cost 0.58 writes per move at 250 games and 5 s
-   * 0.26 at 500 (docs/benchmarks.md); the web's lists show no game state. A held room's newest
-   * message stays unacked this long, so it is bounded well below the projector's ack wait (30 s).
-   */
-  PROJECTION_COALESCE_MS: z.coerce.number().int().min(0).max(20_000).default(15_000),
-  /**
    * How often rooms deletes durable consumers that no service reads any more (RetiredConsumers in
    * contracts), besides at start-up: during a rolling upgrade, a timer of the earlier release may
    * create its consumer of room events again.

@@ -14,7 +14,6 @@ import {
   type ScheduleStore,
   storeDeadLetter,
 } from '@oasis198/service-kit';
-import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
 import type { ConsumerMessages, JsMsg } from 'nats';
 import { type RoomLog, type RoomLogEntry, roomIdOf } from './room-log';
@@ -23,8 +22,6 @@ import type { RoomsRepository } from './rooms.repository';
 import { toRoomView } from './room-view';
 
 export interface RoomProjectorOptions {
-  /** A room's move-only changes are written to MongoDB at most once per this many ms. */
-  coalesceMs: number;
   /** Refusals by JetStream of one event before it becomes a dead letter... */
   deadLetterAttempts: number;
   /** ...spread over at least this long. */
@@ -33,21 +30,12 @@ export interface RoomProjectorOptions {
   purgeEveryMs?: number;
 }
 
-/** Seconds JetStream waits for an ack; far above the coalescing delay, which holds messages unacked. */
+/** Seconds JetStream waits for an ack: a message in hand waits at most for its writes. */
 const ACK_WAIT_S = 30;
-/** Unacked messages at most: every room with a held move (and its few messages) fits. */
+/** Unacked messages at most: those in hand, and those whose room write is queued behind another. */
 const MAX_ACK_PENDING = 20_000;
 /** Messages being published at once (across rooms; one room's are handled in order). */
 const MAX_IN_FLIGHT = 256;
-/** When a room was last written, remembered for this many rooms (coalescing). */
-const WRITTEN_ROOMS = 20_000;
-
-interface Held {
-  room: RoomRecord;
-  seq: number;
-  msgs: JsMsg[];
-  timer: NodeJS.Timeout;
-}
 
 /**
  * The room's schedule as a change leaves it: the deadlines of its room, or none (a cancellation at
@@ -74,11 +62,11 @@ export const isPublished = (event: EventEnvelope): boolean => READ_EVENT_TYPES.h
  * TIMERS (version-guarded, so a repeat or a late older message changes nothing), then makes sure
  * MongoDB has the room, then acks.
  *
- * - A change that lists see (creation, players, start, end, deletion) is written at once; a
- *   move-only change is held, and written together with the room's later ones at most once per
- *   coalesceMs. A message is acked once its events are published and its room (or a newer
- *   version of it) is written, or once a newer message of the room is held in its place: so one
- *   message per held room is unacked, and a replica that dies has it redelivered.
+ * - A change that lists and Play now see (creation, players, a game started or ended, deletion)
+ *   is written to MongoDB at once, and its message acked once written. A move-only change is
+ *   never written: lists read a listed room's state from the log (RoomsService.list), which keeps
+ *   every room's last message, so its message is acked once its events and deadlines are out. A
+ *   replica that dies has its unacked messages redelivered.
  * - Writes are guarded by the version (RoomsRepository.project): nothing rolls a room back.
  * - An event JetStream keeps refusing becomes a dead letter, as in the outbox relay (service-kit).
  * - Every purgeEveryMs, a projected room's older messages are purged below both its projected
@@ -99,8 +87,6 @@ export class RoomProjector {
   private readonly writes = new Map<string, Promise<void>>();
   private inFlight = 0;
   private readonly waiters: (() => void)[] = [];
-  private readonly held = new Map<string, Held>();
-  private readonly writtenAt = new LRUCache<string, number>({ max: WRITTEN_ROOMS });
   /** Rooms projected since their last purge: the projected message's sequence. */
   private readonly projected = new Map<string, { seq: number; deleted: boolean }>();
   /** Events of a message in hand already published (a retry on this replica starts after them). */
@@ -154,7 +140,7 @@ export class RoomProjector {
     this.purgeTimer.unref();
   }
 
-  /** Stops taking messages, finishes those in hand and writes every held room (then acks them). */
+  /** Stops taking messages, and finishes (and acks) those in hand. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.purgeTimer);
@@ -162,9 +148,6 @@ export class RoomProjector {
     await this.loop;
     await Promise.allSettled([...this.chains.values()]);
     await Promise.allSettled([...this.writes.values()]);
-    await Promise.allSettled(
-      [...this.held.keys()].map((roomId) => this.run(this.writes, roomId, () => this.flush(roomId))),
-    );
   }
 
   /**
@@ -196,60 +179,19 @@ export class RoomProjector {
     return this.run(this.writes, entry.room._id, () => this.store(entry, seq, msgs));
   }
 
-  /** Writes the room now, or holds it for a coalesced write; acks what is written (or superseded). */
+  /** Writes a change that lists see (a deletion: removes the room), then acks its messages. */
   private async store(entry: RoomLogEntry, seq: number, msgs: readonly JsMsg[]): Promise<void> {
     const roomId = entry.room._id;
-    const held = this.held.get(roomId);
-    const covered = [...(held?.msgs ?? []), ...msgs];
-    if (entry.deleted) {
-      // Deleted: whatever was held is superseded.
-      this.drop(roomId);
+    if (entry.listed || entry.deleted) {
       try {
-        await this.repository.projectDeleted(roomId);
+        if (entry.deleted) await this.repository.projectDeleted(roomId);
+        else await this.write(entry.room);
       } catch (error) {
-        this.retry(covered, error, roomId);
+        this.retry(msgs, error, roomId);
         return;
       }
-      this.done(roomId, seq, true, covered);
-      return;
     }
-    const due = Date.now() - (this.writtenAt.get(roomId) ?? 0) >= this.options.coalesceMs;
-    if (entry.listed || due) {
-      const newest = held && held.room.version > entry.room.version ? held : { room: entry.room, seq };
-      this.drop(roomId);
-      try {
-        await this.write(newest.room);
-      } catch (error) {
-        this.retry(covered, error, roomId);
-        return;
-      }
-      this.done(roomId, Math.max(seq, held?.seq ?? 0), false, covered);
-      return;
-    }
-    if (held) {
-      // One message per room stays held, the newest: the older one's events are out and the newer
-      // room covers its write, so it is acked now. Unacked messages stay one per held room, and
-      // the log can be purged up to them (the newest is redelivered if this replica dies).
-      if (entry.room.version > held.room.version) {
-        for (const msg of held.msgs) this.ack(msg);
-        Object.assign(held, { room: entry.room, seq, msgs: [...msgs] });
-      } else {
-        for (const msg of msgs) this.ack(msg);
-      }
-      return;
-    }
-    const delay = (this.writtenAt.get(roomId) ?? 0) + this.options.coalesceMs - Date.now();
-    const timer = setTimeout(
-      () => void this.run(this.writes, roomId, () => this.flush(roomId)),
-      Math.max(0, delay),
-    );
-    timer.unref();
-    this.held.set(roomId, { room: entry.room, seq, msgs: [...msgs], timer });
-  }
-
-  /** Held rooms waiting for their coalesced write (for tests and metrics). */
-  get heldRooms(): number {
-    return this.held.size;
+    this.done(roomId, seq, entry.deleted, msgs);
   }
 
   private async handle(msg: JsMsg): Promise<void> {
@@ -361,31 +303,9 @@ export class RoomProjector {
       const last = await this.log.last(room._id);
       if (!last || last.deleted) await this.repository.projectDeleted(room._id);
     }
-    this.writtenAt.set(room._id, Date.now());
   }
 
-  /** The held room's coalesced write, then the acks of every message it covers. */
-  private async flush(roomId: string): Promise<void> {
-    const held = this.held.get(roomId);
-    if (!held) return;
-    this.drop(roomId);
-    try {
-      await this.write(held.room);
-    } catch (error) {
-      this.retry(held.msgs, error, roomId);
-      return;
-    }
-    this.done(roomId, held.seq, false, held.msgs);
-  }
-
-  private drop(roomId: string): void {
-    const held = this.held.get(roomId);
-    if (!held) return;
-    clearTimeout(held.timer);
-    this.held.delete(roomId);
-  }
-
-  /** Acks a message whose events are published and whose room is written or covered by a newer one. */
+  /** Acks a message whose events are published and whose room is written if lists see it. */
   private ack(msg: JsMsg): void {
     msg.ack();
     this.publishedOf.delete(msg.seq);
@@ -412,7 +332,7 @@ export class RoomProjector {
 
   /**
    * Purges projected rooms' older log messages: below both the projected message (the room's
-   * newest written state, which stays) and the consumer's ack floor (everything below it is
+   * newest state, which stays) and the consumer's ack floor (everything below it is
    * published and projected). A deleted room's subject goes whole once its tombstone is acked.
    */
   async purge(): Promise<void> {

@@ -10,9 +10,9 @@ export const COUNTER_MODEL = 'Counter';
  * A room as stored. `whosTurn` is the engine's full GameState (with the secret specialRandom and AI
  * seed, which toRoomView reveals only once the game is over);
  * gameStarted and gameOver are mirrored at the top level for queries. Every change bumps
- * `version`. The room log (room-log.ts) is the room's truth; the collection is its projection,
- * written only by a newer version (a change that lists see at once, a move at most every
- * PROJECTION_COALESCE_MS).
+ * `version`. The room log (room-log.ts) is the room's truth; the collection is its projection for
+ * lists and Play now, written by each change they see (players, a game started or ended), never by
+ * a move, and only over an older version.
  *
  * In the collection, whosTurn is the JSON text of the GameState (the repository converts): nothing
  * queries inside it, every change replaces it whole, and FerretDB's cost for each read and write

@@ -141,6 +141,18 @@ function suite(infra: () => TestInfra) {
 
     /** The room as MongoDB holds it (the projection). */
     const repositoryRoom = (roomId: string) => app.get(RoomsRepository).find(roomId);
+    /** The room as the first page of the list shows it (the newest rooms). */
+    const listedRoom = async (roomId: string) =>
+      (await call<RoomPage>(Requests.rooms.list, { page: 1, freeSpot: false })).rooms.find(
+        (r) => r._id === roomId,
+      );
+    /** Whether the projector is done with every log message: none waiting, none unacked. */
+    const projectorDone = async () => {
+      const jsm = await nc.jetstreamManager();
+      const { stream, durable } = Consumers.roomsProjector;
+      const { num_pending, num_ack_pending } = await jsm.consumers.info(stream, durable);
+      return num_pending === 0 && num_ack_pending === 0;
+    };
 
     /** Database commands that write, as the service's driver counted them. */
     async function databaseWrites(): Promise<number> {
@@ -160,8 +172,6 @@ function suite(infra: () => TestInfra) {
         MONGO_URL: mongoUrlFor(infra(), uniqueName('rooms')),
         LOG_LEVEL: 'warn',
         NODE_ENV: 'test',
-        // The tests below wait for coalesced writes: shorter than the default, as long as 20 moves.
-        PROJECTION_COALESCE_MS: '5000',
         RETIRED_CONSUMERS_SWEEP_MS: '500',
       };
       ({ app } = await createService(roomsDefinition, env));
@@ -400,8 +410,8 @@ function suite(infra: () => TestInfra) {
         const after = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
         expect(after.version).toBe(3);
         expect(after.whosTurn.moves).toHaveLength(1);
-        await waitFor(async () => (await repositoryRoom(room._id))?.version === 3, {
-          what: 'the projection of the move',
+        await waitFor(async () => (await listedRoom(room._id))?.version === 3, {
+          what: 'the move in the list',
         });
         // Pushed once, by the replica whose append the log took.
         await waitFor(async () => pushesWithMoves(room._id, 1).length === 1, { what: 'the move pushed' });
@@ -411,7 +421,7 @@ function suite(infra: () => TestInfra) {
       });
     });
 
-    it('loses nothing of a change a replica appended and died before projecting: GET, its schedule and MongoDB get it', async () => {
+    it('loses nothing of a change a replica appended and died before projecting: GET, lists and its schedule get it', async () => {
       const [alice, bob] = [user('alice'), user('bob')];
       const room = await create(alice);
       await join(bob, room._id);
@@ -424,12 +434,12 @@ function suite(infra: () => TestInfra) {
         version: 3,
         whosTurn: { currentNumber: 7 },
       });
-      // ...the projector writes its deadlines, and MongoDB gets the room (the move is coalesced, so within a few s).
-      await waitFor(
-        async () =>
-          (await scheduleOfRoom(room._id)).version === 3 && (await repositoryRoom(room._id))?.version === 3,
-        { what: 'the move scheduled and projected', timeoutMs: 10_000 },
-      );
+      // ...the projector writes its deadlines, and lists show it (from the log: a move is not written to MongoDB).
+      await waitFor(async () => (await scheduleOfRoom(room._id)).version === 3 && (await projectorDone()), {
+        what: 'the move scheduled',
+        timeoutMs: 10_000,
+      });
+      expect((await listedRoom(room._id))?.whosTurn.currentNumber).toBe(7);
       expect(pushesWithMoves(room._id, 1)).toEqual([]);
       // And play goes on from it.
       expect(await move(bob, room._id, 5)).toMatchObject({ version: 4, whosTurn: { currentNumber: 12 } });
@@ -576,25 +586,27 @@ function suite(infra: () => TestInfra) {
       expect(await move(alice, legacyId, 2)).toMatchObject({ version: 3 });
     });
 
-    it('writes a room to MongoDB far fewer times than it is moved on, and lists catch up', async () => {
+    it('never writes a move to MongoDB, and lists show the room as its log has it', async () => {
       const [alice, bob] = [user('alice'), user('bob')];
       const room = await create(alice);
-      await join(bob, room._id);
-      await new Promise((resolve) => setTimeout(resolve, 2500)); // earlier rooms' held writes are done
+      await join(bob, room._id); // written at once: lists and Play now see who plays
+      await waitFor(projectorDone, { what: 'the projector done with earlier rooms' });
       const writes = await databaseWrites();
       let view = await call<RoomView>(Requests.rooms.get, { roomId: room._id });
       for (let i = 0; i < 20; i++) {
         view = await move(view.whosTurn.player1.turn ? alice : bob, room._id, 1);
       }
       expect(view.version).toBe(22);
-      await waitFor(async () => (await repositoryRoom(room._id))?.version === 22, {
-        what: 'the last move projected',
+      // Every message acked once its deadlines are out: nothing waits for MongoDB.
+      await waitFor(async () => (await scheduleOfRoom(room._id)).version === 22 && (await projectorDone()), {
+        what: 'the last move scheduled and acked',
         timeoutMs: 10_000,
       });
-      // 20 moves in well under the coalescing delay: one or two writes, not 20.
-      expect((await databaseWrites()) - writes).toBeLessThanOrEqual(3);
-      const listed = await call<RoomPage>(Requests.rooms.list, { page: 1, freeSpot: false });
-      expect(listed.rooms.find((r) => r._id === room._id)?.whosTurn.currentNumber).toBe(20);
+      expect((await databaseWrites()) - writes).toBe(0);
+      expect((await repositoryRoom(room._id))?.version).toBe(2);
+      const listed = await listedRoom(room._id);
+      expect(listed).toMatchObject({ version: 22, whosTurn: { currentNumber: 20 } });
+      expect(listed?.whosTurn.moves).toHaveLength(20);
       // Each move pushed with that move alone: a push does not grow with the game.
       await waitFor(async () => pushesWithMoves(room._id, 20).length === 1, { what: 'the last move pushed' });
       const moved = pushes(room._id).filter((push) => push.meta.version > 2);
@@ -611,32 +623,9 @@ function suite(infra: () => TestInfra) {
         expect((push.data['whosTurn'] as RoomView['whosTurn']).moves).toHaveLength(1);
         expect(push.data['movesFrom']).toBe(push.meta.type === 'room' ? push.meta.movesFrom : -1);
       }
-    });
-
-    it('keeps one log message per held room unacked: a newer one of the room acks the older at once', async () => {
-      const [alice, bob] = [user('alice'), user('bob')];
-      const room = await create(alice);
-      let view = await join(bob, room._id); // written at once: the moves below are held
-      for (let i = 0; i < 6; i++) view = await move(view.whosTurn.player1.turn ? alice : bob, room._id, 2);
-      await waitFor(async () => pushesWithMoves(room._id, 6).length === 1, { what: 'the moves pushed' });
-      const projector = app.get(RoomsService).projector;
-      const jsm = await nc.jetstreamManager();
-      const { stream, durable } = Consumers.roomsProjector;
-      // Well before the held write is due (5 s): the six moves' messages are not all unacked.
-      await waitFor(
-        async () => (await jsm.consumers.info(stream, durable)).num_ack_pending <= projector.heldRooms,
-        {
-          what: 'only the newest message of each held room unacked',
-          timeoutMs: 2000,
-        },
-      );
-      expect(projector.heldRooms).toBeGreaterThan(0);
-      expect((await repositoryRoom(room._id))?.version).toBeLessThan(view.version);
-      // And the held room is written in time, its last message acked.
-      await waitFor(async () => (await repositoryRoom(room._id))?.version === view.version, {
-        what: 'the held room written',
-        timeoutMs: 10_000,
-      });
+      // The game's end is a change lists see: written at once.
+      await edit(bob, room._id, { players: { playerId: bob.userId, removePlayer: true } });
+      expect(await repositoryRoom(room._id)).toBeNull();
     });
 
     it('answers the timer: not due yet, stale, and gone', async () => {

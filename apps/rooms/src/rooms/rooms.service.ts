@@ -164,7 +164,6 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       schedules,
       this.logger,
       {
-        coalesceMs: this.config.PROJECTION_COALESCE_MS,
         deadLetterAttempts: this.config.OUTBOX_DEAD_LETTER_ATTEMPTS,
         deadLetterAfterMs: this.config.OUTBOX_DEAD_LETTER_AFTER_MS,
       },
@@ -223,8 +222,21 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       gameType: request.gameType,
     });
     const now = Date.now();
-    const shown = read.beyond ? [] : rooms.map((room) => toRoomView(room, now));
+    const shown = read.beyond ? [] : (await this.asLogged(rooms)).map((room) => toRoomView(room, now));
     return { rooms: shown, page, pageSize: ROOM_PAGE_SIZE, total };
+  }
+
+  /**
+   * The rooms as their logs have them now: MongoDB holds a room as of its last change that lists
+   * see (players, a game started or ended), not its moves, which only the log has. A room the log
+   * has no newer state of (one from before the log) is shown as stored.
+   */
+  private async asLogged(rooms: readonly RoomRecord[]): Promise<RoomRecord[]> {
+    const logged = await Promise.all(rooms.map((room) => this.log.last(room._id)));
+    return rooms.map((room, i) => {
+      const last = logged[i];
+      return last && !last.deleted && last.room.version > room.version ? last.room : room;
+    });
   }
 
   async get(roomId: unknown): Promise<RoomView> {
