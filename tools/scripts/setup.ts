@@ -5,6 +5,7 @@
 //   helm, kubeconform, the Kubernetes API schemas and checkov (--helm, for the chart checks),
 //   schemathesis (--fuzz, for the API fuzzing run), Debian's chromium (--chromium), and podman with
 //   its API service and the test images (--containers).
+// Independent steps run at the same time (see runSteps), each printing its line as it ends.
 // Usage: npm run setup -- [--helm] [--fuzz] [--chromium] [--containers] [--quiet]
 // Node builtins only: this runs before node_modules exists.
 import { createHash } from 'node:crypto';
@@ -22,7 +23,7 @@ import {
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { StepError, dim, parseOptions, step } from './lib/log.ts';
+import { StepError, bold, dim, formatDuration, green, parseOptions, red } from './lib/log.ts';
 import { hasCommand, run, withLock } from './lib/proc.ts';
 import {
   CHECKOV_VERSION,
@@ -64,6 +65,14 @@ function recordVersion(name: string, version: string) {
 }
 const FERRETDB_SRC = path.join(ROOT, 'tools', 'ferretdb');
 
+/**
+ * Aborted when a step fails: no other step starts, and the go, npm and pip commands still running
+ * are stopped (run's `abort`). apt-get (dpkg must not be interrupted) and the container tools are
+ * left to finish first.
+ */
+const stopping = new AbortController();
+const abort = stopping.signal;
+
 // ---------------------------------------------------------------------------------------------
 // Steps. Each returns undefined when nothing was needed, or a short note of what it did.
 
@@ -82,7 +91,7 @@ async function npmPackages() {
 
   notice('running npm ci');
   const args = ['ci', '--no-audit', '--no-fund'];
-  let result = await run('npm', args, { capture: true });
+  let result = await run('npm', args, { capture: true, abort });
   if (result.code !== 0 && onlyMissingPackages(result.output)) {
     // The registry this machine reaches need not hold the same set of other platforms' optional
     // binaries (e.g. @swc/core-darwin-arm64) as the one the lockfile was written against, and npm ci
@@ -90,9 +99,13 @@ async function npmPackages() {
     // for this platform; it may only add optional packages, and the committed lockfile is kept.
     notice('npm ci refuses the lockfile over optional packages of other platforms: npm install');
     const before = readFileSync(lockFile);
-    result = await run('npm', ['install', '--no-audit', '--no-fund'], { capture: true });
-    const added = addedPackages(before, readFileSync(lockFile));
-    writeFileSync(lockFile, before);
+    let added: LockEntry[] | undefined;
+    try {
+      result = await run('npm', ['install', '--no-audit', '--no-fund'], { capture: true, abort });
+      added = addedPackages(before, readFileSync(lockFile));
+    } finally {
+      writeFileSync(lockFile, before); // also when stopped
+    }
     if (result.code === 0 && (added === undefined || added.some((entry) => !entry.optional))) {
       throw new StepError(
         'package-lock.json is out of sync with package.json: run npm install and commit it',
@@ -121,7 +134,11 @@ async function ensureNativeModules({ rebuild }: { rebuild: boolean }) {
     const env = existsSync(path.join(nodedir, 'include', 'node', 'node.h'))
       ? { npm_config_nodedir: nodedir }
       : undefined;
-    const result = await run('npm', ['rebuild', name, `--allow-scripts=${name}`], { capture: true, env });
+    const result = await run('npm', ['rebuild', name, `--allow-scripts=${name}`], {
+      capture: true,
+      env,
+      abort,
+    });
     if (result.code !== 0) throw new StepError(`npm rebuild ${name} failed`, result.output);
   }
   const problems = nativeModuleProblems();
@@ -243,6 +260,7 @@ async function buildFerretdbLauncher() {
     const listed = await run('go', ['list', '-m', '-f', '{{.Dir}}', MODULE], {
       cwd: FERRETDB_SRC,
       capture: true,
+      abort,
     });
     const source = listed.output.trim().split('\n').pop() ?? '';
     if (listed.code !== 0 || !existsSync(path.join(source, 'go.mod'))) {
@@ -309,6 +327,7 @@ async function kubernetesSchemas() {
   const result = await run('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${KUBERNETES_VERSION}`], {
     cwd: TOOLS_BIN,
     capture: true,
+    abort,
   });
   if (result.code !== 0) throw new StepError('go mod download k8s.io/kubernetes failed', result.output);
   const module = JSON.parse(result.output.slice(result.output.indexOf('{')));
@@ -395,7 +414,8 @@ async function go(args: string[], cwd: string) {
   // GOBIN makes `go install` put the binary into .tools/bin; the module and build caches
   // (go env GOMODCACHE GOCACHE) are the user's own and are reused.
   // CGO off: static binaries, which the container images (FROM scratch) take as they are.
-  const result = await run('go', args, { cwd, capture: true, env: { GOBIN: TOOLS_BIN, CGO_ENABLED: '0' } });
+  const env = { GOBIN: TOOLS_BIN, CGO_ENABLED: '0' };
+  const result = await run('go', args, { cwd, capture: true, env, abort });
   if (result.code !== 0) throw new StepError(`go ${args.join(' ')} failed`, result.output);
 }
 
@@ -423,14 +443,14 @@ async function pythonTool(name: string, version: string) {
     }
     const where = path.relative(ROOT, venv);
     notice(`${name} ${version}: python3 -m venv ${where}, pip install (about a minute)`);
-    const created = await run('python3', ['-m', 'venv', venv], { capture: true });
+    const created = await run('python3', ['-m', 'venv', venv], { capture: true, abort });
     if (created.code !== 0) {
       throw new StepError('python3 -m venv failed (Debian: apt-get install python3-venv)', created.output);
     }
     const pip = await run(
       python,
       ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `${name}==${version}`],
-      { capture: true },
+      { capture: true, abort },
     );
     if (pip.code !== 0) throw new StepError(`pip install ${name}==${version} failed`, pip.output);
     const now = await installed();
@@ -518,31 +538,108 @@ function notice(text: string) {
   console.log(dim(`  … ${text}`));
 }
 
-/** Every step, with the flag that asks for it (none: always). */
-const allSteps: Array<[string, () => Promise<string | undefined>, boolean?]> = [
-  ['npm packages', npmPackages],
-  [`nats-server ${NATS_SERVER_VERSION}`, natsServer],
-  ['ferretdb-launcher', ferretdbLauncher],
-  [`helm ${HELM_VERSION}`, helm, flags.helm],
-  [`kubeconform ${KUBECONFORM_VERSION}`, kubeconform, flags.helm],
-  [`Kubernetes ${KUBERNETES_VERSION} schemas`, kubernetesSchemas, flags.helm],
-  [`checkov ${CHECKOV_VERSION}`, () => pythonTool('checkov', CHECKOV_VERSION), flags.helm],
-  [
-    `schemathesis ${SCHEMATHESIS_VERSION}`,
-    () => pythonTool('schemathesis', SCHEMATHESIS_VERSION),
-    flags.fuzz,
-  ],
-  ['chromium', chromium, flags.chromium],
-  ['podman and images', containers, flags.containers],
+// ---------------------------------------------------------------------------------------------
+// The steps run side by side in lanes: a lane runs its steps one at a time, in the order listed,
+// and a step also waits for the steps it needs. The Go builds share a lane (each one keeps both
+// cores busy), nats-server and the launcher first: the podman step makes their images. npm, pip
+// and apt-get mostly wait on the network and the disk meanwhile; the apt-get steps share a lane
+// (dpkg's lock). No step but npm's uses node_modules.
+
+type Lane = 'npm' | 'go' | 'python' | 'apt';
+
+type Step = {
+  /** What its line says: "✓ <name>  <what it did> (<time>)". */
+  name: string;
+  /** Resolves with a short note of what it did, or undefined when nothing was needed. */
+  run: () => Promise<string | undefined>;
+  lane: Lane;
+  /** Steps listed before it whose results it uses. */
+  needs?: Step[];
+  /** Off unless its flag is given. */
+  wanted?: boolean;
+};
+
+const natsStep: Step = { name: `nats-server ${NATS_SERVER_VERSION}`, run: natsServer, lane: 'go' };
+const ferretdbStep: Step = { name: 'ferretdb-launcher', run: ferretdbLauncher, lane: 'go' };
+const allSteps: Step[] = [
+  { name: 'npm packages', run: npmPackages, lane: 'npm' },
+  natsStep,
+  ferretdbStep,
+  { name: `helm ${HELM_VERSION}`, run: helm, lane: 'go', wanted: flags.helm },
+  { name: `kubeconform ${KUBECONFORM_VERSION}`, run: kubeconform, lane: 'go', wanted: flags.helm },
+  {
+    name: `Kubernetes ${KUBERNETES_VERSION} schemas`,
+    run: kubernetesSchemas,
+    lane: 'go',
+    wanted: flags.helm,
+  },
+  {
+    name: `checkov ${CHECKOV_VERSION}`,
+    run: () => pythonTool('checkov', CHECKOV_VERSION),
+    lane: 'python',
+    wanted: flags.helm,
+  },
+  {
+    name: `schemathesis ${SCHEMATHESIS_VERSION}`,
+    run: () => pythonTool('schemathesis', SCHEMATHESIS_VERSION),
+    lane: 'python',
+    wanted: flags.fuzz,
+  },
+  { name: 'chromium', run: chromium, lane: 'apt', wanted: flags.chromium },
+  {
+    name: 'podman and images',
+    run: containers,
+    lane: 'apt',
+    needs: [natsStep, ferretdbStep],
+    wanted: flags.containers,
+  },
 ];
-const steps = allSteps.filter(([, , wanted = true]) => wanted);
 
-const width = Math.max(...steps.map(([name]) => name.length));
 // One setup at a time: npm test and npm start may both run it.
-await withLock(path.join(ROOT, '.tools', '.setup.lock'), runSteps, {
-  onWait: (pid) => console.log(dim(`  … waiting for another setup (pid ${pid || '?'}) to finish`)),
-});
+const succeeded = await withLock(
+  path.join(ROOT, '.tools', '.setup.lock'),
+  () => runSteps(allSteps.filter(({ wanted = true }) => wanted)),
+  { onWait: (pid) => console.log(dim(`  … waiting for another setup (pid ${pid || '?'}) to finish`)) },
+);
+if (!succeeded) process.exit(1);
 
-async function runSteps() {
-  for (const [name, fn] of steps) await step(name, fn, { width, quiet: flags.quiet });
+/**
+ * Runs the steps by their lanes and needs, and prints each one's line as it ends (the lines of
+ * log.ts's step(), in the order the steps end). The first failure prints "✗ <name>: <message>" and
+ * the end of its output, and stops the rest (see `stopping`). Resolves whether all succeeded.
+ */
+async function runSteps(steps: Step[]) {
+  const width = Math.max(...steps.map(({ name }) => name.length));
+  const ends = new Map<Step, Promise<void>>();
+  const laneEnds = new Map<Lane, Promise<void>>();
+  for (const step of steps) {
+    const before = [laneEnds.get(step.lane), ...(step.needs ?? []).map((need) => ends.get(need))];
+    const end = Promise.all(before).then(() => runStep(step, width));
+    ends.set(step, end);
+    laneEnds.set(step.lane, end);
+  }
+  await Promise.all(ends.values());
+  return !stopping.signal.aborted;
+}
+
+/** Runs one step and prints its line; never rejects. */
+async function runStep(step: Step, width: number) {
+  if (stopping.signal.aborted) return; // another step failed
+  const name = step.name.padEnd(width);
+  const started = Date.now();
+  const took = () => dim(`(${formatDuration(Date.now() - started)})`);
+  try {
+    const note = await step.run();
+    if (note !== undefined || !flags.quiet)
+      console.log(`${green('✓')} ${name}  ${note ?? dim('already done')} ${took()}`);
+  } catch (caught) {
+    const error = caught as Partial<StepError>;
+    if (stopping.signal.aborted && error.name === 'AbortError') {
+      console.error(`${dim('✗')} ${name}  ${dim('stopped')} ${took()}`);
+      return;
+    }
+    console.error(`${red('✗')} ${bold(step.name)}: ${error.message}`);
+    if (error.output) console.error(error.output.trimEnd().split('\n').slice(-80).join('\n'));
+    stopping.abort();
+  }
 }

@@ -9,7 +9,8 @@ import { ROOT } from './workspace.ts';
 /**
  * Runs a command to completion. With `capture` its output is collected (and returned) instead of
  * shown: `stdout` alone, and `output`, stdout and stderr as they came, for the caller to print.
- * Resolves { code, signal, stdout, output }; rejects only when the command cannot be started.
+ * Resolves { code, signal, stdout, output }; rejects only when the command cannot be started, or
+ * with an AbortError when `abort` stops it (SIGTERM).
  */
 export function run(
   command: string,
@@ -19,13 +20,21 @@ export function run(
     env,
     capture = false,
     stdin = 'ignore',
-  }: { cwd?: string; env?: NodeJS.ProcessEnv; capture?: boolean; stdin?: 'ignore' | 'inherit' } = {},
+    abort,
+  }: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    capture?: boolean;
+    stdin?: 'ignore' | 'inherit';
+    abort?: AbortSignal;
+  } = {},
 ): Promise<{ code: number; signal: NodeJS.Signals | null; stdout: string; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,
       env: env ? { ...process.env, ...env } : process.env,
       stdio: [stdin, capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
+      signal: abort,
     });
     let stdout = '';
     let output = '';
