@@ -539,20 +539,21 @@ function notice(text: string) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The steps run side by side in lanes: a lane runs its steps one at a time, in the order listed,
-// and a step also waits for the steps it needs. The Go builds share a lane (each one keeps both
-// cores busy), nats-server and the launcher first: the podman step makes their images. npm, pip
-// and apt-get mostly wait on the network and the disk meanwhile; the apt-get steps share a lane
-// (dpkg's lock). No step but npm's uses node_modules.
+// The steps run side by side, each once the steps it needs are done; the steps of a lane run one
+// at a time, in the order listed. The Go builds share a lane (each one keeps both cores busy),
+// nats-server and the launcher first: the podman step makes their images. npm and pip mostly wait
+// on the network and the disk meanwhile. The apt-get steps share a lane (dpkg's lock). No step but
+// npm's uses node_modules.
 
-type Lane = 'npm' | 'go' | 'python' | 'apt';
+type Lane = 'go' | 'apt';
 
 type Step = {
   /** What its line says: "✓ <name>  <what it did> (<time>)". */
   name: string;
   /** Resolves with a short note of what it did, or undefined when nothing was needed. */
   run: () => Promise<string | undefined>;
-  lane: Lane;
+  /** None: it runs beside every other step. */
+  lane?: Lane;
   /** Steps listed before it whose results it uses. */
   needs?: Step[];
   /** Off unless its flag is given. */
@@ -562,7 +563,7 @@ type Step = {
 const natsStep: Step = { name: `nats-server ${NATS_SERVER_VERSION}`, run: natsServer, lane: 'go' };
 const ferretdbStep: Step = { name: 'ferretdb-launcher', run: ferretdbLauncher, lane: 'go' };
 const allSteps: Step[] = [
-  { name: 'npm packages', run: npmPackages, lane: 'npm' },
+  { name: 'npm packages', run: npmPackages },
   natsStep,
   ferretdbStep,
   { name: `helm ${HELM_VERSION}`, run: helm, lane: 'go', wanted: flags.helm },
@@ -576,13 +577,11 @@ const allSteps: Step[] = [
   {
     name: `checkov ${CHECKOV_VERSION}`,
     run: () => pythonTool('checkov', CHECKOV_VERSION),
-    lane: 'python',
     wanted: flags.helm,
   },
   {
     name: `schemathesis ${SCHEMATHESIS_VERSION}`,
     run: () => pythonTool('schemathesis', SCHEMATHESIS_VERSION),
-    lane: 'python',
     wanted: flags.fuzz,
   },
   { name: 'chromium', run: chromium, lane: 'apt', wanted: flags.chromium },
@@ -613,10 +612,11 @@ async function runSteps(steps: Step[]) {
   const ends = new Map<Step, Promise<void>>();
   const laneEnds = new Map<Lane, Promise<void>>();
   for (const step of steps) {
-    const before = [laneEnds.get(step.lane), ...(step.needs ?? []).map((need) => ends.get(need))];
+    const before = (step.needs ?? []).map((need) => ends.get(need));
+    if (step.lane) before.push(laneEnds.get(step.lane));
     const end = Promise.all(before).then(() => runStep(step, width));
     ends.set(step, end);
-    laneEnds.set(step.lane, end);
+    if (step.lane) laneEnds.set(step.lane, end);
   }
   await Promise.all(ends.values());
   return !stopping.signal.aborted;
