@@ -9,7 +9,11 @@ or password again, and an account the fuzzer deleted is registered again.
 Test data: in the requests generated as valid, the ids that must be the caller's own (a room's
 createdBy.id, a join's or leave's players.playerId, a reward's playerId and the id in its path)
 are the player's, so those requests reach the rooms and rewards services instead of stopping at
-403. Requests generated as invalid keep what was generated.
+403. Every second game record generated as valid is read with the ids of a game the player finished
+before the run against a second player, from that player's history (fuzz.ts plays it), and every second login generated as valid is the player's own
+e-mail and password, so the fuzzer sees both found and not found, a login that succeeds and one
+that fails (SPEC §8 answers 400 to credentials that match no account). Requests generated as invalid keep what was
+generated.
 
 Two rules of the API that JSON Schema cannot state, both written in the document's descriptions:
 the confirmation of a password equals the password (SPEC §5), and a new password is not one of
@@ -38,6 +42,13 @@ PLAYER = {
 # The auth service's list, the same file it refuses passwords from (compared in lower case).
 with open("apps/auth/src/assets/common-passwords.json", encoding="utf-8") as file:
     COMMON_PASSWORDS = {password.lower() for password in json.load(file)}
+# A game the fuzzing player finished before the run, and its opponent, whose history keeps it.
+GAME_USER_ID = os.environ["FUZZ_GAME_USER_ID"]
+GAME_ID = os.environ["FUZZ_GAME_ID"]
+GAME_RECORD = ("GET", "/api/rewards/{userId}/games/{gameId}")
+LOGIN = ("POST", "/api/users/login")
+# How many requests of each operation with real test data were generated as valid.
+valid_cases = {GAME_RECORD: 0, LOGIN: 0}
 PASSWORD = re.compile(r"^[A-Za-z0-9]{6,16}$")
 NEW_PASSWORD_OPERATIONS = {("POST", "/api/users"), ("PATCH", "/api/users/edit")}
 
@@ -84,7 +95,16 @@ def _caller_id(case):
 def _test_data(case, operation):
     caller = _caller_id(case)
     body = case.body
-    if caller is None or case.meta is None or not case.meta.generation.mode.is_positive:
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return
+    if operation in valid_cases:
+        valid_cases[operation] += 1
+        if valid_cases[operation] % 2 == 0:
+            if operation == GAME_RECORD and isinstance(case.path_parameters, dict):
+                case.path_parameters.update(userId=GAME_USER_ID, gameId=GAME_ID)
+            elif operation == LOGIN and isinstance(body, dict):
+                body.update(email=PLAYER["email"], password=PLAYER["password"])
+    if caller is None:
         return
     if operation == ("POST", "/api/rooms") and isinstance(body, dict):
         if isinstance(body.get("createdBy"), dict):

@@ -4,8 +4,10 @@
 // it, started on free ports with throwaway data by the same startThrowawayStack() as the end-to-end
 // tests' stack.
 //   tools/fuzz/schemathesis.toml   the run's settings (examples per operation, phases, reports)
-//   tools/fuzz/hooks.py            the two rules of the document JSON Schema cannot state, and the
-//                                  fuzzing player's account kept usable; no check is off
+//   tools/fuzz/hooks.py            the two rules of the document JSON Schema cannot state, the
+//                                  fuzzing player's account kept usable, and test data (the
+//                                  player's own ids, credentials, and a game it finished); no check
+//                                  is off
 // Any failure fails the stage. The report (JUnit, and the requests that failed, replayable with
 // `schemathesis replay`) goes to .artifacts/fuzz/, the services' output to .artifacts/fuzz/stack.log.
 //
@@ -17,6 +19,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Fleet, GatewayClient, type FinishedGame, type Player } from '../../containers/src/players.ts';
 import { StepError, bold, dim, formatDuration, green, step } from '../../scripts/lib/log.ts';
 import { setupAndBuild } from '../../scripts/lib/stack.ts';
 import { runnerOptions, startThrowawayStack } from '../../scripts/lib/throwaway.ts';
@@ -74,11 +78,16 @@ async function start(): Promise<string> {
   return `${stack.url} (services: ${stack.apps.map((a) => a.name).join(', ')}; logs: .artifacts/fuzz/stack.log)`;
 }
 
-/**
- * The player the fuzzer acts as (schemathesis.toml logs in with these; hooks.py keeps the account
- * usable): a fresh one per run, valid by SPEC §5.
- */
-async function registerPlayer(url: string): Promise<Record<string, string>> {
+interface Account {
+  id: string;
+  name: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** A new player, valid by SPEC §5, registered through the gateway. */
+async function register(url: string): Promise<Account> {
   const name = `fuzz${randomBytes(5).toString('hex')}`;
   const password = `Fz${randomBytes(6).toString('hex')}`;
   const email = `${name}@example.com`;
@@ -88,15 +97,73 @@ async function registerPlayer(url: string): Promise<Record<string, string>> {
     body: JSON.stringify({ name, email, password, confirmedPassword: password }),
   });
   if (response.status !== 201) {
-    throw new StepError(`registering the fuzzing player answered ${response.status}`, await response.text());
+    throw new StepError(`registering a fuzzing player answered ${response.status}`, await response.text());
   }
-  return { FUZZ_NAME: name, FUZZ_EMAIL: email, FUZZ_PASSWORD: password };
+  const { _id: id, token } = (await response.json()) as { _id: string; token: string };
+  return { id, name, email, password, token };
+}
+
+/**
+ * A finished game and a player whose history holds it, so that the fuzzer reads a game record
+ * that exists (GET /api/rewards/{userId}/games/{gameId}) and not only 404s: the fuzzing player and
+ * a second one play one game to its end as the benchmark's bots do, the room is deleted, and the
+ * game's id is read from the second player's history once rewards holds it. The second player's,
+ * because the fuzzer deletes the fuzzing player's account, and its history with it.
+ */
+async function finishedGame(url: string, player: Account): Promise<{ userId: string; gameId: string }> {
+  const client = new GatewayClient(url);
+  const problems: string[] = [];
+  let finished: FinishedGame | undefined;
+  const fleet = new Fleet(
+    {
+      error: (kind, detail) => problems.push(`${kind}: ${detail}`),
+      gameFinished: (game) => (finished = game),
+    },
+    { duration: 14, thinkMs: 20, jitter: 0, keepPlaying: () => false },
+  );
+  const seated = ({ id, name, token }: Account): Player => ({ id, name, token, client });
+  try {
+    const opponent = await register(url);
+    await fleet.open(seated(player), seated(opponent));
+    const deadline = Date.now() + 60_000;
+    while (!finished && !problems.length && Date.now() < deadline) await sleep(200);
+    await fleet.stop({ deleteRooms: true });
+    if (!finished) throw new StepError("the fuzzing player's game did not finish", problems.join('\n'));
+    while (Date.now() < deadline) {
+      const history = await client.request<Array<{ gameId: string }>>(
+        'GET',
+        `/api/rewards/${encodeURIComponent(opponent.id)}/games`,
+      );
+      const game = history.status === 200 ? history.body[0] : undefined;
+      if (game) return { userId: opponent.id, gameId: game.gameId };
+      await sleep(200);
+    }
+    throw new StepError(`the finished game ${finished.gameId} did not reach the players' histories`);
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * The player the fuzzer acts as (schemathesis.toml logs in with these; hooks.py keeps the account
+ * usable and supplies the test data): a fresh one per run, with a finished game.
+ */
+async function fuzzingPlayer(url: string): Promise<Record<string, string>> {
+  const player = await register(url);
+  const game = await finishedGame(url, player);
+  return {
+    FUZZ_NAME: player.name,
+    FUZZ_EMAIL: player.email,
+    FUZZ_PASSWORD: player.password,
+    FUZZ_GAME_USER_ID: game.userId,
+    FUZZ_GAME_ID: game.gameId,
+  };
 }
 
 /** Runs schemathesis with every check; resolves when it passed, throws with why when not. */
 async function fuzz(): Promise<string> {
   if (interrupted) throw new StepError('interrupted');
-  const player = await registerPlayer(baseUrl as string);
+  const player = await fuzzingPlayer(baseUrl as string);
   const args = [
     ...['--config-file', CONFIG, 'run', `${baseUrl}${DOCUMENT_PATH}`],
     ...['--checks', 'all', '--report-dir', ARTIFACTS, ...options.rest],
