@@ -5,6 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { containersOf, loadCompose } from './compose.ts';
 import { bold, exec, formatDuration, green, podman, red, ROOT } from './exec.ts';
+import { SYSTEM_SCENARIOS } from '../../scripts/lib/stack.ts';
 import { runFaultTest } from './fault-test.ts';
 import { raiseAddressLimitsForTests, stackUrls, startContainerStack, stopContainerStack } from './stack.ts';
 
@@ -45,13 +46,6 @@ async function step(name: string, work: () => Promise<void>): Promise<void> {
   await work();
   timings.push([name, Date.now() - t0]);
 }
-
-/**
- * The scenarios that cross services and replicas (accounts, a whole game with a visitor, the turn
- * clock, Play now and the AI through the timer, the live leaderboard). Screens, accessibility and
- * the latency figure are the same web bundle as in the end-to-end stage, which runs them all.
- */
-const SYSTEM_SCENARIOS = ['account', 'quick-battle', 'timeout', 'play-now', 'leaderboard'];
 
 let failed = false;
 try {

@@ -78,6 +78,16 @@ export const SHARED_ADDRESS_LIMITS = {
   PUSH_STREAMS_PER_ADDRESS: '1000000',
 };
 
+/**
+ * The browser scenarios that cross services and replicas (accounts, a whole game with a visitor,
+ * the turn clock, Play now and the AI through the timer, the live leaderboard), by file name
+ * (apps/e2e/src/<name>.e2e.ts). `npm test` runs them once, in its container stage, against the
+ * replicated stack behind nginx; its end-to-end stage runs every other scenario (screens,
+ * accessibility, the felt latency, My games, the phone layout) against the stack as `npm start`
+ * runs it. `npm run e2e` alone runs them all.
+ */
+export const SYSTEM_SCENARIOS = ['account', 'quick-battle', 'timeout', 'play-now', 'leaderboard'];
+
 /** Readiness: every service answers GET /health with 200 on its port. */
 export const HEALTH_PATH = '/health';
 
