@@ -23,7 +23,7 @@ import {
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { StepError, bold, dim, formatDuration, green, parseOptions, red } from './lib/log.ts';
+import { StepError, dim, formatDuration, parseOptions, printStepDone, printStepFailure } from './lib/log.ts';
 import { hasCommand, run, withLock } from './lib/proc.ts';
 import {
   CHECKOV_VERSION,
@@ -622,24 +622,19 @@ async function runSteps(steps: Step[]) {
   return !stopping.signal.aborted;
 }
 
-/** Runs one step and prints its line; never rejects. */
+/** Runs one step and prints its line (log.ts's); never rejects. */
 async function runStep(step: Step, width: number) {
   if (stopping.signal.aborted) return; // another step failed
-  const name = step.name.padEnd(width);
   const started = Date.now();
-  const took = () => dim(`(${formatDuration(Date.now() - started)})`);
   try {
-    const note = await step.run();
-    if (note !== undefined || !flags.quiet)
-      console.log(`${green('✓')} ${name}  ${note ?? dim('already done')} ${took()}`);
+    printStepDone(step.name, await step.run(), started, { width, quiet: flags.quiet });
   } catch (caught) {
-    const error = caught as Partial<StepError>;
-    if (stopping.signal.aborted && error.name === 'AbortError') {
-      console.error(`${dim('✗')} ${name}  ${dim('stopped')} ${took()}`);
+    if (stopping.signal.aborted && (caught as Error).name === 'AbortError') {
+      const took = dim(`(${formatDuration(Date.now() - started)})`);
+      console.error(`${dim('✗')} ${step.name.padEnd(width)}  ${dim('stopped')} ${took}`);
       return;
     }
-    console.error(`${red('✗')} ${bold(step.name)}: ${error.message}`);
-    if (error.output) console.error(error.output.trimEnd().split('\n').slice(-80).join('\n'));
+    printStepFailure(step.name, caught);
     stopping.abort();
   }
 }

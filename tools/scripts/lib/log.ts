@@ -80,10 +80,29 @@ export class StepError extends Error {
   }
 }
 
+/** Prints a step's line: "✓ <name>  <note> (<time>)", or "already done" (not when `quiet`). */
+export function printStepDone(
+  name: string,
+  note: string | undefined,
+  startedAt: number,
+  { width = 0, quiet = false } = {},
+): void {
+  const took = dim(`(${formatDuration(Date.now() - startedAt)})`);
+  if (note !== undefined || !quiet)
+    console.log(`${green('✓')} ${name.padEnd(width)}  ${note ?? dim('already done')} ${took}`);
+}
+
+/** Prints a failed step's "✗ <name>: <message>" and the end of its output. */
+export function printStepFailure(name: string, caught: unknown): void {
+  const error = caught as Partial<StepError>;
+  console.error(`${red('✗')} ${bold(name)}: ${error.message}`);
+  if (error.output) console.error(error.output.trimEnd().split('\n').slice(-80).join('\n'));
+}
+
 /**
- * Runs one step of a script and prints "✓ <name>  <note> (<time>)", the note being what `fn`
- * resolves with: undefined means nothing was needed ("already done", not shown when `quiet`). A
- * failure prints "✗ <name>: <message>" and the end of its output, runs `cleanup`, and exits 1.
+ * Runs one step of a script and prints its line (printStepDone), the note being what `fn`
+ * resolves with: undefined means nothing was needed. A failure prints printStepFailure's lines,
+ * runs `cleanup`, and exits 1.
  */
 export async function step(
   name: string,
@@ -97,14 +116,10 @@ export async function step(
   const started = Date.now();
   try {
     const note = await fn();
-    const took = dim(`(${formatDuration(Date.now() - started)})`);
-    if (note !== undefined || !quiet)
-      console.log(`${green('✓')} ${name.padEnd(width)}  ${note ?? dim('already done')} ${took}`);
+    printStepDone(name, note, started, { width, quiet });
     return note;
   } catch (caught) {
-    const error = caught as Partial<StepError>;
-    console.error(`${red('✗')} ${bold(name)}: ${error.message}`);
-    if (error.output) console.error(error.output.trimEnd().split('\n').slice(-80).join('\n'));
+    printStepFailure(name, caught);
     await cleanup?.();
     process.exit(1);
   }
