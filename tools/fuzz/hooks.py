@@ -9,11 +9,11 @@ or password again, and an account the fuzzer deleted is registered again.
 Test data: in the requests generated as valid, the ids that must be the caller's own (a room's
 createdBy.id, a join's or leave's players.playerId, a reward's playerId and the id in its path)
 are the player's, so those requests reach the rooms and rewards services instead of stopping at
-403. Every second game record generated as valid is read with the ids of a game the player finished
-before the run against a second player, from that player's history (fuzz.ts plays it), and every second login generated as valid is the player's own
-e-mail and password, so the fuzzer sees both found and not found, a login that succeeds and one
-that fails (SPEC §8 answers 400 to credentials that match no account). Requests generated as invalid keep what was
-generated.
+403. Every second game record generated as valid is read with the ids of a game the player
+finished before the run against a second player, from that player's history (fuzz.ts plays it),
+and every second login generated as valid is the player's own e-mail and password, so the fuzzer
+sees both found and not found, a login that succeeds and one that fails (SPEC §8 answers 400 to
+credentials that match no account). Requests generated as invalid keep what was generated.
 
 Two rules of the API that JSON Schema cannot state, both written in the document's descriptions:
 the confirmation of a password equals the password (SPEC §5), and a new password is not one of
