@@ -3,9 +3,9 @@
 // removed again whatever happened (containers, network, volumes; the images stay as a cache).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { SYSTEM_SCENARIOS } from '../../scripts/lib/stack.ts';
 import { containersOf, loadCompose } from './compose.ts';
 import { bold, exec, formatDuration, green, podman, red, ROOT } from './exec.ts';
-import { SYSTEM_SCENARIOS } from '../../scripts/lib/stack.ts';
 import { runFaultTest } from './fault-test.ts';
 import { raiseAddressLimitsForTests, stackUrls, startContainerStack, stopContainerStack } from './stack.ts';
 
