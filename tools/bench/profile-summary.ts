@@ -37,21 +37,28 @@ for (const file of positionals) {
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => add(self, id, profile.timeDeltas[i] ?? 0));
   const total = [...self.values()].reduce((a, b) => a + b, 0);
-  const idle = [...self]
-    .filter(([id]) => frameOf(id).functionName === '(idle)')
-    .reduce((a, [, t]) => a + t, 0);
-  const busy = total - idle;
 
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();
+  // Inclusive time of the app's own frames: which of its functions the time is spent under.
+  const inclusive = new Map<string, number>();
   for (const [id, time] of self) {
     const frame = frameOf(id);
-    if (frame.functionName === '(idle)') continue;
-    const pkg = packageOf(frame);
+    const pkg = packageOf(frame); // '(idle)' for V8's idle frame
     add(byPackage, pkg, time);
+    if (pkg === '(idle)') continue;
     const key = `${frame.functionName || '(anonymous)'}  ${pkg}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
     add(byFunction, key, time);
+    const under = new Set<string>(); // each function once, however deep it recurses
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const caller = frameOf(at);
+      if (packageOf(caller) === 'app bundle')
+        under.add(`${caller.functionName || '(anonymous)'}:${caller.lineNumber + 1}`);
+    }
+    for (const name of under) add(inclusive, name, time);
   }
+  const busy = total - (byPackage.get('(idle)') ?? 0);
+  byPackage.delete('(idle)');
   /** The `TOP` largest totals, under `title`, in % of the busy time. */
   const printTop = (title: string, totals: Map<string, number>) => {
     console.log(`  ${title}:`);
@@ -63,20 +70,5 @@ for (const file of positionals) {
   );
   printTop('by package (self time, % of busy)', byPackage);
   printTop('by function (self time)', byFunction);
-
-  // Inclusive time of the app's own frames: which of its functions the time is spent under.
-  const inclusive = new Map<string, number>();
-  for (const [id, time] of self) {
-    if (frameOf(id).functionName === '(idle)') continue;
-    const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const frame = frameOf(at);
-      if (packageOf(frame) !== 'app bundle') continue;
-      const key = `${frame.functionName || '(anonymous)'}:${frame.lineNumber + 1}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      add(inclusive, key, time);
-    }
-  }
   if (inclusive.size) printTop('app bundle functions (inclusive time)', inclusive);
 }

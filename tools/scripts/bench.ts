@@ -50,7 +50,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotView } from '@oasis198/game-rules';
 import { measureFloor } from '../bench/lib/floor.ts';
 import { diffMetrics, scrapeAll } from '../bench/lib/metrics.ts';
-import { ProcessSampler, discoverContainers, loadAverage, machineTicks } from '../bench/lib/procs.ts';
+import { ProcessSampler, discoverContainers, loadAverage } from '../bench/lib/procs.ts';
 import { chooseMove } from '../bench/lib/rules.ts';
 import { Recorder, round, summarize } from '../bench/lib/stats.ts';
 import { enlist, Fleet, GatewayClient, type FleetOptions, type Player } from '../containers/src/players.ts';
@@ -148,17 +148,6 @@ async function cleanUp() {
 
 // ------------------------------------------------------------------------------------------------
 // The stack
-
-function machine() {
-  const cpus = os.cpus();
-  return {
-    cpu: cpus[0]?.model.trim() ?? 'unknown CPU',
-    cores: cpus.length,
-    ramGiB: round(os.totalmem() / 2 ** 30, 1),
-    node: process.version,
-    os: `${os.type()} ${os.release()}`,
-  };
-}
 
 /** Whether a stack answers GET /api/rooms/ at `url` within 2 s. */
 const answers = (url: string) =>
@@ -261,12 +250,11 @@ function useRunningStack(url: string): BenchedStack {
 async function settle() {
   const started = Date.now();
   let busy = 100;
-  while (Date.now() - started < 120_000) {
-    const a = machineTicks();
+  while (busy >= 30 && Date.now() - started < 120_000) {
+    const machine = new ProcessSampler({});
+    machine.start();
     await wait(2);
-    const b = machineTicks();
-    busy = a && b ? (100 * (b.busy - a.busy)) / Math.max(1, b.total - a.total) : 0;
-    if (busy < 30) break;
+    busy = machine.stop().machineBusyPct;
   }
   log(
     dim(`  settled in ${Math.round((Date.now() - started) / 1000)} s (machine busy ${Math.round(busy)} %)`),
@@ -341,7 +329,6 @@ async function runStep(target: number, stack: BenchedStack, client: GatewayClien
   await settle();
   const rtt = summarize(window.rtt);
   const patch = summarize(window.patch);
-  const errors = Object.fromEntries(recorder.errors);
   const errorCount = recorder.errorCount;
   const stackCpu = Object.entries(usage.processes)
     .filter(([name]) => name !== 'bench')
@@ -365,7 +352,7 @@ async function runStep(target: number, stack: BenchedStack, client: GatewayClien
     patchP99Ms: round(patch.p99),
     errors: errorCount,
     errorsInWindow: errorCount - errorsBefore,
-    errorKinds: errors,
+    errorKinds: Object.fromEntries(recorder.errors),
     errorExamples: Object.fromEntries(recorder.examples),
     benchLoopDelayP99Ms: round(loopDelay.percentile(99) / 1e6),
     machineBusyPct: round(usage.machineBusyPct),
@@ -396,14 +383,12 @@ type StepResult = Awaited<ReturnType<typeof runStep>>;
 type NatsTraffic = { in_msgs: number; out_msgs: number; in_bytes: number; out_bytes: number };
 
 /** NATS's message and byte counters (its /varz), or undefined when it has no known monitoring endpoint. */
-async function natsTraffic(monitorUrl: string | undefined): Promise<NatsTraffic | undefined> {
-  if (!monitorUrl) return undefined;
-  try {
-    return (await (await fetch(`${monitorUrl}/varz`)).json()) as NatsTraffic;
-  } catch {
-    return undefined;
-  }
-}
+const natsTraffic = async (monitorUrl: string | undefined): Promise<NatsTraffic | undefined> =>
+  monitorUrl
+    ? fetch(`${monitorUrl}/varz`)
+        .then((res) => res.json() as Promise<NatsTraffic>)
+        .catch(() => undefined)
+    : undefined;
 
 /** What NATS carried per move between two readings of its counters. */
 function perMove(before: NatsTraffic | undefined, after: NatsTraffic | undefined, moves: number) {
@@ -517,11 +502,7 @@ async function theFloor(basis: StepResult, mongoUrl: string, ferretdbPid: Proces
   );
   const sampler = new ProcessSampler({ ferretdb: ferretdbPid, bench: process.pid });
   sampler.start();
-  const measured = await measureFloor({
-    mongoUrl,
-    moves: floorMoves,
-    games: basis.games,
-  });
+  const measured = await measureFloor({ mongoUrl, moves: floorMoves, games: basis.games });
   const usage = sampler.stop();
   const floorCpu = (usage.processes.ferretdb?.cpuSeconds ?? 0) + (usage.processes.bench?.cpuSeconds ?? 0);
   const floor = {
@@ -587,7 +568,13 @@ let timer: Record<string, unknown> | undefined;
 let failure: unknown;
 const started = Date.now();
 mkdirSync(ARTIFACTS, { recursive: true });
-const info = machine();
+const info = {
+  cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+  cores: os.cpus().length,
+  ramGiB: round(os.totalmem() / 2 ** 30, 1),
+  node: process.version,
+  os: `${os.type()} ${os.release()}`,
+};
 log(bold('Oasis 198 benchmark'));
 log(`machine: ${info.cpu}, ${info.cores} cores, ${info.ramGiB} GiB RAM, Node ${info.node}, ${info.os}`);
 log(
@@ -670,15 +657,14 @@ log(
 );
 if (results.length) log(ladderTable(results));
 if (floor) {
-  const ref = floorBasis;
   log(
     `\nfloor (one process: libs/game-rules + one guarded write per move, same FerretDB): ${floor.moves} moves over ` +
       `${floor.games} games in ${round(floor.seconds, 1)} s = ${round(floor.movesPerSec, 0)} moves/s, ` +
       `${floor.cpuMsPerMove} ms CPU per move; one move at a time p50 ${round(floor.single.latency.p50, 2)} ms / ` +
       `p99 ${round(floor.single.latency.p99, 2)} ms` +
-      (ref
-        ? `\ndistributed path at ${ref.games} games: ${ref.movesPerSec} moves/s, ${ref.stackCpuMsPerMove} ms CPU per move ` +
-          `(all stack processes, background included), round trip p50 ${ref.p50Ms} ms / p99 ${ref.p99Ms} ms`
+      (floorBasis
+        ? `\ndistributed path at ${floorBasis.games} games: ${floorBasis.movesPerSec} moves/s, ${floorBasis.stackCpuMsPerMove} ms CPU per move ` +
+          `(all stack processes, background included), round trip p50 ${floorBasis.p50Ms} ms / p99 ${floorBasis.p99Ms} ms`
         : ''),
   );
 }

@@ -2,7 +2,7 @@
 // after a window. Histograms give per-subject count, mean and an upper bound of the p99 (its bucket).
 
 type Labels = Record<string, string>;
-type Histogram = { sum: number; count: number; buckets: [le: number, n: number][] };
+type Histogram = { sum: number; count: number; buckets: Map<number, number> };
 export type Metrics = { histograms: Record<string, Histogram>; gauges: Record<string, number> };
 
 const HISTOGRAMS: Record<string, (l: Labels) => string> = {
@@ -15,46 +15,33 @@ const HISTOGRAMS: Record<string, (l: Labels) => string> = {
 };
 const LOOP_LAG_P99 = 'nodejs_eventloop_lag_p99_seconds';
 
-function parseLabels(text: string) {
-  const labels: Labels = {};
-  for (const [, key = '', value = ''] of text.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key] = value;
-  return labels;
+/** The samples of an exposition text: [{ name, labels, value }], one per line that is not a comment. */
+export function samples(text: string) {
+  return text.split('\n').flatMap((line) => {
+    const [, name = '', labelText = '', value] = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line) ?? [];
+    const labels = [...labelText.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, key, v]) => [key, v]);
+    return name ? [{ name, labels: Object.fromEntries(labels) as Labels, value: Number(value) }] : [];
+  });
 }
 
-/** Parses the exposition text into { histograms: { key: { sum, count, buckets: [[le, n]] } }, gauges }. */
+/** Parses the exposition text into { histograms: { key: { sum, count, buckets: le -> n } }, gauges }. */
 function parseMetrics(text: string): Metrics {
   const histograms: Metrics['histograms'] = {};
   const gauges: Metrics['gauges'] = {};
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
-    if (!match) continue;
-    const [, name = '', labelText = '', valueText] = match;
-    const value = Number(valueText);
-    if (name === LOOP_LAG_P99) {
-      gauges[name] = value;
-      continue;
-    }
-    const histogram = Object.entries(HISTOGRAMS).find(([f]) => name.startsWith(f));
-    if (!histogram) continue;
-    const [family, describe] = histogram;
-    const labels = parseLabels(labelText);
-    const { le } = labels;
-    delete labels.le;
-    delete labels.service;
-    const key = describe(labels);
-    const h = (histograms[key] ??= { sum: 0, count: 0, buckets: [] });
+  for (const { name, labels, value } of samples(text)) {
+    if (name === LOOP_LAG_P99) gauges[name] = value;
+    const family = Object.keys(HISTOGRAMS).find((f) => name.startsWith(f));
+    if (!family) continue;
+    const { le, service: _service, ...rest } = labels;
+    const h = (histograms[HISTOGRAMS[family]?.(rest) ?? ''] ??= { sum: 0, count: 0, buckets: new Map() });
     const suffix = name.slice(family.length);
     if (suffix === '_sum') h.sum += value;
     else if (suffix === '_count') h.count += value;
     else if (suffix === '_bucket') {
       const bound = le === '+Inf' ? Infinity : Number(le);
-      const existing = h.buckets.find((b) => b[0] === bound);
-      if (existing) existing[1] += value;
-      else h.buckets.push([bound, value]);
+      h.buckets.set(bound, (h.buckets.get(bound) ?? 0) + value);
     }
   }
-  for (const h of Object.values(histograms)) h.buckets.sort((a, b) => a[0] - b[0]);
   return { histograms, gauges };
 }
 
@@ -81,15 +68,14 @@ export function diffMetrics(before: Metrics | null | undefined, after: Metrics |
   if (!before || !after) return null;
   const rows = [];
   for (const [key, h] of Object.entries(after.histograms)) {
-    const b = before.histograms[key] ?? { sum: 0, count: 0, buckets: [] };
-    const count = h.count - b.count;
+    const b = before.histograms[key];
+    const count = h.count - (b?.count ?? 0);
     if (count <= 0) continue;
-    const sum = h.sum - b.sum;
-    const deltas = h.buckets.map(
-      ([le, n]) => [le, n - (b.buckets.find((x) => x[0] === le)?.[1] ?? 0)] as const,
-    );
-    const target = 0.99 * count;
-    const p99 = deltas.find(([, n]) => n >= target)?.[0] ?? Infinity;
+    const sum = h.sum - (b?.sum ?? 0);
+    // The smallest bucket bound that holds 99 % of the window's observations.
+    const bounds = [...h.buckets.keys()].sort((x, y) => x - y);
+    const p99 =
+      bounds.find((le) => (h.buckets.get(le) ?? 0) - (b?.buckets.get(le) ?? 0) >= 0.99 * count) ?? Infinity;
     rows.push({ what: key, count, meanMs: (1000 * sum) / count, p99LeMs: p99 * 1000, totalS: sum });
   }
   rows.sort((a, b) => b.totalS - a.totalS);

@@ -8,15 +8,20 @@ import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.ts';
 /** Kernel clock ticks per second (USER_HZ); 100 on every mainstream Linux. */
 const TICKS = 100;
 
-export function cpuTicks(pid: number | undefined) {
+/** /proc/<pid>/<file>'s text, or null when the process is gone. */
+function proc(pid: number | undefined, file: string) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces) start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch {
     return null;
   }
+}
+
+export function cpuTicks(pid: number | undefined) {
+  const stat = proc(pid, 'stat');
+  // Fields after the command name (which may contain spaces) start after the last ')'.
+  const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields ? Number(fields[11]) + Number(fields[12]) : null; // utime, stime (fields 14 and 15)
 }
 
 /** CPU milliseconds a process used since an earlier cpuTicks() reading. */
@@ -24,26 +29,15 @@ export const cpuMsSince = (pid: number | undefined, ticks: number) =>
   (((cpuTicks(pid) ?? ticks) - ticks) * 1000) / TICKS;
 
 function rssBytes(pid: number | undefined) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /VmRSS:\s+(\d+) kB/.exec(status);
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
+  const match = /VmRSS:\s+(\d+) kB/.exec(proc(pid, 'status') ?? '');
+  return match ? Number(match[1]) * 1024 : null;
 }
 
-/** Busy and total jiffies of the whole machine (first line of /proc/stat). */
-export function machineTicks() {
-  try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
-    const values = line.trim().split(/\s+/).slice(1).map(Number);
-    const idle = (values[3] ?? NaN) + (values[4] ?? 0);
-    const total = values.reduce((a, b) => a + b, 0);
-    return { busy: total - idle, total };
-  } catch {
-    return null;
-  }
+/** Busy and total CPU time of the whole machine (every core; Node's os.cpus(), from /proc/stat). */
+function machineTimes() {
+  const times = os.cpus().map((cpu) => cpu.times);
+  const busy = times.reduce((sum, t) => sum + t.user + t.nice + t.sys + t.irq, 0);
+  return { busy, total: busy + times.reduce((sum, t) => sum + t.idle, 0) };
 }
 
 export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
@@ -53,83 +47,61 @@ type Pids = Record<string, number | number[] | undefined>;
 
 /** CPU ticks or RSS of one process or the sum over several (the replicas of one service); null if any is gone. */
 function over(pids: Pids[string], read: (pid: number | undefined) => number | null) {
-  let total = 0;
-  for (const pid of [pids].flat()) {
-    const value = read(pid);
-    if (value === null) return null;
-    total += value;
-  }
-  return total;
+  const values = [pids].flat().map(read);
+  return values.includes(null) ? null : (values as number[]).reduce((a, b) => a + b, 0);
 }
-
-/** The RSS of a process by name: `bench` is this process. */
-const rssOf = (name: string, pids: Pids[string]) =>
-  name === 'bench' ? process.memoryUsage.rss() : over(pids, rssBytes);
 
 /**
  * Samples a set of processes ({ name: pid or [pids] }) over a window: start(), then sample() now and then
- * (for the peak RSS), then stop() -> { name: { cpuPct, rssMb, peakRssMb } } plus `machine` busy %.
- * cpuPct is of one core (200 % = both cores of this machine).
+ * (for the peak RSS), then stop() -> { name: { cpuSeconds, cpuPct, rssMb, peakRssMb } } plus the
+ * machine's busy %. cpuPct is of one core (200 % = both cores of this machine).
  */
 export class ProcessSampler {
   pids: Pids;
-  // What start() takes, declared here: the window's start, each process's CPU ticks and peak RSS
-  // bytes, this process's CPU and the machine's ticks at the start.
-  startedAt = 0n;
+  // What start() takes: the window's start, each process's CPU ticks and peak RSS bytes, and the
+  // machine's CPU times at the start.
+  startedAt = 0;
   ticks: Record<string, number | null> = {};
   peak: Record<string, number> = {};
-  selfCpu: NodeJS.CpuUsage | undefined = undefined;
-  machine: ReturnType<typeof machineTicks> = null;
+  machine = machineTimes();
 
   constructor(pids: Pids) {
     this.pids = pids;
   }
 
   start() {
-    this.startedAt = process.hrtime.bigint();
-    this.ticks = {};
+    this.startedAt = performance.now();
     this.peak = {};
-    for (const [name, pid] of Object.entries(this.pids)) this.ticks[name] = over(pid, cpuTicks);
-    this.selfCpu = process.cpuUsage();
-    this.machine = machineTicks();
+    this.ticks = Object.fromEntries(
+      Object.entries(this.pids).map(([name, pid]) => [name, over(pid, cpuTicks)]),
+    );
+    this.machine = machineTimes();
     this.sample();
   }
 
   sample() {
     for (const [name, pid] of Object.entries(this.pids)) {
-      const rss = rssOf(name, pid);
+      const rss = over(pid, rssBytes);
       if (rss !== null) this.peak[name] = Math.max(this.peak[name] ?? 0, rss);
     }
   }
 
   stop() {
     this.sample();
-    const seconds = Number(process.hrtime.bigint() - this.startedAt) / 1e9;
-    const out: Record<string, Record<'cpuSeconds' | 'cpuPct' | 'rssMb' | 'peakRssMb', number | null>> = {};
-    for (const [name, pid] of Object.entries(this.pids)) {
-      let cpuSeconds: number | null;
-      if (name === 'bench') {
-        const used = process.cpuUsage(this.selfCpu);
-        cpuSeconds = (used.user + used.system) / 1e6;
-      } else {
-        const end = over(pid, cpuTicks);
-        cpuSeconds =
-          end === null || this.ticks[name] === null ? null : (end - (this.ticks[name] as number)) / TICKS;
-      }
-      const rss = rssOf(name, pid);
-      out[name] = {
-        cpuSeconds,
-        cpuPct: cpuSeconds === null ? null : (100 * cpuSeconds) / seconds,
-        rssMb: rss === null ? null : rss / 2 ** 20,
-        peakRssMb: this.peak[name] === undefined ? null : this.peak[name] / 2 ** 20,
-      };
-    }
-    const machine = machineTicks();
-    const busyPct =
-      machine && this.machine
-        ? (100 * (machine.busy - this.machine.busy)) / Math.max(1, machine.total - this.machine.total)
-        : null;
-    return { seconds, processes: out, machineBusyPct: busyPct };
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    const mb = (bytes: number | null | undefined) => (typeof bytes === 'number' ? bytes / 2 ** 20 : null);
+    const processes = Object.fromEntries(
+      Object.entries(this.pids).map(([name, pid]) => {
+        const [end, start] = [over(pid, cpuTicks), this.ticks[name]];
+        const cpuSeconds = end !== null && typeof start === 'number' ? (end - start) / TICKS : null;
+        const cpuPct = cpuSeconds === null ? null : (100 * cpuSeconds) / seconds;
+        return [name, { cpuSeconds, cpuPct, rssMb: mb(over(pid, rssBytes)), peakRssMb: mb(this.peak[name]) }];
+      }),
+    );
+    const machine = machineTimes();
+    const machineBusyPct =
+      (100 * (machine.busy - this.machine.busy)) / Math.max(1, machine.total - this.machine.total);
+    return { seconds, processes, machineBusyPct };
   }
 }
 
@@ -140,12 +112,8 @@ export class ProcessSampler {
 function childrenByParent() {
   const children = new Map<number, number[]>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const parent = Number(/^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(pid)]);
-    } catch {
-      // gone meanwhile
-    }
+    const parent = /^PPid:\s*(\d+)$/m.exec(proc(Number(pid), 'status') ?? '')?.[1]; // gone meanwhile: none
+    if (parent) children.set(Number(parent), [...(children.get(Number(parent)) ?? []), Number(pid)]);
   }
   return children;
 }

@@ -1,5 +1,4 @@
 // Figures: percentiles and the per-step recorder of moves, round trips and errors.
-import { performance } from 'node:perf_hooks';
 
 /** Count, p50/p95/p99 (nearest rank) and max of numbers; null figures for none. */
 export function summarize(values: number[]) {
@@ -12,16 +11,16 @@ export function summarize(values: number[]) {
 export const round = (value: number | null | undefined, digits = 1) =>
   Number.isFinite(value) ? Math.round((value as number) * 10 ** digits) / 10 ** digits : value;
 
-/** A ladder step's measurement window; close() adds its length in seconds. */
-interface StepWindow {
-  startedAt: number;
-  rtt: number[];
-  patch: number[];
-  moves: number;
-  optionMoves: number;
-  randomMoves: number;
-  games: number;
-}
+/** A ladder step's measurement window, from open(); close() adds its length in seconds. */
+const newWindow = () => ({
+  startedAt: performance.now(),
+  rtt: [] as number[],
+  patch: [] as number[],
+  moves: 0,
+  optionMoves: 0,
+  randomMoves: 0,
+  games: 0,
+});
 
 /**
  * What one ladder step counts. Errors count from the start of the step (its ramp-up included);
@@ -32,7 +31,7 @@ export class Recorder {
   errors = new Map<string, number>();
   /** An example of each kind. */
   examples = new Map<string, string>();
-  window: StepWindow | null = null;
+  window: ReturnType<typeof newWindow> | null = null;
 
   /** Starts counting errors for a new step. */
   resetErrors() {
@@ -50,15 +49,7 @@ export class Recorder {
   }
 
   open() {
-    this.window = {
-      startedAt: performance.now(),
-      rtt: [],
-      patch: [],
-      moves: 0,
-      optionMoves: 0,
-      randomMoves: 0,
-      games: 0,
-    };
+    this.window = newWindow();
   }
 
   close() {
