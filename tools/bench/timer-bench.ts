@@ -17,6 +17,7 @@ import { connect, headers, JSONCodec, type NatsConnection } from 'nats';
 import { parseOptions } from '../scripts/lib/log.ts';
 import { startStack, type Stack } from '../scripts/lib/stack.ts';
 import { makeThrowawayDir } from '../scripts/lib/throwaway.ts';
+import { samples } from './lib/metrics.ts';
 import { loadAverage } from './lib/procs.ts';
 import { summarize } from './lib/stats.ts';
 
@@ -136,19 +137,18 @@ try {
   // many each sent; the CPU each used over the whole run (process start included).
   const timers = stack.apps.filter((a) => a.name === 'game-timer');
   const scraped = await Promise.all(timers.map((t) => fetch(`${t.url}/metrics`).then((r) => r.text())));
-  /** The sum of a metric's samples whose labels include all of `labels` (e.g. ['kind="turn"']). */
-  const sample = (text: string, name: string, labels: string[] = []) =>
-    text
-      .split('\n')
-      .filter((line) => line.startsWith(name) && labels.every((label) => line.includes(label)))
-      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+  /** The sum of a metric's samples whose labels include `labels` (e.g. { kind: 'turn' }). */
+  const sample = (text: string, name: string, labels: Record<string, string> = {}) =>
+    samples(text)
+      .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+      .reduce((sum, s) => sum + s.value, 0);
   const les = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
   const buckets = les.map(
     (le) =>
-      `<=${le}s: ${scraped.reduce((sum, text) => sum + sample(text, 'oasis_timer_fire_lateness_seconds_bucket', [`le="${le}"`, 'kind="turn"']), 0)}`,
+      `<=${le}s: ${scraped.reduce((sum, text) => sum + sample(text, 'oasis_timer_fire_lateness_seconds_bucket', { le: String(le), kind: 'turn' }), 0)}`,
   );
   console.log(`timers' send lateness (cumulative, both replicas): ${buckets.join(', ')}`);
-  const sent = scraped.map((text) => sample(text, 'oasis_timer_deadlines_total', ['outcome="applied"']));
+  const sent = scraped.map((text) => sample(text, 'oasis_timer_deadlines_total', { outcome: 'applied' }));
   const cpu = scraped.map((text) => sample(text, 'process_cpu_seconds_total'));
   console.log(
     `deadlines sent per replica: ${sent.join(' + ')}; CPU per replica: ${cpu.map((s) => `${s.toFixed(2)} s`).join(', ')}`,

@@ -405,13 +405,10 @@ function perMove(before: NatsTraffic | undefined, after: NatsTraffic | undefined
 function signalProfilers(stack: BenchedStack, label: string) {
   writeFileSync(path.join(PROFILES, 'label'), `${label}\n`);
   for (const { name } of APPS) {
-    const pid = stack.pids[name];
-    if (typeof pid === 'number') {
-      try {
-        process.kill(pid, 'SIGUSR2');
-      } catch {
-        // gone
-      }
+    try {
+      process.kill(stack.pids[name] as number, 'SIGUSR2');
+    } catch {
+      // gone, or not started
     }
   }
 }
