@@ -33,11 +33,15 @@ function rssBytes(pid: number | undefined) {
   return match ? Number(match[1]) * 1024 : null;
 }
 
-/** Busy and total CPU time of the whole machine (every core; Node's os.cpus(), from /proc/stat). */
+/**
+ * Busy and total jiffies of the whole machine (/proc/stat's first line): idle and iowait are idle;
+ * softirq and steal, which os.cpus() leaves out, are busy.
+ */
 function machineTimes() {
-  const times = os.cpus().map((cpu) => cpu.times);
-  const busy = times.reduce((sum, t) => sum + t.user + t.nice + t.sys + t.irq, 0);
-  return { busy, total: busy + times.reduce((sum, t) => sum + t.idle, 0) };
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/) ?? [];
+  const values = fields.map(Number);
+  const total = values.reduce((a, b) => a + b, 0);
+  return { busy: total - (values[3] ?? 0) - (values[4] ?? 0), total };
 }
 
 export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
