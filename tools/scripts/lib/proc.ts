@@ -1,10 +1,10 @@
 // Child-process helpers shared by the command-line scripts (Node builtins only).
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROOT } from './workspace.ts';
+import { ROOT, readIfExists } from './workspace.ts';
 
 /**
  * Runs a command to completion. With `capture` its output is collected (and returned) instead of
@@ -72,14 +72,12 @@ export function isAlive(pid: number) {
 
 /** The command line of a running process ('' when unknown), to guard against reused pids. */
 export function commandLineOf(pid: number) {
+  const cmdline = readIfExists(`/proc/${pid}/cmdline`);
+  if (cmdline !== undefined) return cmdline.split('\0').join(' ').trim();
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' }).trim();
   } catch {
-    try {
-      return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' }).trim();
-    } catch {
-      return '';
-    }
+    return '';
   }
 }
 
@@ -135,12 +133,7 @@ export async function withLock<T>(
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      let owner = 0;
-      try {
-        owner = Number(readFileSync(pidFile, 'utf8'));
-      } catch {
-        // being created or removed right now
-      }
+      const owner = Number(readIfExists(pidFile)) || 0; // none: being created or removed right now
       if (owner && owner !== process.pid && !isAlive(owner)) {
         rmSync(lockDir, { recursive: true, force: true });
         continue;
