@@ -54,15 +54,14 @@ const NODE_MODULES = path.join(ROOT, 'node_modules');
 const NPM_STAMP = path.join(NODE_MODULES, '.oasis-setup-stamp');
 const VERSIONS_FILE = path.join(TOOLS_BIN, '.versions.json');
 
-/** The version a step recorded in VERSIONS_FILE for `name`, if any. */
-const recordedVersion = (name: string): string | undefined =>
-  JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}')[name];
+/** The versions the steps recorded in VERSIONS_FILE, by name. */
+const versions = (): Record<string, string> => JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
+const recordedVersion = (name: string) => versions()[name];
 
 /** Records `version` for `name`, re-reading the file first: another step may have written meanwhile. */
 function recordVersion(name: string, version: string) {
-  const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
   mkdirSync(TOOLS_BIN, { recursive: true });
-  writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, [name]: version }, null, 2) + '\n');
+  writeFileSync(VERSIONS_FILE, JSON.stringify({ ...versions(), [name]: version }, null, 2) + '\n');
 }
 const FERRETDB_SRC = path.join(ROOT, 'tools', 'ferretdb');
 

@@ -100,13 +100,10 @@ for (const name of stack.skipped) {
 }
 console.log('\n' + table(rows) + '\n');
 for (const note of stack.notes) console.log(yellow(`Note: ${note}`));
-if (stack.apps.length === 0) {
-  console.log(yellow('No service is built yet, so only the infrastructure runs.'));
-} else if (stack.url) {
-  console.log(bold(green(`Open ${stack.url}`)));
-} else {
+if (stack.url) console.log(bold(green(`Open ${stack.url}`)));
+else if (stack.apps.length)
   console.log(yellow('The gateway is not built, so there is no web address to open yet.'));
-}
+else console.log(yellow('No service is built yet, so only the infrastructure runs.'));
 console.log(
   dim(`Ready in ${formatDuration(Date.now() - started)}. Logs: .run/logs (servers). Press Ctrl-C to stop.`),
 );

@@ -86,8 +86,7 @@ export async function mongoPing(port: number, { timeoutMs = 2000 } = {}) {
     socketTimeoutMS: timeoutMs,
   });
   try {
-    const reply = await client.db('admin').command({ ping: 1 });
-    return reply?.ok === 1;
+    return (await client.db('admin').command({ ping: 1 }))?.ok === 1;
   } catch {
     return false;
   } finally {

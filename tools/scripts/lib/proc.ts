@@ -70,20 +70,21 @@ export function isAlive(pid: number) {
   }
 }
 
-/** The command line of a running process ('' when unknown), to guard against reused pids. */
-export function commandLineOf(pid: number) {
-  const cmdline = readIfExists(`/proc/${pid}/cmdline`);
-  if (cmdline !== undefined) return cmdline.split('\0').join(' ').trim();
-  try {
-    return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' }).trim();
-  } catch {
-    return '';
-  }
-}
-
-/** Alive and running the given executable (a path or a name the command line contains). */
+/**
+ * Alive and running the given executable (a path or a name its command line contains): a guard
+ * against reused pids.
+ */
 export function isRunning(pid: number, executable: string) {
-  return isAlive(pid) && commandLineOf(pid).includes(executable);
+  if (!isAlive(pid)) return false;
+  const cmdline = readIfExists(`/proc/${pid}/cmdline`);
+  if (cmdline !== undefined) return cmdline.split('\0').join(' ').includes(executable);
+  try {
+    return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' }).includes(
+      executable,
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**
