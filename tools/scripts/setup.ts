@@ -134,18 +134,12 @@ async function ensureNativeModules({ rebuild }: { rebuild: boolean }) {
     const env = existsSync(path.join(nodedir, 'include', 'node', 'node.h'))
       ? { npm_config_nodedir: nodedir }
       : undefined;
-    const result = await run('npm', ['rebuild', name, `--allow-scripts=${name}`], {
-      capture: true,
-      env,
-      abort,
-    });
+    const args = ['rebuild', name, `--allow-scripts=${name}`];
+    const result = await run('npm', args, { capture: true, env, abort });
     if (result.code !== 0) throw new StepError(`npm rebuild ${name} failed`, result.output);
   }
-  const problems = nativeModuleProblems();
-  if (problems.length) {
-    const lines = problems.map((p) => `  ${p.name}: ${p.error}`);
-    throw new StepError(`native modules do not load:\n${lines.join('\n')}`);
-  }
+  const problems = nativeModuleProblems().map((p) => `\n  ${p.name}: ${p.error}`);
+  if (problems.length) throw new StepError(`native modules do not load:${problems.join('')}`);
 }
 
 function nativeModuleProblems() {
@@ -431,11 +425,8 @@ async function pythonTool(name: string, version: string) {
     if (created.code !== 0) {
       throw new StepError('python3 -m venv failed (Debian: apt-get install python3-venv)', created.output);
     }
-    const pip = await run(
-      python,
-      ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `${name}==${version}`],
-      { capture: true, abort },
-    );
+    const pipArgs = ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `${name}==${version}`];
+    const pip = await run(python, pipArgs, { capture: true, abort });
     if (pip.code !== 0) throw new StepError(`pip install ${name}==${version} failed`, pip.output);
     const now = await installed();
     if (now !== version) throw new StepError(`${where} holds ${name} ${now || 'nothing'}, not ${version}`);

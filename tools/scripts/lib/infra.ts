@@ -46,11 +46,7 @@ export interface ServerEntry {
 type State = Partial<Record<Service, ServerEntry>>;
 /** What startInfra resolves: each server started or reused, and notes on ports it had to change. */
 export type Infra = State & { notes: string[] };
-interface LaunchOptions {
-  runDir: string;
-  dataDir: string;
-  ports: Ports;
-}
+type Dirs = { runDir: string; dataDir: string };
 /** How long a server may take to answer once started, or a running one to answer when reused. */
 const START_TIMEOUT_MS = 30_000;
 
@@ -148,10 +144,10 @@ export async function startInfra({
 
 async function startOne(
   service: Service,
-  { portsMode, notes, ...options }: Omit<LaunchOptions, 'ports'> & { portsMode: PortsMode; notes: string[] },
+  { portsMode, notes, ...dirs }: Dirs & { portsMode: PortsMode; notes: string[] },
 ): Promise<ServerEntry> {
   const server = SERVERS[service];
-  const recorded = readState(options.runDir)[service];
+  const recorded = readState(dirs.runDir)[service];
   if (recorded && isRunning(recorded.pid, server.binary)) {
     await waitFor(() => server.healthy(recorded), {
       timeoutMs: START_TIMEOUT_MS,
@@ -169,7 +165,7 @@ async function startOne(
   for (let attempt = 1; ; attempt++) {
     const ports = await choosePorts(server, portsMode, notes);
     try {
-      const entry = await launch(service, server, { ...options, ports });
+      const entry = await launch(service, server, ports, dirs);
       return { ...entry, reused: false };
     } catch (error) {
       if (attempt >= attempts || !/address already in use/i.test((error as Error).message)) throw error;
@@ -190,7 +186,7 @@ async function choosePorts(server: Server, portsMode: PortsMode, notes: string[]
   return chosen;
 }
 
-async function launch(service: Service, server: Server, { runDir, dataDir, ports }: LaunchOptions) {
+async function launch(service: Service, server: Server, ports: Ports, { runDir, dataDir }: Dirs) {
   const logDir = path.join(runDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   mkdirSync(dataDir, { recursive: true });

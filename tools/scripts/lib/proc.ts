@@ -92,22 +92,19 @@ export function isRunning(pid: number, executable: string) {
  * group is signalled (for children spawned `detached`). Resolves true if it had to be killed.
  */
 export async function stopProcess(pid: number, { timeoutMs = 10_000, group = false } = {}) {
-  const signal = (sig: NodeJS.Signals) => {
+  /** Sends `sig` and resolves whether the process is gone within `ms`. */
+  const signal = async (sig: NodeJS.Signals, ms: number) => {
     try {
       process.kill(group ? -pid : pid, sig);
     } catch {
       // already gone
     }
+    for (const deadline = Date.now() + ms; isAlive(pid) && Date.now() < deadline;) await sleep(50);
+    return !isAlive(pid);
   };
   if (!isAlive(pid)) return false;
-  signal('SIGTERM');
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!isAlive(pid)) return false;
-    await sleep(50);
-  }
-  signal('SIGKILL');
-  for (let i = 0; i < 40 && isAlive(pid); i++) await sleep(50);
+  if (await signal('SIGTERM', timeoutMs)) return false;
+  await signal('SIGKILL', 2000);
   return true;
 }
 

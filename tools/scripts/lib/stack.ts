@@ -107,7 +107,7 @@ function localJwtSecret(dataDir: string) {
 interface StackOptions {
   portsMode?: PortsMode;
   apps?: string[];
-  onLine?: (app: string, line: string, stream: 'stdout' | 'stderr') => void;
+  onLine?: (app: string, line: string) => void;
   onExit?: (app: string, how: string) => void;
   signal?: AbortSignal;
   runDir?: string;
@@ -169,7 +169,7 @@ export async function setupAndBuild(setupFlags: string[], { build = true, stream
  *                 (default 'fixed-or-free': the usual ports, or free ones if taken, with a note);
  *   apps          names to start (default: all in APPS that are built); a name given n times
  *                 starts n replicas, each on a port of its own (with portsMode 'free');
- *   onLine(app, line, stream)   receives the services' output (default: discarded);
+ *   onLine(app, line)           receives the services' output (default: discarded);
  *   onExit(app, how)            called when a service exits while the stack is not stopping, with
  *                               how ("exited with code 1", "was killed by SIGKILL");
  *   signal        an AbortSignal that cancels the start (what was started is stopped again);
@@ -227,18 +227,16 @@ export async function startStack({
     // Recorded before they are ready: a runner killed while they start leaves them findable.
     writeFileSync(recordFile(runDir), JSON.stringify(describeStack(stack), null, 2) + '\n');
 
-    const healthy = async (app: RunningApp) => {
-      if (app.exited) throw new GiveUp(`${app.name} ${app.exited}`);
-      if (signal?.aborted) throw new GiveUp('interrupted');
-      return (await httpGet(app.port, HEALTH_PATH))?.status === 200;
-    };
     await Promise.all(
       stack.apps.map((app) =>
-        waitFor(() => healthy(app), {
-          timeoutMs: 60_000,
-          intervalMs: 250,
-          what: `${app.name} to answer ${app.url}${HEALTH_PATH}`,
-        }),
+        waitFor(
+          async () => {
+            if (app.exited) throw new GiveUp(`${app.name} ${app.exited}`);
+            if (signal?.aborted) throw new GiveUp('interrupted');
+            return (await httpGet(app.port, HEALTH_PATH))?.status === 200;
+          },
+          { timeoutMs: 60_000, intervalMs: 250, what: `${app.name} to answer ${app.url}${HEALTH_PATH}` },
+        ),
       ),
     );
     return stack;
@@ -269,9 +267,8 @@ function launchApp(
     port,
     url: `http://${HOST}:${port}`,
   };
-  forEachLine(child.stdout, (line) => onLine(app.name, line, 'stdout'));
-  forEachLine(child.stderr, (line) => onLine(app.name, line, 'stderr'));
-  child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`, 'stderr'));
+  for (const stream of [child.stdout, child.stderr]) forEachLine(stream, (line) => onLine(app.name, line));
+  child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`));
   child.on('exit', (code, signal) => {
     running.exited = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     if (!stack.stopping) onExit(app.name, running.exited);
