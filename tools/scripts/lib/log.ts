@@ -93,16 +93,12 @@ export function printStepFailure(name: string, caught: unknown): void {
 export async function step(
   name: string,
   fn: () => Promise<string | undefined>,
-  {
-    width = 0,
-    quiet = false,
-    cleanup,
-  }: { width?: number; quiet?: boolean; cleanup?: () => Promise<unknown> } = {},
+  { cleanup, ...line }: { width?: number; quiet?: boolean; cleanup?: () => Promise<unknown> } = {},
 ) {
   const started = Date.now();
   try {
     const note = await fn();
-    printStepDone(name, note, started, { width, quiet });
+    printStepDone(name, note, started, line);
     return note;
   } catch (caught) {
     printStepFailure(name, caught);

@@ -6,6 +6,14 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT, readIfExists } from './workspace.ts';
 
+interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  capture?: boolean;
+  stdin?: 'ignore' | 'inherit';
+  abort?: AbortSignal;
+}
+
 /**
  * Runs a command to completion. With `capture` its output is collected (and returned) instead of
  * shown: `stdout` alone, and `output`, stdout and stderr as they came, for the caller to print.
@@ -15,19 +23,7 @@ import { ROOT, readIfExists } from './workspace.ts';
 export function run(
   command: string,
   args: readonly string[] = [],
-  {
-    cwd = ROOT,
-    env,
-    capture = false,
-    stdin = 'ignore',
-    abort,
-  }: {
-    cwd?: string;
-    env?: NodeJS.ProcessEnv;
-    capture?: boolean;
-    stdin?: 'ignore' | 'inherit';
-    abort?: AbortSignal;
-  } = {},
+  { cwd = ROOT, env, capture = false, stdin = 'ignore', abort }: RunOptions = {},
 ): Promise<{ code: number; signal: NodeJS.Signals | null; stdout: string; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {

@@ -45,6 +45,13 @@ export function baseUrl(url: string, usage: string): string {
   return url.replace(/\/+$/, '');
 }
 
+interface ThrowawayOptions {
+  prefix: string;
+  script: string;
+  logFile: string;
+  onExit: (app: string, how: string) => void;
+}
+
 /**
  * `npm start`'s stack for a runner: on free ports in a throwaway directory (so it never meets a
  * developer's stack or data), every service built, and the gateway's limits raised, as every
@@ -53,17 +60,7 @@ export function baseUrl(url: string, usage: string): string {
  * Returns { starting (resolves the stack), recent, stop() }; stop() stops the stack, or cancels its
  * start, and removes its directory.
  */
-export function startThrowawayStack({
-  prefix,
-  script,
-  logFile,
-  onExit,
-}: {
-  prefix: string;
-  script: string;
-  logFile: string;
-  onExit: (app: string, how: string) => void;
-}) {
+export function startThrowawayStack({ prefix, script, logFile, onExit }: ThrowawayOptions) {
   const abort = new AbortController();
   const recent: Record<string, string[]> = {};
   mkdirSync(path.dirname(logFile), { recursive: true });
