@@ -403,7 +403,11 @@ async function go(args: string[], cwd: string) {
  * adopted as it is. checkov is the security scanner of the deployment checks, schemathesis the API
  * fuzzer of the fuzzing stage (tools/fuzz).
  */
-async function pythonTool(name: string, version: string) {
+function pythonTool(name: string, version: string, wanted: boolean): Step {
+  return { name: `${name} ${version}`, run: () => installPythonTool(name, version), wanted };
+}
+
+async function installPythonTool(name: string, version: string) {
   const venv = venvOf(name);
   const bin = path.join(venv, 'bin', name);
   if (recordedVersion(name) === version && existsSync(bin)) return undefined;
@@ -518,16 +522,8 @@ const steps = {
   helm: { name: `helm ${HELM_VERSION}`, run: helm, wanted: flags.helm },
   kubeconform: { name: `kubeconform ${KUBECONFORM_VERSION}`, run: kubeconform, wanted: flags.helm },
   schemas: { name: `Kubernetes ${KUBERNETES_VERSION} schemas`, run: kubernetesSchemas, wanted: flags.helm },
-  checkov: {
-    name: `checkov ${CHECKOV_VERSION}`,
-    run: () => pythonTool('checkov', CHECKOV_VERSION),
-    wanted: flags.helm,
-  },
-  schemathesis: {
-    name: `schemathesis ${SCHEMATHESIS_VERSION}`,
-    run: () => pythonTool('schemathesis', SCHEMATHESIS_VERSION),
-    wanted: flags.fuzz,
-  },
+  checkov: pythonTool('checkov', CHECKOV_VERSION, flags.helm),
+  schemathesis: pythonTool('schemathesis', SCHEMATHESIS_VERSION, flags.fuzz),
   chromium: { name: 'chromium', run: chromium, wanted: flags.chromium },
   containers: { name: 'podman and images', run: containers, wanted: flags.containers },
 } satisfies Record<string, Step>;

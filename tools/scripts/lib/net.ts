@@ -59,14 +59,9 @@ export async function choosePort(
 
 /** GET http://127.0.0.1:port/path; resolves { status, body } or undefined when unreachable. */
 export async function httpGet(port: number, urlPath: string, { timeoutMs = 2000 } = {}) {
-  try {
-    const response = await fetch(`http://${HOST}:${port}${urlPath}`, {
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    return { status: response.status, body: await response.text() };
-  } catch {
-    return undefined;
-  }
+  return fetch(`http://${HOST}:${port}${urlPath}`, { signal: AbortSignal.timeout(timeoutMs) })
+    .then(async (response) => ({ status: response.status, body: await response.text() }))
+    .catch(() => undefined);
 }
 
 /** NATS is up with JetStream: its health check answers 200 only once it accepts clients. */

@@ -1,5 +1,5 @@
 // Child-process helpers shared by the command-line scripts (Node builtins only).
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -48,12 +48,7 @@ export function run(
 
 /** Whether a command is on the PATH. */
 export function hasCommand(name: string) {
-  try {
-    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
 }
 
 export function isAlive(pid: number) {
@@ -74,13 +69,9 @@ export function isRunning(pid: number, executable: string) {
   if (!isAlive(pid)) return false;
   const cmdline = readIfExists(`/proc/${pid}/cmdline`);
   if (cmdline !== undefined) return cmdline.split('\0').join(' ').includes(executable);
-  try {
-    return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' }).includes(
-      executable,
-    );
-  } catch {
-    return false;
-  }
+  // No /proc (not Linux): ps, whose output is empty once the process is gone.
+  const ps = spawnSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' });
+  return ps.stdout?.includes(executable) ?? false;
 }
 
 /**
