@@ -56,10 +56,7 @@ for (const stage of stages) {
   // The first command of a fresh clone is setup, which creates node_modules/.bin.
   const result = await run(stage.command[0], stage.command.slice(1), {
     env: { ...NX_ENV, ...stage.env },
-  }).catch((error) => ({
-    code: 1,
-    output: error.message,
-  }));
+  }).catch((error) => ({ code: 1, output: error.message }));
   const ms = Date.now() - stageStarted;
   if (result.output) console.error(result.output);
   const outcome = result.code === 0 && !interrupted ? 'passed' : 'failed';

@@ -261,12 +261,7 @@ function launchApp(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  const running: RunningApp = {
-    name: app.name,
-    pid: child.pid ?? 0,
-    port,
-    url: `http://${HOST}:${port}`,
-  };
+  const running: RunningApp = { name: app.name, pid: child.pid ?? 0, port, url: `http://${HOST}:${port}` };
   for (const stream of [child.stdout, child.stderr]) forEachLine(stream, (line) => onLine(app.name, line));
   child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`));
   child.on('exit', (code, signal) => {

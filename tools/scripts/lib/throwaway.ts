@@ -17,11 +17,7 @@ import { runningStack, SHARED_ADDRESS_LIMITS, startStack, type Stack } from './s
  * is built or started) and --help; everything else (`rest`) goes to the tool it runs.
  */
 export function runnerOptions(usage: string, args = process.argv.slice(2)) {
-  const options: { build: boolean; url: string | undefined; rest: string[] } = {
-    build: true,
-    url: undefined,
-    rest: [],
-  };
+  const options = { build: true, url: undefined as string | undefined, rest: [] as string[] };
   const it = args.values();
   for (const arg of it) {
     if (arg === '--no-build') options.build = false;
