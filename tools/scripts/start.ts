@@ -42,13 +42,9 @@ async function shutdown(reason: string, exitCode: number, again = false) {
   await stack.stop();
   const stopped = stack.startedInfra.map(labelOf);
   const left = SERVICES.map(labelOf).filter((label) => !stopped.includes(label));
-  console.log(
-    dim(
-      `  stopped ${[...stack.apps.map((a) => a.name), ...stopped].join(', ') || 'nothing'}` +
-        (left.length ? `; left ${left.join(' and ')} running (they ran before)` : '') +
-        ` (${formatDuration(Date.now() - started)})`,
-    ),
-  );
+  const names = [...stack.apps.map((a) => a.name), ...stopped].join(', ') || 'nothing';
+  const kept = left.length ? `; left ${left.join(' and ')} running (they ran before)` : '';
+  console.log(dim(`  stopped ${names}${kept} (${formatDuration(Date.now() - started)})`));
   process.exit(exitCode);
 }
 
