@@ -232,9 +232,8 @@ async function buildFerretdbLauncher() {
   const MODULE = 'github.com/FerretDB/FerretDB';
   const patches = path.join(FERRETDB_SRC, '_patches');
   const wanted = readFileSync(path.join(patches, 'VERSION'), 'utf8').trim();
-  const required = new RegExp(`(?:^|\\s)${MODULE.replace(/[./]/g, '\\$&')} (v\\S+)`, 'm').exec(
-    readFileSync(path.join(FERRETDB_SRC, 'go.mod'), 'utf8'),
-  )?.[1];
+  const goMod = readFileSync(path.join(FERRETDB_SRC, 'go.mod'), 'utf8');
+  const required = new RegExp(`(?:^|\\s)${MODULE.replace(/[./]/g, '\\$&')} (v\\S+)`, 'm').exec(goMod)?.[1];
   if (required !== wanted) {
     throw new StepError(
       `tools/ferretdb requires ${MODULE} ${required}, but tools/ferretdb/_patches is for ${wanted}: port the patches`,
@@ -256,10 +255,7 @@ async function buildFerretdbLauncher() {
       copyFileSync(path.join(patches, file), path.join(copy, file));
     }
     const modfile = path.join(work, 'go.mod');
-    writeFileSync(
-      modfile,
-      `${readFileSync(path.join(FERRETDB_SRC, 'go.mod'), 'utf8')}\nreplace ${MODULE} => ${copy}\n`,
-    );
+    writeFileSync(modfile, `${goMod}\nreplace ${MODULE} => ${copy}\n`);
     copyFileSync(path.join(FERRETDB_SRC, 'go.sum'), path.join(work, 'go.sum'));
     await go(['build', '-modfile', modfile, '-o', FERRETDB_BIN, '.'], FERRETDB_SRC);
   } finally {
