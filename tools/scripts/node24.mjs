@@ -72,10 +72,8 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
 }
 const child = spawn(node, [path.resolve(script), ...args], { stdio: 'inherit', env });
 // Ctrl-C reaches the whole process group; the child handles it, this one waits for it.
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-  process.on(signal, () => {
-    if (signal !== 'SIGINT') child.kill(signal);
-  });
-}
+process.on('SIGINT', () => undefined);
+for (const signal of /** @type {const} */ (['SIGTERM', 'SIGHUP']))
+  process.on(signal, () => child.kill(signal));
 child.on('error', (error) => fail(error.message));
 child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? os.constants.signals[signal] : 0)));

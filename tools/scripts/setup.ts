@@ -39,6 +39,7 @@ import {
   ROOT,
   SCHEMATHESIS_VERSION,
   TOOLS_BIN,
+  readIfExists,
   venvOf,
 } from './lib/workspace.ts';
 
@@ -53,15 +54,14 @@ const NODE_MODULES = path.join(ROOT, 'node_modules');
 const NPM_STAMP = path.join(NODE_MODULES, '.oasis-setup-stamp');
 const VERSIONS_FILE = path.join(TOOLS_BIN, '.versions.json');
 
-/** The version a step recorded in VERSIONS_FILE for `name`, if any. */
-const recordedVersion = (name: string): string | undefined =>
-  JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}')[name];
+/** The versions the steps recorded in VERSIONS_FILE, by name. */
+const versions = (): Record<string, string> => JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
+const recordedVersion = (name: string) => versions()[name];
 
 /** Records `version` for `name`, re-reading the file first: another step may have written meanwhile. */
 function recordVersion(name: string, version: string) {
-  const latest = JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
   mkdirSync(TOOLS_BIN, { recursive: true });
-  writeFileSync(VERSIONS_FILE, JSON.stringify({ ...latest, [name]: version }, null, 2) + '\n');
+  writeFileSync(VERSIONS_FILE, JSON.stringify({ ...versions(), [name]: version }, null, 2) + '\n');
 }
 const FERRETDB_SRC = path.join(ROOT, 'tools', 'ferretdb');
 
@@ -78,7 +78,7 @@ const abort = stopping.signal;
 
 async function npmPackages() {
   const lockFile = path.join(ROOT, 'package-lock.json');
-  const stamp = sha256(readFileSync(lockFile));
+  const stamp = createHash('sha256').update(readFileSync(lockFile)).digest('hex');
   if (existsSync(NODE_MODULES) && readIfExists(NPM_STAMP)?.trim() === stamp) return undefined;
 
   // node_modules installed by hand from the same lockfile (npm's own record matches): adopt it
@@ -98,11 +98,11 @@ async function npmPackages() {
     // then calls the lockfile out of sync. npm install from the same lockfile installs exactly it
     // for this platform; it may only add optional packages, and the committed lockfile is kept.
     notice('npm ci refuses the lockfile over optional packages of other platforms: npm install');
-    const before = readFileSync(lockFile);
+    const before = readFileSync(lockFile, 'utf8');
     let added: LockEntry[] | undefined;
     try {
       result = await run('npm', ['install', '--no-audit', '--no-fund'], { capture: true, abort });
-      added = addedPackages(before, readFileSync(lockFile));
+      added = addedPackages(before, readFileSync(lockFile, 'utf8'));
     } finally {
       writeFileSync(lockFile, before); // also when stopped
     }
@@ -134,18 +134,12 @@ async function ensureNativeModules({ rebuild }: { rebuild: boolean }) {
     const env = existsSync(path.join(nodedir, 'include', 'node', 'node.h'))
       ? { npm_config_nodedir: nodedir }
       : undefined;
-    const result = await run('npm', ['rebuild', name, `--allow-scripts=${name}`], {
-      capture: true,
-      env,
-      abort,
-    });
+    const args = ['rebuild', name, `--allow-scripts=${name}`];
+    const result = await run('npm', args, { capture: true, env, abort });
     if (result.code !== 0) throw new StepError(`npm rebuild ${name} failed`, result.output);
   }
-  const problems = nativeModuleProblems();
-  if (problems.length) {
-    const lines = problems.map((p) => `  ${p.name}: ${p.error}`);
-    throw new StepError(`native modules do not load:\n${lines.join('\n')}`);
-  }
+  const problems = nativeModuleProblems().map((p) => `\n  ${p.name}: ${p.error}`);
+  if (problems.length) throw new StepError(`native modules do not load:${problems.join('')}`);
 }
 
 function nativeModuleProblems() {
@@ -178,17 +172,14 @@ function onlyMissingPackages(output: string) {
 
 /** A package of a lockfile (package-lock.json, node_modules/.package-lock.json). */
 type LockEntry = { version?: string; optional?: boolean; devOptional?: boolean };
+const packagesOf = (lockfile: string): Record<string, LockEntry> => JSON.parse(lockfile).packages ?? {};
 
-/** The entries `after` adds to lockfile `before`, or undefined if it changes or drops any. */
-function addedPackages(before: Buffer, after: Buffer) {
-  const old: Record<string, LockEntry> = JSON.parse(before.toString('utf8')).packages ?? {};
-  const now: Record<string, LockEntry> = JSON.parse(after.toString('utf8')).packages ?? {};
-  for (const [key, meta] of Object.entries(old)) {
-    if (JSON.stringify(now[key]) !== JSON.stringify(meta)) return undefined;
-  }
-  return Object.entries(now)
-    .filter(([key]) => !(key in old))
-    .map(([, entry]) => entry);
+/** The entries lockfile `after` adds to lockfile `before`, or undefined if it changes or drops any. */
+function addedPackages(before: string, after: string) {
+  const [old, now] = [packagesOf(before), packagesOf(after)];
+  if (Object.entries(old).some(([key, entry]) => JSON.stringify(now[key]) !== JSON.stringify(entry)))
+    return undefined;
+  return Object.entries(now).flatMap(([key, entry]) => (key in old ? [] : [entry]));
 }
 
 /** npm keeps node_modules/.package-lock.json as its record of what is installed. */
@@ -196,18 +187,13 @@ function installedMatchesLock(lockFile: string) {
   const hidden = readIfExists(path.join(NODE_MODULES, '.package-lock.json'));
   if (!hidden) return false;
   try {
-    const wanted: Record<string, LockEntry> = JSON.parse(readFileSync(lockFile, 'utf8')).packages ?? {};
-    const installed: Record<string, LockEntry> = JSON.parse(hidden).packages ?? {};
-    for (const [key, meta] of Object.entries(wanted)) {
-      if (key === '' || !key.startsWith('node_modules/')) continue;
+    const installed = packagesOf(hidden);
+    return Object.entries(packagesOf(readFileSync(lockFile, 'utf8'))).every(([key, wanted]) => {
+      if (!key.startsWith('node_modules/')) return true;
       const have = installed[key];
-      if (!have) {
-        if (meta.optional || meta.devOptional) continue; // e.g. another platform's binary
-        return false;
-      }
-      if (have.version !== meta.version) return false;
-    }
-    return true;
+      // A missing optional package: e.g. another platform's binary.
+      return have ? have.version === wanted.version : Boolean(wanted.optional || wanted.devOptional);
+    });
   } catch {
     return false;
   }
@@ -246,9 +232,8 @@ async function buildFerretdbLauncher() {
   const MODULE = 'github.com/FerretDB/FerretDB';
   const patches = path.join(FERRETDB_SRC, '_patches');
   const wanted = readFileSync(path.join(patches, 'VERSION'), 'utf8').trim();
-  const required = new RegExp(`(?:^|\\s)${MODULE.replace(/[./]/g, '\\$&')} (v\\S+)`, 'm').exec(
-    readFileSync(path.join(FERRETDB_SRC, 'go.mod'), 'utf8'),
-  )?.[1];
+  const goMod = readFileSync(path.join(FERRETDB_SRC, 'go.mod'), 'utf8');
+  const required = new RegExp(`(?:^|\\s)${MODULE.replace(/[./]/g, '\\$&')} (v\\S+)`, 'm').exec(goMod)?.[1];
   if (required !== wanted) {
     throw new StepError(
       `tools/ferretdb requires ${MODULE} ${required}, but tools/ferretdb/_patches is for ${wanted}: port the patches`,
@@ -257,15 +242,10 @@ async function buildFerretdbLauncher() {
   const work = mkdtempSync(path.join(os.tmpdir(), 'oasis-ferretdb-build-'));
   try {
     await go(['mod', 'download', `${MODULE}@${wanted}`], FERRETDB_SRC);
-    const listed = await run('go', ['list', '-m', '-f', '{{.Dir}}', MODULE], {
-      cwd: FERRETDB_SRC,
-      capture: true,
-      abort,
-    });
-    const source = listed.output.trim().split('\n').pop() ?? '';
-    if (listed.code !== 0 || !existsSync(path.join(source, 'go.mod'))) {
-      throw new StepError(`cannot find ${MODULE} in the Go module cache`, listed.output);
-    }
+    const listed = await go(['list', '-m', '-f', '{{.Dir}}', MODULE], FERRETDB_SRC);
+    const source = listed.trim().split('\n').pop() ?? '';
+    if (!existsSync(path.join(source, 'go.mod')))
+      throw new StepError(`cannot find ${MODULE} in the Go module cache`, listed);
     const copy = path.join(work, 'FerretDB');
     cpSync(source, copy, { recursive: true });
     await makeWritable(copy); // the module cache is read-only
@@ -275,10 +255,7 @@ async function buildFerretdbLauncher() {
       copyFileSync(path.join(patches, file), path.join(copy, file));
     }
     const modfile = path.join(work, 'go.mod');
-    writeFileSync(
-      modfile,
-      `${readFileSync(path.join(FERRETDB_SRC, 'go.mod'), 'utf8')}\nreplace ${MODULE} => ${copy}\n`,
-    );
+    writeFileSync(modfile, `${goMod}\nreplace ${MODULE} => ${copy}\n`);
     copyFileSync(path.join(FERRETDB_SRC, 'go.sum'), path.join(work, 'go.sum'));
     await go(['build', '-modfile', modfile, '-o', FERRETDB_BIN, '.'], FERRETDB_SRC);
   } finally {
@@ -319,28 +296,20 @@ async function kubeconform() {
  */
 async function kubernetesSchemas() {
   const dir = path.join(K8S_SCHEMAS_DIR, `${KUBERNETES_VERSION}-standalone-strict`);
-  if (recordedVersion('kubernetes-schemas') === KUBERNETES_VERSION && existsSync(dir)) return undefined;
-  if (!hasCommand('go'))
-    throw new StepError('the Kubernetes API schemas are fetched with Go: install Go 1.21+');
-  notice(`Kubernetes ${KUBERNETES_VERSION} API schemas: go mod download k8s.io/kubernetes`);
-  mkdirSync(TOOLS_BIN, { recursive: true });
-  const result = await run('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${KUBERNETES_VERSION}`], {
-    cwd: TOOLS_BIN,
-    capture: true,
-    abort,
+  return goTool('kubernetes-schemas', KUBERNETES_VERSION, dir, async () => {
+    const download = ['mod', 'download', '-json', `k8s.io/kubernetes@${KUBERNETES_VERSION}`];
+    const output = await go(download, TOOLS_BIN);
+    const module = JSON.parse(output.slice(output.indexOf('{')));
+    const swagger = JSON.parse(readFileSync(path.join(module.Dir, 'api/openapi-spec/swagger.json'), 'utf8'));
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    let count = 0;
+    for (const [file, schema] of kubernetesKindSchemas(swagger.definitions)) {
+      writeFileSync(path.join(dir, file), JSON.stringify(schema));
+      count++;
+    }
+    return `${count} kinds of Kubernetes ${KUBERNETES_VERSION}`;
   });
-  if (result.code !== 0) throw new StepError('go mod download k8s.io/kubernetes failed', result.output);
-  const module = JSON.parse(result.output.slice(result.output.indexOf('{')));
-  const swagger = JSON.parse(readFileSync(path.join(module.Dir, 'api/openapi-spec/swagger.json'), 'utf8'));
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  let count = 0;
-  for (const [file, schema] of kubernetesKindSchemas(swagger.definitions)) {
-    writeFileSync(path.join(dir, file), JSON.stringify(schema));
-    count++;
-  }
-  recordVersion('kubernetes-schemas', KUBERNETES_VERSION);
-  return `${count} kinds of Kubernetes ${KUBERNETES_VERSION}`;
 }
 
 /** A JSON value as parsed (undefined: a missing entry). */
@@ -389,12 +358,15 @@ function* kubernetesKindSchemas(definitions: Record<string, Definition>): Genera
   }
 }
 
-/** Installs a Go-built binary unless .tools/bin/.versions.json says this version is there. */
+/**
+ * Installs a Go-built binary (or fetches with Go what `install` makes) unless
+ * .tools/bin/.versions.json says this version is there. Resolves `install`'s note, else `did`.
+ */
 async function goTool(
   name: string,
   version: string,
   binary: string,
-  install: () => Promise<void>,
+  install: () => Promise<string | void>,
   did = `installed ${version}`,
 ) {
   if (recordedVersion(name) === version && existsSync(binary)) return undefined;
@@ -403,13 +375,14 @@ async function goTool(
       `${name} needs Go (1.26, or 1.21+ which fetches 1.26) on the PATH: install it, then run npm run setup`,
     );
   }
-  notice(`${name}: building with Go`);
+  notice(`${name} ${version}: with Go`);
   mkdirSync(TOOLS_BIN, { recursive: true });
-  await install();
+  const note = await install();
   recordVersion(name, version);
-  return did;
+  return note || did;
 }
 
+/** Runs go; resolves its output, throws when it fails. */
 async function go(args: string[], cwd: string) {
   // GOBIN makes `go install` put the binary into .tools/bin; the module and build caches
   // (go env GOMODCACHE GOCACHE) are the user's own and are reused.
@@ -417,6 +390,7 @@ async function go(args: string[], cwd: string) {
   const env = { GOBIN: TOOLS_BIN, CGO_ENABLED: '0' };
   const result = await run('go', args, { cwd, capture: true, env, abort });
   if (result.code !== 0) throw new StepError(`go ${args.join(' ')} failed`, result.output);
+  return result.output;
 }
 
 /**
@@ -425,7 +399,11 @@ async function go(args: string[], cwd: string) {
  * adopted as it is. checkov is the security scanner of the deployment checks, schemathesis the API
  * fuzzer of the fuzzing stage (tools/fuzz).
  */
-async function pythonTool(name: string, version: string) {
+function pythonTool(name: string, version: string, wanted: boolean): Step {
+  return { name: `${name} ${version}`, run: () => installPythonTool(name, version), wanted };
+}
+
+async function installPythonTool(name: string, version: string) {
   const venv = venvOf(name);
   const bin = path.join(venv, 'bin', name);
   if (recordedVersion(name) === version && existsSync(bin)) return undefined;
@@ -447,11 +425,8 @@ async function pythonTool(name: string, version: string) {
     if (created.code !== 0) {
       throw new StepError('python3 -m venv failed (Debian: apt-get install python3-venv)', created.output);
     }
-    const pip = await run(
-      python,
-      ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `${name}==${version}`],
-      { capture: true, abort },
-    );
+    const pipArgs = ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `${name}==${version}`];
+    const pip = await run(python, pipArgs, { capture: true, abort });
     if (pip.code !== 0) throw new StepError(`pip install ${name}==${version} failed`, pip.output);
     const now = await installed();
     if (now !== version) throw new StepError(`${where} holds ${name} ${now || 'nothing'}, not ${version}`);
@@ -522,18 +497,6 @@ async function aptInstall(packages: string[], why: string) {
 
 // ---------------------------------------------------------------------------------------------
 
-function sha256(data: Buffer) {
-  return createHash('sha256').update(data).digest('hex');
-}
-
-function readIfExists(file: string) {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 function notice(text: string) {
   console.log(dim(`  … ${text}`));
 }
@@ -545,86 +508,52 @@ function notice(text: string) {
 // on the network and the disk meanwhile. The apt-get steps share a lane (dpkg's lock). No step but
 // npm's uses node_modules.
 
-type Lane = 'go' | 'apt';
+/** A step's line says "✓ <name>  <what it did> (<time>)"; one not `wanted` (its flag) is left out. */
+type Step = { name: string; run: () => Promise<string | undefined>; wanted?: boolean };
 
-type Step = {
-  /** What its line says: "✓ <name>  <what it did> (<time>)". */
-  name: string;
-  /** Resolves with a short note of what it did, or undefined when nothing was needed. */
-  run: () => Promise<string | undefined>;
-  /** None: it runs beside every other step. */
-  lane?: Lane;
-  /** Steps listed before it whose results it uses. */
-  needs?: Step[];
-  /** Off unless its flag is given. */
-  wanted?: boolean;
-};
+const steps = {
+  npm: { name: 'npm packages', run: npmPackages },
+  nats: { name: `nats-server ${NATS_SERVER_VERSION}`, run: natsServer },
+  ferretdb: { name: 'ferretdb-launcher', run: ferretdbLauncher },
+  helm: { name: `helm ${HELM_VERSION}`, run: helm, wanted: flags.helm },
+  kubeconform: { name: `kubeconform ${KUBECONFORM_VERSION}`, run: kubeconform, wanted: flags.helm },
+  schemas: { name: `Kubernetes ${KUBERNETES_VERSION} schemas`, run: kubernetesSchemas, wanted: flags.helm },
+  checkov: pythonTool('checkov', CHECKOV_VERSION, flags.helm),
+  schemathesis: pythonTool('schemathesis', SCHEMATHESIS_VERSION, flags.fuzz),
+  chromium: { name: 'chromium', run: chromium, wanted: flags.chromium },
+  containers: { name: 'podman and images', run: containers, wanted: flags.containers },
+} satisfies Record<string, Step>;
+const wanted: Step[] = Object.values(steps).filter(({ wanted = true }: Step) => wanted);
+const width = Math.max(...wanted.map(({ name }) => name.length));
 
-const natsStep: Step = { name: `nats-server ${NATS_SERVER_VERSION}`, run: natsServer, lane: 'go' };
-const ferretdbStep: Step = { name: 'ferretdb-launcher', run: ferretdbLauncher, lane: 'go' };
-const allSteps: Step[] = [
-  { name: 'npm packages', run: npmPackages },
-  natsStep,
-  ferretdbStep,
-  { name: `helm ${HELM_VERSION}`, run: helm, lane: 'go', wanted: flags.helm },
-  { name: `kubeconform ${KUBECONFORM_VERSION}`, run: kubeconform, lane: 'go', wanted: flags.helm },
-  {
-    name: `Kubernetes ${KUBERNETES_VERSION} schemas`,
-    run: kubernetesSchemas,
-    lane: 'go',
-    wanted: flags.helm,
-  },
-  {
-    name: `checkov ${CHECKOV_VERSION}`,
-    run: () => pythonTool('checkov', CHECKOV_VERSION),
-    wanted: flags.helm,
-  },
-  {
-    name: `schemathesis ${SCHEMATHESIS_VERSION}`,
-    run: () => pythonTool('schemathesis', SCHEMATHESIS_VERSION),
-    wanted: flags.fuzz,
-  },
-  { name: 'chromium', run: chromium, lane: 'apt', wanted: flags.chromium },
-  {
-    name: 'podman and images',
-    run: containers,
-    lane: 'apt',
-    needs: [natsStep, ferretdbStep],
-    wanted: flags.containers,
-  },
-];
+/** Runs the steps one after the other (a lane). */
+const inTurn = (...lane: Step[]) =>
+  lane.reduce((before, step) => before.then(() => runStep(step)), Promise.resolve());
 
 // One setup at a time: npm test and npm start may both run it.
 const succeeded = await withLock(
   path.join(ROOT, '.tools', '.setup.lock'),
-  () => runSteps(allSteps.filter(({ wanted = true }) => wanted)),
+  async () => {
+    const goBuilds = inTurn(steps.nats, steps.ferretdb);
+    await Promise.all([
+      inTurn(steps.npm),
+      goBuilds.then(() => inTurn(steps.helm, steps.kubeconform, steps.schemas)),
+      inTurn(steps.checkov),
+      inTurn(steps.schemathesis),
+      Promise.all([goBuilds, inTurn(steps.chromium)]).then(() => inTurn(steps.containers)),
+    ]);
+    return !stopping.signal.aborted;
+  },
   { onWait: (pid) => console.log(dim(`  … waiting for another setup (pid ${pid || '?'}) to finish`)) },
 );
 if (!succeeded) process.exit(1);
 
 /**
- * Runs the steps by their lanes and needs, and prints each one's line as it ends (the lines of
- * log.ts's step(), in the order the steps end). The first failure prints "✗ <name>: <message>" and
- * the end of its output, and stops the rest (see `stopping`). Resolves whether all succeeded.
+ * Runs one step (if wanted) and prints its line (log.ts's). The first failure prints
+ * "✗ <name>: <message>" and the end of its output, and stops the rest (see `stopping`). Never rejects.
  */
-async function runSteps(steps: Step[]) {
-  const width = Math.max(...steps.map(({ name }) => name.length));
-  const ends = new Map<Step, Promise<void>>();
-  const laneEnds = new Map<Lane, Promise<void>>();
-  for (const step of steps) {
-    const before = (step.needs ?? []).map((need) => ends.get(need));
-    if (step.lane) before.push(laneEnds.get(step.lane));
-    const end = Promise.all(before).then(() => runStep(step, width));
-    ends.set(step, end);
-    if (step.lane) laneEnds.set(step.lane, end);
-  }
-  await Promise.all(ends.values());
-  return !stopping.signal.aborted;
-}
-
-/** Runs one step and prints its line (log.ts's); never rejects. */
-async function runStep(step: Step, width: number) {
-  if (stopping.signal.aborted) return; // another step failed
+async function runStep(step: Step) {
+  if (!wanted.includes(step) || stopping.signal.aborted) return; // not asked for, or another step failed
   const started = Date.now();
   try {
     printStepDone(step.name, await step.run(), started, { width, quiet: flags.quiet });

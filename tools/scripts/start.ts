@@ -23,35 +23,28 @@ const prefix = Object.fromEntries(
   APPS.map((a, i) => [a.name, colorFor(i)(a.name.padEnd(width)) + dim(' │ ')]),
 );
 let stack: Stack | undefined;
-let shuttingDown = 0; // when the shutdown began
-let stopRequest: { reason: string; exitCode: number } = { reason: '', exitCode: 0 }; // of that shutdown
+let stopRequest: { reason: string; exitCode: number; at: number } | undefined; // the shutdown under way
 const abort = new AbortController();
 
-async function shutdown(reason: string, exitCode: number) {
-  if (shuttingDown) {
+/** Stops everything and exits; `again` goes on with a shutdown requested while starting. */
+async function shutdown(reason: string, exitCode: number, again = false) {
+  if (stopRequest && !again) {
     // npm forwards the terminal's Ctrl-C too, so one key press can arrive twice.
-    if (Date.now() - shuttingDown > 1000) console.log(dim(`(${reason}: already stopping)`));
+    if (Date.now() - stopRequest.at > 1000) console.log(dim(`(${reason}: already stopping)`));
     return;
   }
-  shuttingDown = Date.now();
-  stopRequest = { reason, exitCode };
+  stopRequest = { reason, exitCode, at: Date.now() };
   abort.abort();
-  if (!stack) {
-    console.log(bold(`\n▸ Stopping (${reason}) while starting`)); // startStack stops what it started
-    return;
-  }
+  // While starting, startStack stops what it started.
+  if (!stack) return console.log(bold(`\n▸ Stopping (${reason}) while starting`));
   console.log(bold(`\n▸ Stopping (${reason})`));
   const started = Date.now();
   await stack.stop();
   const stopped = stack.startedInfra.map(labelOf);
   const left = SERVICES.map(labelOf).filter((label) => !stopped.includes(label));
-  console.log(
-    dim(
-      `  stopped ${[...stack.apps.map((a) => a.name), ...stopped].join(', ') || 'nothing'}` +
-        (left.length ? `; left ${left.join(' and ')} running (they ran before)` : '') +
-        ` (${formatDuration(Date.now() - started)})`,
-    ),
-  );
+  const names = [...stack.apps.map((a) => a.name), ...stopped].join(', ') || 'nothing';
+  const kept = left.length ? `; left ${left.join(' and ')} running (they ran before)` : '';
+  console.log(dim(`  stopped ${names}${kept} (${formatDuration(Date.now() - started)})`));
   process.exit(exitCode);
 }
 
@@ -72,15 +65,12 @@ try {
   });
 } catch (error) {
   // Unless it was stopped while starting, the start failed; startStack has stopped what it started.
-  if (!shuttingDown || stopRequest.exitCode !== 0)
+  if (stopRequest?.exitCode !== 0)
     console.error(red(bold(`\n✗ could not start: ${(error as Error).message}`)));
-  process.exit(shuttingDown ? stopRequest.exitCode : 1);
+  process.exit(stopRequest?.exitCode ?? 1);
 }
-if (shuttingDown) {
-  // Stopped right as the start finished.
-  shuttingDown = 0;
-  await shutdown(stopRequest.reason, stopRequest.exitCode);
-}
+// Stopped right as the start finished.
+if (stopRequest) await shutdown(stopRequest.reason, stopRequest.exitCode, true);
 
 // 3. What runs where.
 const rows = [[bold('what'), bold('where'), bold('')]];
@@ -100,13 +90,10 @@ for (const name of stack.skipped) {
 }
 console.log('\n' + table(rows) + '\n');
 for (const note of stack.notes) console.log(yellow(`Note: ${note}`));
-if (stack.apps.length === 0) {
-  console.log(yellow('No service is built yet, so only the infrastructure runs.'));
-} else if (stack.url) {
-  console.log(bold(green(`Open ${stack.url}`)));
-} else {
+if (stack.url) console.log(bold(green(`Open ${stack.url}`)));
+else if (stack.apps.length)
   console.log(yellow('The gateway is not built, so there is no web address to open yet.'));
-}
+else console.log(yellow('No service is built yet, so only the infrastructure runs.'));
 console.log(
   dim(`Ready in ${formatDuration(Date.now() - started)}. Logs: .run/logs (servers). Press Ctrl-C to stop.`),
 );
@@ -115,10 +102,10 @@ console.log(
 // (npm) is gone, e.g. killed with SIGTERM, which its shell does not pass on, stop too.
 const parentPid = process.ppid;
 setInterval(() => {
-  if (!shuttingDown && process.ppid !== parentPid) void shutdown('the parent process exited', 0);
+  if (!stopRequest && process.ppid !== parentPid) void shutdown('the parent process exited', 0);
   for (const service of SERVICES) {
     const { pid } = stack.infra[service];
-    if (!shuttingDown && !isAlive(pid)) {
+    if (!stopRequest && !isAlive(pid)) {
       console.error(
         red(bold(`\n!!! ${labelOf(service)} (pid ${pid}) stopped unexpectedly: stopping everything !!!\n`)),
       );

@@ -32,11 +32,7 @@ const stages: Stage[] = [
   { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1', STATIC] },
   { name: 'deployment checks', command: node('scripts/check-deploy.ts') },
   // The scenarios that cross services and replicas run once, against the container stack below.
-  {
-    name: 'end-to-end',
-    command: node('scripts/e2e.ts'),
-    env: { E2E_SKIP: SYSTEM_SCENARIOS.join(',') },
-  },
+  { name: 'end-to-end', command: node('scripts/e2e.ts'), env: { E2E_SKIP: SYSTEM_SCENARIOS.join(',') } },
   // Every schemathesis check against the gateway's OpenAPI document, on a throwaway stack of what
   // the stages above built.
   { name: 'fuzzing', command: node('fuzz/src/fuzz.ts', '--no-build') },
@@ -60,10 +56,7 @@ for (const stage of stages) {
   // The first command of a fresh clone is setup, which creates node_modules/.bin.
   const result = await run(stage.command[0], stage.command.slice(1), {
     env: { ...NX_ENV, ...stage.env },
-  }).catch((error) => ({
-    code: 1,
-    output: error.message,
-  }));
+  }).catch((error) => ({ code: 1, output: error.message }));
   const ms = Date.now() - stageStarted;
   if (result.output) console.error(result.output);
   const outcome = result.code === 0 && !interrupted ? 'passed' : 'failed';

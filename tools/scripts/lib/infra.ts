@@ -20,6 +20,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import path from 'node:path';
 import { GiveUp, HOST, choosePort, mongoPing, natsHealthy, waitFor, type PortsMode } from './net.ts';
 import { isRunning, stopProcess, withLock } from './proc.ts';
@@ -29,6 +30,7 @@ export const SERVICES = ['nats', 'mongo'] as const;
 export type Service = (typeof SERVICES)[number];
 export const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
 type Ports = Record<'nats' | 'natsMonitor' | 'mongo', number>;
+type PortVar = [variable: string, fallback: number];
 
 /** A server as <runDir>/infra.json records it (monitorPort and monitorUrl: NATS only). */
 export interface ServerEntry {
@@ -44,18 +46,14 @@ export interface ServerEntry {
 type State = Partial<Record<Service, ServerEntry>>;
 /** What startInfra resolves: each server started or reused, and notes on ports it had to change. */
 export type Infra = State & { notes: string[] };
-interface LaunchOptions {
-  runDir: string;
-  dataDir: string;
-  ports: Ports;
-}
+type Dirs = { runDir: string; dataDir: string };
 /** How long a server may take to answer once started, or a running one to answer when reused. */
 const START_TIMEOUT_MS = 30_000;
 
 interface Server {
   label: string;
   binary: string;
-  ports: Partial<Record<keyof Ports, [variable: string, fallback: number]>>;
+  ports: Partial<Record<keyof Ports, PortVar>>;
   args(options: { ports: Ports; dataDir: string }): string[];
   describe(ports: Ports): Pick<ServerEntry, 'port' | 'url' | 'monitorPort' | 'monitorUrl'>;
   healthy(entry: ServerEntry): Promise<boolean>;
@@ -146,10 +144,10 @@ export async function startInfra({
 
 async function startOne(
   service: Service,
-  { portsMode, notes, ...options }: Omit<LaunchOptions, 'ports'> & { portsMode: PortsMode; notes: string[] },
+  { portsMode, notes, ...dirs }: Dirs & { portsMode: PortsMode; notes: string[] },
 ): Promise<ServerEntry> {
   const server = SERVERS[service];
-  const recorded = readState(options.runDir)[service];
+  const recorded = readState(dirs.runDir)[service];
   if (recorded && isRunning(recorded.pid, server.binary)) {
     await waitFor(() => server.healthy(recorded), {
       timeoutMs: START_TIMEOUT_MS,
@@ -167,7 +165,7 @@ async function startOne(
   for (let attempt = 1; ; attempt++) {
     const ports = await choosePorts(server, portsMode, notes);
     try {
-      const entry = await launch(service, server, { ...options, ports });
+      const entry = await launch(service, server, ports, dirs);
       return { ...entry, reused: false };
     } catch (error) {
       if (attempt >= attempts || !/address already in use/i.test((error as Error).message)) throw error;
@@ -178,10 +176,7 @@ async function startOne(
 /** The server's ports: each its variable's or its default, as choosePort takes it in `portsMode`. */
 async function choosePorts(server: Server, portsMode: PortsMode, notes: string[]) {
   const chosen = {} as Ports;
-  for (const [name, [variable, fallback]] of Object.entries(server.ports) as [
-    keyof Ports,
-    [string, number],
-  ][]) {
+  for (const [name, [variable, fallback]] of Object.entries(server.ports) as [keyof Ports, PortVar][]) {
     const wanted = Number(process.env[variable] || fallback);
     if (!Number.isInteger(wanted) || wanted < 1 || wanted > 65535)
       throw new Error(`${variable} must be a port number, got "${process.env[variable]}"`);
@@ -191,7 +186,7 @@ async function choosePorts(server: Server, portsMode: PortsMode, notes: string[]
   return chosen;
 }
 
-async function launch(service: Service, server: Server, { runDir, dataDir, ports }: LaunchOptions) {
+async function launch(service: Service, server: Server, ports: Ports, { runDir, dataDir }: Dirs) {
   const logDir = path.join(runDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   mkdirSync(dataDir, { recursive: true });
@@ -204,11 +199,9 @@ async function launch(service: Service, server: Server, { runDir, dataDir, ports
   closeSync(fd);
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   child.on('exit', (code, signal) => (exited = { code, signal }));
-  const spawned = await new Promise<true | Error>((resolve) => {
-    child.once('spawn', () => resolve(true));
-    child.once('error', (error) => resolve(error));
+  await once(child, 'spawn').catch((error: Error) => {
+    throw new Error(`cannot start ${server.binary}: ${error.message}`);
   });
-  if (spawned !== true) throw new Error(`cannot start ${server.binary}: ${spawned.message}`);
   child.unref();
 
   const entry: ServerEntry = {
@@ -217,8 +210,7 @@ async function launch(service: Service, server: Server, { runDir, dataDir, ports
     log,
     startedAt: new Date().toISOString(),
   };
-  const state = readState(runDir);
-  writeState(runDir, { ...state, [service]: entry });
+  writeState(runDir, { ...readState(runDir), [service]: entry });
 
   try {
     await waitFor(
@@ -234,9 +226,7 @@ async function launch(service: Service, server: Server, { runDir, dataDir, ports
     );
   } catch (error) {
     await stopProcess(entry.pid, { timeoutMs: 2000 });
-    const current = readState(runDir);
-    delete current[service];
-    writeState(runDir, current);
+    forget(runDir, service);
     const tail = readFileSync(log, 'utf8').slice(logStart).trim().split('\n').slice(-15).join('\n');
     throw new Error(
       `${server.label} did not start: ${(error as Error).message}\n--- ${path.relative(process.cwd(), log)}:\n${tail}`,
@@ -262,22 +252,25 @@ async function stopRecorded(runDir: string, service: Service) {
   const pid = readState(runDir)[service]?.pid ?? 0;
   let outcome = 'not running';
   if (isRunning(pid, SERVERS[service].binary)) outcome = (await stopProcess(pid)) ? 'killed' : 'stopped';
+  forget(runDir, service);
+  return { service, pid, outcome };
+}
+
+function forget(runDir: string, service: Service) {
   const state = readState(runDir);
   delete state[service];
   writeState(runDir, state);
-  return { service, pid, outcome };
 }
 
 /** What runs: [{ service, label, pid, running, healthy, url, ... }] for every recorded server. */
 export async function infraStatus({ runDir = RUN_DIR } = {}) {
   const state = readState(runDir);
+  const entries = SERVICES.flatMap((service) => (state[service] ? [{ service, entry: state[service] }] : []));
   return Promise.all(
-    SERVICES.flatMap((service) => (state[service] ? [{ service, entry: state[service] }] : [])).map(
-      async ({ service, entry }) => {
-        const running = isRunning(entry.pid, SERVERS[service].binary);
-        const healthy = running && (await SERVERS[service].healthy(entry));
-        return { service, label: SERVERS[service].label, ...entry, running, healthy };
-      },
-    ),
+    entries.map(async ({ service, entry }) => {
+      const running = isRunning(entry.pid, SERVERS[service].binary);
+      const healthy = running && (await SERVERS[service].healthy(entry));
+      return { service, label: SERVERS[service].label, ...entry, running, healthy };
+    }),
   );
 }

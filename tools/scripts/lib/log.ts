@@ -1,23 +1,19 @@
 // Terminal helpers shared by the command-line scripts: colours, durations, tables, options and
 // steps (Node builtins only).
-import { parseArgs, stripVTControlCharacters, type ParseArgsOptionsConfig } from 'node:util';
+import { parseArgs, stripVTControlCharacters, styleText, type ParseArgsOptionsConfig } from 'node:util';
 
-const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
-const paint = (code: string) => (text: unknown) =>
-  useColor ? `\u001b[${code}m${text}\u001b[0m` : String(text);
+/** Colours only where stdout is a terminal and NO_COLOR is unset (styleText checks both). */
+const paint = (format: Parameters<typeof styleText>[0]) => (text: unknown) => styleText(format, String(text));
 
-export const bold = paint('1');
-export const dim = paint('2');
-export const red = paint('31');
-export const green = paint('32');
-export const yellow = paint('33');
-const cyan = paint('36');
+export const bold = paint('bold');
+export const dim = paint('dim');
+export const red = paint('red');
+export const green = paint('green');
+export const yellow = paint('yellow');
 
 /** A stable colour per name, for prefixing the log lines of several processes. */
-export function colorFor(index: number) {
-  const colors = [cyan, paint('35'), yellow, green, paint('34'), paint('91')];
-  return colors[index % colors.length] ?? cyan;
-}
+export const colorFor = (index: number) =>
+  paint((['cyan', 'magenta', 'yellow', 'green', 'blue', 'redBright'] as const)[index % 6] ?? 'cyan');
 
 /** "0.4 s", "12.3 s", "2 min 05 s". */
 export function formatDuration(ms: number) {
@@ -26,23 +22,13 @@ export function formatDuration(ms: number) {
   return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
 }
 
-/** Renders rows (arrays of strings) as left-aligned columns. */
+/** Renders rows (arrays of strings) as left-aligned columns (colour codes take no width). */
 export function table(rows: string[][]) {
-  // Without the colour codes paint() adds.
-  const visible = (s: string) => stripVTControlCharacters(s);
-  const widths: number[] = [];
-  for (const row of rows)
-    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(cell).length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) =>
-          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visible(cell).length),
-        )
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  const width = (cell = '') => stripVTControlCharacters(cell).length;
+  const column = (i: number) => Math.max(...rows.map((row) => width(row[i])));
+  const pad = (cell: string, i: number, row: string[]) =>
+    i === row.length - 1 ? cell : cell + ' '.repeat(column(i) - width(cell));
+  return rows.map((row) => row.map(pad).join('  ').trimEnd()).join('\n');
 }
 
 /**
@@ -107,16 +93,12 @@ export function printStepFailure(name: string, caught: unknown): void {
 export async function step(
   name: string,
   fn: () => Promise<string | undefined>,
-  {
-    width = 0,
-    quiet = false,
-    cleanup,
-  }: { width?: number; quiet?: boolean; cleanup?: () => Promise<unknown> } = {},
+  { cleanup, ...line }: { width?: number; quiet?: boolean; cleanup?: () => Promise<unknown> } = {},
 ) {
   const started = Date.now();
   try {
     const note = await fn();
-    printStepDone(name, note, started, { width, quiet });
+    printStepDone(name, note, started, line);
     return note;
   } catch (caught) {
     printStepFailure(name, caught);

@@ -1,7 +1,7 @@
 // Network probes for the local infrastructure (Node builtins, and the MongoDB driver for its ping).
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readIfExists } from './workspace.ts';
 
 export const HOST = '127.0.0.1';
 
@@ -16,38 +16,26 @@ export type PortsMode = 'fixed' | 'free' | 'fixed-or-free';
  */
 export async function freePort() {
   // The start of the kernel's range of source ports (Linux; a common default elsewhere).
-  let ephemeralLow = 49_152;
-  try {
-    ephemeralLow =
-      Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s/)[0]) || ephemeralLow;
-  } catch {
-    // not Linux
+  const range = readIfExists('/proc/sys/net/ipv4/ip_local_port_range');
+  const [low, high] = [20_000, Math.min(Number(range?.split(/\s/)[0]) || 49_152, 32_768) - 1];
+  for (let attempt = 0; attempt < 50 && high - low >= 1000; attempt++) {
+    const port = await listenable(low + Math.floor(Math.random() * (high - low + 1)), '0.0.0.0');
+    if (port) return port;
   }
-  const low = 20_000;
-  const high = Math.min(ephemeralLow, 32_768) - 1;
-  if (high - low >= 1000) {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const port = low + Math.floor(Math.random() * (high - low + 1));
-      if (await canListen(port, '0.0.0.0')) return port;
-    }
-  }
-  return new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+  const port = await listenable(0, HOST);
+  if (!port) throw new Error('no free port to listen on');
+  return port;
 }
 
-function canListen(port: number, host: string) {
-  return new Promise<boolean>((resolve) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', () => resolve(false));
-    server.listen(port, host, () => server.close(() => resolve(true)));
+/** Listens on `port` (0: the OS picks one) and closes again: resolves the port, or 0 if taken. */
+function listenable(port: number, host: string) {
+  return new Promise<number>((resolve) => {
+    const server = net.createServer().unref();
+    server.once('error', () => resolve(0));
+    server.listen(port, host, () => {
+      const bound = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(bound));
+    });
   });
 }
 
@@ -62,7 +50,7 @@ export async function choosePort(
   { what, notes, hint = '' }: { what: string; notes: string[]; hint?: string },
 ): Promise<number> {
   if (mode === 'free' || wanted === 0) return freePort();
-  if (await canListen(wanted, HOST)) return wanted;
+  if (await listenable(wanted, HOST)) return wanted;
   if (mode === 'fixed') throw new Error(`port ${wanted} (${what}) is taken by another process${hint}`);
   const port = await freePort();
   notes.push(`port ${wanted} is taken, so ${what} uses ${port} instead`);
@@ -71,14 +59,9 @@ export async function choosePort(
 
 /** GET http://127.0.0.1:port/path; resolves { status, body } or undefined when unreachable. */
 export async function httpGet(port: number, urlPath: string, { timeoutMs = 2000 } = {}) {
-  try {
-    const response = await fetch(`http://${HOST}:${port}${urlPath}`, {
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    return { status: response.status, body: await response.text() };
-  } catch {
-    return undefined;
-  }
+  return fetch(`http://${HOST}:${port}${urlPath}`, { signal: AbortSignal.timeout(timeoutMs) })
+    .then(async (response) => ({ status: response.status, body: await response.text() }))
+    .catch(() => undefined);
 }
 
 /** NATS is up with JetStream: its health check answers 200 only once it accepts clients. */
@@ -98,8 +81,7 @@ export async function mongoPing(port: number, { timeoutMs = 2000 } = {}) {
     socketTimeoutMS: timeoutMs,
   });
   try {
-    const reply = await client.db('admin').command({ ping: 1 });
-    return reply?.ok === 1;
+    return (await client.db('admin').command({ ping: 1 }))?.ok === 1;
   } catch {
     return false;
   } finally {

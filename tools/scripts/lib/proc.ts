@@ -1,10 +1,18 @@
 // Child-process helpers shared by the command-line scripts (Node builtins only).
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROOT } from './workspace.ts';
+import { ROOT, readIfExists } from './workspace.ts';
+
+interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  capture?: boolean;
+  stdin?: 'ignore' | 'inherit';
+  abort?: AbortSignal;
+}
 
 /**
  * Runs a command to completion. With `capture` its output is collected (and returned) instead of
@@ -15,19 +23,7 @@ import { ROOT } from './workspace.ts';
 export function run(
   command: string,
   args: readonly string[] = [],
-  {
-    cwd = ROOT,
-    env,
-    capture = false,
-    stdin = 'ignore',
-    abort,
-  }: {
-    cwd?: string;
-    env?: NodeJS.ProcessEnv;
-    capture?: boolean;
-    stdin?: 'ignore' | 'inherit';
-    abort?: AbortSignal;
-  } = {},
+  { cwd = ROOT, env, capture = false, stdin = 'ignore', abort }: RunOptions = {},
 ): Promise<{ code: number; signal: NodeJS.Signals | null; stdout: string; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
@@ -52,12 +48,7 @@ export function run(
 
 /** Whether a command is on the PATH. */
 export function hasCommand(name: string) {
-  try {
-    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
 }
 
 export function isAlive(pid: number) {
@@ -70,22 +61,17 @@ export function isAlive(pid: number) {
   }
 }
 
-/** The command line of a running process ('' when unknown), to guard against reused pids. */
-export function commandLineOf(pid: number) {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-  } catch {
-    try {
-      return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' }).trim();
-    } catch {
-      return '';
-    }
-  }
-}
-
-/** Alive and running the given executable (a path or a name the command line contains). */
+/**
+ * Alive and running the given executable (a path or a name its command line contains): a guard
+ * against reused pids.
+ */
 export function isRunning(pid: number, executable: string) {
-  return isAlive(pid) && commandLineOf(pid).includes(executable);
+  if (!isAlive(pid)) return false;
+  const cmdline = readIfExists(`/proc/${pid}/cmdline`);
+  if (cmdline !== undefined) return cmdline.split('\0').join(' ').includes(executable);
+  // No /proc (not Linux): ps, whose output is empty once the process is gone.
+  const ps = spawnSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' });
+  return ps.stdout?.includes(executable) ?? false;
 }
 
 /**
@@ -93,22 +79,19 @@ export function isRunning(pid: number, executable: string) {
  * group is signalled (for children spawned `detached`). Resolves true if it had to be killed.
  */
 export async function stopProcess(pid: number, { timeoutMs = 10_000, group = false } = {}) {
-  const signal = (sig: NodeJS.Signals) => {
+  /** Sends `sig` and resolves whether the process is gone within `ms`. */
+  const signal = async (sig: NodeJS.Signals, ms: number) => {
     try {
       process.kill(group ? -pid : pid, sig);
     } catch {
       // already gone
     }
+    for (const deadline = Date.now() + ms; isAlive(pid) && Date.now() < deadline;) await sleep(50);
+    return !isAlive(pid);
   };
   if (!isAlive(pid)) return false;
-  signal('SIGTERM');
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!isAlive(pid)) return false;
-    await sleep(50);
-  }
-  signal('SIGKILL');
-  for (let i = 0; i < 40 && isAlive(pid); i++) await sleep(50);
+  if (await signal('SIGTERM', timeoutMs)) return false;
+  await signal('SIGKILL', 2000);
   return true;
 }
 
@@ -135,12 +118,7 @@ export async function withLock<T>(
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      let owner = 0;
-      try {
-        owner = Number(readFileSync(pidFile, 'utf8'));
-      } catch {
-        // being created or removed right now
-      }
+      const owner = Number(readIfExists(pidFile)) || 0; // none: being created or removed right now
       if (owner && owner !== process.pid && !isAlive(owner)) {
         rmSync(lockDir, { recursive: true, force: true });
         continue;

@@ -14,9 +14,10 @@ import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.ts';
 // ----------------------------------------------------------------------------------------------
 // Manifest
 //   name      the Nx project (apps/<name>); its build output is dist/apps/<name>/main.js (`main`)
-//   port      the HTTP port variable (health and metrics; the gateway's public port) and its default
+//   port      the default of its HTTP port (health and metrics; the gateway's public port), and
+//   portEnv   the variable that sets it (default HTTP_PORT)
 //   database  MongoDB database name (none: a service without one)
-//   secrets   variables whose value is a local secret (see localJwtSecret below)
+//   jwt       it gets the local signing key as JWT_SECRET (see localJwtSecret below)
 //   env       further fixed variables
 
 const GATEWAY_DEFAULT_PORT = 8080;
@@ -24,39 +25,33 @@ const GATEWAY_DEFAULT_PORT = 8080;
 interface App {
   name: string;
   main: string;
-  port: { env: string; default: number };
-  database: string | null;
-  secrets: readonly 'JWT_SECRET'[];
-  env: Record<string, string>;
+  port: number;
+  portEnv: string;
+  database?: string;
+  jwt?: boolean;
+  env?: Record<string, string>;
 }
 
-/** A manifest entry: what it leaves out is the default (no database, secrets or further variables). */
-const app = (entry: Pick<App, 'name' | 'port'> & Partial<App>): App => ({
-  main: `dist/apps/${entry.name}/main.js`,
-  database: null,
-  secrets: [],
-  env: {},
-  ...entry,
+const app = (name: string, port: number, more: Partial<App> = {}): App => ({
+  name,
+  main: `dist/apps/${name}/main.js`,
+  port,
+  portEnv: 'HTTP_PORT',
+  ...more,
 });
 
 export const APPS: App[] = [
   // The gateway checks tokens itself with auth's signing key.
-  app({
-    name: 'gateway',
-    port: { env: 'PORT', default: GATEWAY_DEFAULT_PORT },
-    secrets: ['JWT_SECRET'],
+  app('gateway', GATEWAY_DEFAULT_PORT, {
+    portEnv: 'PORT',
+    jwt: true,
     env: { WEB_DIST_DIR: 'dist/apps/web' },
   }),
-  app({
-    name: 'auth',
-    port: { env: 'HTTP_PORT', default: 3101 },
-    database: 'oasis-auth',
-    secrets: ['JWT_SECRET'],
-  }),
-  app({ name: 'rewards', port: { env: 'HTTP_PORT', default: 3102 }, database: 'oasis-rewards' }),
-  app({ name: 'rooms', port: { env: 'HTTP_PORT', default: 3103 }, database: 'oasis-rooms' }),
+  app('auth', 3101, { database: 'oasis-auth', jwt: true }),
+  app('rewards', 3102, { database: 'oasis-rewards' }),
+  app('rooms', 3103, { database: 'oasis-rooms' }),
   // Its deadlines are JetStream message schedules: NATS only.
-  app({ name: 'game-timer', port: { env: 'HTTP_PORT', default: 3104 } }),
+  app('game-timer', 3104),
 ];
 
 /** Variables every service gets (NATS_URL is added from the infrastructure). */
@@ -112,7 +107,7 @@ function localJwtSecret(dataDir: string) {
 interface StackOptions {
   portsMode?: PortsMode;
   apps?: string[];
-  onLine?: (app: string, line: string, stream: 'stdout' | 'stderr') => void;
+  onLine?: (app: string, line: string) => void;
   onExit?: (app: string, how: string) => void;
   signal?: AbortSignal;
   runDir?: string;
@@ -174,7 +169,7 @@ export async function setupAndBuild(setupFlags: string[], { build = true, stream
  *                 (default 'fixed-or-free': the usual ports, or free ones if taken, with a note);
  *   apps          names to start (default: all in APPS that are built); a name given n times
  *                 starts n replicas, each on a port of its own (with portsMode 'free');
- *   onLine(app, line, stream)   receives the services' output (default: discarded);
+ *   onLine(app, line)           receives the services' output (default: discarded);
  *   onExit(app, how)            called when a service exits while the stack is not stopping, with
  *                               how ("exited with code 1", "was killed by SIGKILL");
  *   signal        an AbortSignal that cancels the start (what was started is stopped again);
@@ -211,10 +206,10 @@ export async function startStack({
     const selected = only ? only.flatMap((name) => APPS.filter((app) => app.name === name)) : APPS;
     const built = selected.filter((app) => existsSync(path.resolve(ROOT, app.main)));
     stack.skipped = selected.filter((app) => !built.includes(app)).map((app) => app.name);
-    const secrets = { JWT_SECRET: localJwtSecret(dataDir) };
+    const JWT_SECRET = localJwtSecret(dataDir);
     for (const app of built) {
       // The gateway's port is the one to open: PORT sets it.
-      const wanted = app.name === 'gateway' ? gatewayPort() : app.port.default;
+      const wanted = app.name === 'gateway' ? gatewayPort() : app.port;
       const port = await choosePort(wanted, portsMode, { what: app.name, notes: stack.notes });
       if (signal?.aborted) throw new Error('interrupted');
       const env = {
@@ -222,9 +217,9 @@ export async function startStack({
         NATS_URL: infra.nats.url,
         ...app.env,
         ...extraEnv[app.name],
-        [app.port.env]: String(port),
+        [app.portEnv]: String(port),
         ...(app.database && { MONGO_URL: `${infra.mongo.url}/${app.database}` }),
-        ...Object.fromEntries(app.secrets.map((name) => [name, secrets[name]])),
+        ...(app.jwt && { JWT_SECRET }),
       };
       stack.apps.push(launchApp(app, stack, port, env, { onLine, onExit }));
     }
@@ -232,18 +227,16 @@ export async function startStack({
     // Recorded before they are ready: a runner killed while they start leaves them findable.
     writeFileSync(recordFile(runDir), JSON.stringify(describeStack(stack), null, 2) + '\n');
 
-    const healthy = async (app: RunningApp) => {
-      if (app.exited) throw new GiveUp(`${app.name} ${app.exited}`);
-      if (signal?.aborted) throw new GiveUp('interrupted');
-      return (await httpGet(app.port, HEALTH_PATH))?.status === 200;
-    };
     await Promise.all(
       stack.apps.map((app) =>
-        waitFor(() => healthy(app), {
-          timeoutMs: 60_000,
-          intervalMs: 250,
-          what: `${app.name} to answer ${app.url}${HEALTH_PATH}`,
-        }),
+        waitFor(
+          async () => {
+            if (app.exited) throw new GiveUp(`${app.name} ${app.exited}`);
+            if (signal?.aborted) throw new GiveUp('interrupted');
+            return (await httpGet(app.port, HEALTH_PATH))?.status === 200;
+          },
+          { timeoutMs: 60_000, intervalMs: 250, what: `${app.name} to answer ${app.url}${HEALTH_PATH}` },
+        ),
       ),
     );
     return stack;
@@ -268,15 +261,9 @@ function launchApp(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  const running: RunningApp = {
-    name: app.name,
-    pid: child.pid ?? 0,
-    port,
-    url: `http://${HOST}:${port}`,
-  };
-  forEachLine(child.stdout, (line) => onLine(app.name, line, 'stdout'));
-  forEachLine(child.stderr, (line) => onLine(app.name, line, 'stderr'));
-  child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`, 'stderr'));
+  const running: RunningApp = { name: app.name, pid: child.pid ?? 0, port, url: `http://${HOST}:${port}` };
+  for (const stream of [child.stdout, child.stderr]) forEachLine(stream, (line) => onLine(app.name, line));
+  child.on('error', (error) => onLine(app.name, `cannot start: ${error.message}`));
   child.on('exit', (code, signal) => {
     running.exited = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     if (!stack.stopping) onExit(app.name, running.exited);

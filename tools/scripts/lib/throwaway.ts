@@ -17,11 +17,7 @@ import { runningStack, SHARED_ADDRESS_LIMITS, startStack, type Stack } from './s
  * is built or started) and --help; everything else (`rest`) goes to the tool it runs.
  */
 export function runnerOptions(usage: string, args = process.argv.slice(2)) {
-  const options: { build: boolean; url: string | undefined; rest: string[] } = {
-    build: true,
-    url: undefined,
-    rest: [],
-  };
+  const options = { build: true, url: undefined as string | undefined, rest: [] as string[] };
   const it = args.values();
   for (const arg of it) {
     if (arg === '--no-build') options.build = false;
@@ -45,6 +41,13 @@ export function baseUrl(url: string, usage: string): string {
   return url.replace(/\/+$/, '');
 }
 
+interface ThrowawayOptions {
+  prefix: string;
+  script: string;
+  logFile: string;
+  onExit: (app: string, how: string) => void;
+}
+
 /**
  * `npm start`'s stack for a runner: on free ports in a throwaway directory (so it never meets a
  * developer's stack or data), every service built, and the gateway's limits raised, as every
@@ -53,17 +56,7 @@ export function baseUrl(url: string, usage: string): string {
  * Returns { starting (resolves the stack), recent, stop() }; stop() stops the stack, or cancels its
  * start, and removes its directory.
  */
-export function startThrowawayStack({
-  prefix,
-  script,
-  logFile,
-  onExit,
-}: {
-  prefix: string;
-  script: string;
-  logFile: string;
-  onExit: (app: string, how: string) => void;
-}) {
+export function startThrowawayStack({ prefix, script, logFile, onExit }: ThrowawayOptions) {
   const abort = new AbortController();
   const recent: Record<string, string[]> = {};
   mkdirSync(path.dirname(logFile), { recursive: true });

@@ -1,5 +1,6 @@
 // Where things live in the workspace, and the versions of the tools the scripts install.
 // Node builtins only: setup.ts imports this before node_modules exists.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -35,8 +36,16 @@ export const CHECKOV_VERSION = '3.3.30';
 export const SCHEMATHESIS_VERSION = '4.32.5';
 export const SCHEMATHESIS_BIN = path.join(venvOf('schemathesis'), 'bin', 'schemathesis');
 
-export const binaryPath = (name: string) => path.join(TOOLS_BIN, name);
-export const NATS_SERVER_BIN = binaryPath('nats-server');
-export const FERRETDB_BIN = binaryPath('ferretdb-launcher');
-export const HELM_BIN = binaryPath('helm');
-export const KUBECONFORM_BIN = binaryPath('kubeconform');
+export const NATS_SERVER_BIN = path.join(TOOLS_BIN, 'nats-server');
+export const FERRETDB_BIN = path.join(TOOLS_BIN, 'ferretdb-launcher');
+export const HELM_BIN = path.join(TOOLS_BIN, 'helm');
+export const KUBECONFORM_BIN = path.join(TOOLS_BIN, 'kubeconform');
+
+/** A file's text, or undefined when it cannot be read (e.g. it does not exist). */
+export function readIfExists(file: string) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
