@@ -50,6 +50,12 @@ const serverOnlyPackages = [
   'testcontainers',
   'node:*',
 ];
+/** Those packages banned in the projects of these tags. */
+const banServerOnly = (...tags) =>
+  tags.map((sourceTag) => ({ sourceTag, bannedExternalImports: serverOnlyPackages }));
+
+/** The module-boundary rule with these options (the rest at their defaults: nothing allowed by path). */
+const boundaries = (options) => ({ '@nx/enforce-module-boundaries': ['error', options] });
 
 export default [
   {
@@ -72,19 +78,10 @@ export default [
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          banTransitiveDependencies: false,
-          allow: [],
-          depConstraints: [
-            ...depConstraints,
-            { sourceTag: 'scope:web', bannedExternalImports: serverOnlyPackages },
-            { sourceTag: 'scope:shared', bannedExternalImports: serverOnlyPackages },
-          ],
-        },
-      ],
+      ...boundaries({
+        enforceBuildableLibDependency: true,
+        depConstraints: [...depConstraints, ...banServerOnly('scope:web', 'scope:shared')],
+      }),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       eqeqeq: ['error', 'always'],
       'no-console': ['error', { allow: ['warn', 'error'] }],
@@ -106,30 +103,14 @@ export default [
   {
     // Tests may use the testing library (and, for shared code, Node: no banned packages).
     files: testFiles,
-    rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          allow: [],
-          depConstraints: [
-            ...testDepConstraints,
-            { sourceTag: 'scope:web', bannedExternalImports: serverOnlyPackages },
-          ],
-        },
-      ],
-    },
+    rules: boundaries({ depConstraints: [...testDepConstraints, ...banServerOnly('scope:web')] }),
   },
   {
     // The container and fuzzing tools share the command-line scripts' helpers in tools/scripts/lib
     // (paths, output, polling, test limits), and the bench plays with the container tools' bots.
     // Node runs them as they are, without the workspace's path aliases, so they import by path.
     files: ['tools/containers/src/**/*.ts', 'tools/fuzz/src/**/*.ts', 'tools/scripts/bench.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        { allow: ['../../scripts/lib/*', '../containers/src/players.ts'], depConstraints },
-      ],
-    },
+    rules: boundaries({ allow: ['../../scripts/lib/*', '../containers/src/players.ts'], depConstraints }),
   },
   {
     // Node 24 runs these as they are and only strips what is marked as a type.

@@ -38,29 +38,22 @@ export default defineConfig({
     actionTimeout: 10_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-  },
-  projects: [
-    {
-      name: 'chromium',
-      use: {
-        // Debian's Chromium, installed by `npm run setup -- --chromium`, never downloaded,
-        // with the switches this machine needs (Playwright adds some of them itself; saying them all
-        // keeps them whatever its defaults become).
-        launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        },
-      },
+    // Debian's Chromium, installed by `npm run setup -- --chromium`, never downloaded, with the
+    // switches this machine needs (Playwright adds some of them itself; saying them all keeps them
+    // whatever its defaults become).
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
-  ],
+  },
   webServer: external
     ? undefined
     : {

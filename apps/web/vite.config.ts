@@ -13,7 +13,6 @@ const proxy = { '/api': { target: gateway }, '/health': { target: gateway } };
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  base: '/',
   plugins: [react()],
   resolve: {
     alias: {

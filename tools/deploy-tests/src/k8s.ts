@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
+  globSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
-  readdirSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -75,16 +75,15 @@ export interface Chart {
 
 /** Every chart under helm/, each after the charts it depends on. */
 export function listCharts(): Chart[] {
-  const charts = readdirSync(path.join(ROOT, 'helm'))
-    .filter((name) => existsSync(path.join(ROOT, 'helm', name, 'Chart.yaml')))
+  const charts = globSync('*/Chart.yaml', { cwd: path.join(ROOT, 'helm') })
     .sort()
-    .map((name): Chart => {
+    .map((file): Chart => {
+      const name = path.dirname(file);
       const dir = path.join(ROOT, 'helm', name);
       const chart = parseYaml(readFileSync(path.join(dir, 'Chart.yaml'), 'utf8')) as {
         type?: string;
         dependencies?: { repository?: string }[];
       };
-      const ci = path.join(dir, 'ci');
       return {
         name,
         dir,
@@ -92,12 +91,9 @@ export function listCharts(): Chart[] {
         dependsOn: (chart.dependencies ?? []).flatMap((d) =>
           d.repository?.startsWith('file://../') ? [d.repository.slice('file://../'.length)] : [],
         ),
-        scenarios: existsSync(ci)
-          ? readdirSync(ci)
-              .filter((f) => /\.ya?ml$/.test(f))
-              .sort()
-              .map((f) => path.join(ci, f))
-          : [],
+        scenarios: globSync('ci/*.{yaml,yml}', { cwd: dir })
+          .sort()
+          .map((f) => path.join(dir, f)),
       };
     });
   const byName = new Map(charts.map((chart) => [chart.name, chart]));
@@ -249,21 +245,10 @@ export function selects(
 
 /** A CPU or memory quantity in cores or bytes. */
 export function quantity(value: string | number | undefined): number {
-  if (value === undefined) return NaN;
-  const match = /^([0-9.]+)([a-zA-Z]*)$/.exec(String(value));
+  const match = /^([0-9.]+)(m|k|M|G|Ki|Mi|Gi)?$/.exec(String(value ?? ''));
   if (!match) return NaN;
-  const units: Record<string, number> = {
-    '': 1,
-    m: 1e-3,
-    k: 1e3,
-    M: 1e6,
-    G: 1e9,
-    Ki: 1024,
-    Mi: 1024 ** 2,
-    Gi: 1024 ** 3,
-  };
-  const factor = units[match[2] ?? ''];
-  return factor === undefined ? NaN : Number(match[1]) * factor;
+  const units = { m: 1e-3, k: 1e3, M: 1e6, G: 1e9, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 };
+  return Number(match[1]) * (match[2] ? units[match[2] as keyof typeof units] : 1);
 }
 
 /** The value, or a test failure naming what is missing. */

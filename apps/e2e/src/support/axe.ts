@@ -48,59 +48,49 @@ export async function axeViolations(page: Page) {
   });
 }
 
-/**
- * Audits the page as it is now at 390 and 1280 px (it is resized, then restored); `onEach` runs at
- * each width after the audit (screenshots).
- */
-async function auditAtBothWidths(page: Page, screen: string, onEach?: (width: number) => Promise<unknown>) {
-  const original = page.viewportSize();
-  const audits = [];
-  try {
-    for (const viewport of AUDIT_VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      audits.push({ screen, width: viewport.width, violations: await axeViolations(page) });
-      await onEach?.(viewport.width);
-    }
-  } finally {
-    if (original) await page.setViewportSize(original);
-  }
-  return audits;
-}
-/** One screen audited at one width: each rule broken, with the elements that break it. */
-type Audit = Awaited<ReturnType<typeof auditAtBothWidths>>[number];
-
-/** Each violation as one readable line: where, at which width, which rule, which elements. */
-function violationLines(audits: readonly Audit[]): string[] {
-  return audits.flatMap(({ screen, width, violations }) =>
-    violations.map(
-      (v) => `${screen} @${width}px: ${v.rule} (${v.impact ?? 'n/a'}) ${v.help}: ${v.targets.join(', ')}`,
-    ),
-  );
-}
-
 /** What an audited screen is: one of SPEC's routes, a dialog, or a layer of the room screen. */
 export type ScreenKind = 'route' | 'dialog' | 'room layer';
 
+/** One screen audited at one width: each rule broken, with the elements that break it. */
+type Violations = Awaited<ReturnType<typeof axeViolations>>;
+type Audit = { kind: ScreenKind; screen: string; width: number; violations: Violations };
+
 /**
- * The audits of one test file, each screen at both widths; the file prints how many screens it
- * audited and how many violations it found.
+ * The audits of one test file (or of one screen: auditScreen), each screen at both widths; the file
+ * prints how many screens it audited and how many violations it found.
  */
 export class AxeReport {
-  private readonly audited: (Audit & { kind: ScreenKind })[] = [];
+  private readonly audited: Audit[] = [];
 
-  /** Audits the page as it is now at 390 and 1280 px; `onEach` runs at each width (screenshots). */
+  /**
+   * Audits the page as it is now at 390 and 1280 px (it is resized, then restored); `onEach` runs
+   * at each width after the audit (screenshots).
+   */
   async audit(
     page: Page,
     kind: ScreenKind,
     screen: string,
-    onEach?: (width: number) => Promise<void>,
+    onEach?: (width: number) => Promise<unknown>,
   ): Promise<void> {
-    for (const audit of await auditAtBothWidths(page, screen, onEach)) this.audited.push({ kind, ...audit });
+    const original = page.viewportSize();
+    try {
+      for (const viewport of AUDIT_VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        this.audited.push({ kind, screen, width: viewport.width, violations: await axeViolations(page) });
+        await onEach?.(viewport.width);
+      }
+    } finally {
+      if (original) await page.setViewportSize(original);
+    }
   }
 
-  /** Every violation found so far, one readable line each. */
+  /** Every violation so far, one line each: where, at which width, which rule, which elements. */
   violations(): string[] {
-    return violationLines(this.audited);
+    return this.audited.flatMap(({ screen, width, violations }) =>
+      violations.map(
+        (v) => `${screen} @${width}px: ${v.rule} (${v.impact ?? 'n/a'}) ${v.help}: ${v.targets.join(', ')}`,
+      ),
+    );
   }
 
   /** How many routes, dialogs and room layers were audited, and each screen's violations. */
@@ -128,15 +118,15 @@ export class AxeReport {
  * with every violation found, one readable line each.
  */
 export async function auditScreen(page: Page, name: string): Promise<string[]> {
-  const found = violationLines(
-    await auditAtBothWidths(page, name, (width) =>
-      page.screenshot({
-        path: path.join(SCREENS, `${name}-${width}.png`),
-        fullPage: true,
-        animations: 'disabled',
-      }),
-    ),
+  const report = new AxeReport();
+  await report.audit(page, 'route', name, (width) =>
+    page.screenshot({
+      path: path.join(SCREENS, `${name}-${width}.png`),
+      fullPage: true,
+      animations: 'disabled',
+    }),
   );
+  const found = report.violations();
   console.log(`axe-core: ${name} at 390 and 1280 px: ${found.length} violations`);
   return found;
 }

@@ -13,7 +13,7 @@ export const PHONE: Viewport = { width: 390, height: 844 };
  * if the scenario fails.
  */
 export class Person {
-  /** Uncaught exceptions in this person's pages: a scenario fails if there are any. */
+  /** Uncaught exceptions in this person's pages since the last scenario ended: it fails on any. */
   readonly errors: string[] = [];
 
   private constructor(

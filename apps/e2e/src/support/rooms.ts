@@ -75,8 +75,16 @@ export function roomCard(page: Page, room: Room): Locator {
 
 // The rules as SPEC and DECISIONS.md state them, written out here on purpose: the scenarios hold the
 // screens to the documents, not to game-rules, which the web app and the server run themselves.
-export const OPTION_LABELS = ['Double', 'Add extra 7', 'Add extra 1', 'Add extra 4', 'Negative 2 X'] as const;
-export type OptionLabel = (typeof OPTION_LABELS)[number];
+/** DECISIONS.md: what each Support Oasis option makes of a move of `n` (the total never below 0). */
+const OPTIONS = {
+  Double: (total, n) => total + 2 * n,
+  'Add extra 7': (total, n) => total + n + 7,
+  'Add extra 1': (total, n) => total + n + 1,
+  'Add extra 4': (total, n) => total + n + 4,
+  'Negative 2 X': (total, n) => Math.max(0, total - 2 * n),
+} satisfies Record<string, (total: number, n: number) => number>;
+export type OptionLabel = keyof typeof OPTIONS;
+export const OPTION_LABELS = Object.keys(OPTIONS) as OptionLabel[];
 
 /** DECISIONS.md: the options offered by the total before the move. */
 export function offeredAt(total: number): OptionLabel[] {
@@ -86,22 +94,9 @@ export function offeredAt(total: number): OptionLabel[] {
   return ['Double', 'Add extra 7', 'Add extra 1'];
 }
 
-/** DECISIONS.md: what a move does to the total (never below 0). */
+/** DECISIONS.md: what a move does to the total. */
 export function totalAfter(total: number, number: number, option: OptionLabel | null): number {
-  switch (option) {
-    case null:
-      return total + number;
-    case 'Double':
-      return total + 2 * number;
-    case 'Add extra 7':
-      return total + number + 7;
-    case 'Add extra 4':
-      return total + number + 4;
-    case 'Add extra 1':
-      return total + number + 1;
-    case 'Negative 2 X':
-      return Math.max(0, total - 2 * number);
-  }
+  return option ? OPTIONS[option](total, number) : total + number;
 }
 
 export async function readTotal(page: Page): Promise<number> {

@@ -10,8 +10,6 @@ export { expect };
 let current = { dir: E2E_ARTIFACTS, shots: 0 };
 /** The test file whose scenarios run now. */
 let currentFile: string | undefined;
-/** Page errors already reported, per person, so each scenario judges only its own. */
-const seenErrors = new WeakMap<Person, number>();
 
 /**
  * Playwright's test for the numbered scenarios of the issues, titled "<number>. <what happens>".
@@ -56,14 +54,9 @@ function folderOf({ title, file }: TestInfo): string {
   return `${number}-${path.basename(file, '.e2e.ts')}`;
 }
 
+/** Page errors since the last scenario ended, taken from each person: each scenario judges its own. */
 function newPageErrors(): string[] {
-  const errors: string[] = [];
-  for (const person of present) {
-    const seen = seenErrors.get(person) ?? 0;
-    errors.push(...person.errors.slice(seen).map((e) => `${person.label}: ${e}`));
-    seenErrors.set(person, person.errors.length);
-  }
-  return errors;
+  return [...present].flatMap((person) => person.errors.splice(0).map((e) => `${person.label}: ${e}`));
 }
 
 /**
