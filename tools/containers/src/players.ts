@@ -23,10 +23,7 @@ const PASSWORD = 'benchOasis198';
 const roomPath = (id: string, rest = '') => `/api/rooms/${encodeURIComponent(id)}${rest}`;
 
 export type Seat = 'player1' | 'player2';
-export interface Move {
-  number: number | 'random';
-  option: string;
-}
+export type Move = { number: number | 'random'; option: string };
 export type StoredMove = { player: string; number: number; option: string; total: number };
 
 export interface RoomView {
@@ -87,11 +84,7 @@ export interface Recorder {
   gameFinished?(game: FinishedGame): void;
 }
 
-export interface Answer<T = unknown> {
-  status: number;
-  body: T;
-  ms: number;
-}
+export type Answer<T = unknown> = { status: number; body: T; ms: number };
 
 /** A request without an answer: kind 'timeout' or 'network'. */
 type Failure = Error & { kind?: string; recorded?: boolean };
@@ -402,12 +395,7 @@ export class Fleet {
 }
 
 /** A move whose receipt by the opponent's stream is awaited. */
-interface Pending {
-  opponent: number;
-  sentAt: number;
-  version?: number;
-  timer?: NodeJS.Timeout;
-}
+type Pending = { opponent: number; sentAt: number; version?: number; timer?: NodeJS.Timeout };
 
 export class Game {
   roomId = '';
@@ -538,12 +526,8 @@ export class Game {
     const version = Number(id);
     const arrivals = this.arrivals[i] as Map<number, number>;
     if (!arrivals.has(version)) arrivals.set(version, at);
-    if (arrivals.size > 16) {
-      for (const v of arrivals.keys()) {
-        if (arrivals.size <= 8) break;
-        arrivals.delete(v);
-      }
-    }
+    // The 8 newest are kept (a Map iterates in insertion order).
+    if (arrivals.size > 16) for (const v of [...arrivals.keys()].slice(0, -8)) arrivals.delete(v);
     // The opponent's receipt of a move in flight.
     for (const pending of this.inflight) {
       if (pending.version !== undefined && i === pending.opponent && version >= pending.version) {
