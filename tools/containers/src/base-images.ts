@@ -41,14 +41,11 @@ const ROOTFS_STAMP = path.join(IMAGES_DIR, `rootfs-${SUITE}.stamp`);
 
 /** The Debian mirror this machine's apt uses (deb822 sources or sources.list), for debootstrap. */
 function debianMirror(): string {
-  const candidates = ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list'];
-  for (const file of candidates) {
-    if (!existsSync(file)) continue;
-    const text = readFileSync(file, 'utf8');
-    const deb822 = /^URIs:\s*(\S+\/debian)\/?\s*$/m.exec(text);
-    if (deb822?.[1]) return deb822[1];
-    const line = /^deb\s+(?:\[[^\]]*\]\s+)?(\S+\/debian)\/?\s+\S+/m.exec(text);
-    if (line?.[1]) return line[1];
+  for (const file of ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list']) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    // "URIs: <mirror>" (deb822) or "deb [options] <mirror> <suite>"
+    const mirror = /^(?:URIs:\s*|deb\s+(?:\[[^\]]*\]\s+)?)(\S+\/debian)\/?(?:\s*$|\s+\S)/m.exec(text)?.[1];
+    if (mirror) return mirror;
   }
   throw new Error(
     'no Debian mirror found in /etc/apt/sources.list(.d): the base images come from Debian packages',

@@ -128,15 +128,6 @@ function readinessProbeFor(project: string, kill: Kill): string {
   return containerName(project, kill.service, kill.replica);
 }
 
-async function waitReady(container: string, since: number): Promise<number> {
-  await waitFor(() => replicaReady(container), {
-    timeoutMs: Math.max(0, since + 120_000 - Date.now()),
-    intervalMs: 200,
-    what: `${container} to be ready`,
-  });
-  return Date.now() - since;
-}
-
 function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, FinishedGame['moves']>): string[] {
   const problems: string[] = [];
   for (const move of accepted) {
@@ -230,7 +221,13 @@ export async function runFaultTest({
     const name = containerName(project, kill.service, kill.replica);
     const at = Date.now();
     const downMs = await crash(name);
-    const readyMs = await waitReady(readinessProbeFor(project, kill), at);
+    const probe = readinessProbeFor(project, kill);
+    await waitFor(() => replicaReady(probe), {
+      timeoutMs: Math.max(0, at + 120_000 - Date.now()),
+      intervalMs: 200,
+      what: `${probe} to be ready`,
+    });
+    const readyMs = Date.now() - at;
     await sleep(SETTLE_MS);
     const report = {
       target: name,

@@ -42,9 +42,8 @@ export const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer
 export const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb'] as const;
 export type ImageName = (typeof IMAGE_NAMES)[number];
 
-/** The tag of the images built here; compose.yaml uses it unless OASIS_IMAGE_TAG says otherwise. */
-export const LOCAL_TAG = 'local';
-export const imageRef = (name: ImageName): string => `localhost/oasis198/${name}:${LOCAL_TAG}`;
+/** An image built here, tagged `local`: compose.yaml uses that tag unless OASIS_IMAGE_TAG says otherwise. */
+export const imageRef = (name: ImageName): string => `localhost/oasis198/${name}:local`;
 
 const STAGE = path.join(ROOT, 'dist', 'images');
 // The Node 24 that setup put into .tools/node, or (on a machine whose own Node is 24 already, where
@@ -178,16 +177,6 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
   console.log(bold(`images built in ${formatDuration(Date.now() - started)}`));
 }
 
-/** Image sizes as podman reports them, for docs/deploy.md. */
-export async function imageSizes(names: readonly ImageName[] = IMAGE_NAMES): Promise<Record<string, string>> {
-  const sizes: Record<string, string> = {};
-  for (const name of names) {
-    const { stdout } = await podman(['image', 'inspect', '--format', '{{.Size}}', imageRef(name)]);
-    sizes[name] = `${(Number(stdout.trim()) / 1e6).toFixed(1)} MB`;
-  }
-  return sizes;
-}
-
 if (import.meta.main) {
   const values = parseOptions(
     'Usage: node tools/containers/src/images.ts [--only gateway,web,...] [--sizes]',
@@ -204,7 +193,15 @@ if (import.meta.main) {
   }
   try {
     await buildImages(only);
-    if (values.sizes) console.log(await imageSizes(only));
+    // Image sizes as podman reports them, for docs/deploy.md.
+    if (values.sizes) {
+      const sizes: Record<string, string> = {};
+      for (const name of only ?? IMAGE_NAMES) {
+        const { stdout } = await podman(['image', 'inspect', '--format', '{{.Size}}', imageRef(name)]);
+        sizes[name] = `${(Number(stdout.trim()) / 1e6).toFixed(1)} MB`;
+      }
+      console.log(sizes);
+    }
   } catch (error) {
     console.error(red((error as Error).message));
     process.exit(1);

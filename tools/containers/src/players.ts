@@ -111,12 +111,11 @@ type ClientOptions = {
 
 /**
  * A JSON client for one gateway. Requests share `maxSockets` keep-alive sockets, so 2,000 bots do
- * not open 2,000 more connections for their PATCHes; push streams use their own agent (one socket
- * each, never pooled). `onAnswer` sees every request's status, or 'network' when none came.
+ * not open 2,000 more connections for their PATCHes; push streams use no agent (a socket of their
+ * own each, never pooled). `onAnswer` sees every request's status, or 'network' when none came.
  */
 export class GatewayClient {
   private readonly agent: http.Agent;
-  private readonly streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly onAnswer: ClientOptions['onAnswer'];
@@ -190,7 +189,7 @@ export class GatewayClient {
       ended = true;
     };
     const req = http.get(this.base + path, {
-      agent: this.streamAgent,
+      agent: false,
       headers: { accept: 'text/event-stream', ...bearer(token) },
     });
     req.on('error', (error) => end(error.message));
@@ -239,7 +238,6 @@ export class GatewayClient {
 
   close(): void {
     this.agent.destroy();
-    this.streamAgent.destroy();
   }
 }
 
@@ -487,13 +485,12 @@ export class Game {
 
   /** Opens player i's stream; resolves once the current room has arrived on it. */
   private async connect(i: 0 | 1): Promise<void> {
-    let first: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (first = resolve));
+    const arrived = Promise.withResolvers<void>();
     const { client, token } = this.players[i];
     const stream = client.stream(roomPath(this.roomId, '/stream'), token, {
       onFrame: (id, event, data, at) => {
         this.onFrame(i, id, event, data, at);
-        first();
+        arrived.resolve();
       },
       onEnd: (reason) => this.onStreamEnd(i, stream, reason),
     });
@@ -504,7 +501,7 @@ export class Game {
       this.recorder.error(kindOf(error, 'sse open'), (error as Error).message);
       throw Object.assign(error as Error, { recorded: true });
     }
-    await Promise.race([arrived, sleep(PUSH_TIMEOUT_MS, undefined, { ref: false })]);
+    await Promise.race([arrived.promise, sleep(PUSH_TIMEOUT_MS, undefined, { ref: false })]);
   }
 
   private onStreamEnd(i: 0 | 1, stream: Stream, reason: string): void {
