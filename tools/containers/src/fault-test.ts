@@ -197,7 +197,7 @@ export async function runFaultTest({
   };
   let playing = true;
   const firstKill = Date.now() + 60_000;
-  const schedule = planned.map((_, k) => firstKill + k * 30_000);
+  const killAt = (k: number) => firstKill + k * 30_000;
   const fleet = (options: Omit<FleetOptions, 'jitter' | 'stallMs'>) =>
     // A read of the room after 3 s without a push: the fallback every browser has.
     new Fleet(outcomes, { jitter: 0.5, stallMs: 3000, ...options });
@@ -209,15 +209,13 @@ export async function runFaultTest({
   const sleeperPairs = await pairs(planned.length, 's');
   await Promise.all([
     ...roomPairs.map(([a, b]) => rooms.open(a, b)),
-    ...sleeperPairs.map(([a, b], k) =>
-      sleepers.open(a, b, (schedule[k] as number) - SLEEPER_TIMEOUT_AFTER_MS + 800),
-    ),
+    ...sleeperPairs.map(([a, b], k) => sleepers.open(a, b, killAt(k) - SLEEPER_TIMEOUT_AFTER_MS + 800)),
   ]);
 
   console.log(bold('▸ crashes, one at a time'));
   const kills = [];
   for (const [k, kill] of planned.entries()) {
-    await sleep(Math.max(0, (schedule[k] as number) - Date.now()));
+    await sleep(Math.max(0, killAt(k) - Date.now()));
     const name = containerName(project, kill.service, kill.replica);
     const at = Date.now();
     const downMs = await crash(name);
