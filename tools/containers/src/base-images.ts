@@ -41,14 +41,11 @@ const ROOTFS_STAMP = path.join(IMAGES_DIR, `rootfs-${SUITE}.stamp`);
 
 /** The Debian mirror this machine's apt uses (deb822 sources or sources.list), for debootstrap. */
 function debianMirror(): string {
-  const candidates = ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list'];
-  for (const file of candidates) {
-    if (!existsSync(file)) continue;
-    const text = readFileSync(file, 'utf8');
-    const deb822 = /^URIs:\s*(\S+\/debian)\/?\s*$/m.exec(text);
-    if (deb822?.[1]) return deb822[1];
-    const line = /^deb\s+(?:\[[^\]]*\]\s+)?(\S+\/debian)\/?\s+\S+/m.exec(text);
-    if (line?.[1]) return line[1];
+  for (const file of ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list']) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    // "URIs: <mirror>" (deb822) or "deb [options] <mirror> <suite>"
+    const mirror = /^(?:URIs:\s*|deb\s+(?:\[[^\]]*\]\s+)?)(\S+\/debian)\/?(?:\s*$|\s+\S)/m.exec(text)?.[1];
+    if (mirror) return mirror;
   }
   throw new Error(
     'no Debian mirror found in /etc/apt/sources.list(.d): the base images come from Debian packages',
@@ -128,56 +125,49 @@ async function addBinary(tree: string, binary: string): Promise<void> {
   for (const library of await librariesOf(binary)) copyIn(tree, library);
 }
 
-/** A FROM-scratch image of the tree. */
-async function buildFromTree(image: string, tree: string, inputs: string, comment: string): Promise<true> {
-  const containerfile = `${tree}.Containerfile`;
-  writeFileSync(containerfile, `# ${comment}\nFROM scratch\nCOPY . /\n`);
-  await buildImage(image, inputs, ['-f', containerfile, tree]);
-  return true;
-}
-
-/** oasis198/node: Node.js 24 (the binary at nodeBinary) on a distroless-style Debian base. */
-async function nodeImage(rootfsKey: string, nodeBinary: string): Promise<boolean> {
-  const version = (await exec(nodeBinary, ['--version'])).stdout.trim();
-  const inputs = hash(rootfsKey, LAYOUT_VERSION, 'node', version);
-  if (await builtFrom(BASE_IMAGES.node, inputs)) return false;
-  const tree = path.join(IMAGES_DIR, 'node-base');
-  baseTree(tree);
-  // ldd runs inside the root file system, so the binary goes there first.
-  mkdirSync(path.join(ROOTFS, 'usr/local/bin'), { recursive: true });
-  copyFileSync(nodeBinary, path.join(ROOTFS, 'usr/local/bin/node'));
-  chmodSync(path.join(ROOTFS, 'usr/local/bin/node'), 0o755);
-  await addBinary(tree, '/usr/local/bin/node');
-  return buildFromTree(
-    BASE_IMAGES.node,
-    tree,
-    inputs,
-    `Node.js ${version} on Debian ${SUITE}, distroless-style`,
-  );
-}
-
-/** oasis198/nginx: Debian's nginx-light and busybox's wget, distroless-style. */
-async function nginxImage(rootfsKey: string): Promise<boolean> {
-  const inputs = hash(rootfsKey, LAYOUT_VERSION, 'nginx');
-  if (await builtFrom(BASE_IMAGES.nginx, inputs)) return false;
-  const tree = path.join(IMAGES_DIR, 'nginx-base');
-  baseTree(tree);
-  await addBinary(tree, '/usr/sbin/nginx');
-  copyIn(tree, '/etc/nginx/mime.types');
-  copyIn(tree, '/bin/busybox');
-  symlinkSync('busybox', path.join(tree, 'usr/bin/wget'));
-  // nginx opens its compiled-in error log before reading nginx.conf; point it at stderr.
-  mkdirSync(path.join(tree, 'var/log/nginx'), { recursive: true });
-  symlinkSync('/dev/stderr', path.join(tree, 'var/log/nginx/error.log'));
-  mkdirSync(path.join(tree, 'var/lib/nginx'), { recursive: true });
-  return buildFromTree(BASE_IMAGES.nginx, tree, inputs, `nginx-light on Debian ${SUITE}, distroless-style`);
-}
-
-/** Builds the base images that are missing or out of date; returns the names of those it built. */
+/** Builds the base images (see the top of this file) that are missing or out of date; returns those it built. */
 export async function buildBaseImages(nodeBinary: string): Promise<string[]> {
-  const key = await rootfs();
-  const built: string[] = [];
-  if (await nodeImage(key, nodeBinary)) built.push(BASE_IMAGES.node);
-  if (await nginxImage(key)) built.push(BASE_IMAGES.nginx);
-  return built;
+  const rootfsKey = await rootfs();
+  /**
+   * A FROM-scratch image of a base tree (.tools/images/<name>-base) that `fill` completes, unless
+   * it was built from the same inputs (the root file system, LAYOUT_VERSION, the name, `version`).
+   */
+  const baseImage = async (
+    name: keyof typeof BASE_IMAGES,
+    version: string[],
+    comment: string,
+    fill: (tree: string) => Promise<void>,
+  ): Promise<string[]> => {
+    const inputs = hash(rootfsKey, LAYOUT_VERSION, name, ...version);
+    if (await builtFrom(BASE_IMAGES[name], inputs)) return [];
+    const tree = path.join(IMAGES_DIR, `${name}-base`);
+    baseTree(tree);
+    await fill(tree);
+    const containerfile = `${tree}.Containerfile`;
+    writeFileSync(
+      containerfile,
+      `# ${comment} on Debian ${SUITE}, distroless-style\nFROM scratch\nCOPY . /\n`,
+    );
+    await buildImage(BASE_IMAGES[name], inputs, ['-f', containerfile, tree]);
+    return [BASE_IMAGES[name]];
+  };
+  const nodeVersion = (await exec(nodeBinary, ['--version'])).stdout.trim();
+  const node = await baseImage('node', [nodeVersion], `Node.js ${nodeVersion}`, async (tree) => {
+    // ldd runs inside the root file system, so the binary goes there first.
+    mkdirSync(path.join(ROOTFS, 'usr/local/bin'), { recursive: true });
+    copyFileSync(nodeBinary, path.join(ROOTFS, 'usr/local/bin/node'));
+    chmodSync(path.join(ROOTFS, 'usr/local/bin/node'), 0o755);
+    await addBinary(tree, '/usr/local/bin/node');
+  });
+  const nginx = await baseImage('nginx', [], 'nginx-light', async (tree) => {
+    await addBinary(tree, '/usr/sbin/nginx');
+    copyIn(tree, '/etc/nginx/mime.types');
+    copyIn(tree, '/bin/busybox');
+    symlinkSync('busybox', path.join(tree, 'usr/bin/wget'));
+    // nginx opens its compiled-in error log before reading nginx.conf; point it at stderr.
+    mkdirSync(path.join(tree, 'var/log/nginx'), { recursive: true });
+    symlinkSync('/dev/stderr', path.join(tree, 'var/log/nginx/error.log'));
+    mkdirSync(path.join(tree, 'var/lib/nginx'), { recursive: true });
+  });
+  return [...node, ...nginx];
 }

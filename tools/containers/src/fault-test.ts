@@ -48,19 +48,15 @@ const SLEEPER_TURN_SECONDS = 14;
 const SLEEPER_TIMEOUT_AFTER_MS = (SLEEPER_TURN_SECONDS + 4 + 1) * 1000;
 const SETTLE_MS = 20_000;
 
-interface Kill {
-  service: string;
-  replica: number;
-}
+type Kill = { service: string; replica: number };
 
-export const DEFAULT_KILLS: Kill[] = [
-  { service: 'rooms', replica: 1 },
-  { service: 'game-timer', replica: 1 },
-  { service: 'rewards', replica: 1 },
-  { service: 'gateway', replica: 2 },
-  { service: 'nats', replica: 1 },
-  { service: 'mongo', replica: 1 },
-];
+/** The crashes, in order, as --kills takes them (service:replica, the replica 1 unless given). */
+const DEFAULT_KILLS = 'rooms:1,game-timer:1,rewards:1,gateway:2,nats:1,mongo:1';
+const parseKills = (kills: string): Kill[] =>
+  kills.split(',').map((item) => {
+    const [service = '', replica = '1'] = item.split(':');
+    return { service, replica: Number(replica) };
+  });
 
 /**
  * What the players saw: every answer counted by HTTP status ('network' for none), the instants of
@@ -78,9 +74,8 @@ class Outcomes implements Recorder {
       this.failures.push({ at: Date.now(), status: String(status), what });
   }
 
-  error(): void {
-    // what the players complain of (cut streams, stalls) is no failure here
-  }
+  /** What the players complain of (cut streams, stalls) is no failure here. */
+  error = () => undefined;
 
   move(move: MoveRecord): void {
     this.accepted.push(move);
@@ -133,15 +128,6 @@ function readinessProbeFor(project: string, kill: Kill): string {
   return containerName(project, kill.service, kill.replica);
 }
 
-async function waitReady(container: string, since: number): Promise<number> {
-  await waitFor(() => replicaReady(container), {
-    timeoutMs: Math.max(0, since + 120_000 - Date.now()),
-    intervalMs: 200,
-    what: `${container} to be ready`,
-  });
-  return Date.now() - since;
-}
-
 function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, FinishedGame['moves']>): string[] {
   const problems: string[] = [];
   for (const move of accepted) {
@@ -181,8 +167,9 @@ function expectedTotals(games: Iterable<FinishedGame>): Map<string, Totals> {
 export async function runFaultTest({
   games = 20,
   keep = false,
-  kills: planned = DEFAULT_KILLS,
+  kills: plan = DEFAULT_KILLS,
 } = {}): Promise<void> {
+  const planned = parseKills(plan);
   const started = Date.now();
   const outcomes = new Outcomes();
   const project = loadCompose().name;
@@ -210,7 +197,7 @@ export async function runFaultTest({
   };
   let playing = true;
   const firstKill = Date.now() + 60_000;
-  const schedule = planned.map((_, k) => firstKill + k * 30_000);
+  const killAt = (k: number) => firstKill + k * 30_000;
   const fleet = (options: Omit<FleetOptions, 'jitter' | 'stallMs'>) =>
     // A read of the room after 3 s without a push: the fallback every browser has.
     new Fleet(outcomes, { jitter: 0.5, stallMs: 3000, ...options });
@@ -222,19 +209,23 @@ export async function runFaultTest({
   const sleeperPairs = await pairs(planned.length, 's');
   await Promise.all([
     ...roomPairs.map(([a, b]) => rooms.open(a, b)),
-    ...sleeperPairs.map(([a, b], k) =>
-      sleepers.open(a, b, (schedule[k] as number) - SLEEPER_TIMEOUT_AFTER_MS + 800),
-    ),
+    ...sleeperPairs.map(([a, b], k) => sleepers.open(a, b, killAt(k) - SLEEPER_TIMEOUT_AFTER_MS + 800)),
   ]);
 
   console.log(bold('▸ crashes, one at a time'));
   const kills = [];
   for (const [k, kill] of planned.entries()) {
-    await sleep(Math.max(0, (schedule[k] as number) - Date.now()));
+    await sleep(Math.max(0, killAt(k) - Date.now()));
     const name = containerName(project, kill.service, kill.replica);
     const at = Date.now();
     const downMs = await crash(name);
-    const readyMs = await waitReady(readinessProbeFor(project, kill), at);
+    const probe = readinessProbeFor(project, kill);
+    await waitFor(() => replicaReady(probe), {
+      timeoutMs: Math.max(0, at + 120_000 - Date.now()),
+      intervalMs: 200,
+      what: `${probe} to be ready`,
+    });
+    const readyMs = Date.now() - at;
     await sleep(SETTLE_MS);
     const report = {
       target: name,
@@ -332,17 +323,12 @@ export async function runFaultTest({
 }
 
 if (import.meta.main) {
-  const values = parseOptions(USAGE, {
+  const { games, kills, keep } = parseOptions(USAGE, {
     games: { type: 'string', default: '20' },
-    kills: { type: 'string' },
+    kills: { type: 'string', default: DEFAULT_KILLS },
     keep: { type: 'boolean', default: false },
   }).values;
-  const kills = values.kills?.split(',').map((item) => {
-    const [service = '', replica = '1'] = item.split(':');
-    return { service, replica: Number(replica) };
-  });
-  const { keep } = values;
-  runFaultTest({ games: Number(values.games), keep, kills }).catch(async (error: unknown) => {
+  runFaultTest({ games: Number(games), keep, kills }).catch(async (error: unknown) => {
     console.error(red((error as Error).message));
     if (!keep) await stopContainerStack().catch(() => undefined);
     process.exit(1);

@@ -38,13 +38,12 @@ import {
 import { parseOptions } from '../../scripts/lib/log.ts';
 import { NX_ENV, npmBin, TOOLS_BIN } from '../../scripts/lib/workspace.ts';
 
-export const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
-export const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb'] as const;
+const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
+const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb'] as const;
 export type ImageName = (typeof IMAGE_NAMES)[number];
 
-/** The tag of the images built here; compose.yaml uses it unless OASIS_IMAGE_TAG says otherwise. */
-export const LOCAL_TAG = 'local';
-export const imageRef = (name: ImageName): string => `localhost/oasis198/${name}:${LOCAL_TAG}`;
+/** An image built here, tagged `local`: compose.yaml uses that tag unless OASIS_IMAGE_TAG says otherwise. */
+export const imageRef = (name: ImageName): string => `localhost/oasis198/${name}:local`;
 
 const STAGE = path.join(ROOT, 'dist', 'images');
 // The Node 24 that setup put into .tools/node, or (on a machine whose own Node is 24 already, where
@@ -110,17 +109,8 @@ function prepareStatic(binary: string, name: string, dirs: string[]) {
   };
 }
 
-const SPECS: Record<ImageName, ImageSpec> = {
-  ...(Object.fromEntries(
-    NODE_SERVICES.map((app): [string, ImageSpec] => [
-      app,
-      {
-        dockerfile: 'tools/docker/node-service.Dockerfile',
-        args: { APP: app, NODE_IMAGE: BASE_IMAGES.node },
-        prepare: (dir: string) => prepareNodeService(app, dir),
-      },
-    ]),
-  ) as Record<(typeof NODE_SERVICES)[number], ImageSpec>),
+/** How each image is made; the Node services' (not listed) share one Dockerfile (see specOf). */
+const SPECS: Partial<Record<ImageName, ImageSpec>> = {
   web: {
     dockerfile: 'apps/web/Dockerfile',
     args: { NGINX_IMAGE: BASE_IMAGES.nginx, NODE_IMAGE: BASE_IMAGES.node },
@@ -145,6 +135,13 @@ const SPECS: Record<ImageName, ImageSpec> = {
   },
 };
 
+const specOf = (name: ImageName): ImageSpec =>
+  SPECS[name] ?? {
+    dockerfile: 'tools/docker/node-service.Dockerfile',
+    args: { APP: name, NODE_IMAGE: BASE_IMAGES.node },
+    prepare: (dir) => prepareNodeService(name, dir),
+  };
+
 /** Builds the images (all, or `only`) that are missing or out of date, saying how long each took. */
 export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Promise<void> {
   const started = Date.now();
@@ -159,7 +156,7 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
   // Every image is built on the same bases: their ids are part of each one's inputs.
   const baseIds = await Promise.all(Object.values(BASE_IMAGES).map(imageId));
   for (const name of only) {
-    const spec = SPECS[name];
+    const spec = specOf(name);
     const t0 = Date.now();
     const buildArgs = { ...spec.args, ARTIFACTS: 'context' };
     const dockerfile = readFileSync(path.join(ROOT, spec.dockerfile), 'utf8');
@@ -178,16 +175,6 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
   console.log(bold(`images built in ${formatDuration(Date.now() - started)}`));
 }
 
-/** Image sizes as podman reports them, for docs/deploy.md. */
-export async function imageSizes(names: readonly ImageName[] = IMAGE_NAMES): Promise<Record<string, string>> {
-  const sizes: Record<string, string> = {};
-  for (const name of names) {
-    const { stdout } = await podman(['image', 'inspect', '--format', '{{.Size}}', imageRef(name)]);
-    sizes[name] = `${(Number(stdout.trim()) / 1e6).toFixed(1)} MB`;
-  }
-  return sizes;
-}
-
 if (import.meta.main) {
   const values = parseOptions(
     'Usage: node tools/containers/src/images.ts [--only gateway,web,...] [--sizes]',
@@ -204,7 +191,15 @@ if (import.meta.main) {
   }
   try {
     await buildImages(only);
-    if (values.sizes) console.log(await imageSizes(only));
+    // Image sizes as podman reports them, for docs/deploy.md.
+    if (values.sizes) {
+      const sizes: Record<string, string> = {};
+      for (const name of only ?? IMAGE_NAMES) {
+        const { stdout } = await podman(['image', 'inspect', '--format', '{{.Size}}', imageRef(name)]);
+        sizes[name] = `${(Number(stdout.trim()) / 1e6).toFixed(1)} MB`;
+      }
+      console.log(sizes);
+    }
   } catch (error) {
     console.error(red((error as Error).message));
     process.exit(1);

@@ -23,10 +23,7 @@ const PASSWORD = 'benchOasis198';
 const roomPath = (id: string, rest = '') => `/api/rooms/${encodeURIComponent(id)}${rest}`;
 
 export type Seat = 'player1' | 'player2';
-export interface Move {
-  number: number | 'random';
-  option: string;
-}
+export type Move = { number: number | 'random'; option: string };
 export type StoredMove = { player: string; number: number; option: string; total: number };
 
 export interface RoomView {
@@ -87,11 +84,7 @@ export interface Recorder {
   gameFinished?(game: FinishedGame): void;
 }
 
-export interface Answer<T = unknown> {
-  status: number;
-  body: T;
-  ms: number;
-}
+export type Answer<T = unknown> = { status: number; body: T; ms: number };
 
 /** A request without an answer: kind 'timeout' or 'network'. */
 type Failure = Error & { kind?: string; recorded?: boolean };
@@ -118,12 +111,11 @@ type ClientOptions = {
 
 /**
  * A JSON client for one gateway. Requests share `maxSockets` keep-alive sockets, so 2,000 bots do
- * not open 2,000 more connections for their PATCHes; push streams use their own agent (one socket
- * each, never pooled). `onAnswer` sees every request's status, or 'network' when none came.
+ * not open 2,000 more connections for their PATCHes; push streams use no agent (a socket of their
+ * own each, never pooled). `onAnswer` sees every request's status, or 'network' when none came.
  */
 export class GatewayClient {
   private readonly agent: http.Agent;
-  private readonly streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly onAnswer: ClientOptions['onAnswer'];
@@ -197,7 +189,7 @@ export class GatewayClient {
       ended = true;
     };
     const req = http.get(this.base + path, {
-      agent: this.streamAgent,
+      agent: false,
       headers: { accept: 'text/event-stream', ...bearer(token) },
     });
     req.on('error', (error) => end(error.message));
@@ -246,7 +238,6 @@ export class GatewayClient {
 
   close(): void {
     this.agent.destroy();
-    this.streamAgent.destroy();
   }
 }
 
@@ -402,12 +393,7 @@ export class Fleet {
 }
 
 /** A move whose receipt by the opponent's stream is awaited. */
-interface Pending {
-  opponent: number;
-  sentAt: number;
-  version?: number;
-  timer?: NodeJS.Timeout;
-}
+type Pending = { opponent: number; sentAt: number; version?: number; timer?: NodeJS.Timeout };
 
 export class Game {
   roomId = '';
@@ -499,13 +485,12 @@ export class Game {
 
   /** Opens player i's stream; resolves once the current room has arrived on it. */
   private async connect(i: 0 | 1): Promise<void> {
-    let first: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (first = resolve));
+    const arrived = Promise.withResolvers<void>();
     const { client, token } = this.players[i];
     const stream = client.stream(roomPath(this.roomId, '/stream'), token, {
       onFrame: (id, event, data, at) => {
         this.onFrame(i, id, event, data, at);
-        first();
+        arrived.resolve();
       },
       onEnd: (reason) => this.onStreamEnd(i, stream, reason),
     });
@@ -516,7 +501,7 @@ export class Game {
       this.recorder.error(kindOf(error, 'sse open'), (error as Error).message);
       throw Object.assign(error as Error, { recorded: true });
     }
-    await Promise.race([arrived, sleep(PUSH_TIMEOUT_MS, undefined, { ref: false })]);
+    await Promise.race([arrived.promise, sleep(PUSH_TIMEOUT_MS, undefined, { ref: false })]);
   }
 
   private onStreamEnd(i: 0 | 1, stream: Stream, reason: string): void {
@@ -538,12 +523,8 @@ export class Game {
     const version = Number(id);
     const arrivals = this.arrivals[i] as Map<number, number>;
     if (!arrivals.has(version)) arrivals.set(version, at);
-    if (arrivals.size > 16) {
-      for (const v of arrivals.keys()) {
-        if (arrivals.size <= 8) break;
-        arrivals.delete(v);
-      }
-    }
+    // The 8 newest are kept (a Map iterates in insertion order).
+    if (arrivals.size > 16) for (const v of [...arrivals.keys()].slice(0, -8)) arrivals.delete(v);
     // The opponent's receipt of a move in flight.
     for (const pending of this.inflight) {
       if (pending.version !== undefined && i === pending.opponent && version >= pending.version) {

@@ -18,6 +18,7 @@
 //   anything else goes to `schemathesis run`, e.g. --include-path-regex '^/api/rooms' -n 5
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -79,13 +80,7 @@ async function start(): Promise<string> {
   return `${stack.url} (services: ${stack.apps.map((a) => a.name).join(', ')}; logs: .artifacts/fuzz/stack.log)`;
 }
 
-interface Account {
-  id: string;
-  name: string;
-  email: string;
-  password: string;
-  token: string;
-}
+type Account = { id: string; name: string; email: string; password: string; token: string };
 
 /** A new player, valid by SPEC §5, registered through the gateway. */
 async function register(client: GatewayClient): Promise<Account> {
@@ -175,30 +170,25 @@ async function fuzz(): Promise<string> {
   console.log(
     dim(`  schemathesis ${args.map((a) => (a.startsWith(ROOT) ? path.relative(ROOT, a) : a)).join(' ')}`),
   );
-  let timedOut = false;
-  const code = await new Promise<number>((resolve, reject) => {
-    fuzzer = spawn(SCHEMATHESIS_BIN, args, {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        ...player,
-        FUZZ_BASE_URL: baseUrl as string,
-        // Hypothesis keeps its own files here, not in the checkout.
-        HYPOTHESIS_STORAGE_DIRECTORY: path.join(ARTIFACTS, 'hypothesis'),
-        PYTHONDONTWRITEBYTECODE: '1',
-      },
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      fuzzer?.kill('SIGTERM');
-    }, RUN_BUDGET_MS);
-    fuzzer.on('error', reject);
-    fuzzer.on('exit', (exitCode, signal) => {
-      clearTimeout(timer);
-      resolve(exitCode ?? (signal ? 128 : 1));
-    });
+  fuzzer = spawn(SCHEMATHESIS_BIN, args, {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      ...player,
+      FUZZ_BASE_URL: baseUrl as string,
+      // Hypothesis keeps its own files here, not in the checkout.
+      HYPOTHESIS_STORAGE_DIRECTORY: path.join(ARTIFACTS, 'hypothesis'),
+      PYTHONDONTWRITEBYTECODE: '1',
+    },
   });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    fuzzer?.kill('SIGTERM');
+  }, RUN_BUDGET_MS);
+  // The exit code (null when a signal ended it); 'error' (it could not be started) rejects.
+  const [code] = (await once(fuzzer, 'exit').finally(() => clearTimeout(timer))) as [number | null];
   const recent: Record<string, string[]> = throwaway?.recent ?? {};
   if (serviceDied) {
     throw new StepError(`${serviceDied} stopped during the run`, (recent[serviceDied] ?? []).join('\n'));
