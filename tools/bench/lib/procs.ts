@@ -1,24 +1,15 @@
 // CPU and memory of the stack's processes, from /proc (Linux): utime + stime of /proc/<pid>/stat
 // over a window, VmRSS of /proc/<pid>/status sampled during it.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
-import { CONTAINERS_CONF, ROOT } from '../../scripts/lib/workspace.ts';
+import { CONTAINERS_CONF, ROOT, readIfExists } from '../../scripts/lib/workspace.ts';
 
 /** Kernel clock ticks per second (USER_HZ); 100 on every mainstream Linux. */
 const TICKS = 100;
 
-/** /proc/<pid>/<file>'s text, or null when the process is gone. */
-function proc(pid: number | undefined, file: string) {
-  try {
-    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 export function cpuTicks(pid: number | undefined) {
-  const stat = proc(pid, 'stat');
+  const stat = readIfExists(`/proc/${pid}/stat`);
   // Fields after the command name (which may contain spaces) start after the last ')'.
   const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
   return fields ? Number(fields[11]) + Number(fields[12]) : null; // utime, stime (fields 14 and 15)
@@ -29,7 +20,7 @@ export const cpuMsSince = (pid: number | undefined, ticks: number) =>
   (((cpuTicks(pid) ?? ticks) - ticks) * 1000) / TICKS;
 
 function rssBytes(pid: number | undefined) {
-  const match = /VmRSS:\s+(\d+) kB/.exec(proc(pid, 'status') ?? '');
+  const match = /VmRSS:\s+(\d+) kB/.exec(readIfExists(`/proc/${pid}/status`) ?? '');
   return match ? Number(match[1]) * 1024 : null;
 }
 
@@ -38,7 +29,7 @@ function rssBytes(pid: number | undefined) {
  * softirq and steal, which os.cpus() leaves out, are busy.
  */
 function machineTimes() {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/) ?? [];
+  const [, ...fields] = readIfExists('/proc/stat')?.split('\n', 1)[0]?.trim().split(/\s+/) ?? [];
   const values = fields.map(Number);
   const total = values.reduce((a, b) => a + b, 0);
   return { busy: total - (values[3] ?? 0) - (values[4] ?? 0), total };
@@ -67,7 +58,7 @@ export class ProcessSampler {
   startedAt = 0;
   ticks: Record<string, number | null> = {};
   peak: Record<string, number> = {};
-  machine = machineTimes();
+  machine = { busy: 0, total: 0 };
 
   constructor(pids: Pids) {
     this.pids = pids;
@@ -116,7 +107,7 @@ export class ProcessSampler {
 function childrenByParent() {
   const children = new Map<number, number[]>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    const parent = /^PPid:\s*(\d+)$/m.exec(proc(Number(pid), 'status') ?? '')?.[1]; // gone meanwhile: none
+    const parent = /^PPid:\s*(\d+)$/m.exec(readIfExists(`/proc/${pid}/status`) ?? '')?.[1]; // gone meanwhile: none
     if (parent) children.set(Number(parent), [...(children.get(Number(parent)) ?? []), Number(pid)]);
   }
   return children;

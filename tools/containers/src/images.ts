@@ -30,7 +30,7 @@ import {
   formatDuration,
   green,
   imageId,
-  podman,
+  inspectImage,
   red,
   ROOT,
   shortHash as sha,
@@ -195,8 +195,7 @@ if (import.meta.main) {
     if (values.sizes) {
       const sizes: Record<string, string> = {};
       for (const name of only ?? IMAGE_NAMES) {
-        const { stdout } = await podman(['image', 'inspect', '--format', '{{.Size}}', imageRef(name)]);
-        sizes[name] = `${(Number(stdout.trim()) / 1e6).toFixed(1)} MB`;
+        sizes[name] = `${(Number(await inspectImage(imageRef(name), '{{.Size}}')) / 1e6).toFixed(1)} MB`;
       }
       console.log(sizes);
     }

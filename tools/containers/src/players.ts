@@ -17,7 +17,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How long a pushed move or a stream's first room may take before it counts as an error. */
 const PUSH_TIMEOUT_MS = 10_000;
-const PASSWORD = 'benchOasis198';
+/** Every bot's password (valid by SPEC §5). */
+export const PASSWORD = 'benchOasis198';
+/** A bot's e-mail address, by its name. */
+export const emailOf = (name: string) => `${name.toLowerCase()}@bench.oasis198.test`;
 
 /** A room's path in the gateway's API (SPEC §7), e.g. roomPath(id, '/edit'). */
 const roomPath = (id: string, rest = '') => `/api/rooms/${encodeURIComponent(id)}${rest}`;
@@ -277,7 +280,7 @@ export async function enlist(
   const players: Player[] = [];
   await inPool([...names.keys()], 8, async (i) => {
     const name = names[i] as string;
-    const email = `${name.toLowerCase()}@bench.oasis198.test`;
+    const email = emailOf(name);
     for (let attempt = 1; ; attempt++) {
       try {
         let answer: Answer<Account> | undefined;

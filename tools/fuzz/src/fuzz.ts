@@ -22,7 +22,15 @@ import { once } from 'node:events';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Fleet, GatewayClient, type FinishedGame, type Player } from '../../containers/src/players.ts';
+import {
+  emailOf,
+  enlist,
+  Fleet,
+  GatewayClient,
+  PASSWORD,
+  type FinishedGame,
+  type Player,
+} from '../../containers/src/players.ts';
 import { StepError, bold, dim, formatDuration, green, step } from '../../scripts/lib/log.ts';
 import { setupAndBuild } from '../../scripts/lib/stack.ts';
 import { runnerOptions, startThrowawayStack } from '../../scripts/lib/throwaway.ts';
@@ -80,25 +88,6 @@ async function start(): Promise<string> {
   return `${stack.url} (services: ${stack.apps.map((a) => a.name).join(', ')}; logs: .artifacts/fuzz/stack.log)`;
 }
 
-type Account = { id: string; name: string; email: string; password: string; token: string };
-
-/** A new player, valid by SPEC §5, registered through the gateway. */
-async function register(client: GatewayClient): Promise<Account> {
-  const name = `fuzz${randomBytes(5).toString('hex')}`;
-  const password = `Fz${randomBytes(6).toString('hex')}`;
-  const email = `${name}@example.com`;
-  const answer = await client.request<{ _id: string; token: string }>('POST', '/api/users/', {
-    body: { name, email, password, confirmedPassword: password },
-  });
-  if (answer.status !== 201) {
-    throw new StepError(
-      `registering a fuzzing player answered ${answer.status}`,
-      JSON.stringify(answer.body),
-    );
-  }
-  return { id: answer.body._id, name, email, password, token: answer.body.token };
-}
-
 /**
  * A finished game and a player whose history holds it, so that the fuzzer reads a game record
  * that exists (GET /api/rewards/{userId}/games/{gameId}) and not only 404s: the fuzzing player and
@@ -108,7 +97,8 @@ async function register(client: GatewayClient): Promise<Account> {
  */
 async function finishedGame(
   client: GatewayClient,
-  player: Account,
+  player: Player,
+  opponent: Player,
 ): Promise<{ userId: string; gameId: string }> {
   const problems: string[] = [];
   let finished: FinishedGame | undefined;
@@ -119,9 +109,7 @@ async function finishedGame(
     },
     { duration: 14, thinkMs: 20, jitter: 0, keepPlaying: () => false },
   );
-  const seated = ({ id, name, token }: Account): Player => ({ id, name, token, client });
-  const opponent = await register(client);
-  await fleet.open(seated(player), seated(opponent));
+  await fleet.open(player, opponent);
   const deadline = Date.now() + 60_000;
   while (!finished && !problems.length && Date.now() < deadline) await sleep(200);
   await fleet.stop({ deleteRooms: true });
@@ -145,12 +133,15 @@ async function finishedGame(
 async function fuzzingPlayer(url: string): Promise<Record<string, string>> {
   const client = new GatewayClient(url);
   try {
-    const player = await register(client);
-    const game = await finishedGame(client, player);
+    // Two new players, valid by SPEC §5 (the bots' e-mail addresses keep within its 32 characters),
+    // registered as the bots are.
+    const names = [1, 2].map(() => `fuzz${randomBytes(3).toString('hex')}`);
+    const [player, opponent] = (await enlist(client, names)) as [Player, Player];
+    const game = await finishedGame(client, player, opponent);
     return {
       FUZZ_NAME: player.name,
-      FUZZ_EMAIL: player.email,
-      FUZZ_PASSWORD: player.password,
+      FUZZ_EMAIL: emailOf(player.name),
+      FUZZ_PASSWORD: PASSWORD,
       FUZZ_GAME_USER_ID: game.userId,
       FUZZ_GAME_ID: game.gameId,
     };
