@@ -136,20 +136,24 @@ try {
   // The timers' own view (their /metrics): when they sent each deadline, before the NATS hop; how
   // many each sent; the CPU each used over the whole run (process start included).
   const timers = stack.apps.filter((a) => a.name === 'game-timer');
-  const scraped = await Promise.all(timers.map((t) => fetch(`${t.url}/metrics`).then((r) => r.text())));
-  /** The sum of a metric's samples whose labels include `labels` (e.g. { kind: 'turn' }). */
-  const sample = (text: string, name: string, labels: Record<string, string> = {}) =>
-    samples(text)
+  const scraped = await Promise.all(
+    timers.map((t) => fetch(`${t.url}/metrics`).then(async (r) => samples(await r.text()))),
+  );
+  /** The sum of a replica's samples of a metric whose labels include `labels` (e.g. { kind: 'turn' }). */
+  const sample = (replica: ReturnType<typeof samples>, name: string, labels: Record<string, string> = {}) =>
+    replica
       .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
       .reduce((sum, s) => sum + s.value, 0);
   const les = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
   const buckets = les.map(
     (le) =>
-      `<=${le}s: ${scraped.reduce((sum, text) => sum + sample(text, 'oasis_timer_fire_lateness_seconds_bucket', { le: String(le), kind: 'turn' }), 0)}`,
+      `<=${le}s: ${scraped.reduce((sum, replica) => sum + sample(replica, 'oasis_timer_fire_lateness_seconds_bucket', { le: String(le), kind: 'turn' }), 0)}`,
   );
   console.log(`timers' send lateness (cumulative, both replicas): ${buckets.join(', ')}`);
-  const sent = scraped.map((text) => sample(text, 'oasis_timer_deadlines_total', { outcome: 'applied' }));
-  const cpu = scraped.map((text) => sample(text, 'process_cpu_seconds_total'));
+  const sent = scraped.map((replica) =>
+    sample(replica, 'oasis_timer_deadlines_total', { outcome: 'applied' }),
+  );
+  const cpu = scraped.map((replica) => sample(replica, 'process_cpu_seconds_total'));
   console.log(
     `deadlines sent per replica: ${sent.join(' + ')}; CPU per replica: ${cpu.map((s) => `${s.toFixed(2)} s`).join(', ')}`,
   );

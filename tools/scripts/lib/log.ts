@@ -25,9 +25,10 @@ export function formatDuration(ms: number) {
 /** Renders rows (arrays of strings) as left-aligned columns (colour codes take no width). */
 export function table(rows: string[][]) {
   const width = (cell = '') => stripVTControlCharacters(cell).length;
-  const column = (i: number) => Math.max(...rows.map((row) => width(row[i])));
+  const columns = Math.max(0, ...rows.map((row) => row.length));
+  const widths = Array.from({ length: columns }, (_, i) => Math.max(...rows.map((row) => width(row[i]))));
   const pad = (cell: string, i: number, row: string[]) =>
-    i === row.length - 1 ? cell : cell + ' '.repeat(column(i) - width(cell));
+    i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell));
   return rows.map((row) => row.map(pad).join('  ').trimEnd()).join('\n');
 }
 
