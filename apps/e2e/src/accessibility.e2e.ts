@@ -192,6 +192,7 @@ test.describe.serial('axe-core audits, the room layers continuing from the route
       await passcode.fill('1357');
       await b.getByRole('button', { name: 'Join', exact: true }).click();
       await b.getByText('Oops, try again!').waitFor();
+      await expect(b.getByRole('button', { name: 'Join', exact: true })).toBeEnabled();
       await layer(bo.person, 'lobby-wrong-passcode');
       await passcode.fill(PASSCODE);
       await b.getByRole('button', { name: 'Join', exact: true }).click();

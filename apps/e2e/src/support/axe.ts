@@ -21,13 +21,25 @@ async function ensureAxe(page: Page): Promise<void> {
   await page.evaluate(axeSource);
 }
 
-/** Waits for finite animations (a dialog popping in): contrast is measured on the settled screen. */
+/**
+ * Waits until no finite animation runs (a dialog popping in, a button's colour changing): contrast
+ * is measured on the settled screen. It looks again after each wait, because a transition can be
+ * cancelled and restarted from where it was (the pointer's hover ends as the button it rests on
+ * changes), and the restarted one would still be mid-way when axe-core measures it.
+ */
 async function settle(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    const finite = document
-      .getAnimations()
-      .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY);
-    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    const running = () =>
+      document
+        .getAnimations()
+        .filter(
+          (a) =>
+            a.playState === 'running' &&
+            a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY,
+        );
+    for (let round = 0, now = running(); now.length > 0 && round < 20; round++, now = running()) {
+      await Promise.all(now.map((a) => a.finished.catch(() => undefined)));
+    }
     await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
   });
 }

@@ -90,6 +90,8 @@ describe('room screen: lobby', () => {
     expect(input).toHaveValue('9999');
     await user.click(screen.getByRole('button', { name: 'Join' }));
     expect(await screen.findByText('Oops, try again!')).toBeInTheDocument();
+    // The message comes with the Join button enabled again.
+    expect(screen.getByRole('button', { name: 'Join' })).toBeEnabled();
     expect(api.callsTo(EDIT)[0]?.body).toEqual({
       players: { playerId: BOB._id, playerName: BOB.name },
       passCode: '9999',

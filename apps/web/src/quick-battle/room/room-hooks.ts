@@ -72,7 +72,11 @@ export function useTimedOverlay(ms = JOIN_OVERLAY_MS) {
   return { shown, show };
 }
 
-/** Joining as the logged-in user, with the passcode when the room has one. */
+/**
+ * Joining as the logged-in user, with the passcode when the room has one. The refusal's message is
+ * derived from the mutation's own result, beside `pending` (a new attempt clears it), rather than
+ * kept in a second state that must be cleared by hand.
+ */
 export function useJoin(
   roomId: string,
   room: RoomView | undefined,
@@ -80,10 +84,8 @@ export function useJoin(
   onFull: () => void,
 ) {
   const join = useRoomIntent(roomId);
-  const [error, setError] = useState<string | null>(null);
   const submit = (passCode?: string): void => {
     if (!user || !room) return;
-    setError(null);
     join.mutate(
       {
         players: { playerId: user._id, playerName: user.name },
@@ -91,14 +93,13 @@ export function useJoin(
       },
       {
         onError: (failure) => {
-          const refusal = joinRefusal(failure, room.hasPassCode);
-          if (refusal.full) onFull();
-          else setError(refusal.message);
+          if (joinRefusal(failure, room.hasPassCode).full) onFull();
         },
       },
     );
   };
-  return { submit, pending: join.isPending, error };
+  const refusal = join.error ? joinRefusal(join.error, room?.hasPassCode ?? false) : null;
+  return { submit, pending: join.isPending, error: refusal && !refusal.full ? refusal.message : null };
 }
 
 /**
