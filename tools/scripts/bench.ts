@@ -565,9 +565,10 @@ let timer: Record<string, unknown> | undefined;
 let failure: unknown;
 const started = Date.now();
 mkdirSync(ARTIFACTS, { recursive: true });
+const cpus = os.cpus();
 const info = {
-  cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
-  cores: os.cpus().length,
+  cpu: cpus[0]?.model.trim() ?? 'unknown CPU',
+  cores: cpus.length,
   ramGiB: round(os.totalmem() / 2 ** 30, 1),
   node: process.version,
   os: `${os.type()} ${os.release()}`,

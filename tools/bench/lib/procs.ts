@@ -74,15 +74,18 @@ export class ProcessSampler {
     this.sample();
   }
 
+  /** Reads every process's RSS now, for the peaks; returns those readings (null: gone). */
   sample() {
+    const rss: Record<string, number | null> = {};
     for (const [name, pid] of Object.entries(this.pids)) {
-      const rss = over(pid, rssBytes);
-      if (rss !== null) this.peak[name] = Math.max(this.peak[name] ?? 0, rss);
+      const bytes = (rss[name] = over(pid, rssBytes));
+      if (bytes !== null) this.peak[name] = Math.max(this.peak[name] ?? 0, bytes);
     }
+    return rss;
   }
 
   stop() {
-    this.sample();
+    const rss = this.sample();
     const seconds = (performance.now() - this.startedAt) / 1000;
     const mb = (bytes: number | null | undefined) => (typeof bytes === 'number' ? bytes / 2 ** 20 : null);
     const processes = Object.fromEntries(
@@ -90,7 +93,7 @@ export class ProcessSampler {
         const [end, start] = [over(pid, cpuTicks), this.ticks[name]];
         const cpuSeconds = end !== null && typeof start === 'number' ? (end - start) / TICKS : null;
         const cpuPct = cpuSeconds === null ? null : (100 * cpuSeconds) / seconds;
-        return [name, { cpuSeconds, cpuPct, rssMb: mb(over(pid, rssBytes)), peakRssMb: mb(this.peak[name]) }];
+        return [name, { cpuSeconds, cpuPct, rssMb: mb(rss[name]), peakRssMb: mb(this.peak[name]) }];
       }),
     );
     const machine = machineTimes();
