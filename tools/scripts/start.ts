@@ -26,9 +26,9 @@ let stack: Stack | undefined;
 let stopRequest: { reason: string; exitCode: number; at: number } | undefined; // the shutdown under way
 const abort = new AbortController();
 
-/** Stops everything and exits; `again` goes on with a shutdown requested while starting. */
-async function shutdown(reason: string, exitCode: number, again = false) {
-  if (stopRequest && !again) {
+/** Asks for a shutdown: stops everything and exits, or, while starting, cancels the start. */
+async function shutdown(reason: string, exitCode: number) {
+  if (stopRequest) {
     // npm forwards the terminal's Ctrl-C too, so one key press can arrive twice.
     if (Date.now() - stopRequest.at > 1000) console.log(dim(`(${reason}: already stopping)`));
     return;
@@ -37,12 +37,17 @@ async function shutdown(reason: string, exitCode: number, again = false) {
   abort.abort();
   // While starting, startStack stops what it started.
   if (!stack) return console.log(bold(`\n▸ Stopping (${reason}) while starting`));
+  await stopEverything(stack, stopRequest);
+}
+
+/** Stops the services, then the infrastructure this run started, and exits with `exitCode`. */
+async function stopEverything(running: Stack, { reason, exitCode }: { reason: string; exitCode: number }) {
   console.log(bold(`\n▸ Stopping (${reason})`));
   const started = Date.now();
-  await stack.stop();
-  const stopped = stack.startedInfra.map(labelOf);
+  await running.stop();
+  const stopped = running.startedInfra.map(labelOf);
   const left = SERVICES.map(labelOf).filter((label) => !stopped.includes(label));
-  const names = [...stack.apps.map((a) => a.name), ...stopped].join(', ') || 'nothing';
+  const names = [...running.apps.map((a) => a.name), ...stopped].join(', ') || 'nothing';
   const kept = left.length ? `; left ${left.join(' and ')} running (they ran before)` : '';
   console.log(dim(`  stopped ${names}${kept} (${formatDuration(Date.now() - started)})`));
   process.exit(exitCode);
@@ -70,7 +75,7 @@ try {
   process.exit(stopRequest?.exitCode ?? 1);
 }
 // Stopped right as the start finished.
-if (stopRequest) await shutdown(stopRequest.reason, stopRequest.exitCode, true);
+if (stopRequest) await stopEverything(stack, stopRequest);
 
 // 3. What runs where.
 const rows = [[bold('what'), bold('where'), bold('')]];
