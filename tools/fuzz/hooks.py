@@ -2,18 +2,24 @@
 what a check expects.
 
 The player the fuzzer acts as: tools/fuzz/src/fuzz.ts registers it and the config logs in as it
-(auth.dynamic: a 401 logs in again, e.g. after the fuzzer logged its token out). Its login must
-keep working, so a valid e-mail or password change the fuzzer sends sets the player's own e-mail
-or password again, and an account the fuzzer deleted is registered again.
+(auth.dynamic: a 401 logs in again, e.g. after the fuzzer logged its token out). Its login and its
+id must keep working for the whole run, so a valid e-mail or password change the fuzzer sends sets
+the player's own e-mail or password again, and an account deletion the fuzzer sends with the
+player's token deletes a new account registered for it instead. Were the player itself deleted and
+registered again, it would come back with a new id, and every room it had created would answer
+its requests with 403 from then on.
 
 Test data: in the requests generated as valid, the ids that must be the caller's own (a room's
 createdBy.id, a join's or leave's players.playerId, a reward's playerId and the id in its path)
 are the player's, so those requests reach the rooms and rewards services instead of stopping at
 403. Every second game record generated as valid is read with the ids of a game the player
-finished before the run against a second player, from that player's history (fuzz.ts plays it),
-and every second login generated as valid is the player's own e-mail and password, so the fuzzer
-sees both found and not found, a login that succeeds and one that fails (SPEC §8 answers 400 to
-credentials that match no account). Requests generated as invalid keep what was generated.
+finished before the run against a second player, from that player's history (fuzz.ts plays it);
+every second login generated as valid is the player's own e-mail and password; and every second
+room deletion generated as valid (outside the stateful phase, whose ids come from earlier answers)
+names a room the player created (the one it is in, or a new one). So the fuzzer sees both found
+and not found, a login that succeeds and one that fails (SPEC §8 answers 400 to credentials that
+match no account), a deletion that succeeds and one that is refused. Requests generated as
+invalid keep what was generated.
 
 Two rules of the API that JSON Schema cannot state, both written in the document's descriptions:
 the confirmation of a password equals the password (SPEC §5), and a new password is not one of
@@ -27,6 +33,7 @@ import base64
 import json
 import os
 import re
+import secrets
 import urllib.error
 import urllib.request
 
@@ -38,6 +45,7 @@ PLAYER = {
     "email": os.environ["FUZZ_EMAIL"],
     "password": os.environ["FUZZ_PASSWORD"],
 }
+PLAYER_ID = os.environ["FUZZ_PLAYER_ID"]
 
 # The auth service's list, the same file it refuses passwords from (compared in lower case).
 with open("apps/auth/src/assets/common-passwords.json", encoding="utf-8") as file:
@@ -47,27 +55,50 @@ GAME_USER_ID = os.environ["FUZZ_GAME_USER_ID"]
 GAME_ID = os.environ["FUZZ_GAME_ID"]
 GAME_RECORD = ("GET", "/api/rewards/{userId}/games/{gameId}")
 LOGIN = ("POST", "/api/users/login")
+ROOM_DELETE = ("DELETE", "/api/rooms/{id}/delete")
 # How many requests of each operation with real test data were generated as valid.
-valid_cases = {GAME_RECORD: 0, LOGIN: 0}
+valid_cases = {GAME_RECORD: 0, LOGIN: 0, ROOM_DELETE: 0}
 PASSWORD = re.compile(r"^[A-Za-z0-9]{6,16}$")
 NEW_PASSWORD_OPERATIONS = {("POST", "/api/users"), ("PATCH", "/api/users/edit")}
 
 
-def _register_player_again():
-    """Registers the player's account again; a 409 means another worker already did."""
-    body = {**PLAYER, "confirmedPassword": PLAYER["password"]}
-    request = urllib.request.Request(
-        BASE_URL + "/api/users/",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
+def _call(method, path, body=None, authorization=None):
+    """The JSON answer to a request to the stack, or None for an error status."""
+    headers = {"content-type": "application/json"}
+    if authorization:
+        headers["authorization"] = authorization
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(BASE_URL + path, data=data, headers=headers, method=method)
     try:
-        with urllib.request.urlopen(request, timeout=10):
-            pass
-    except urllib.error.HTTPError as error:
-        if error.code != 409:
-            raise
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+    except urllib.error.HTTPError:
+        return None
+
+
+def _own_room(authorization):
+    """The id of a room the player created and is in: the one it is in, or a new waiting room.
+    None when it is in another player's room, or its token is refused."""
+    room = _call("GET", "/api/rooms/mine", authorization=authorization)
+    if room is None:
+        created_by = {"id": PLAYER_ID, "name": PLAYER["name"]}
+        body = {"gameType": "quick-battle", "createdBy": created_by, "duration": 32, "passCode": ""}
+        room = _call("POST", "/api/rooms/", body, authorization)
+    if room is None or room.get("createdBy", {}).get("id") != PLAYER_ID:
+        return None
+    return room["_id"]
+
+
+def _new_account_token():
+    """The token of a new account, named and registered as the player was (valid by SPEC §5)."""
+    name = "gone" + secrets.token_hex(3)
+    email = f"{name}@bench.oasis198.test"
+    password = PLAYER["password"]
+    body = {"name": name, "email": email, "password": password, "confirmedPassword": password}
+    user = _call("POST", "/api/users/", body)
+    if user is None:
+        raise RuntimeError(f"registering {email} for an account deletion was refused")
+    return user["token"]
 
 
 def _uncommon(password):
@@ -92,9 +123,17 @@ def _caller_id(case):
         return None
 
 
+def _linked(case):
+    """Whether the case is a step of the stateful phase, whose ids come from earlier answers."""
+    return case.meta.phase.name == "stateful"
+
+
 def _test_data(case, operation):
     caller = _caller_id(case)
     body = case.body
+    # Whatever else the request holds: the player's account is never the one deleted.
+    if operation == ("DELETE", "/api/users/delete") and caller == PLAYER_ID:
+        case.headers["Authorization"] = f"Bearer {_new_account_token()}"
     if case.meta is None or not case.meta.generation.mode.is_positive:
         return
     if operation in valid_cases:
@@ -104,6 +143,10 @@ def _test_data(case, operation):
                 case.path_parameters.update(userId=GAME_USER_ID, gameId=GAME_ID)
             elif operation == LOGIN and isinstance(body, dict):
                 body.update(email=PLAYER["email"], password=PLAYER["password"])
+            elif operation == ROOM_DELETE and caller == PLAYER_ID and not _linked(case):
+                room_id = _own_room(case.headers["Authorization"])
+                if room_id is not None and isinstance(case.path_parameters, dict):
+                    case.path_parameters["id"] = room_id
     if caller is None:
         return
     if operation == ("POST", "/api/rooms") and isinstance(body, dict):
@@ -136,10 +179,3 @@ def before_call(context, case, kwargs):
         body["password"] = password = _uncommon(password)
     if "confirmedPassword" in body and isinstance(password, str):
         body["confirmedPassword"] = password
-
-
-@schemathesis.hook
-def after_call(context, case, response):
-    if response.status_code == 200 and case.operation.method.upper() == "DELETE":
-        if case.operation.path == "/api/users/delete":
-            _register_player_again()

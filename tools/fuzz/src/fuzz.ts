@@ -93,7 +93,7 @@ async function start(): Promise<string> {
  * that exists (GET /api/rewards/{userId}/games/{gameId}) and not only 404s: the fuzzing player and
  * a second one play one game to its end as the benchmark's bots do, the room is deleted, and the
  * game's id is read from the second player's history once rewards holds it. The second player's,
- * because the fuzzer deletes the fuzzing player's account, and its history with it.
+ * because the fuzzer never acts as that player, so nothing it sends changes that history.
  */
 async function finishedGame(
   client: GatewayClient,
@@ -139,6 +139,7 @@ async function fuzzingPlayer(url: string): Promise<Record<string, string>> {
     const [player, opponent] = (await enlist(client, names)) as [Player, Player];
     const game = await finishedGame(client, player, opponent);
     return {
+      FUZZ_PLAYER_ID: player.id,
       FUZZ_NAME: player.name,
       FUZZ_EMAIL: emailOf(player.name),
       FUZZ_PASSWORD: PASSWORD,
