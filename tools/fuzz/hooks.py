@@ -63,7 +63,7 @@ NEW_PASSWORD_OPERATIONS = {("POST", "/api/users"), ("PATCH", "/api/users/edit")}
 
 
 def _call(method, path, body=None, authorization=None):
-    """The JSON answer to a request to the stack, or None for an error status."""
+    """(status, the JSON answer or None) of a request to the stack."""
     headers = {"content-type": "application/json"}
     if authorization:
         headers["authorization"] = authorization
@@ -71,19 +71,19 @@ def _call(method, path, body=None, authorization=None):
     request = urllib.request.Request(BASE_URL + path, data=data, headers=headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
-    except urllib.error.HTTPError:
-        return None
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, None
 
 
 def _own_room(authorization):
     """The id of a room the player created and is in: the one it is in, or a new waiting room.
     None when it is in another player's room, or its token is refused."""
-    room = _call("GET", "/api/rooms/mine", authorization=authorization)
+    _, room = _call("GET", "/api/rooms/mine", authorization=authorization)
     if room is None:
         created_by = {"id": PLAYER_ID, "name": PLAYER["name"]}
         body = {"gameType": "quick-battle", "createdBy": created_by, "duration": 32, "passCode": ""}
-        room = _call("POST", "/api/rooms/", body, authorization)
+        _, room = _call("POST", "/api/rooms/", body, authorization)
     if room is None or room.get("createdBy", {}).get("id") != PLAYER_ID:
         return None
     return room["_id"]
@@ -95,9 +95,15 @@ def _new_account_token():
     email = f"{name}@bench.oasis198.test"
     password = PLAYER["password"]
     body = {"name": name, "email": email, "password": password, "confirmedPassword": password}
-    user = _call("POST", "/api/users/", body)
+    status, user = _call("POST", "/api/users/", body)
     if user is None:
-        raise RuntimeError(f"registering {email} for an account deletion was refused")
+        hint = (
+            ": every request comes from one address, so the stack needs the limits of"
+            " SHARED_ADDRESS_LIMITS (tools/scripts/lib/stack.ts), as the one fuzz.ts starts has"
+            if status == 429
+            else ""
+        )
+        raise RuntimeError(f"registering {email} for an account deletion answered {status}{hint}")
     return user["token"]
 
 

@@ -14,7 +14,10 @@
 //
 // Usage: node tools/fuzz/src/fuzz.ts [--no-build] [--url <http://host:port>] [schemathesis options...]
 //   --no-build   use what is built
-//   --url        fuzz a stack that is already running (nothing is built or started)
+//   --url        fuzz a stack that is already running (nothing is built or started). Every request
+//                comes from one address, so its gateway needs the limits of SHARED_ADDRESS_LIMITS
+//                (tools/scripts/lib/stack.ts), e.g. npm start with those variables set; with npm
+//                start's own limits the fuzzer is locked out by the login and registration limits
 //   anything else goes to `schemathesis run`, e.g. --include-path-regex '^/api/rooms' -n 5
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -107,7 +110,9 @@ async function finishedGame(
       error: (kind, detail) => problems.push(`${kind}: ${detail}`),
       gameFinished: (game) => (finished = game),
     },
-    { duration: 14, thinkMs: 20, jitter: 0, keepPlaying: () => false },
+    // Each player moves at most every 2 x 100 ms: within the 10 room edits a second a user may
+    // make (DECISIONS), so the game also finishes on a stack that keeps npm start's limits.
+    { duration: 14, thinkMs: 100, jitter: 0, keepPlaying: () => false },
   );
   await fleet.open(player, opponent);
   const deadline = Date.now() + 60_000;
