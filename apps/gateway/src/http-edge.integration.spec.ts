@@ -120,18 +120,18 @@ describe('the gateway serving the web app (local stack), behind no proxy it trus
     expect(res.headers.get('x-total-count')).toMatch(/^\d+$/);
   });
 
-  it('answers 405 with Allow for a method the API does not declare on a path it has; 404 for a path it has not', async () => {
+  it('answers 405 with Allow for a method the API does not declare on a path it has, OPTIONS with Allow; 404 for a path it has not', async () => {
     const id = '000000000000000000000000';
     const put = await stack().call('PUT', `/api/rooms/${id}`);
     expect(put.status).toBe(405);
     expect(put.body).toEqual({
-      message: 'PUT is not allowed here. Allowed: GET, HEAD.',
+      message: 'PUT is not allowed here. Allowed: GET, HEAD, OPTIONS.',
       code: 'METHOD_NOT_ALLOWED',
     });
-    expect(put.headers.get('allow')).toBe('GET, HEAD');
+    expect(put.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     const post = await stack().call('POST', `/api/rooms/${id}/edit`, { body: {} });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('PATCH');
+    expect(post.headers.get('allow')).toBe('PATCH, OPTIONS');
     expect((await stack().call('DELETE', '/api/users/')).status).toBe(405);
     // Declared methods, a preflight and unknown paths go on as before.
     expect((await stack().call('PATCH', `/api/rooms/${id}/edit`, { body: {} })).status).toBe(401);
@@ -139,7 +139,18 @@ describe('the gateway serving the web app (local stack), behind no proxy it trus
       headers: { origin: 'https://play.example.com', 'access-control-request-method': 'PATCH' },
     });
     expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://play.example.com');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET,POST,PATCH,DELETE');
+    // A plain OPTIONS says what the path takes.
+    const options = await stack().call('OPTIONS', '/api/rooms/');
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+    // A concrete path is not read as a templated one: play-now is no room id.
+    const playNow = await stack().call('GET', '/api/rooms/play-now');
+    expect(playNow.status).toBe(405);
+    expect(playNow.headers.get('allow')).toBe('POST, OPTIONS');
     expect((await stack().call('PUT', '/api/nothing-here')).status).toBe(404);
+    expect((await stack().call('OPTIONS', '/api/nothing-here')).status).toBe(404);
   });
 
   it('ignores X-Forwarded-For from a peer it does not trust: a client cannot pick its rate-limit key', async () => {

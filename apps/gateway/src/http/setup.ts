@@ -69,6 +69,9 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
           // Headers a cross-origin client may read: the size of a paged list.
           exposedHeaders: [TOTAL_COUNT_HEADER],
           maxAge: 600,
+          // A preflight's answer comes from refuseUndeclaredMethods, as any OPTIONS does: 204 and
+          // `Allow` on a path the API has, 404 on one it has not.
+          preflightContinue: true,
         }
       : { origin: false },
   );
@@ -123,23 +126,28 @@ const OPERATIONS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /**
  * 405 with an `Allow` header for a method the API does not declare on a path it has, from the
  * OpenAPI document (which lists every route the gateway serves); a path it does not have stays a
- * 404. CORS preflights (OPTIONS) and HEAD of a GET pass on as before.
+ * 404. OPTIONS on a path it has answers 204 with `Allow` (RFC 9110), and the CORS headers
+ * when it is a preflight of an allowed origin (enableCors added them). HEAD of a GET passes on.
  */
 export function refuseUndeclaredMethods(document: OpenAPIObject) {
   const routes = Object.entries(document.paths).map(([template, item]) => {
     const parts = template.replace(/\/$/, '').split(/\{[^}]+\}/);
     return {
       pattern: new RegExp(`^${parts.map(escapeRegExp).join('[^/]+')}/?$`, 'i'),
+      templated: parts.length > 1,
       methods: OPERATIONS.filter((method) => item[method]).map((method) => method.toUpperCase()),
     };
   });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method === 'OPTIONS') return next();
-    const declared = new Set(routes.filter((r) => r.pattern.test(req.path)).flatMap((r) => r.methods));
+    const matching = routes.filter((r) => r.pattern.test(req.path));
+    // As OpenAPI matches: a concrete path before a templated one (/api/rooms/play-now is not a room id).
+    const concrete = matching.filter((r) => !r.templated);
+    const declared = new Set((concrete.length ? concrete : matching).flatMap((r) => r.methods));
     if (declared.has('GET')) declared.add('HEAD');
     if (declared.size === 0 || declared.has(req.method)) return next();
-    const allowed = [...declared].join(', ');
+    const allowed = [...declared, 'OPTIONS'].join(', ');
     res.setHeader('Allow', allowed);
+    if (req.method === 'OPTIONS') return void res.status(204).end();
     res.status(HTTP_STATUS_BY_CODE.METHOD_NOT_ALLOWED).json({
       message: `${req.method} is not allowed here. Allowed: ${allowed}.`,
       code: 'METHOD_NOT_ALLOWED',
