@@ -96,12 +96,31 @@ describe('the gateway serving the web app (local stack), behind no proxy it trus
     expect((await stack().call('GET', '/health/live')).status).toBe(200);
   });
 
-  it('answers a body that is not JSON with the envelope, also while it serves the web app', async () => {
+  it('answers a body that is not JSON, does not decompress or is not UTF-8 with the envelope, also while it serves the web app', async () => {
     const res = await stack().call('POST', '/api/users/login', { rawBody: '{"email": "a@b.co",' });
     expect([res.status, res.body]).toEqual([
       400,
       { message: 'The request body is not valid JSON.', code: 'VALIDATION' },
     ]);
+    // Bodies the parser refuses before reading JSON: each a 400 that says why, never a 500.
+    const login = (headers: Record<string, string>) =>
+      stack().call('POST', '/api/users/login', { rawBody: '{"email": "a@b.co"}', headers });
+    for (const [headers, message] of [
+      [{ 'content-encoding': 'gzip' }, 'The request body could not be decompressed.'],
+      [{ 'content-encoding': 'br' }, 'The request body could not be decompressed.'],
+      [
+        { 'content-encoding': 'zip' },
+        'The request body must be sent uncompressed or with Content-Encoding gzip, deflate or br.',
+      ],
+      [{ 'content-type': 'application/json; charset=latin1' }, 'The request body must be JSON in UTF-8.'],
+    ] as const) {
+      const refused = await login(headers);
+      expect([headers, refused.status, refused.body]).toEqual([
+        headers,
+        400,
+        { message, code: 'VALIDATION' },
+      ]);
+    }
     // A path Express cannot decode is the client's mistake too.
     const odd = await stack().call('GET', '/api/rooms/%E0%A4%A');
     expect([odd.status, odd.body]).toEqual([

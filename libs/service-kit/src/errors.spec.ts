@@ -45,6 +45,24 @@ describe('toEnvelope', () => {
   it('maps body-parser errors to 413 and 400 codes', () => {
     expect(toEnvelope({ status: 413, type: 'entity.too.large' }).code).toBe('PAYLOAD_TOO_LARGE');
     expect(toEnvelope({ status: 400, type: 'entity.parse.failed' }).code).toBe('VALIDATION');
+    // A body that does not decompress: the zlib error, marked 400 by the parser, with no type.
+    const zlib = Object.assign(new Error('incorrect header check'), {
+      code: 'Z_DATA_ERROR',
+      errno: -3,
+      status: 400,
+      expose: true,
+    });
+    expect(toEnvelope(zlib)).toEqual({
+      code: 'VALIDATION',
+      message: 'The request body could not be decompressed.',
+    });
+    expect(toEnvelope({ status: 415, type: 'charset.unsupported' })).toEqual({
+      code: 'VALIDATION',
+      message: 'The request body must be JSON in UTF-8.',
+    });
+    // An error with a 4xx status that http-errors did not make public is not the client's.
+    const hidden = Object.assign(new Error('x'), { status: 400 });
+    expect(toEnvelope(hidden, { error: jest.fn() } as never).code).toBe('INTERNAL');
   });
 
   it('hides unexpected errors behind a generic internal message and logs them', () => {

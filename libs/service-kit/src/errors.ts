@@ -71,11 +71,7 @@ export function toEnvelope(error: unknown, logger?: Logger): ErrorEnvelope {
       CODE_BY_HTTP_STATUS[error.getStatus()] ?? (error.getStatus() < 500 ? 'VALIDATION' : undefined);
     if (code) return { code, message: httpExceptionMessage(error) };
   }
-  if (isBodyParserError(error)) {
-    return error.status === 413
-      ? { code: 'PAYLOAD_TOO_LARGE', message: COMMON_MESSAGES.tooLarge }
-      : { code: 'VALIDATION', message: 'The request body is not valid JSON.' };
-  }
+  if (isBodyParserError(error)) return bodyParserEnvelope(error);
   if (isDatabaseOutage(error)) {
     logger?.warn({ err: error }, 'the database is not reachable');
     return { code: 'UNAVAILABLE', message: COMMON_MESSAGES.unavailable };
@@ -126,9 +122,36 @@ function httpExceptionMessage(error: HttpException): string {
   return typeof message === 'string' ? message : error.message;
 }
 
-function isBodyParserError(error: unknown): error is { status: number; type: string } {
-  const e = error as { status?: unknown; type?: unknown };
-  return typeof e?.status === 'number' && typeof e?.type === 'string' && e.status >= 400 && e.status < 500;
+type BodyParserError = { status: number; type?: string };
+
+/**
+ * An error of Express's body parser: http-errors with a 4xx status and a type
+ * ('entity.parse.failed', 'encoding.unsupported', ...), or without one when the body did not
+ * decompress (zlib's error, with its errno, which the parser marks 400 and `expose`).
+ */
+export function isBodyParserError(error: unknown): error is BodyParserError {
+  const e = error as { status?: unknown; type?: unknown; expose?: unknown; errno?: unknown } | null;
+  const zlibFailure = e?.expose === true && typeof e.errno === 'number';
+  return (
+    typeof e?.status === 'number' &&
+    e.status >= 400 &&
+    e.status < 500 &&
+    (typeof e.type === 'string' || zlibFailure)
+  );
+}
+
+/** What a client is told of a body the parser refused: 413 when too large, else 400 with the reason. */
+function bodyParserEnvelope({ status, type }: BodyParserError): ErrorEnvelope {
+  if (status === 413) return { code: 'PAYLOAD_TOO_LARGE', message: COMMON_MESSAGES.tooLarge };
+  const message =
+    type === 'encoding.unsupported'
+      ? 'The request body must be sent uncompressed or with Content-Encoding gzip, deflate or br.'
+      : type === 'charset.unsupported'
+        ? 'The request body must be JSON in UTF-8.'
+        : type === undefined
+          ? 'The request body could not be decompressed.'
+          : 'The request body is not valid JSON.';
+  return { code: 'VALIDATION', message };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   TOTAL_COUNT_HEADER,
 } from '@oasis198/contracts';
 import {
+  isBodyParserError,
   LOGGER,
   type Logger,
   Metrics,
@@ -79,7 +80,7 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
   // Nest would turn a JSON syntax error into a 400 carrying the parser's own text; a body parser
   // failure becomes our envelope here instead ('The request body is not valid JSON.', or 413).
   app.use((error: unknown, _req: Request, _res: Response, next: NextFunction) =>
-    next(isBodyParserFailure(error) ? AppError.from(toEnvelope(error)) : error),
+    next(isBodyParserError(error) ? AppError.from(toEnvelope(error)) : error),
   );
 
   const httpDuration = new Histogram({
@@ -164,13 +165,6 @@ export function handleEdgeErrors(nest: INestApplication): void {
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     const envelope = toEnvelope(error, logger);
-    const status = envelope.code === 'PAYLOAD_TOO_LARGE' ? 413 : envelope.code === 'VALIDATION' ? 400 : 500;
-    res.status(status).json({ message: envelope.message, code: envelope.code });
+    res.status(HTTP_STATUS_BY_CODE[envelope.code]).json({ message: envelope.message, code: envelope.code });
   });
-}
-
-/** An error of Express's body parser: http-errors with a 4xx status and a type ('entity.parse.failed', ...). */
-function isBodyParserFailure(error: unknown): boolean {
-  const e = error as { status?: unknown; type?: unknown } | null;
-  return typeof e?.type === 'string' && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
 }

@@ -167,9 +167,11 @@ export class AccountsStack {
       baseUrl?: string;
     } = {},
   ): Promise<{ status: number; body: T; headers: Headers }> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.body !== undefined || options.rawBody !== undefined)
-      headers['content-type'] = 'application/json';
+    const hasBody = options.body !== undefined || options.rawBody !== undefined;
+    const headers: Record<string, string> = {
+      ...(hasBody && { 'content-type': 'application/json' }),
+      ...options.headers,
+    };
     if (options.token) headers['authorization'] = `Bearer ${options.token}`;
     const response = await fetch(`${options.baseUrl ?? this.baseUrl}${path}`, {
       method,
