@@ -69,6 +69,7 @@ describe('NATS permissions', () => {
       rewardsHistory: 'rewards',
       timerFired: 'game-timer',
       roomsProjector: 'rooms',
+      roomsUsers: 'rooms',
     } as const;
     for (const [key, consumer] of Object.entries(Consumers)) {
       const ack = `$JS.ACK.${consumer.stream}.${consumer.durable}.>`;

@@ -235,6 +235,9 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
       ],
     },
     consumes(Consumers.roomsProjector),
+    // Deleted accounts leave their rooms.
+    ensuresStream(Streams.users.name),
+    consumes(Consumers.roomsUsers),
     // Each room change's deadlines: the room's schedule, which the server fires for the game timer.
     ensuresStream(Streams.timers.name, { owner: true }),
     schedules(Streams.timers.name, TimerSubjects.schedule('*')),

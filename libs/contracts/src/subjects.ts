@@ -161,6 +161,12 @@ export const Consumers = {
     durable: 'rewards-history',
     filterSubjects: [EventTypes.gameFinished],
   },
+  /** An account deleted while it plays leaves its room (the rooms replicas together). */
+  roomsUsers: {
+    stream: Streams.users.name,
+    durable: 'rooms-users',
+    filterSubjects: [EventTypes.userDeleted],
+  },
   /** The room log, projected into MongoDB and published to GAMES by the rooms replicas together. */
   roomsProjector: { stream: Streams.roomLog.name, durable: 'rooms-projector', filterSubjects: ['roomlog.>'] },
   /** Fired deadlines, shared by the timer's replicas: each one goes to one replica until acked. */

@@ -295,7 +295,7 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     expect(deletes).toBe(1);
   });
 
-  it('carries the events: auth and rooms publish theirs, rewards consumes, the gateway listens', async () => {
+  it('carries the events: auth and rooms publish theirs, rewards and rooms consume, the gateway listens', async () => {
     const auth = await jetstream('auth');
     const rooms = await jetstream('rooms');
     const rewards = await jetstream('rewards');
@@ -315,10 +315,15 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
 
     const users: EventEnvelope[] = [];
     const games: EventEnvelope[] = [];
+    const deletions: EventEnvelope[] = [];
     await rewards.consume(Consumers.rewardsUsers, async (event) => void users.push(event));
     await rewards.consume(Consumers.rewardsGames, async (event) => void games.push(event));
+    // Rooms takes deleted accounts out of their rooms.
+    await rooms.ensureStreams([Streams.users]);
+    await rooms.consume(Consumers.roomsUsers, async (event) => void deletions.push(event));
 
     await auth.publish(makeEvent(EventTypes.userRegistered, 'u1', { userId: 'u1', name: 'alice' }));
+    await auth.publish(makeEvent(EventTypes.userDeleted, 'u2', { userId: 'u2' }));
     rooms.broadcastText(
       RoomPushSubjects.room('r1'),
       '{}',
@@ -333,10 +338,12 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
         await sleep(50);
       }
     };
-    await until(() => users.length === 1, 'rewards-users');
+    await until(() => users.length === 2, 'rewards-users');
     await until(() => games.length === 1, 'rewards-games');
+    await until(() => deletions.length === 1, 'rooms-users');
     await until(() => pushed.length === 1, 'the gateway');
-    expect(users[0]?.type).toBe(EventTypes.userRegistered);
+    expect(users.map((event) => event.type)).toEqual([EventTypes.userRegistered, EventTypes.userDeleted]);
+    expect(deletions.map((event) => event.type)).toEqual([EventTypes.userDeleted]);
     expect(games[0]?.type).toBe(EventTypes.gameFinished);
     expect(pushed).toEqual([RoomPushSubjects.room('r1')]);
   });

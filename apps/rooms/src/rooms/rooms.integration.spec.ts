@@ -20,6 +20,7 @@ import {
 import {
   createService,
   decodeSchedule,
+  makeEvent,
   Metrics,
   RpcClient,
   scheduleOf,
@@ -696,6 +697,60 @@ function suite(infra: () => TestInfra) {
       // Both are free again.
       await create(alice);
       await create(bob);
+    });
+
+    it('takes a deleted account out of its room: a running game ends as if it left, a waiting room goes', async () => {
+      const js = nc.jetstream();
+      /** user.deleted as auth publishes it; another id, so a repeat is a new message. */
+      const deleted = (userId: string) =>
+        js.publish(
+          EventTypes.userDeleted,
+          JSON.stringify(makeEvent(EventTypes.userDeleted, uniqueName('event'), { userId })),
+        );
+      const consumerDone = async () => {
+        const jsm = await nc.jetstreamManager();
+        const { stream, durable } = Consumers.roomsUsers;
+        const { num_pending, num_ack_pending } = await jsm.consumers.info(stream, durable);
+        return num_pending === 0 && num_ack_pending === 0;
+      };
+      const gone = (roomId: string) => () =>
+        call(Requests.rooms.get, { roomId }).then(
+          () => false,
+          (error) => error instanceof AppError && error.code === 'NOT_FOUND',
+        );
+
+      const [alice, bob, carol] = [user('alice'), user('bob'), user('carol')];
+      const playing = await create(alice);
+      await join(bob, playing._id);
+      await move(alice, playing._id, 4);
+      const waiting = await create(carol);
+      await deleted(bob.userId);
+      await deleted(carol.userId);
+      await waitFor(gone(playing._id), { what: "the deleted player's game room gone" });
+      await waitFor(gone(waiting._id), { what: "the deleted player's waiting room gone" });
+      const finished = await waitFor(
+        async () => {
+          const all = await storedEvents(playing._id);
+          return all.length > 0 && all;
+        },
+        { what: 'game.finished' },
+      );
+      expect(finished.map((e) => e.data)).toEqual([
+        expect.objectContaining({
+          winner: expect.objectContaining({ id: alice.userId }),
+          loser: expect.objectContaining({ id: bob.userId }),
+          endReason: 'left',
+          moves: 1,
+        }),
+      ]);
+      expect(pushes(waiting._id).at(-1)?.data).toMatchObject({ roomId: waiting._id, reason: 'empty' });
+      // Again (a redelivery), and for an account in no room: nothing more, and each is acked.
+      await deleted(bob.userId);
+      await deleted(user('dave').userId);
+      await waitFor(consumerDone, { what: 'every user.deleted acked' });
+      expect(await storedEvents(playing._id)).toHaveLength(1);
+      // The one who stayed plays on elsewhere.
+      await create(alice);
     });
 
     /** Every AI number of the game checks out against the revealed seed, by node:crypto alone. */

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import {
   AppError,
   COMMON_MESSAGES,
+  Consumers,
   consumersOf,
   type DeadlineDueRequest,
   type DeadlineDueResponse,
@@ -9,6 +10,7 @@ import {
   KvBuckets,
   type ListRoomsRequest,
   type MessageResponse,
+  parseEvent,
   type Person,
   ROOM_MESSAGES,
   type RoomPage,
@@ -17,6 +19,7 @@ import {
   type RoomView,
   Streams,
   type TokenClaims,
+  userDeletedSchema,
 } from '@oasis198/contracts';
 import {
   checkJoinPasscode,
@@ -171,6 +174,11 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     );
     await this.roomProjector.start();
     void this.publishLegacyOutboxes();
+    // An account deleted while it plays leaves its room, as Leave would have it.
+    await this.jetstream.ensureStreams([Streams.users]);
+    await this.jetstream.consume(Consumers.roomsUsers, (event) =>
+      this.onUserDeleted(parseEvent(userDeletedSchema, event.data, 'user.deleted').userId),
+    );
   }
 
   /**
@@ -388,6 +396,25 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     const playerId = callerId(caller);
     await this.change(roomId, (room, now) => planDelete(room, playerId, now));
     return { message: ROOM_MESSAGES.deleted };
+  }
+
+  /**
+   * user.deleted: the player leaves the room they play in, as Leave does (a running game ends with
+   * them as the loser, 'left', and the room goes). Nothing when they play in none; a redelivery
+   * finds them in none.
+   */
+  async onUserDeleted(playerId: string): Promise<void> {
+    const room = await this.roomOf(playerId);
+    if (!room) return;
+    try {
+      await this.change(room._id, (r, now) =>
+        seatOf(r, playerId) ? planLeave(r, playerId, now) : { unchanged: true },
+      );
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return;
+      throw error;
+    }
+    this.logger.info({ playerId, roomId: room._id }, 'a deleted account left its room');
   }
 
   /** From the game timer: applies a due deadline if it is still current; never twice. */
