@@ -66,7 +66,7 @@ describe('the gateway serving the web app (local stack), behind no proxy it trus
     expect(res.headers.get('keep-alive')).toBe('timeout=65');
   });
 
-  it('caches the assets for an hour and never index.html; API paths stay JSON', async () => {
+  it('caches the assets for an hour, never index.html, and no API answer; API paths stay JSON', async () => {
     const asset = await stack().call<string>('GET', '/assets/index-abc.js');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=3600');
     for (const route of ['/', '/quick-battle/rooms', '/assets/missing.js']) {
@@ -75,6 +75,10 @@ describe('the gateway serving the web app (local stack), behind no proxy it trus
       expect(page.body).toContain('<div id="root">');
       expect(page.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     }
+    // API answers (tokens, players' data) are never stored, refusals included.
+    const refused = await stack().call('POST', '/api/users/login', { rawBody: '{' });
+    expect([refused.status, refused.headers.get('cache-control')]).toEqual([400, 'no-store']);
+    expect((await stack().call('GET', '/api/rooms')).headers.get('cache-control')).toBe('no-store');
     const head = await stack().call('HEAD', '/profile');
     expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     // Only GET and HEAD are the app's; anything under /api, /health or /metrics is the API's.

@@ -62,6 +62,12 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
   app.use((req: Request, res: Response, next: NextFunction) =>
     (API_DOCS.test(req.path) ? docs : strict)(req, res, next),
   );
+  // API answers carry tokens and players' data: no cache, private or shared, keeps a copy (the
+  // push streams set their own).
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (API_PATHS.test(req.path)) res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   app.enableCors(
     config.CORS_ORIGINS.length
       ? {
