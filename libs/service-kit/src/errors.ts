@@ -140,17 +140,20 @@ export function isBodyParserError(error: unknown): error is BodyParserError {
   );
 }
 
+/** Why the parser refused a body, by its error's type (none: it did not decompress). */
+const BODY_REFUSALS: Readonly<Record<string, string>> = {
+  'encoding.unsupported':
+    'The request body must be sent uncompressed or with Content-Encoding gzip, deflate or br.',
+  'charset.unsupported': 'The request body must be JSON in UTF-8.',
+};
+
 /** What a client is told of a body the parser refused: 413 when too large, else 400 with the reason. */
 function bodyParserEnvelope({ status, type }: BodyParserError): ErrorEnvelope {
   if (status === 413) return { code: 'PAYLOAD_TOO_LARGE', message: COMMON_MESSAGES.tooLarge };
   const message =
-    type === 'encoding.unsupported'
-      ? 'The request body must be sent uncompressed or with Content-Encoding gzip, deflate or br.'
-      : type === 'charset.unsupported'
-        ? 'The request body must be JSON in UTF-8.'
-        : type === undefined
-          ? 'The request body could not be decompressed.'
-          : 'The request body is not valid JSON.';
+    type === undefined
+      ? 'The request body could not be decompressed.'
+      : (BODY_REFUSALS[type] ?? 'The request body is not valid JSON.');
   return { code: 'VALIDATION', message };
 }
 

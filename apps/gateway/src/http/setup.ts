@@ -84,7 +84,7 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
   );
   app.useBodyParser('json', { limit: MAX_BODY_BYTES });
   // Nest would turn a JSON syntax error into a 400 carrying the parser's own text; a body parser
-  // failure becomes our envelope here instead ('The request body is not valid JSON.', or 413).
+  // failure becomes our envelope here instead (400 saying why, or 413).
   app.use((error: unknown, _req: Request, _res: Response, next: NextFunction) =>
     next(isBodyParserError(error) ? AppError.from(toEnvelope(error)) : error),
   );
