@@ -147,13 +147,23 @@ function suite(infra: () => TestInfra) {
       (await call<RoomPage>(Requests.rooms.list, { page: 1, freeSpot: false })).rooms.find(
         (r) => r._id === roomId,
       );
-    /** Whether the projector is done with every log message: none waiting, none unacked. */
-    const projectorDone = async () => {
+    /** Whether a durable consumer is done with every message: none waiting, none unacked. */
+    const drained = async ({ stream, durable }: { stream: string; durable: string }) => {
       const jsm = await nc.jetstreamManager();
-      const { stream, durable } = Consumers.roomsProjector;
       const { num_pending, num_ack_pending } = await jsm.consumers.info(stream, durable);
       return num_pending === 0 && num_ack_pending === 0;
     };
+    /** Whether the projector is done with every log message. */
+    const projectorDone = () => drained(Consumers.roomsProjector);
+    /** The room's events in GAMES, once there are any (rooms publishes only game.finished). */
+    const publishedEvents = (roomId: string) =>
+      waitFor(
+        async () => {
+          const all = await storedEvents(roomId);
+          return all.length > 0 && all;
+        },
+        { what: 'game.finished' },
+      );
 
     /** Database commands that write, as the service's driver counted them. */
     async function databaseWrites(): Promise<number> {
@@ -679,13 +689,7 @@ function suite(infra: () => TestInfra) {
         whosTurn: { endReason: 'left', winner: 'player1' },
       });
       expect(gone?.data).toEqual({ roomId: room._id, version: 5, reason: 'left' });
-      const events = await waitFor(
-        async () => {
-          const all = await storedEvents(room._id);
-          return all.length > 0 && all;
-        },
-        { what: 'game.finished' },
-      );
+      const events = await publishedEvents(room._id);
       expect(events.map((e) => e.type)).toEqual([EventTypes.gameFinished]);
       expect(events[0]?.data).toMatchObject({
         winner: { id: alice.userId, seat: 'player1' },
@@ -707,12 +711,6 @@ function suite(infra: () => TestInfra) {
           EventTypes.userDeleted,
           JSON.stringify(makeEvent(EventTypes.userDeleted, uniqueName('event'), { userId })),
         );
-      const consumerDone = async () => {
-        const jsm = await nc.jetstreamManager();
-        const { stream, durable } = Consumers.roomsUsers;
-        const { num_pending, num_ack_pending } = await jsm.consumers.info(stream, durable);
-        return num_pending === 0 && num_ack_pending === 0;
-      };
       const gone = (roomId: string) => () =>
         call(Requests.rooms.get, { roomId }).then(
           () => false,
@@ -728,13 +726,7 @@ function suite(infra: () => TestInfra) {
       await deleted(carol.userId);
       await waitFor(gone(playing._id), { what: "the deleted player's game room gone" });
       await waitFor(gone(waiting._id), { what: "the deleted player's waiting room gone" });
-      const finished = await waitFor(
-        async () => {
-          const all = await storedEvents(playing._id);
-          return all.length > 0 && all;
-        },
-        { what: 'game.finished' },
-      );
+      const finished = await publishedEvents(playing._id);
       expect(finished.map((e) => e.data)).toEqual([
         expect.objectContaining({
           winner: expect.objectContaining({ id: alice.userId }),
@@ -747,7 +739,7 @@ function suite(infra: () => TestInfra) {
       // Again (a redelivery), and for an account in no room: nothing more, and each is acked.
       await deleted(bob.userId);
       await deleted(user('dave').userId);
-      await waitFor(consumerDone, { what: 'every user.deleted acked' });
+      await waitFor(() => drained(Consumers.roomsUsers), { what: 'every user.deleted acked' });
       expect(await storedEvents(playing._id)).toHaveLength(1);
       // The one who stayed plays on elsewhere.
       await create(alice);
@@ -795,13 +787,7 @@ function suite(infra: () => TestInfra) {
       const pushed = pushes(room._id);
       expect(JSON.stringify(pushed.slice(0, -1))).not.toContain(seed);
       expect(pushed.at(-1)?.data).toMatchObject({ gameOver: true, aiSeed: seed });
-      const events = await waitFor(
-        async () => {
-          const all = await storedEvents(room._id);
-          return all.some((e) => e.type === EventTypes.gameFinished) && all;
-        },
-        { what: 'game.finished' },
-      );
+      const events = await publishedEvents(room._id);
       expect(events.map((e) => e.type)).toEqual([EventTypes.gameFinished]);
       expect(events[0]?.data).toMatchObject({
         draw: false,
