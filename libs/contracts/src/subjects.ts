@@ -215,3 +215,10 @@ export const QueueGroups = {
 
 /** Carried from the browser request through every NATS hop and log line. */
 export const REQUEST_ID_HEADER = 'x-request-id';
+
+/**
+ * When the caller stops waiting for a request's answer, in epoch milliseconds. A service does not
+ * start a request whose caller has already given up (and answered the browser 503), so a request
+ * that waited out a stalled replica changes nothing when the replica wakes.
+ */
+export const REQUEST_DEADLINE_HEADER = 'x-request-deadline';

@@ -23,6 +23,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly rpcExpired = new Counter({
+    name: 'oasis_rpc_expired_total',
+    help: 'NATS requests dropped unhandled, by subject: their caller had stopped waiting before the service read them.',
+    labelNames: ['subject'] as const,
+    registers: [this.registry],
+  });
+
   readonly eventDuration = new Histogram({
     name: 'oasis_event_handle_duration_seconds',
     help: 'Time to handle a JetStream event, by consumer, event type and outcome (ok, retry, terminated).',

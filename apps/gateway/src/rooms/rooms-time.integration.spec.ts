@@ -128,4 +128,36 @@ describe('turn timeouts and restarts', () => {
     }
     await nc.close();
   });
+
+  it('drops what a stalled rooms process was asked while it stood still: players told 503 find nothing changed', async () => {
+    const s = stack();
+    const carol = await s.register('c');
+    const { alice, room } = await s.startedGame();
+    const rooms = s.rooms;
+    if (!rooms) throw new Error('rooms is not running');
+    // SIGSTOP: the process neither dies nor answers (a long GC pause, a throttled or frozen pod).
+    // NATS still hands it the requests its queue group routes to it; they wait in its socket.
+    process.kill(rooms.pid, 'SIGSTOP');
+    let answers;
+    try {
+      answers = await Promise.all([s.createRoom(carol), s.move(alice, room._id, 9)]);
+    } finally {
+      process.kill(rooms.pid, 'SIGCONT');
+    }
+    expect(answers.map((a) => a.status)).toEqual([503, 503]);
+    // Woken, it reads both requests after the gateway stopped waiting, and drops them unhandled.
+    await waitFor(
+      async () => {
+        const metrics = await (await fetch(`${rooms.url}/metrics`)).text();
+        const dropped = metrics.match(/^oasis_rpc_expired_total\{[^}]*\} (\d+)/gm) ?? [];
+        return dropped.length === 2 || undefined;
+      },
+      { timeoutMs: 10 * sec, what: 'the woken rooms process to drop both requests' },
+    );
+    expect((await s.call('GET', '/api/rooms/mine', { token: carol.token })).status).toBe(404);
+    expect((await s.getRoom(room._id)).body.whosTurn.moves).toHaveLength(0);
+    // What the players then try again is handled as if the first try had never been sent.
+    expect((await s.createRoom(carol)).status).toBe(201);
+    expect((await s.move(alice, room._id, 9)).status).toBe(200);
+  });
 });

@@ -1,7 +1,13 @@
 import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
 import { headers as natsHeaders } from 'nats';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
-import { AppError, COMMON_MESSAGES, isErrorEnvelope, REQUEST_ID_HEADER } from '@oasis198/contracts';
+import {
+  AppError,
+  COMMON_MESSAGES,
+  isErrorEnvelope,
+  REQUEST_DEADLINE_HEADER,
+  REQUEST_ID_HEADER,
+} from '@oasis198/contracts';
 import type { Logger } from 'pino';
 import type { NatsEndpoint } from '../config';
 import { RetryLaterError } from '../errors';
@@ -10,8 +16,8 @@ import { createLogger } from '../logger';
 import { currentRequestId } from '../request-context';
 
 /**
- * Request/reply over NATS with @nestjs/microservices. Every call has a timeout and carries the
- * request id; an error envelope from the service comes back as an AppError with its code (and
+ * Request/reply over NATS with @nestjs/microservices. Every call has a timeout, carries the
+ * request id and the time the caller stops waiting (RpcContextInterceptor drops it after that); an error envelope from the service comes back as an AppError with its code (and
  * with its retryAfterS, as a RetryLaterError), and a service that does not answer in time
  * becomes UNAVAILABLE (HTTP 503).
  */
@@ -53,6 +59,7 @@ export class RpcClient {
     const h = natsHeaders();
     const requestId = currentRequestId();
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    h.set(REQUEST_DEADLINE_HEADER, String(Date.now() + timeoutMs));
     const record = new NatsRecordBuilder(payload).setHeaders(h).build();
     try {
       return await firstValueFrom(this.client.send<T>(subject, record).pipe(timeout(timeoutMs)));

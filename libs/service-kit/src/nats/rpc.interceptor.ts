@@ -1,7 +1,7 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { NatsContext } from '@nestjs/microservices';
-import { REQUEST_ID_HEADER } from '@oasis198/contracts';
-import { Observable } from 'rxjs';
+import { AppError, COMMON_MESSAGES, REQUEST_DEADLINE_HEADER, REQUEST_ID_HEADER } from '@oasis198/contracts';
+import { Observable, throwError } from 'rxjs';
 import { runWithRequestId } from '../request-context';
 import { toEnvelope } from '../errors';
 import type { Metrics } from '../metrics';
@@ -9,6 +9,10 @@ import type { Metrics } from '../metrics';
 /**
  * For every NATS request: adopts the caller's request id (so logs line up across services),
  * times the handler, and counts requests in flight so shutdown can wait for them.
+ *
+ * A request read after its caller's deadline is dropped unhandled: the caller has answered its
+ * client 503 already, so a write done now would be one the client was told failed (a replica that
+ * stalled, then woke to a backlog). Clocks are taken to be in step, as the turn deadlines take them.
  */
 @Injectable()
 export class RpcContextInterceptor implements NestInterceptor {
@@ -18,7 +22,13 @@ export class RpcContextInterceptor implements NestInterceptor {
     if (context.getType() !== 'rpc') return next.handle();
     const nats = context.switchToRpc().getContext<NatsContext>();
     const subject = nats.getSubject?.() ?? 'unknown';
-    const requestId = nats.getHeaders?.()?.get(REQUEST_ID_HEADER);
+    const headers = nats.getHeaders?.();
+    const requestId = headers?.get(REQUEST_ID_HEADER);
+    const deadline = Number(headers?.get(REQUEST_DEADLINE_HEADER));
+    if (deadline > 0 && Date.now() > deadline) {
+      this.metrics.rpcExpired.inc({ subject });
+      return throwError(() => new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable));
+    }
     return new Observable((subscriber) =>
       runWithRequestId(requestId, () => {
         const stop = this.metrics.rpcDuration.startTimer({ subject });
