@@ -38,6 +38,12 @@ export const gatewayEnv = baseEnv
      * client could then choose its own address. Default loopback: the local stack has no proxy.
      */
     TRUST_PROXY: z.string().default('loopback').transform(parseTrustProxy),
+    /**
+     * The per-address limits count an IPv6 client by its network of this many bits, not by its one
+     * address: a subscriber holds a whole /56 (or /64) and could rotate through it. IPv4 counts by
+     * address.
+     */
+    LIMIT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(56),
     // Limits (DECISIONS "Fair play"). The counting ones hold across all gateway replicas together
     // (a NATS KV bucket); test and benchmark stacks raise them, since all their players share one address.
     /** Failed logins per account (e-mail) within LOGIN_FAILURE_WINDOW_S; then 429 until the window ends. */

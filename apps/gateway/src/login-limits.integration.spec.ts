@@ -91,6 +91,21 @@ describe('logins and registrations: limits that hold across gateway replicas', (
     );
   });
 
+  it('counts an IPv6 client by its /56: rotating through its addresses does not reset the count', async () => {
+    const account = await registered();
+    // Ten guesses, each from another address of one subscriber's 2001:db8:42:ab00::/56.
+    for (let i = 0; i < 10; i++) {
+      const address = `2001:db8:42:ab${i.toString(16).padStart(2, '0')}:${i}::${i + 1}`;
+      const res = await login({ email: `nobody${i}${account.email}`, password: 'Wrong98765' }, address, i);
+      expect(res.status).toBe(400);
+    }
+    const right = { email: account.email, password: account.password };
+    expectRateLimited(await login(right, '2001:db8:42:abff:dead::beef', 1), WINDOW_S);
+    expectRateLimited(await login(right, '2001:db8:42:ab00::1', 0), WINDOW_S);
+    // The next /56 is another subscriber.
+    expect((await login(right, '2001:db8:42:ac00::1')).status).toBe(200);
+  });
+
   it("clears the account's count on success, but not the address's", async () => {
     const address = newAddress();
     const account = await registered();

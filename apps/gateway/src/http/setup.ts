@@ -24,6 +24,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { Histogram } from 'prom-client';
 import type { GatewayConfig } from '../config';
+import { IPV6_PREFIX_SETTING } from './client-address';
 import { apiDocument } from './openapi';
 import { API_PATHS } from './web-app';
 
@@ -36,6 +37,7 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
   const metrics = app.get(Metrics);
 
   app.set('trust proxy', config.TRUST_PROXY);
+  app.set(IPV6_PREFIX_SETTING, config.LIMIT_IPV6_PREFIX);
   // Idle connections outlive the proxy's (HTTP_KEEP_ALIVE_TIMEOUT_S); the headers' deadline must
   // exceed it, or Node would end a kept-alive connection's next request early.
   const server = app.getHttpServer() as Server;
