@@ -30,6 +30,11 @@ export const authEnv = baseEnv
     /** argon2id cost (OWASP's minimum profile: 19 MiB, 2 passes, 1 lane). */
     PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(8192).default(19456),
     PASSWORD_HASH_PASSES: z.coerce.number().int().min(2).default(2),
+    /**
+     * Hashes run at once; more wait in line, and one whose caller gave up by its turn is dropped.
+     * Default 4: Node's thread pool, where argon2 runs (UV_THREADPOOL_SIZE), has 4 threads.
+     */
+    PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     /** Dead letters of refused events, and the watch on the USERS stream's room (service-kit outbox.ts). */
     ...publisherEnv,
     /**

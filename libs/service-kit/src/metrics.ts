@@ -25,7 +25,7 @@ export class Metrics {
 
   readonly rpcExpired = new Counter({
     name: 'oasis_rpc_expired_total',
-    help: 'NATS requests dropped unhandled, by subject: their caller had stopped waiting before the service read them.',
+    help: 'NATS requests dropped, by subject: their caller had stopped waiting before the service read them, or before queued work for them (argon2) could start.',
     labelNames: ['subject'] as const,
     registers: [this.registry],
   });

@@ -1,21 +1,48 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG } from '@oasis198/service-kit';
+import { CallerGaveUpError, CONFIG, currentDeadline, pastDeadline } from '@oasis198/service-kit';
 import { argon2id, hash, type HashOptions, verify } from 'argon2';
+import pLimit from 'p-limit';
 import type { AuthConfig } from '../config';
 
-/** argon2id hashes (DECISIONS.md). The cost comes from the config; each hash carries its own parameters. */
+type HasherConfig = Pick<
+  AuthConfig,
+  'PASSWORD_HASH_MEMORY_KIB' | 'PASSWORD_HASH_PASSES' | 'PASSWORD_HASH_CONCURRENCY'
+>;
+
+/**
+ * argon2id hashes (DECISIONS.md). The cost comes from the config; each hash carries its own
+ * parameters.
+ *
+ * The work around a password (a login's lookup and check, a registration's or a change's hash)
+ * runs through `inTurn`: at most PASSWORD_HASH_CONCURRENCY at once, the rest in line, and one whose
+ * caller has stopped waiting by its turn is not started (CallerGaveUpError). Without that line, a
+ * storm of logins left a backlog of lookups and hashes nobody would read, and the logins after it
+ * waited behind the backlog until their callers gave up too (docs/decisions.md).
+ */
 @Injectable()
 export class PasswordHasher {
   private readonly options: HashOptions;
+  private readonly line: pLimit.Limit;
   private dummy?: Promise<string>;
 
-  constructor(@Inject(CONFIG) config: Pick<AuthConfig, 'PASSWORD_HASH_MEMORY_KIB' | 'PASSWORD_HASH_PASSES'>) {
+  constructor(@Inject(CONFIG) config: HasherConfig) {
     this.options = {
       type: argon2id,
       memoryCost: config.PASSWORD_HASH_MEMORY_KIB,
       timeCost: config.PASSWORD_HASH_PASSES,
       parallelism: 1,
     };
+    this.line = pLimit(config.PASSWORD_HASH_CONCURRENCY);
+  }
+
+  /** Runs work when its turn comes, unless the request's caller has stopped waiting by then. */
+  inTurn<T>(work: () => Promise<T>): Promise<T> {
+    // Read now: p-limit starts queued work in the context of the work that finished before it.
+    const deadline = currentDeadline();
+    return this.line(() => {
+      if (pastDeadline(deadline)) throw new CallerGaveUpError();
+      return work();
+    });
   }
 
   hash(password: string): Promise<string> {

@@ -45,10 +45,12 @@ export class UsersService {
     this.policy.assertAcceptable(input.password);
     const emailKey = normalizeEmail(input.email);
     this.events.assertCanPublish(); // 503 while USERS is full: no account whose event cannot go out
-    // Saves hashing for the common case; the unique index decides races.
-    if (await this.users.findActiveByEmailKey(emailKey)) throw alreadyExists();
+    const passwordHash = await this.hasher.inTurn(async () => {
+      // Saves hashing for the common case; the unique index decides races.
+      if (await this.users.findActiveByEmailKey(emailKey)) throw alreadyExists();
+      return this.hasher.hash(input.password);
+    });
     const id = new Types.ObjectId().toHexString();
-    const passwordHash = await this.hasher.hash(input.password);
     const event = makeEvent(EventTypes.userRegistered, EventIds.userRegistered(id), {
       userId: id,
       name: input.name,
@@ -76,10 +78,15 @@ export class UsersService {
   /** A token for the right e-mail and password; otherwise one message that does not say which was wrong. */
   async login(payload: unknown): Promise<AuthUser> {
     const input = parseLogin(payload);
-    const user = await this.users.findActiveByEmailKey(normalizeEmail(input.email));
-    const matches = user
-      ? await this.hasher.verify(user.passwordHash, input.password)
-      : await this.hasher.verifyNothing(input.password);
+    const { user, matches } = await this.hasher.inTurn(async () => {
+      const found = await this.users.findActiveByEmailKey(normalizeEmail(input.email));
+      return {
+        user: found,
+        matches: found
+          ? await this.hasher.verify(found.passwordHash, input.password)
+          : await this.hasher.verifyNothing(input.password),
+      };
+    });
     if (!user || !matches) throw new AppError('VALIDATION', USER_MESSAGES.badCredentials);
     const { token } = await this.tokens.sign({
       userId: user._id,
@@ -129,7 +136,7 @@ export class UsersService {
       }
       case 'password': {
         this.policy.assertAcceptable(edit.password);
-        const passwordHash = await this.hasher.hash(edit.password);
+        const passwordHash = await this.hasher.inTurn(() => this.hasher.hash(edit.password));
         user = await this.users.update(caller.userId, { passwordHash, keptTokenId: caller.jti }, [], {
           bumpTokenVersion: true,
         });

@@ -1,8 +1,8 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { NatsContext } from '@nestjs/microservices';
-import { AppError, COMMON_MESSAGES, REQUEST_DEADLINE_HEADER, REQUEST_ID_HEADER } from '@oasis198/contracts';
+import { REQUEST_DEADLINE_HEADER, REQUEST_ID_HEADER } from '@oasis198/contracts';
 import { Observable, throwError } from 'rxjs';
-import { runWithRequestId } from '../request-context';
+import { CallerGaveUpError, pastDeadline, runWithRequestId } from '../request-context';
 import { toEnvelope } from '../errors';
 import type { Metrics } from '../metrics';
 
@@ -13,6 +13,8 @@ import type { Metrics } from '../metrics';
  * A request read after its caller's deadline is dropped unhandled: the caller has answered its
  * client 503 already, so a write done now would be one the client was told failed (a replica that
  * stalled, then woke to a backlog). Clocks are taken to be in step, as the turn deadlines take them.
+ * The deadline stays with the request, so work it queues (argon2 in auth) is not started after it
+ * either; both count in oasis_rpc_expired_total.
  */
 @Injectable()
 export class RpcContextInterceptor implements NestInterceptor {
@@ -24,38 +26,43 @@ export class RpcContextInterceptor implements NestInterceptor {
     const subject = nats.getSubject?.() ?? 'unknown';
     const headers = nats.getHeaders?.();
     const requestId = headers?.get(REQUEST_ID_HEADER);
-    const deadline = Number(headers?.get(REQUEST_DEADLINE_HEADER));
-    if (deadline > 0 && Date.now() > deadline) {
+    const deadline = Number(headers?.get(REQUEST_DEADLINE_HEADER)) || undefined;
+    if (pastDeadline(deadline)) {
       this.metrics.rpcExpired.inc({ subject });
-      return throwError(() => new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable));
+      return throwError(() => new CallerGaveUpError());
     }
     return new Observable((subscriber) =>
-      runWithRequestId(requestId, () => {
-        const stop = this.metrics.rpcDuration.startTimer({ subject });
-        this.metrics.rpcInFlight.inc();
-        let done = false;
-        const finish = (outcome: string) => {
-          if (done) return;
-          done = true;
-          this.metrics.rpcInFlight.dec();
-          stop({ outcome });
-        };
-        const subscription = next.handle().subscribe({
-          next: (value) => subscriber.next(value),
-          error: (error: unknown) => {
-            finish(toEnvelope(error).code);
-            subscriber.error(error);
-          },
-          complete: () => {
-            finish('ok');
-            subscriber.complete();
-          },
-        });
-        return () => {
-          finish('cancelled');
-          subscription.unsubscribe();
-        };
-      }),
+      runWithRequestId(
+        requestId,
+        () => {
+          const stop = this.metrics.rpcDuration.startTimer({ subject });
+          this.metrics.rpcInFlight.inc();
+          let done = false;
+          const finish = (outcome: string) => {
+            if (done) return;
+            done = true;
+            this.metrics.rpcInFlight.dec();
+            stop({ outcome });
+          };
+          const subscription = next.handle().subscribe({
+            next: (value) => subscriber.next(value),
+            error: (error: unknown) => {
+              if (error instanceof CallerGaveUpError) this.metrics.rpcExpired.inc({ subject });
+              finish(toEnvelope(error).code);
+              subscriber.error(error);
+            },
+            complete: () => {
+              finish('ok');
+              subscriber.complete();
+            },
+          });
+          return () => {
+            finish('cancelled');
+            subscription.unsubscribe();
+          };
+        },
+        deadline,
+      ),
     );
   }
 }

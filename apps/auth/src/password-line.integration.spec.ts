@@ -1,0 +1,73 @@
+import type { INestApplication } from '@nestjs/common';
+import { type AuthUser, Requests } from '@oasis198/contracts';
+import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
+import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName } from '@oasis198/testing';
+import { authDefinition } from './auth.definition';
+
+/**
+ * Load shedding for argon2 (PASSWORD_HASH_CONCURRENCY): a storm of logins whose callers give up
+ * leaves no backlog of hashes in front of the next player. One hash at a time and a cost of about
+ * 0.1 s each here: the 200 guesses are some 10 s of work on two cores, and their callers wait 1 s.
+ */
+describe('auth under a storm of logins', () => {
+  let infra: TestInfra;
+  let app: INestApplication;
+  let rpc: RpcClient;
+
+  beforeAll(async () => {
+    infra = await startTestInfra();
+    app = (
+      await createService(authDefinition, {
+        NATS_URL: infra.natsUrl,
+        MONGO_URL: mongoUrlFor(infra, uniqueName('auth-storm')),
+        JWT_SECRET: 'auth-storm-secret-0123456789abcdef01',
+        LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
+        NODE_ENV: 'test',
+        PASSWORD_HASH_MEMORY_KIB: '8192',
+        PASSWORD_HASH_PASSES: '10',
+        PASSWORD_HASH_CONCURRENCY: '1',
+        SHUTDOWN_GRACE_MS: '200',
+      })
+    ).app;
+    rpc = await RpcClient.forTests(infra.natsUrl, 'auth-storm');
+  }, 120_000);
+
+  afterAll(async () => {
+    await rpc?.close();
+    await app?.close();
+    await infra?.stop();
+  }, 60_000);
+
+  it('does not look up or hash for callers that gave up: the login after the storm is answered', async () => {
+    const account = {
+      name: 'stormy1',
+      email: 'stormy1@example.com',
+      password: 'Weather42',
+      confirmedPassword: 'Weather42',
+    };
+    await rpc.request<AuthUser>(Requests.auth.register, account);
+
+    const guesses = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) =>
+        rpc.request(Requests.auth.login, { email: `nobody${i}@example.com`, password: 'Wrong98765' }, 1000),
+      ),
+    );
+    const unanswered = guesses.filter(
+      (g) => g.status === 'rejected' && /not available/.test(String(g.reason)),
+    );
+    expect(unanswered.length).toBeGreaterThan(100);
+
+    // Before, the 200 hashes were all queued at once (in Node's thread pool) and ran to the end:
+    // this login waited behind the rest of them, and its caller gave up too (503).
+    const login = await rpc.request<AuthUser>(
+      Requests.auth.login,
+      { email: account.email, password: account.password },
+      2500,
+    );
+    expect(login.name).toBe(account.name);
+
+    const metrics = await app.get(Metrics).registry.getSingleMetricAsString('oasis_rpc_expired_total');
+    const dropped = Number(/subject="auth\.login"[^}]*\} (\d+)/.exec(metrics)?.[1] ?? 0);
+    expect(dropped).toBeGreaterThan(0);
+  }, 60_000);
+});
