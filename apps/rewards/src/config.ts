@@ -11,6 +11,11 @@ export const rewardsEnv = baseEnv.merge(mongoEnv).extend({
   /** Games kept in each player's history, newest first (issue 15: the last 50). */
   GAME_HISTORY_KEPT: z.coerce.number().int().positive().default(GAME_HISTORY_SIZE),
   /**
+   * Public reads (leaderboard pages, records, histories) one replica runs at once; the rest wait
+   * in line, and one whose caller has given up by its turn is not read (ReadLine).
+   */
+  PUBLIC_READS_AT_ONCE: z.coerce.number().int().min(1).max(256).default(8),
+  /**
    * Batches of game.finished events each replica applies at once, per consumer (payments,
    * histories). They do not depend on order, as two replicas already take them side by side. One:
    * the next batch is what arrived while this one was in hand, so batches grow with the load.

@@ -1,6 +1,7 @@
 export * from './config';
 export * from './access-tokens';
 export * from './request-context';
+export * from './work-line';
 export * from './logger';
 export * from './errors';
 export * from './metrics';

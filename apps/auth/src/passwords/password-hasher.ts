@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CallerGaveUpError, CONFIG, currentDeadline, pastDeadline } from '@oasis198/service-kit';
+import { CONFIG, WorkLine } from '@oasis198/service-kit';
 import { argon2id, hash, type HashOptions, verify } from 'argon2';
-import pLimit from 'p-limit';
 import type { AuthConfig } from '../config';
 
 type HasherConfig = Pick<
@@ -11,18 +10,14 @@ type HasherConfig = Pick<
 
 /**
  * argon2id hashes (DECISIONS.md). The cost comes from the config; each hash carries its own
- * parameters.
- *
- * The work around a password (a login's lookup and check, a registration's or a change's hash)
- * runs through `inTurn`: at most PASSWORD_HASH_CONCURRENCY at once, the rest in line, and one whose
- * caller has stopped waiting by its turn is not started (CallerGaveUpError). Without that line, a
- * storm of logins left a backlog of lookups and hashes nobody would read, and the logins after it
- * waited behind the backlog until their callers gave up too (docs/decisions.md).
+ * parameters. The work around a password (a login's lookup and check, a registration's or a
+ * change's hash) runs `inTurn`, in a WorkLine of PASSWORD_HASH_CONCURRENCY: a storm of logins
+ * leaves no backlog in front of the logins after it.
  */
 @Injectable()
 export class PasswordHasher {
   private readonly options: HashOptions;
-  private readonly line: pLimit.Limit;
+  private readonly line: WorkLine;
   private dummy?: Promise<string>;
 
   constructor(@Inject(CONFIG) config: HasherConfig) {
@@ -32,17 +27,12 @@ export class PasswordHasher {
       timeCost: config.PASSWORD_HASH_PASSES,
       parallelism: 1,
     };
-    this.line = pLimit(config.PASSWORD_HASH_CONCURRENCY);
+    this.line = new WorkLine(config.PASSWORD_HASH_CONCURRENCY);
   }
 
   /** Runs work when its turn comes, unless the request's caller has stopped waiting by then. */
   inTurn<T>(work: () => Promise<T>): Promise<T> {
-    // Read now: p-limit starts queued work in the context of the work that finished before it.
-    const deadline = currentDeadline();
-    return this.line(() => {
-      if (pastDeadline(deadline)) throw new CallerGaveUpError();
-      return work();
-    });
+    return this.line.run(work);
   }
 
   hash(password: string): Promise<string> {

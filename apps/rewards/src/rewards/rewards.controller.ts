@@ -14,22 +14,26 @@ import {
 } from '@oasis198/contracts';
 import { parseCaller, type Sent } from '@oasis198/service-kit';
 import { parsePage } from './dto/requests';
+import { ReadLine } from './read-line';
 import { RewardsService } from './rewards.service';
 
 /** rewards.* over NATS: a payload in, a service call, its answer out. */
 @Controller()
 export class RewardsController {
-  constructor(private readonly rewards: RewardsService) {}
+  constructor(
+    private readonly rewards: RewardsService,
+    private readonly reads: ReadLine,
+  ) {}
 
   @MessagePattern(Requests.rewards.get)
   get(@Payload() request: Sent<GetRewardRequest>): Promise<RankedReward> {
-    return this.rewards.get(request?.userId);
+    return this.reads.run(() => this.rewards.get(request?.userId));
   }
 
   @MessagePattern(Requests.rewards.list)
   list(@Payload() request: unknown): Promise<RewardPage> {
     const { page, pageSize } = parsePage(request);
-    return this.rewards.list(page, pageSize);
+    return this.reads.run(() => this.rewards.list(page, pageSize));
   }
 
   @MessagePattern(Requests.rewards.create)

@@ -8,6 +8,7 @@ import {
   Reward,
   RewardSchema,
 } from './reward.schema';
+import { ReadLine } from './read-line';
 import { RewardsController } from './rewards.controller';
 import { RewardsRepository } from './rewards.repository';
 import { RewardsService } from './rewards.service';
@@ -21,7 +22,7 @@ import { RewardsService } from './rewards.service';
     ]),
   ],
   controllers: [RewardsController],
-  providers: [RewardsRepository, RewardsService],
-  exports: [RewardsRepository],
+  providers: [RewardsRepository, RewardsService, ReadLine],
+  exports: [RewardsRepository, ReadLine],
 })
 export class RewardsModule {}
