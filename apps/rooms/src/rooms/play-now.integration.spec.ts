@@ -1,7 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { type DeadlineDueResponse, Requests, type RoomView, type TokenClaims } from '@oasis198/contracts';
 import { aiThinkMs, fromSpecSeconds } from '@oasis198/game-rules';
+import { getConnectionToken } from '@nestjs/mongoose';
 import { createService, RpcClient } from '@oasis198/service-kit';
+import type { Connection } from 'mongoose';
 import { mongoUrlFor, uniqueName, useTestInfra } from '@oasis198/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { roomsDefinition } from '../rooms.definition';
@@ -89,6 +91,27 @@ describe('rooms service: Play now and the AI opponent', () => {
     expect(opened.players.map((p) => p.id)).toEqual([dee.userId]);
     expect(opened).toMatchObject({ hasPassCode: false, gameStarted: false, duration: 32 });
     await Promise.all([leave(ann, locked), leave(ben, seated), leave(dee, opened)]);
+  });
+
+  it('seats nobody whose caller gave up waiting for the pairing lease', async () => {
+    const leases = app.get<Connection>(getConnectionToken()).db?.collection<{ _id: string }>('leases');
+    if (!leases) throw new Error('no database');
+    // Another replica holds the lease for 1.5 s; the caller waits 0.7 s.
+    await leases.updateOne(
+      { _id: 'play-now' },
+      { $set: { owner: 'another-replica', until: new Date(Date.now() + 1500) } },
+      { upsert: true },
+    );
+    const jo = testCaller('jo');
+    await expect(rpc.request(Requests.rooms.playNow, { caller: jo }, 700)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+    });
+    // Before, the request went on waiting (up to 8 s), took the lease once it was free and opened a
+    // room for jo, who had been told 503 and never heard of it.
+    await sleep(2500);
+    await expect(call(Requests.rooms.mine, { caller: jo })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await playNow(jo)).players.map((p) => p.id)).toEqual([jo.userId]);
+    await leave(jo, await call<RoomView>(Requests.rooms.mine, { caller: jo }));
   });
 
   it('needs a caller', async () => {

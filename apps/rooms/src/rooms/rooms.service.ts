@@ -30,7 +30,9 @@ import {
   ROOM_PAGE_SIZE,
 } from '@oasis198/game-rules';
 import {
+  CallerGaveUpError,
   CONFIG,
+  currentDeadline,
   deleteRetiredConsumers,
   ensureTimerStream,
   JetStreamService,
@@ -41,6 +43,7 @@ import {
   openSharedLimits,
   type OutboxDocument,
   OutboxRelay,
+  pastDeadline,
   publisherRelayOptions,
   rateLimited,
   readablePage,
@@ -285,12 +288,17 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     if (own) return toRoomView(own, Date.now());
     this.assertCanLog();
     const owner = randomUUID();
-    const until = Date.now() + PLAY_NOW_WAIT_MS;
+    // Waits no longer than the caller does: a pairing decided after the caller was told 503 would
+    // seat a player who does not know it, and the waiting opponent would play against an absence.
+    const deadline = currentDeadline();
+    const until = Math.min(Date.now() + PLAY_NOW_WAIT_MS, deadline ?? Infinity);
     while (!(await this.repository.takeLease(PLAY_NOW_LEASE, owner, PLAY_NOW_LEASE_MS))) {
+      if (pastDeadline(deadline)) throw new CallerGaveUpError();
       if (Date.now() > until) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
       await sleep(5 + Math.floor(Math.random() * 20));
     }
     try {
+      if (pastDeadline(deadline)) throw new CallerGaveUpError();
       for (const room of await this.repository.openRooms(PLAY_NOW_CANDIDATES)) {
         try {
           return await this.join(caller, room._id, '');
