@@ -65,6 +65,12 @@ export const gatewayEnv = baseEnv
     /** Live push streams (room and room-list SSE) one client address may hold open on this replica. */
     PUSH_STREAMS_PER_ADDRESS: limit(20),
     /**
+     * Live push streams this replica holds at once, every address together; more answer 503 with
+     * Retry-After (the web app keeps polling). A stream keeps about 45 kB, so the chart's 384 MiB
+     * holds 4,000 beside the rest; raise both together.
+     */
+    PUSH_STREAMS_PER_REPLICA: limit(4000),
+    /**
      * The HS256 key auth signs access tokens with (the same Secret as auth's JWT_SECRET, or
      * JWT_SECRET_FILE): each replica checks tokens itself. A known or placeholder key is refused in
      * production.

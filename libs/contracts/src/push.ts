@@ -197,11 +197,13 @@ export const PUSH_HEARTBEAT_SECONDS = 15;
 
 /**
  * The Retry-After of a stream refused because its client address already holds
- * PUSH_STREAMS_PER_ADDRESS streams on that gateway replica (429): a place frees when one closes.
+ * PUSH_STREAMS_PER_ADDRESS streams on that gateway replica (429), or the replica holds
+ * PUSH_STREAMS_PER_REPLICA (503): a place frees when one closes.
  */
 export const PUSH_RETRY_AFTER_SECONDS = 5;
 
 export const PUSH_MESSAGES = {
   tooManyStreams:
     'Too many live streams are open from your address. Close another tab or window and try again.',
+  replicaFull: 'Live updates are busy right now. The page keeps refreshing on its own meanwhile.',
 } as const;

@@ -83,7 +83,19 @@ class FakeResponse extends EventEmitter {
   }
 }
 
-function service(streamsPerAddress = 20) {
+/** That taking a place is refused with `code` and `message`, and says to come back in 5 s. */
+function expectRefused(take: () => unknown, code: string, message: string): void {
+  let refused: unknown;
+  try {
+    take();
+  } catch (error) {
+    refused = error;
+  }
+  expect(refused).toBeInstanceOf(RetryLaterError);
+  expect(refused).toMatchObject({ code, message, retryAfterS: 5 });
+}
+
+function service(streamsPerAddress = 20, streamsPerReplica = 10_000) {
   const handlers = new Map<string, (msg: Msg) => void>();
   const jetstream = {
     subscribeMessages: (subject: string, handler: (msg: Msg) => void) => handlers.set(subject, handler),
@@ -91,7 +103,10 @@ function service(streamsPerAddress = 20) {
   const push = new RoomPushService(
     jetstream as unknown as JetStreamService,
     createLogger('push-test', 'silent'),
-    { PUSH_STREAMS_PER_ADDRESS: streamsPerAddress } as GatewayConfig,
+    {
+      PUSH_STREAMS_PER_ADDRESS: streamsPerAddress,
+      PUSH_STREAMS_PER_REPLICA: streamsPerReplica,
+    } as GatewayConfig,
     new Metrics('push-test'),
   );
   push.onModuleInit();
@@ -274,23 +289,22 @@ describe('RoomPushService', () => {
     const { push } = service(2);
     const first = push.takePlace('1.2.3.4');
     push.takePlace('1.2.3.4');
-    let refused: unknown;
-    try {
-      push.takePlace('1.2.3.4');
-    } catch (error) {
-      refused = error;
-    }
-    expect(refused).toBeInstanceOf(RetryLaterError);
-    expect(refused).toMatchObject({
-      code: 'RATE_LIMITED',
-      message: PUSH_MESSAGES.tooManyStreams,
-      retryAfterS: 5,
-    });
+    expectRefused(() => push.takePlace('1.2.3.4'), 'RATE_LIMITED', PUSH_MESSAGES.tooManyStreams);
     expect(() => push.takePlace('5.6.7.8')).not.toThrow();
     first();
     first(); // a second release gives back nothing more
     expect(() => push.takePlace('1.2.3.4')).not.toThrow();
     expect(() => push.takePlace('1.2.3.4')).toThrow(RetryLaterError);
+  });
+
+  it('holds at most PUSH_STREAMS_PER_REPLICA places in all, whatever the addresses, then 503 with Retry-After', () => {
+    const { push } = service(20, 3);
+    const releases = ['10.0.0.1', '10.0.0.2', '10.0.0.3'].map((address) => push.takePlace(address));
+    expectRefused(() => push.takePlace('10.0.0.4'), 'UNAVAILABLE', PUSH_MESSAGES.replicaFull);
+    releases[1]?.();
+    releases[1]?.(); // a second release gives back nothing more
+    expect(() => push.takePlace('10.0.0.4')).not.toThrow();
+    expect(() => push.takePlace('10.0.0.5')).toThrow(RetryLaterError);
   });
 
   it('cleans up at once a stream whose client left before it opened', () => {

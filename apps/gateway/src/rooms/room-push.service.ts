@@ -54,6 +54,9 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
   /** Streams held per client address: open ones and ones still waiting for their room. */
   private readonly perAddress = new Map<string, number>();
   private readonly maxPerAddress: number;
+  /** Places held on this replica, every address together. */
+  private held = 0;
+  private readonly maxPerReplica: number;
 
   constructor(
     private readonly jetstream: JetStreamService,
@@ -62,6 +65,7 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
     metrics: Metrics,
   ) {
     this.maxPerAddress = config.PUSH_STREAMS_PER_ADDRESS;
+    this.maxPerReplica = config.PUSH_STREAMS_PER_REPLICA;
     const streams = this.streams;
     new Gauge({
       name: 'oasis_push_streams',
@@ -108,17 +112,24 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
   /**
    * Takes one of the client address's PUSH_STREAMS_PER_ADDRESS places on this replica before a
    * stream opens, or refuses with 429 (DECISIONS "Fair play"); returns the release, which works once.
+   * The replica holds PUSH_STREAMS_PER_REPLICA in all, whatever the addresses (503 beyond): streams
+   * from many addresses must not take the memory the replica needs (its pod limit).
    */
   takePlace(address: string): () => void {
     const held = this.perAddress.get(address) ?? 0;
     if (held >= this.maxPerAddress) {
       throw new RetryLaterError('RATE_LIMITED', PUSH_MESSAGES.tooManyStreams, PUSH_RETRY_AFTER_SECONDS);
     }
+    if (this.held >= this.maxPerReplica) {
+      throw new RetryLaterError('UNAVAILABLE', PUSH_MESSAGES.replicaFull, PUSH_RETRY_AFTER_SECONDS);
+    }
     this.perAddress.set(address, held + 1);
+    this.held++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.held--;
       const left = (this.perAddress.get(address) ?? 1) - 1;
       if (left > 0) this.perAddress.set(address, left);
       else this.perAddress.delete(address);
