@@ -16,10 +16,11 @@ import { createLogger } from '../logger';
 import { currentRequestId } from '../request-context';
 
 /**
- * Request/reply over NATS with @nestjs/microservices. Every call has a timeout, carries the
- * request id and the time the caller stops waiting (RpcContextInterceptor drops it after that); an error envelope from the service comes back as an AppError with its code (and
- * with its retryAfterS, as a RetryLaterError), and a service that does not answer in time
- * becomes UNAVAILABLE (HTTP 503).
+ * Request/reply over NATS with @nestjs/microservices. Every call has a timeout, and carries the
+ * request id and the time the caller stops waiting (the service drops the request after that:
+ * RpcContextInterceptor). An error envelope from the service comes back as an AppError with its
+ * code (and with its retryAfterS, as a RetryLaterError), and a service that does not answer in
+ * time becomes UNAVAILABLE (HTTP 503).
  */
 export class RpcClient {
   private readonly client: ClientNats;

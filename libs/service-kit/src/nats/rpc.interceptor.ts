@@ -13,8 +13,9 @@ import type { Metrics } from '../metrics';
  * A request read after its caller's deadline is dropped unhandled: the caller has answered its
  * client 503 already, so a write done now would be one the client was told failed (a replica that
  * stalled, then woke to a backlog). Clocks are taken to be in step, as the turn deadlines take them.
- * The deadline stays with the request, so work it queues (argon2 in auth) is not started after it
- * either; both count in oasis_rpc_expired_total.
+ * The deadline stays with the request (currentDeadline), so work it waits for is not started after
+ * it either: auth's password work and rewards' public reads (WorkLine), Play now's lease. Both
+ * kinds count in oasis_rpc_expired_total.
  */
 @Injectable()
 export class RpcContextInterceptor implements NestInterceptor {
