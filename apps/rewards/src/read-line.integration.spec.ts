@@ -32,8 +32,8 @@ describe('rewards under a storm of leaderboard reads', () => {
 
     let dropped = 0;
     for (const replica of stack().replicas) {
-      const text = await replica.get(Metrics).registry.getSingleMetricAsString('oasis_rpc_expired_total');
-      dropped += Number(/subject="rewards\.list"[^}]*\} (\d+)/.exec(text)?.[1] ?? 0);
+      const { values } = await replica.get(Metrics).rpcExpired.get();
+      dropped += values.find((v) => v.labels.subject === Requests.rewards.list)?.value ?? 0;
     }
     expect(dropped).toBeGreaterThan(0);
   }, 60_000);
