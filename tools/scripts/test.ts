@@ -29,7 +29,9 @@ const stages: Stage[] = [
     name: 'lint, typecheck, test, build',
     command: [bin('nx'), 'run-many', '-t', 'lint', 'typecheck', 'test', 'build', '--parallel=2', STATIC],
   },
-  { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=1', STATIC] },
+  // Two projects at a time: the gateway's suites (about 3 min) run beside all the others' (as
+  // long together), 3 min 13 s against 5 min 54 s one at a time. Each suite has its own servers.
+  { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=2', STATIC] },
   { name: 'deployment checks', command: node('scripts/check-deploy.ts') },
   // The scenarios that cross services and replicas run once, against the container stack below.
   { name: 'end-to-end', command: node('scripts/e2e.ts'), env: { E2E_SKIP: SYSTEM_SCENARIOS.join(',') } },

@@ -46,7 +46,12 @@ const TURN_SECONDS = 60;
 const SLEEPER_TURN_SECONDS = 14;
 /** deadline + 1 s after the last move: 14 + 4 + 1. */
 const SLEEPER_TIMEOUT_AFTER_MS = (SLEEPER_TURN_SECONDS + 4 + 1) * 1000;
-const SETTLE_MS = 20_000;
+/** After a killed service serves again, the load runs this long before the next crash. */
+const SETTLE_MS = 15_000;
+/** The first crash comes after the games have started; then one every KILL_INTERVAL_MS. */
+const FIRST_KILL_MS = 45_000;
+/** A slow restart (up to 10 s) plus SETTLE_MS still ends before the next crash. */
+const KILL_INTERVAL_MS = 25_000;
 
 type Kill = { service: string; replica: number };
 
@@ -196,8 +201,8 @@ export async function runFaultTest({
     ]);
   };
   let playing = true;
-  const firstKill = Date.now() + 60_000;
-  const killAt = (k: number) => firstKill + k * 30_000;
+  const firstKill = Date.now() + FIRST_KILL_MS;
+  const killAt = (k: number) => firstKill + k * KILL_INTERVAL_MS;
   const fleet = (options: Omit<FleetOptions, 'jitter' | 'stallMs'>) =>
     // A read of the room after 3 s without a push: the fallback every browser has.
     new Fleet(outcomes, { jitter: 0.5, stallMs: 3000, ...options });

@@ -155,13 +155,17 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
   }
   // Every image is built on the same bases: their ids are part of each one's inputs.
   const baseIds = await Promise.all(Object.values(BASE_IMAGES).map(imageId));
-  for (const name of only) {
+  // The artifacts side by side (the services' npm ci are most of a fresh build's wait), then the
+  // images one at a time.
+  const preparing = Date.now();
+  const prepared = await Promise.all(only.map((name) => specOf(name).prepare(path.join(STAGE, name))));
+  console.log(dim(`artifacts prepared in ${formatDuration(Date.now() - preparing)}`));
+  for (const [i, name] of only.entries()) {
     const spec = specOf(name);
     const t0 = Date.now();
     const buildArgs = { ...spec.args, ARTIFACTS: 'context' };
     const dockerfile = readFileSync(path.join(ROOT, spec.dockerfile), 'utf8');
-    const prepared = await spec.prepare(path.join(STAGE, name));
-    const inputs = sha(prepared, dockerfile, JSON.stringify(buildArgs), ...baseIds);
+    const inputs = sha(prepared[i] as string, dockerfile, JSON.stringify(buildArgs), ...baseIds);
     if (await builtFrom(imageRef(name), inputs)) {
       console.log(`${green('✓')} ${imageRef(name)} ${dim('up to date')}`);
       continue;

@@ -62,8 +62,7 @@ export class AccountsStack {
 
   static async start(infra: TestInfra, gatewayEnv: Env = {}): Promise<AccountsStack> {
     const stack = new AccountsStack(infra, gatewayEnv);
-    await stack.startAuth();
-    await stack.startRewards();
+    await Promise.all([stack.startAuth(), stack.startRewards()]);
     await stack.startGateway();
     return stack;
   }

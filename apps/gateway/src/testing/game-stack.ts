@@ -39,10 +39,13 @@ export class GameStack {
   static async start(infra: TestInfra, gatewayEnv: Env = {}, roomsEnv: Env = {}): Promise<GameStack> {
     const accounts = new AccountsStack(infra, gatewayEnv);
     const stack = new GameStack(infra, accounts, roomsEnv);
-    await accounts.startAuth();
-    await accounts.startRewards();
-    await stack.startRooms();
-    await stack.startTimer();
+    // The services start side by side, as a cluster's pods do; the gateway once they answer.
+    await Promise.all([
+      accounts.startAuth(),
+      accounts.startRewards(),
+      stack.startRooms(),
+      stack.startTimer(),
+    ]);
     await accounts.startGateway();
     return stack;
   }
