@@ -397,9 +397,11 @@ async function go(args: string[], cwd: string) {
 
 /**
  * A Python tool from PyPI at a pinned version in a virtualenv of its own: python3 -m venv, then
- * pip install (about a minute the first time). A venv that already holds the pinned version is
- * adopted as it is. checkov is the security scanner of the deployment checks, schemathesis the API
- * fuzzer of the fuzzing stage (tools/fuzz).
+ * pip install of exactly the packages tools/python/<name>.txt pins (about a minute the first time),
+ * its dependencies included: their newer releases would otherwise come in unasked (checkov's
+ * uritools went from 6.1.5 to 7.0.0 between two installs of the same checkov). A venv installed
+ * from the same list is adopted as it is. checkov is the security scanner of the deployment checks,
+ * schemathesis the API fuzzer of the fuzzing stage (tools/fuzz).
  */
 function pythonTool(name: string, version: string, wanted: boolean): Step {
   return { name: `${name} ${version}`, run: () => installPythonTool(name, version), wanted };
@@ -408,34 +410,37 @@ function pythonTool(name: string, version: string, wanted: boolean): Step {
 async function installPythonTool(name: string, version: string) {
   const venv = venvOf(name);
   const bin = path.join(venv, 'bin', name);
-  if (recordedVersion(name) === version && existsSync(bin)) return undefined;
-  const python = path.join(venv, 'bin', 'python');
-  // The installed distribution's version, as pip records it ('' when there is none).
-  const versionScript = `import importlib.metadata as m; print(m.version(${JSON.stringify(name)}))`;
-  const installed = async () =>
-    existsSync(bin) && existsSync(python)
-      ? (await run(python, ['-c', versionScript], { capture: true })).output.trim()
-      : '';
-  let did = 'adopted the installed one';
-  if ((await installed()) !== version) {
-    if (!hasCommand('python3')) {
-      throw new StepError(`${name} needs Python 3.9+ (python3, with its venv module) on the PATH`);
-    }
-    const where = path.relative(ROOT, venv);
-    notice(`${name} ${version}: python3 -m venv ${where}, pip install (about a minute)`);
-    const created = await run('python3', ['-m', 'venv', venv], { capture: true, abort });
-    if (created.code !== 0) {
-      throw new StepError('python3 -m venv failed (Debian: apt-get install python3-venv)', created.output);
-    }
-    const pipArgs = ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `${name}==${version}`];
-    const pip = await run(python, pipArgs, { capture: true, abort });
-    if (pip.code !== 0) throw new StepError(`pip install ${name}==${version} failed`, pip.output);
-    const now = await installed();
-    if (now !== version) throw new StepError(`${where} holds ${name} ${now || 'nothing'}, not ${version}`);
-    did = `installed ${version}`;
+  const list = path.join(ROOT, 'tools', 'python', `${name}.txt`);
+  if (!readFileSync(list, 'utf8').split('\n').includes(`${name}==${version}`)) {
+    throw new StepError(
+      `${path.relative(ROOT, list)} does not pin ${name}==${version}: update it (see its header)`,
+    );
   }
-  recordVersion(name, version);
-  return did;
+  // The version and the list it was installed from: a changed list installs again.
+  const record = `${version}+${createHash('sha256').update(readFileSync(list)).digest('hex').slice(0, 12)}`;
+  if (recordedVersion(name) === record && existsSync(bin)) return undefined;
+  const where = path.relative(ROOT, venv);
+  if (!hasCommand('python3')) {
+    throw new StepError(`${name} needs Python 3.9+ (python3, with its venv module) on the PATH`);
+  }
+  notice(`${name} ${version}: python3 -m venv ${where}, pip install (about a minute)`);
+  // A fresh venv each time: a list that drops a package leaves nothing of it behind.
+  rmSync(venv, { recursive: true, force: true });
+  const created = await run('python3', ['-m', 'venv', venv], { capture: true, abort });
+  if (created.code !== 0) {
+    throw new StepError('python3 -m venv failed (Debian: apt-get install python3-venv)', created.output);
+  }
+  const python = path.join(venv, 'bin', 'python');
+  const pip = (...args: string[]) =>
+    run(python, ['-m', 'pip', ...args, '--disable-pip-version-check'], { capture: true, abort });
+  const installed = await pip('install', '--quiet', '--no-deps', '--requirement', list);
+  if (installed.code !== 0)
+    throw new StepError(`pip install of ${path.relative(ROOT, list)} failed`, installed.output);
+  // Every package's own requirements are met by the list: nothing it leaves out is needed.
+  const checked = await pip('check');
+  if (checked.code !== 0) throw new StepError(`${path.relative(ROOT, list)} is incomplete`, checked.output);
+  recordVersion(name, record);
+  return `installed ${version}`;
 }
 
 async function chromium() {
