@@ -46,6 +46,8 @@ const TURN_SECONDS = 60;
 const SLEEPER_TURN_SECONDS = 14;
 /** deadline + 1 s after the last move: 14 + 4 + 1. */
 const SLEEPER_TIMEOUT_AFTER_MS = (SLEEPER_TURN_SECONDS + 4 + 1) * 1000;
+/** Sleeper k's turn runs out this long after crash k begins, while the crashed service is down. */
+const SLEEPER_TIMEOUT_AFTER_CRASH_MS = 800;
 /** After a killed service serves again, the load runs this long before the next crash. */
 const SETTLE_MS = 15_000;
 /** The first crash comes after the games have started; then one every KILL_INTERVAL_MS. */
@@ -214,15 +216,23 @@ export async function runFaultTest({
   const sleeperPairs = await pairs(planned.length, 's');
   await Promise.all([
     ...roomPairs.map(([a, b]) => rooms.open(a, b)),
-    ...sleeperPairs.map(([a, b], k) => sleepers.open(a, b, killAt(k) - SLEEPER_TIMEOUT_AFTER_MS + 800)),
+    ...sleeperPairs.map(([a, b], k) =>
+      sleepers.open(a, b, killAt(k) + SLEEPER_TIMEOUT_AFTER_CRASH_MS - SLEEPER_TIMEOUT_AFTER_MS),
+    ),
   ]);
 
   console.log(bold('▸ crashes, one at a time'));
   const kills = [];
+  const lateCrashes: string[] = [];
   for (const [k, kill] of planned.entries()) {
     await sleep(Math.max(0, killAt(k) - Date.now()));
     const name = containerName(project, kill.service, kill.replica);
     const at = Date.now();
+    // A crash that comes after sleeper k's turn has run out (the last recovery took longer than
+    // KILL_INTERVAL_MS allows) leaves that timeout to a system with nothing down.
+    if (at > killAt(k) + SLEEPER_TIMEOUT_AFTER_CRASH_MS) {
+      lateCrashes.push(`${name} crashed ${at - killAt(k)} ms late, after sleeper ${k}'s turn ran out`);
+    }
     const downMs = await crash(name);
     const probe = readinessProbeFor(project, kill);
     await waitFor(() => replicaReady(probe), {
@@ -268,7 +278,7 @@ export async function runFaultTest({
     if (answer.status === 200)
       finalMoves.set(`${game.roomId}:${answer.body.whosTurn.gameNumber}`, answer.body.whosTurn.moves);
   }
-  const problems = checkMoves(outcomes.accepted, finalMoves);
+  const problems = [...lateCrashes, ...checkMoves(outcomes.accepted, finalMoves)];
 
   const sleeperResults = sleepers.games.map((game) => outcomes.finishedIn(game));
   sleeperResults.forEach((game, k) => {
