@@ -26,7 +26,6 @@ import path from 'node:path';
 import { StepError, dim, formatDuration, parseOptions, printStepDone, printStepFailure } from './lib/log.ts';
 import { hasCommand, run, withLock } from './lib/proc.ts';
 import {
-  CHECKOV_VERSION,
   FERRETDB_BIN,
   HELM_BIN,
   HELM_VERSION,
@@ -37,8 +36,8 @@ import {
   NATS_SERVER_BIN,
   NATS_SERVER_VERSION,
   ROOT,
-  SCHEMATHESIS_VERSION,
   TOOLS_BIN,
+  pythonToolList,
   readIfExists,
   venvOf,
 } from './lib/workspace.ts';
@@ -59,6 +58,9 @@ const versions = (): Record<string, string> => JSON.parse(readIfExists(VERSIONS_
 const recordedVersion = (name: string) => versions()[name];
 
 /** Records `version` for `name`, re-reading the file first: another step may have written meanwhile. */
+/** A SHA-256 in hex: of the lockfile for npm's stamp, of a Python tool's list for its record. */
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
 function recordVersion(name: string, version: string) {
   mkdirSync(TOOLS_BIN, { recursive: true });
   writeFileSync(VERSIONS_FILE, JSON.stringify({ ...versions(), [name]: version }, null, 2) + '\n');
@@ -78,7 +80,7 @@ const abort = stopping.signal;
 
 async function npmPackages() {
   const lockFile = path.join(ROOT, 'package-lock.json');
-  const stamp = createHash('sha256').update(readFileSync(lockFile)).digest('hex');
+  const stamp = sha256(readFileSync(lockFile));
   if (existsSync(NODE_MODULES) && readIfExists(NPM_STAMP)?.trim() === stamp) return undefined;
 
   // node_modules installed by hand from the same lockfile (npm's own record matches): adopt it
@@ -396,33 +398,31 @@ async function go(args: string[], cwd: string) {
 }
 
 /**
- * A Python tool from PyPI at a pinned version in a virtualenv of its own: python3 -m venv, then
- * pip install of exactly the packages tools/python/<name>.txt pins (about a minute the first time),
- * its dependencies included: their newer releases would otherwise come in unasked (checkov's
- * uritools went from 6.1.5 to 7.0.0 between two installs of the same checkov). A venv installed
- * from the same list is adopted as it is. checkov is the security scanner of the deployment checks,
- * schemathesis the API fuzzer of the fuzzing stage (tools/fuzz).
+ * A Python tool from PyPI in a virtualenv of its own: python3 -m venv, then pip install of exactly
+ * the packages tools/python/<name>.txt pins, the tool's own version and its dependencies (about a
+ * minute the first time): their newer releases would otherwise come in unasked (checkov's uritools
+ * went from 6.1.5 to 7.0.0 between two installs of the same checkov). A venv installed from the same
+ * list is adopted as it is; a changed list installs a fresh one.
  */
-function pythonTool(name: string, version: string, wanted: boolean): Step {
-  return { name: `${name} ${version}`, run: () => installPythonTool(name, version), wanted };
+function pythonTool(name: string, wanted: boolean): Step {
+  const listFile = pythonToolList(name);
+  const list = readFileSync(listFile, 'utf8');
+  const version = new RegExp(`^${name}==(\\S+)$`, 'm').exec(list)?.[1] ?? '?';
+  return { name: `${name} ${version}`, run: () => installPythonTool(name, version, listFile, list), wanted };
 }
 
-async function installPythonTool(name: string, version: string) {
+async function installPythonTool(name: string, version: string, listFile: string, list: string) {
+  const shown = path.relative(ROOT, listFile);
+  if (version === '?') throw new StepError(`${shown} does not pin ${name} itself (see its header)`);
   const venv = venvOf(name);
   const bin = path.join(venv, 'bin', name);
-  const list = path.join(ROOT, 'tools', 'python', `${name}.txt`);
-  if (!readFileSync(list, 'utf8').split('\n').includes(`${name}==${version}`)) {
-    throw new StepError(
-      `${path.relative(ROOT, list)} does not pin ${name}==${version}: update it (see its header)`,
-    );
-  }
   // The version and the list it was installed from: a changed list installs again.
-  const record = `${version}+${createHash('sha256').update(readFileSync(list)).digest('hex').slice(0, 12)}`;
+  const record = `${version}+${sha256(list).slice(0, 12)}`;
   if (recordedVersion(name) === record && existsSync(bin)) return undefined;
-  const where = path.relative(ROOT, venv);
   if (!hasCommand('python3')) {
     throw new StepError(`${name} needs Python 3.9+ (python3, with its venv module) on the PATH`);
   }
+  const where = path.relative(ROOT, venv);
   notice(`${name} ${version}: python3 -m venv ${where}, pip install (about a minute)`);
   // A fresh venv each time: a list that drops a package leaves nothing of it behind.
   rmSync(venv, { recursive: true, force: true });
@@ -433,12 +433,11 @@ async function installPythonTool(name: string, version: string) {
   const python = path.join(venv, 'bin', 'python');
   const pip = (...args: string[]) =>
     run(python, ['-m', 'pip', ...args, '--disable-pip-version-check'], { capture: true, abort });
-  const installed = await pip('install', '--quiet', '--no-deps', '--requirement', list);
-  if (installed.code !== 0)
-    throw new StepError(`pip install of ${path.relative(ROOT, list)} failed`, installed.output);
+  const installed = await pip('install', '--quiet', '--no-deps', '--requirement', listFile);
+  if (installed.code !== 0) throw new StepError(`pip install of ${shown} failed`, installed.output);
   // Every package's own requirements are met by the list: nothing it leaves out is needed.
   const checked = await pip('check');
-  if (checked.code !== 0) throw new StepError(`${path.relative(ROOT, list)} is incomplete`, checked.output);
+  if (checked.code !== 0) throw new StepError(`${shown} is incomplete`, checked.output);
   recordVersion(name, record);
   return `installed ${version}`;
 }
@@ -525,8 +524,8 @@ const steps = {
   helm: { name: `helm ${HELM_VERSION}`, run: helm, wanted: flags.helm },
   kubeconform: { name: `kubeconform ${KUBECONFORM_VERSION}`, run: kubeconform, wanted: flags.helm },
   schemas: { name: `Kubernetes ${KUBERNETES_VERSION} schemas`, run: kubernetesSchemas, wanted: flags.helm },
-  checkov: pythonTool('checkov', CHECKOV_VERSION, flags.helm),
-  schemathesis: pythonTool('schemathesis', SCHEMATHESIS_VERSION, flags.fuzz),
+  checkov: pythonTool('checkov', flags.helm),
+  schemathesis: pythonTool('schemathesis', flags.fuzz),
   chromium: { name: 'chromium', run: chromium, wanted: flags.chromium },
   containers: { name: 'podman and images', run: containers, wanted: flags.containers },
 } satisfies Record<string, Step>;

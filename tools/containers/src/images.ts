@@ -158,14 +158,18 @@ export async function buildImages(only: readonly ImageName[] = IMAGE_NAMES): Pro
   // The artifacts side by side (the services' npm ci are most of a fresh build's wait), then the
   // images one at a time.
   const preparing = Date.now();
-  const prepared = await Promise.all(only.map((name) => specOf(name).prepare(path.join(STAGE, name))));
+  const prepared = await Promise.all(
+    only.map(async (name) => {
+      const spec = specOf(name);
+      return { name, spec, fingerprint: await spec.prepare(path.join(STAGE, name)) };
+    }),
+  );
   console.log(dim(`artifacts prepared in ${formatDuration(Date.now() - preparing)}`));
-  for (const [i, name] of only.entries()) {
-    const spec = specOf(name);
+  for (const { name, spec, fingerprint } of prepared) {
     const t0 = Date.now();
     const buildArgs = { ...spec.args, ARTIFACTS: 'context' };
     const dockerfile = readFileSync(path.join(ROOT, spec.dockerfile), 'utf8');
-    const inputs = sha(prepared[i] as string, dockerfile, JSON.stringify(buildArgs), ...baseIds);
+    const inputs = sha(fingerprint, dockerfile, JSON.stringify(buildArgs), ...baseIds);
     if (await builtFrom(imageRef(name), inputs)) {
       console.log(`${green('✓')} ${imageRef(name)} ${dim('up to date')}`);
       continue;

@@ -30,10 +30,11 @@ export const KUBERNETES_VERSION = 'v1.34.4';
 export const K8S_SCHEMAS_DIR = path.join(ROOT, '.tools', 'k8s-schemas');
 /** Python tools from PyPI, each in a virtualenv of its own: .tools/<name>-venv/bin/<name>. */
 export const venvOf = (name: string) => path.join(ROOT, '.tools', `${name}-venv`);
-/** The chart scanner of the deployment checks. */
-export const CHECKOV_VERSION = '3.3.30';
-/** The API fuzzer of the fuzzing stage. */
-export const SCHEMATHESIS_VERSION = '4.32.5';
+/**
+ * Every package of a Python tool's venv at an exact version, the tool's own included (checkov, the
+ * chart scanner of the deployment checks; schemathesis, the API fuzzer of the fuzzing stage).
+ */
+export const pythonToolList = (name: string) => path.join(ROOT, 'tools', 'python', `${name}.txt`);
 export const SCHEMATHESIS_BIN = path.join(venvOf('schemathesis'), 'bin', 'schemathesis');
 
 export const NATS_SERVER_BIN = path.join(TOOLS_BIN, 'nats-server');
