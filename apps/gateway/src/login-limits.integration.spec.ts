@@ -91,6 +91,26 @@ describe('logins and registrations: limits that hold across gateway replicas', (
     );
   });
 
+  it('counts a login that breaks SPEC §5 as a failed one: its account, then the right password, wait', async () => {
+    const account = await registered();
+    // A password with a symbol (SPEC §5 refuses it before any account is looked up).
+    const malformed = { email: account.email, password: 'wrong-pass!' };
+    for (let i = 0; i < 10; i++) {
+      const res = await login(malformed, newAddress(), i);
+      expect(res.status).toBe(400);
+    }
+    expectRateLimited(
+      await login({ email: account.email, password: account.password }, newAddress()),
+      WINDOW_S,
+    );
+    // An attempt that names no e-mail counts on its address.
+    const address = newAddress();
+    for (let i = 0; i < 10; i++)
+      expect((await login({ password: 'x' } as never, address, i)).status).toBe(400);
+    const other = await registered();
+    expectRateLimited(await login({ email: other.email, password: other.password }, address), WINDOW_S);
+  });
+
   it('counts an IPv6 client by its /56: rotating through its addresses does not reset the count', async () => {
     const account = await registered();
     // Ten guesses, each from another address of one subscriber's 2001:db8:42:ab00::/56.

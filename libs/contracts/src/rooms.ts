@@ -157,7 +157,10 @@ export const roomViewSchema = z
   .meta({ description: 'A room. No passcode; the game’s secrets only once it is over.' });
 export type RoomView = z.infer<typeof roomViewSchema>;
 
-/** GET /api/rooms/: a page of rooms, newest first. */
+/** GET /api/rooms/: SPEC §7's list, one page of rooms, newest first (how many in all: X-Total-Count). */
+export const roomListSchema = z.array(roomViewSchema);
+
+/** A page of rooms, newest first, as rooms.list answers it over NATS (over HTTP: roomListSchema). */
 export const roomPageSchema = z.object({
   rooms: z.array(roomViewSchema),
   /**
@@ -246,6 +249,8 @@ export const leaveRoomBodySchema = strictBody({
   players: z.strictObject(
     {
       playerId: callerId('players.playerId'),
+      // SPEC §3: the join's players object with removePlayer true; its name is not needed.
+      playerName: nameText('players.playerName').optional(),
       removePlayer: z.literal(true, { error: 'players.removePlayer must be true to leave.' }),
     },
     { error: 'players must be an object.' },

@@ -159,6 +159,7 @@ describe('room schemas', () => {
       { players: { playerId: 'u1', playerName: 'alice' }, passCode: '0420' },
       { players: { playerId: 'u1' } },
       { players: { playerId: 'u1', removePlayer: true } },
+      { players: { playerId: 'u1', playerName: 'alice', removePlayer: true } },
       { whosTurnReadyPlayer: { player2: { turn: false, restart: true } } },
       { move: { number: 'random' } },
       { move: { number: 9, option: 'minus' } },

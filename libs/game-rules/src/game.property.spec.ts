@@ -152,12 +152,13 @@ function modelMove(m: Model, seat: string, cmd: MoveCmd, nowMs: number, duration
     restart: { player1: false, player2: false },
     turnStartMs: nowMs,
   };
-  // 198 wins; otherwise the 250th move is a draw (DECISIONS.md "Fair play").
+  // 198 wins; otherwise the 250th move is a draw (DECISIONS.md "Fair play"). Either way the move
+  // wrote its turnStart (SPEC §4).
   const next =
     total >= 198
-      ? { ...endModel(moved, seat, 'reached198', nowMs), turnStartMs: m.turnStartMs }
+      ? endModel(moved, seat, 'reached198', nowMs)
       : moved.moveIndex >= 250
-        ? { ...endModel(moved, null, 'moveLimit', nowMs), turnStartMs: m.turnStartMs }
+        ? endModel(moved, null, 'moveLimit', nowMs)
         : moved;
   return { next, move: { number: pick, aiNumber: ai } };
 }

@@ -304,11 +304,13 @@ export function applyMove(
     moves,
     [seat]: { turn: false, restart: false },
     [other]: { turn: !drawn, restart: false },
+    // SPEC §4: every move writes a new turnStart, the one that ends the game too.
+    turnStart: now,
     ...(won
       ? { gameOver: true, winner: seat, endReason: 'reached198' as const, deadline: null, endedAt: now }
       : drawn
         ? { gameOver: true, winner: null, endReason: 'moveLimit' as const, deadline: null, endedAt: now }
-        : { turnStart: now, deadline: turnDeadline(now, settings.duration) }),
+        : { deadline: turnDeadline(now, settings.duration) }),
   };
   return { ok: true, state: next, move };
 }

@@ -23,7 +23,7 @@ import {
   playedGameSchema,
   rankedRewardSchema,
   rewardViewSchema,
-  roomPageSchema,
+  roomListSchema,
   roomViewSchema,
 } from '@oasis198/contracts';
 import { z } from 'zod';
@@ -47,7 +47,7 @@ const COMPONENTS = {
   EditUserResponse: editUserResponseSchema,
   Message: messageResponseSchema,
   RoomView: roomViewSchema,
-  RoomPage: roomPageSchema,
+  RoomList: roomListSchema,
   EditRoomResponse: editRoomResponseSchema,
   RewardView: rewardViewSchema,
   RankedReward: rankedRewardSchema,

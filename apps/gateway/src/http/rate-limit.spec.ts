@@ -125,6 +125,17 @@ describe('LoginThrottle', () => {
     expect((await limits?.get('loginAccount').reserve('a@x.com'))?.count).toBe(1);
   });
 
+  it('counts a login that breaks SPEC §5, on the address alone when it names no e-mail', async () => {
+    const [limits] = replicas();
+    const throttle = new LoginThrottle(limits as GatewayLimits);
+    const malformed = () => Promise.reject(new AppError('VALIDATION', 'Please enter a valid email address.'));
+    for (let i = 0; i < 3; i++) await throttle.attempt('ip', 'a@x.com', malformed).catch(() => undefined);
+    await expect(throttle.attempt('ip2', 'a@x.com', ok)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    for (let i = 0; i < 2; i++) await throttle.attempt('ip', undefined, malformed).catch(() => undefined);
+    await expect(throttle.attempt('ip', 'b@x.com', ok)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect((await limits?.get('loginAccount').reserve('b@x.com'))?.count).toBe(1);
+  });
+
   it('gives both attempts back when auth does not answer', async () => {
     const [limits] = replicas();
     const throttle = new LoginThrottle(limits as GatewayLimits);

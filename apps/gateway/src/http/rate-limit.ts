@@ -97,33 +97,36 @@ const quietly = (work: Promise<unknown>) =>
 
 /**
  * Failed logins per account (the trimmed, lower-cased e-mail) and per client address. Each
- * attempt is reserved on both BEFORE auth judges it, so parallel guesses count; at either limit
- * the answer is 429 with Retry-After (the longer wait), and auth is not asked. A success clears
- * the account's count and gives back this attempt on the address (its failures stay); a wrong
- * password keeps both; an outage (auth not answering) gives both back.
+ * attempt is reserved on both BEFORE it is judged (its shape, then auth's check of the password),
+ * so parallel guesses count; at either limit the answer is 429 with Retry-After (the longer wait),
+ * and nothing is judged. An attempt with no e-mail counts on the address only. A success clears
+ * the account's count and gives back this attempt on the address (its failures stay); a refusal
+ * keeps both; an outage (auth not answering) gives both back.
  */
 @Injectable()
 export class LoginThrottle {
   constructor(private readonly limits: GatewayLimits) {}
 
-  async attempt<T>(clientAddress: string, email: string, login: () => Promise<T>): Promise<T> {
-    const account = email.trim().toLowerCase();
-    const byAccount = this.limits.get('loginAccount');
+  async attempt<T>(clientAddress: string, email: string | undefined, login: () => Promise<T>): Promise<T> {
     const byAddress = this.limits.get('loginAddress');
-    const [accountTry, addressTry] = await reserveAll([
-      [byAccount, account],
-      [byAddress, clientAddress],
-    ]);
+    const byAccount = this.limits.get('loginAccount');
+    const account = email?.trim().toLowerCase();
+    const counted: Array<[SharedLimit, string]> = [[byAddress, clientAddress]];
+    if (account !== undefined) counted.push([byAccount, account]);
+    const tries = await reserveAll(counted);
+    /** Gives back this attempt on `limit`, if it was counted there. */
+    const refund = (limit: SharedLimit) => {
+      const i = counted.findIndex(([counter]) => counter === limit);
+      return i < 0 ? undefined : limit.refund(tries[i] as Reservation);
+    };
     let result: T;
     try {
       result = await login();
     } catch (error) {
-      if (!isRefusal(error)) {
-        await quietly(Promise.all([byAccount.refund(accountTry), byAddress.refund(addressTry)]));
-      }
+      if (!isRefusal(error)) await quietly(Promise.all([refund(byAddress), refund(byAccount)]));
       throw error;
     }
-    await quietly(Promise.all([byAccount.reset(account), byAddress.refund(addressTry)]));
+    await quietly(Promise.all([refund(byAddress), account !== undefined && byAccount.reset(account)]));
     return result;
   }
 }

@@ -18,17 +18,24 @@ export class SchemaPipe implements PipeTransform {
   }
 }
 
+/**
+ * The route's JSON body as the document states it: the contracts schema, and the 400 and 413 it may
+ * answer. For a route that parses the body itself (parseWith); ValidBody does both.
+ */
+export const DocumentedBody = (schema: z.ZodType) =>
+  applyDecorators(
+    ApiBody({ schema: openApiSchema(schema) }),
+    ApiError(400, 'A field breaks its rule (its message), or the body is not JSON.'),
+    ApiError(413, `A body over ${MAX_BODY_BYTES / 1024} KB.`),
+  );
+
 /** The JSON body, parsed with a contracts schema (400 with its messages) and documented by it. */
 export function ValidBody(schema: z.ZodType): ParameterDecorator {
   return (target, key, index) => {
     Body(new SchemaPipe(schema))(target, key, index);
     if (key === undefined) return;
     const method = Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor;
-    applyDecorators(
-      ApiBody({ schema: openApiSchema(schema) }),
-      ApiError(400, 'A field breaks its rule (its message), or the body is not JSON.'),
-      ApiError(413, `A body over ${MAX_BODY_BYTES / 1024} KB.`),
-    )(target, key, method);
+    DocumentedBody(schema)(target, key, method);
   };
 }
 

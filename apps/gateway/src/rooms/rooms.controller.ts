@@ -13,14 +13,15 @@ import {
   messageResponseSchema,
   Requests,
   roomGonePushDataSchema,
+  roomListSchema,
   roomMovesPushDataSchema,
   type RoomPage,
-  roomPageSchema,
   roomSummarySchema,
   type RoomView,
   roomViewSchema,
   ROOM_MESSAGES,
   type TokenClaims,
+  TOTAL_COUNT_HEADER,
 } from '@oasis198/contracts';
 import { RpcClient } from '@oasis198/service-kit';
 import type { Response } from 'express';
@@ -83,15 +84,28 @@ export class RoomsController {
     return this.rpc.request<RoomView>(Requests.rooms.playNow, { caller });
   }
 
+  /** SPEC §7: a list. How many rooms match in all travels in X-Total-Count, so the body stays a list. */
   @Get()
   @ApiOperation({ summary: 'Rooms, newest first, 8 a page.' })
-  @ApiAnswer(200, roomPageSchema)
-  list(@ValidQuery(listRoomsQuerySchema) query: ListRoomsQuery): Promise<RoomPage> {
-    return this.rpc.request<RoomPage>(Requests.rooms.list, {
+  @ApiAnswer(200, roomListSchema, 'One page of rooms (?page=), newest first; a page past the end is empty.', {
+    headers: {
+      [TOTAL_COUNT_HEADER]: {
+        description: 'How many rooms match, in all pages (8 a page).',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    },
+  })
+  async list(
+    @ValidQuery(listRoomsQuerySchema) query: ListRoomsQuery,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<RoomView[]> {
+    const page = await this.rpc.request<RoomPage>(Requests.rooms.list, {
       page: query.page ?? 1,
       freeSpot: query.freeSpot ?? false,
       ...(query.gameType ? { gameType: query.gameType } : {}),
     });
+    res.setHeader(TOTAL_COUNT_HEADER, String(page.total));
+    return page.rooms;
   }
 
   @Get('mine')

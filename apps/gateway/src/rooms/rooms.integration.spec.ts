@@ -3,12 +3,13 @@ import {
   httpErrorBodySchema,
   roomGonePushDataSchema,
   type RoomMovesPushData,
+  roomListSchema,
   roomMovesPushDataSchema,
-  roomPageSchema,
   roomSummarySchema,
   type RoomView,
   roomViewSchema,
   ROOM_MESSAGES,
+  TOTAL_COUNT_HEADER,
 } from '@oasis198/contracts';
 import { MESSAGES, offeredOptions, OPTION_LABELS, type OasisOption, verifyGame } from '@oasis198/game-rules';
 import { waitFor } from '@oasis198/testing';
@@ -351,15 +352,13 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     expectExactly(roomViewSchema, mine.body);
     expect((await s.call('GET', '/api/rooms/mine')).status).toBe(401);
 
-    const page = await s.call<{ rooms: RoomView[]; pageSize: number }>(
-      'GET',
-      '/api/rooms/?page=1&freeSpot=true',
-    );
+    // SPEC §7: a list, newest first; how many match in all in X-Total-Count.
+    const page = await s.call<RoomView[]>('GET', '/api/rooms/?page=1&freeSpot=true');
     expect(page.status).toBe(200);
-    expect(page.body.pageSize).toBe(8);
-    expect(page.body.rooms[0]?._id).toBe(room._id);
-    expect(page.body.rooms.every((r) => r.players.length === 1)).toBe(true);
-    expectExactly(roomPageSchema, page.body);
+    expect(page.body[0]?._id).toBe(room._id);
+    expect(page.body.every((r) => r.players.length === 1)).toBe(true);
+    expect(Number(page.headers.get(TOTAL_COUNT_HEADER))).toBeGreaterThanOrEqual(page.body.length);
+    expectExactly(roomListSchema, page.body);
     expect((await s.call('GET', '/api/rooms/?page=0')).status).toBe(400);
     expect((await s.call('GET', '/api/rooms/?gameType=chess')).status).toBe(400);
     expect((await s.call('GET', '/api/rooms/000000000000000000000000')).status).toBe(404);

@@ -11,8 +11,10 @@ describe('/forget-password', () => {
     expect(screen.getByText(MESSAGES.email)).toBeInTheDocument();
     await user.type(screen.getByLabelText('E-mail'), 'alice@example.com');
     await user.click(screen.getByRole('button', { name: 'Send' }));
-    const dialog = screen.getByRole('dialog', { name: 'Please, check your E-mail.' });
-    await user.click(within(dialog).getByRole('button', { name: 'Ok' }));
     expect(router.state.location.pathname).toBe('/login');
+    const dialog = await screen.findByRole('dialog', { name: 'Please, check your E-mail.' });
+    await user.click(within(dialog).getByRole('button', { name: 'Ok' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Welcome back, traveller' })).toBeInTheDocument();
   });
 });

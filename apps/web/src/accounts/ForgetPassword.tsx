@@ -1,23 +1,24 @@
 import { validateEmail } from '@oasis198/game-rules';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { NoticeDialog } from '../components/Dialog';
 import { Field } from '../components/Field';
 import { T } from '../texts';
 import styles from './Accounts.module.css';
 
-/** SPEC §4: on submit 'Please, check your E-mail.' is shown, then /login (the call itself: not shown). */
+/**
+ * SPEC §2 and §4: on submit the player goes to /login, where 'Please, check your E-mail.' is shown
+ * (the call itself: not shown).
+ */
 export function ForgetPassword() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [sent, setSent] = useState(false);
 
   const onSubmit = (event: FormEvent): void => {
     event.preventDefault();
     const found = validateEmail(email);
     setError(found);
-    if (!found) setSent(true);
+    if (!found) void navigate('/login', { state: { checkEmail: true } });
   };
 
   return (
@@ -43,7 +44,6 @@ export function ForgetPassword() {
           <Link to="/login">{T.login}</Link>
         </p>
       </section>
-      {sent ? <NoticeDialog title={T.checkEmail} button={T.ok} onDismiss={() => navigate('/login')} /> : null}
     </div>
   );
 }

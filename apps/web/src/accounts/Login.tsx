@@ -1,6 +1,6 @@
 import { validateLogin } from '@oasis198/game-rules';
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { errorMessage, getSession, useLogin } from '../api';
 import { NoticeDialog } from '../components/Dialog';
 import { Field } from '../components/Field';
@@ -14,6 +14,11 @@ export function Login() {
   // A user who arrives logged in goes to the profile (SPEC §4); one who logs in here sees the dialog.
   const [arrivedLoggedIn] = useState(() => getSession() !== null);
   const navigate = useNavigate();
+  const location = useLocation();
+  // Sent here by /forget-password (SPEC §4): 'Please, check your E-mail.' until Ok.
+  const [checkEmail, setCheckEmail] = useState(
+    () => (location.state as { checkEmail?: unknown } | null)?.checkEmail === true,
+  );
   const login = useLogin();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -77,6 +82,9 @@ export function Login() {
         </p>
       </section>
 
+      {checkEmail ? (
+        <NoticeDialog title={T.checkEmail} button={T.ok} onDismiss={() => setCheckEmail(false)} />
+      ) : null}
       {outcome?.ok ? <NoticeDialog title={T.loggedIn} button={T.ok} onDismiss={() => navigate('/')} /> : null}
       {outcome && !outcome.ok ? (
         <NoticeDialog

@@ -18,6 +18,7 @@ import {
   type RoomPage,
   type RoomView,
 } from '@oasis198/contracts';
+import { ROOM_PAGE_SIZE } from '@oasis198/game-rules';
 import { apiPage, apiRequest, externalJson } from './client';
 
 /** SPEC §7's calls, one function each, with the shapes of libs/contracts. */
@@ -49,8 +50,14 @@ export const api = {
   playedGame: (userId: string, gameId: string, signal?: AbortSignal) =>
     apiRequest<PlayedGameDetail>(ApiPaths.playedGame(userId, gameId), { signal }),
 
-  rooms: (page: number, freeSpot: boolean, signal?: AbortSignal) =>
-    apiRequest<RoomPage>(`${ApiPaths.rooms}?page=${page}&freeSpot=${freeSpot}`, { signal }),
+  /** A page of rooms (SPEC §7's list), with how many match in all. */
+  rooms: async (page: number, freeSpot: boolean, signal?: AbortSignal): Promise<RoomPage> => {
+    const { items, total } = await apiPage<RoomView>(
+      `${ApiPaths.rooms}?page=${page}&freeSpot=${freeSpot}`,
+      signal,
+    );
+    return { rooms: items, page, pageSize: ROOM_PAGE_SIZE, total };
+  },
   myRoom: (signal?: AbortSignal) => apiRequest<RoomView>(ApiPaths.myRoom, { auth: true, signal }),
   room: (roomId: string, signal?: AbortSignal) => apiRequest<RoomView>(ApiPaths.room(roomId), { signal }),
   /** Play now: a seat in the oldest open room, or a room of one's own (the caller's room if they have one). */

@@ -1,5 +1,6 @@
-import { Link, Outlet, useLocation } from 'react-router-dom';
+import { Link, Outlet } from 'react-router-dom';
 import { useSession } from '../api';
+import { RouteNotice } from '../components/RouteNotice';
 import { T } from '../texts';
 import styles from './QuickBattle.module.css';
 
@@ -8,20 +9,14 @@ export function QuickBattleLayout() {
   return <Outlet />;
 }
 
-/** Where a player lands in Quick Battle, and where the room screen sends them when a room is gone. */
+/** Where a player lands in Quick Battle, and where the room screen sends them when a room cannot be fetched. */
 export function QuickBattleHome() {
-  const location = useLocation();
   const user = useSession();
-  const notice = (location.state as { notice?: unknown } | null)?.notice;
   return (
     <div className="page">
       <section className={`card ${styles.hub}`} aria-labelledby="qb-title">
         <h1 id="qb-title">{T.quickBattle}</h1>
-        {typeof notice === 'string' ? (
-          <p role="status" className="notice">
-            {notice}
-          </p>
-        ) : null}
+        <RouteNotice />
         <p>{T.quickBattleIntro}</p>
         <div className={styles.hubActions}>
           <Link to="/quick-battle/rooms" className="btn btn-big">

@@ -1,8 +1,7 @@
-import type { RoomPage, RoomView } from '@oasis198/contracts';
 import { roomLabel } from '@oasis198/game-rules';
 import { act, screen, within } from '@testing-library/react';
 import { fakeApi, FakeEventSource, installEventSource, removeEventSource } from '../testing/fake-network';
-import { ALICE, BOB, CAROL, room } from '../testing/fixtures';
+import { ALICE, BOB, CAROL, room, roomList } from '../testing/fixtures';
 import { renderApp } from '../testing/render';
 
 const open = room({
@@ -25,17 +24,13 @@ const full = room({
   ],
 });
 
-function page(rooms: RoomView[], extra: Partial<RoomPage> = {}): { body: RoomPage } {
-  return { body: { rooms, page: 1, pageSize: 8, total: rooms.length, ...extra } };
-}
-
 const card = (id: string) => screen.getByRole('listitem', { name: `Room ${roomLabel(id)}` });
 
 describe('/quick-battle/rooms', () => {
   afterEach(() => removeEventSource());
 
   it("shows a spinner, then 'No rooms available / Create a new one to start playing'", async () => {
-    fakeApi({ 'GET /api/rooms/': page([]) });
+    fakeApi({ 'GET /api/rooms/': roomList([]) });
     renderApp('/quick-battle/rooms');
     expect(screen.getByRole('status')).toHaveTextContent('Loading…');
     expect(
@@ -44,7 +39,7 @@ describe('/quick-battle/rooms', () => {
   });
 
   it('marks rooms Enter/available or Closed/unavailable, with a lock for passcode rooms', async () => {
-    fakeApi({ 'GET /api/rooms/': page([open, locked, full]) });
+    fakeApi({ 'GET /api/rooms/': roomList([open, locked, full]) });
     renderApp('/quick-battle/rooms');
     await screen.findByRole('list', { name: 'Rooms' });
     expect(within(card(open._id)).getByText('Enter · available')).toBeInTheDocument();
@@ -61,7 +56,7 @@ describe('/quick-battle/rooms', () => {
     jest.useFakeTimers();
     try {
       fakeApi({
-        'GET /api/rooms/': page([full]),
+        'GET /api/rooms/': roomList([full]),
         'GET /api/rooms/mine': { status: 404, body: { message: 'Not found.', code: 'NOT_FOUND' } },
       });
       const { user, router } = renderApp('/quick-battle/rooms', { user: ALICE, fakeTimers: true });
@@ -82,9 +77,24 @@ describe('/quick-battle/rooms', () => {
     }
   });
 
+  it('shows the same overlay, with why, to a player in another room who enters an open one', async () => {
+    const elsewhere = room({
+      _id: 'ddddddddddddddddddmine04',
+      players: [{ id: ALICE._id, name: ALICE.name }],
+    });
+    fakeApi({ 'GET /api/rooms/': roomList([open]), 'GET /api/rooms/mine': { body: elsewhere } });
+    const { user, router } = renderApp('/quick-battle/rooms', { user: ALICE });
+    await screen.findByRole('link', { name: 'My Room' });
+    await user.click(screen.getByRole('button', { name: `Enter Room ${roomLabel(open._id)}` }));
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent("Game already started — you can't join this room.");
+    expect(alert).toHaveTextContent('You are already playing in another room. Leave it first.');
+    expect(router.state.location.pathname).toBe('/quick-battle/rooms');
+  });
+
   it('enters an open room to play, or any room to watch', async () => {
     fakeApi({
-      'GET /api/rooms/': page([open, full]),
+      'GET /api/rooms/': roomList([open, full]),
       'GET /api/rooms/mine': { status: 404, body: { message: 'x', code: 'NOT_FOUND' } },
       'GET /api/rooms/:id': (req) => ({ body: req.path.endsWith(open._id) ? open : full }),
     });
@@ -103,7 +113,7 @@ describe('/quick-battle/rooms', () => {
   it('plays now: asks the server for a seat and takes the player to the room it answers', async () => {
     const seated = { ...open, players: [...open.players, { id: ALICE._id, name: ALICE.name }] };
     const api = fakeApi({
-      'GET /api/rooms/': page([open]),
+      'GET /api/rooms/': roomList([open]),
       'GET /api/rooms/mine': { status: 404, body: { message: 'x', code: 'NOT_FOUND' } },
       'POST /api/rooms/play-now': { body: seated },
       'GET /api/rooms/:id': { body: seated },
@@ -115,7 +125,7 @@ describe('/quick-battle/rooms', () => {
   });
 
   it('pages through 8 rooms at a time and filters rooms with one free spot', async () => {
-    const api = fakeApi({ 'GET /api/rooms/': page([open], { total: 20 }) });
+    const api = fakeApi({ 'GET /api/rooms/': roomList([open], 20) });
     const { user } = renderApp('/quick-battle/rooms');
     expect(await screen.findByText('Page 1 of 3')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
@@ -132,7 +142,7 @@ describe('/quick-battle/rooms', () => {
   });
 
   it('offers My Room when the user has one, a disabled one when not, and a way to log in to visitors', async () => {
-    const api = fakeApi({ 'GET /api/rooms/': page([open]), 'GET /api/rooms/mine': { body: open } });
+    const api = fakeApi({ 'GET /api/rooms/': roomList([open]), 'GET /api/rooms/mine': { body: open } });
     const first = renderApp('/quick-battle/rooms', { user: BOB });
     expect(await screen.findByRole('link', { name: 'My Room' })).toHaveAttribute(
       'href',
@@ -175,7 +185,7 @@ describe('/quick-battle/rooms', () => {
                 code: 'UNAVAILABLE',
               },
             }
-          : page([open]),
+          : roomList([open]),
     });
     const { user } = renderApp('/quick-battle/rooms');
     expect(
@@ -193,7 +203,7 @@ describe('/quick-battle/rooms', () => {
   it('polls every 5 s without a stream', async () => {
     jest.useFakeTimers();
     try {
-      const api = fakeApi({ 'GET /api/rooms/': page([open]) });
+      const api = fakeApi({ 'GET /api/rooms/': roomList([open]) });
       renderApp('/quick-battle/rooms', { fakeTimers: true });
       await screen.findByRole('list', { name: 'Rooms' });
       expect(api.callsTo('GET /api/rooms/')).toHaveLength(1);
@@ -211,7 +221,7 @@ describe('/quick-battle/rooms', () => {
     jest.useFakeTimers();
     try {
       let rooms = [open];
-      const api = fakeApi({ 'GET /api/rooms/': () => page(rooms) });
+      const api = fakeApi({ 'GET /api/rooms/': () => roomList(rooms) });
       renderApp('/quick-battle/rooms', { fakeTimers: true });
       await screen.findByRole('list', { name: 'Rooms' });
       const stream = FakeEventSource.latest('/api/rooms/stream');

@@ -5,6 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorMessage, useMyRoom, usePlayNow, useRoomList, useRoomListStream, useSession } from '../api';
 import { useTimeouts } from '../components/hooks';
 import { LoadError } from '../components/LoadError';
+import { RouteNotice } from '../components/RouteNotice';
 import { Pager } from '../components/Pager';
 import { Spinner } from '../components/Spinner';
 import { Switch } from '../components/Switch';
@@ -24,7 +25,7 @@ export function RoomList() {
   const mine = useMyRoom(user, live);
   const navigate = useNavigate();
   const later = useTimeouts();
-  const [overlay, setOverlay] = useState<string | null>(null);
+  const [overlay, setOverlay] = useState<{ text: string; detail?: string } | null>(null);
   const playNow = usePlayNow();
 
   const go = (next: { page?: number; freeSpot?: boolean }): void => {
@@ -36,15 +37,18 @@ export function RoomList() {
     setParams(search);
   };
 
-  const showOverlay = (text: string): void => {
-    setOverlay(text);
+  const showOverlay = (text: string, detail?: string): void => {
+    setOverlay({ text, detail });
     later(() => setOverlay(null), JOIN_OVERLAY_MS);
   };
 
   const enter = (room: RoomView): void => {
     const member = user !== null && room.players.some((p) => p.id === user._id);
     if (!member && room.players.length >= MAX_PLAYERS) return showOverlay(T.roomFull);
-    if (!member && user && mine.data && mine.data._id !== room._id) return showOverlay(T.inAnotherRoom);
+    // SPEC §4: not entering because the player is in another room is the same overlay, with why.
+    if (!member && user && mine.data && mine.data._id !== room._id) {
+      return showOverlay(T.roomFull, T.inAnotherRoom);
+    }
     const intent: RoomIntent | undefined = user && !member ? 'play' : undefined;
     navigate(`/quick-battle/rooms/${room._id}`, { state: intent ? { intent } : null });
   };
@@ -104,6 +108,7 @@ export function RoomList() {
           )}
         </div>
       </div>
+      <RouteNotice />
       <Switch
         label={T.freeSpotOnly}
         checked={freeSpot}
@@ -136,7 +141,10 @@ export function RoomList() {
 
       {overlay ? (
         <div className={styles.overlay} role="alert">
-          <p>{overlay}</p>
+          <div className={styles.overlayCard}>
+            <p>{overlay.text}</p>
+            {overlay.detail ? <p className={styles.overlayDetail}>{overlay.detail}</p> : null}
+          </div>
         </div>
       ) : null}
     </div>

@@ -21,6 +21,11 @@ export const BOB: AuthUser = { _id: 'user-bob', name: 'bob', token: 'token-bob' 
 export const CAROL: AuthUser = { _id: 'user-carol', name: 'carol', token: 'token-carol' };
 
 export const ROOM_ID = '6650aa00bb11cc22dd33ee44';
+
+/** GET /api/rooms/'s answer (SPEC §7: a list): one page of rooms, how many match in X-Total-Count. */
+export function roomList(rooms: RoomView[] = [], total = rooms.length) {
+  return { body: rooms, headers: { 'X-Total-Count': String(total) } };
+}
 export const ROOM_LABEL = roomLabel(ROOM_ID);
 
 export function reward(overrides: Partial<RankedReward> = {}): RankedReward {

@@ -27,6 +27,10 @@ describe('parseEditIntent', () => {
     expect(parseEditIntent({ players: { playerId: alice.id, removePlayer: true } }, me)).toEqual({
       kind: 'leave',
     });
+    // SPEC §3: "players with removePlayer true": the join's object, its name included.
+    expect(
+      parseEditIntent({ players: { playerId: alice.id, playerName: 'alice', removePlayer: true } }, me),
+    ).toEqual({ kind: 'leave' });
     expect(parseEditIntent({ whosTurnReadyPlayer: { player2: { turn: false, restart: true } } }, me)).toEqual(
       { kind: 'ready', seat: 'player2' },
     );

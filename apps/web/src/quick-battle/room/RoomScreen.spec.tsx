@@ -7,7 +7,17 @@ import {
   removeEventSource,
   type Handler,
 } from '../../testing/fake-network';
-import { ALICE, BOB, CAROL, gameRoom, nowSpec, room, ROOM_ID, ROOM_LABEL } from '../../testing/fixtures';
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  gameRoom,
+  nowSpec,
+  room,
+  ROOM_ID,
+  ROOM_LABEL,
+  roomList,
+} from '../../testing/fixtures';
 import { renderApp } from '../../testing/render';
 
 const PATH = `/quick-battle/rooms/${ROOM_ID}`;
@@ -198,7 +208,7 @@ describe('room screen: lobby', () => {
   it("lets a waiting member leave after 'Sure you want to leave the room …?'", async () => {
     const { api } = serve(room(), {
       [EDIT]: { body: { room: room({ players: [] }) } },
-      'GET /api/rooms/': { body: { rooms: [], page: 1, pageSize: 8, total: 0 } },
+      'GET /api/rooms/': roomList(),
     });
     const { user, router } = renderApp(PATH, { user: ALICE });
     await user.click(await screen.findByRole('button', { name: 'Exit' }));
@@ -269,7 +279,8 @@ describe('room screen: lobby', () => {
     expect(
       await screen.findByText('Nobody played for too long, so the room was closed.'),
     ).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/quick-battle');
+    // SPEC §4 and DECISIONS "Time": back to the room list.
+    expect(router.state.location.pathname).toBe('/quick-battle/rooms');
   });
 
   it('lets anyone watch a full room read-only, with both names', async () => {

@@ -25,18 +25,19 @@ export function joinRefusal(error: unknown, hasPassCode: boolean): JoinRefusal {
 }
 
 /**
- * The room, live from its stream (polling while the stream is down). A room that is gone (deleted,
- * or 404) sends the viewer to /quick-battle with the reason, unless they are leaving on purpose.
+ * The room, live from its stream (polling while the stream is down). Unless the viewer is leaving
+ * on purpose, a room the server closes (its clock ran out, a player left) sends them back to the
+ * room list with the reason (SPEC §4, DECISIONS "Time"), and one that cannot be fetched (404) to
+ * /quick-battle (SPEC §8).
  */
 export function useLiveRoom(roomId: string, leaving: RefObject<boolean>) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const leaveFor = (notice: string): void => {
-    client.removeQueries({ queryKey: keys.room(roomId) });
-    void navigate('/quick-battle', { replace: true, state: { notice } });
-  };
   const live = useRoomStream(roomId, (reason) => {
-    if (!leaving.current) leaveFor(T.roomGone[reason] ?? T.roomGone.deleted ?? '');
+    if (leaving.current) return;
+    client.removeQueries({ queryKey: keys.room(roomId) });
+    const notice = T.roomGone[reason] ?? T.roomGone.deleted;
+    void navigate('/quick-battle/rooms', { replace: true, state: { notice } });
   });
   const query = useRoom(roomId, live);
   const notFound = isApiError(query.error) && query.error.code === 'NOT_FOUND';
