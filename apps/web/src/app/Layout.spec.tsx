@@ -1,6 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import { fakeApi } from '../testing/fake-network';
-import { ALICE, reward, roomList } from '../testing/fixtures';
+import { ALICE, reward } from '../testing/fixtures';
 import { renderApp } from '../testing/render';
 import { menuSide } from './Header';
 import { headerHidden } from './Layout';
@@ -11,7 +11,7 @@ function setHeight(px: number): void {
 
 describe('layout', () => {
   beforeEach(() => {
-    fakeApi({ 'GET /api/rooms/': roomList() });
+    fakeApi({ 'GET /api/rooms/': { body: [] } });
     setHeight(900);
   });
 

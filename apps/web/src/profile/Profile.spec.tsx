@@ -2,7 +2,7 @@ import { MESSAGES } from '@oasis198/game-rules';
 import { act, screen, within } from '@testing-library/react';
 import { getSession } from '../api/session';
 import { fakeApi } from '../testing/fake-network';
-import { ALICE, reward, roomList } from '../testing/fixtures';
+import { ALICE, reward } from '../testing/fixtures';
 import { renderApp } from '../testing/render';
 
 const REWARD = `GET /api/rewards/${ALICE._id}`;
@@ -212,7 +212,7 @@ describe('/profile', () => {
   it('goes back one step with the close control', async () => {
     fakeApi({
       [REWARD]: { body: reward() },
-      'GET /api/rooms/': roomList(),
+      'GET /api/rooms/': { body: [] },
     });
     const { user, router } = renderApp('/tournaments', { user: ALICE });
     await act(() => router.navigate('/profile'));

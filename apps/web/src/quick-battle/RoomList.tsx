@@ -3,6 +3,7 @@ import { MAX_PLAYERS, roomLabel } from '@oasis198/game-rules';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorMessage, useMyRoom, usePlayNow, useRoomList, useRoomListStream, useSession } from '../api';
+import { AlertOverlay } from '../components/AlertOverlay';
 import { useTimeouts } from '../components/hooks';
 import { LoadError } from '../components/LoadError';
 import { RouteNotice } from '../components/RouteNotice';
@@ -139,14 +140,7 @@ export function RoomList() {
 
       {data ? <Pager page={page} pages={pages} onGo={(p) => go({ page: p })} /> : null}
 
-      {overlay ? (
-        <div className={styles.overlay} role="alert">
-          <div className={styles.overlayCard}>
-            <p>{overlay.text}</p>
-            {overlay.detail ? <p className={styles.overlayDetail}>{overlay.detail}</p> : null}
-          </div>
-        </div>
-      ) : null}
+      {overlay ? <AlertOverlay text={overlay.text} detail={overlay.detail} /> : null}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import {
   removeEventSource,
   type Handler,
 } from '../../testing/fake-network';
-import { ALICE, BOB, gameRoom, nowSpec, ROOM_ID, ROOM_LABEL, roomList } from '../../testing/fixtures';
+import { ALICE, BOB, gameRoom, nowSpec, ROOM_ID, ROOM_LABEL } from '../../testing/fixtures';
 import { renderApp } from '../../testing/render';
 
 const PATH = `/quick-battle/rooms/${ROOM_ID}`;
@@ -253,7 +253,7 @@ describe('room screen: game layer', () => {
   it('leaves the game through the Exit confirmation and goes to the room list', async () => {
     const api = serve(gameRoom(), {
       [EDIT]: { body: { room: gameRoom() } },
-      'GET /api/rooms/': roomList(),
+      'GET /api/rooms/': { body: [] },
     });
     const { user, router } = renderApp(PATH, { user: ALICE });
     await user.click(await screen.findByRole('button', { name: 'Exit' }));

@@ -2,17 +2,7 @@ import type { RoomView } from '@oasis198/contracts';
 import { aiNumber, type MoveRecord, type Seat } from '@oasis198/game-rules';
 import { screen, within } from '@testing-library/react';
 import { fakeApi, type Handler } from '../../testing/fake-network';
-import {
-  AI_COMMIT,
-  AI_SEED,
-  ALICE,
-  BOB,
-  CAROL,
-  nowSpec,
-  overRoom,
-  ROOM_ID,
-  roomList,
-} from '../../testing/fixtures';
+import { AI_COMMIT, AI_SEED, ALICE, BOB, CAROL, nowSpec, overRoom, ROOM_ID } from '../../testing/fixtures';
 import { renderApp } from '../../testing/render';
 
 const PATH = `/quick-battle/rooms/${ROOM_ID}`;
@@ -163,7 +153,7 @@ describe('room screen: game over', () => {
   it('leaves with Exit Game', async () => {
     const api = serve(overRoom('player1'), {
       [EDIT]: { body: { room: overRoom('player1') } },
-      'GET /api/rooms/': roomList(),
+      'GET /api/rooms/': { body: [] },
     });
     const { user, router } = renderApp(PATH, { user: ALICE });
     await user.click(await screen.findByRole('button', { name: 'Exit Game' }));

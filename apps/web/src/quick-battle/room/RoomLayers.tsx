@@ -1,6 +1,7 @@
 import type { AuthUser, RoomView } from '@oasis198/contracts';
 import { MAX_PLAYERS, roomLabel, type Seat } from '@oasis198/game-rules';
 import { Link, useNavigate } from 'react-router-dom';
+import { AlertOverlay } from '../../components/AlertOverlay';
 import { LoadError } from '../../components/LoadError';
 import { Spinner } from '../../components/Spinner';
 import { T } from '../../texts';
@@ -30,13 +31,7 @@ export function RoomPending({ error, onRetry }: { error: unknown; onRetry: () =>
 }
 
 /** SPEC §8: 'Game already started — you can't join this room.', over the screen for 2.5 s. */
-export function RoomFullOverlay() {
-  return (
-    <div className={styles.overlay} role="alert">
-      <p>{T.roomFull}</p>
-    </div>
-  );
-}
+export const RoomFullOverlay = () => <AlertOverlay text={T.roomFull} />;
 
 export interface JoinControls {
   submit: (passCode?: string) => void;

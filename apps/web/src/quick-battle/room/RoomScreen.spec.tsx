@@ -7,17 +7,7 @@ import {
   removeEventSource,
   type Handler,
 } from '../../testing/fake-network';
-import {
-  ALICE,
-  BOB,
-  CAROL,
-  gameRoom,
-  nowSpec,
-  room,
-  ROOM_ID,
-  ROOM_LABEL,
-  roomList,
-} from '../../testing/fixtures';
+import { ALICE, BOB, CAROL, gameRoom, nowSpec, room, ROOM_ID, ROOM_LABEL } from '../../testing/fixtures';
 import { renderApp } from '../../testing/render';
 
 const PATH = `/quick-battle/rooms/${ROOM_ID}`;
@@ -208,7 +198,7 @@ describe('room screen: lobby', () => {
   it("lets a waiting member leave after 'Sure you want to leave the room …?'", async () => {
     const { api } = serve(room(), {
       [EDIT]: { body: { room: room({ players: [] }) } },
-      'GET /api/rooms/': roomList(),
+      'GET /api/rooms/': { body: [] },
     });
     const { user, router } = renderApp(PATH, { user: ALICE });
     await user.click(await screen.findByRole('button', { name: 'Exit' }));
