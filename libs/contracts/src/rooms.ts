@@ -163,15 +163,8 @@ export const roomListSchema = z.array(roomViewSchema);
 /** A page of rooms, newest first, as rooms.list answers it over NATS (over HTTP: roomListSchema). */
 export const roomPageSchema = z.object({
   rooms: z.array(roomViewSchema),
-  /**
-   * As asked: a page past the end is an empty page of that number, however large. A number, not an
-   * integer, in the document: JSON writes a page from 10^21 on with an exponent (1e+22), which
-   * JSON Schema's integer excludes.
-   */
-  page: z.number().min(1).meta({
-    example: 1,
-    description: 'The page asked for, a whole number (from 10^21 on written with an exponent).',
-  }),
+  /** As asked: a page past the end is an empty page of that number, however large (a JSON number). */
+  page: z.number().min(1),
   pageSize: countSchema.meta({ example: 8 }),
   total: countSchema.meta({ example: 3 }),
 });
