@@ -8,6 +8,9 @@ hand, flushes its outbox and drains NATS before exiting, well within
 terminationGracePeriodSeconds.
 */}}
 {{- define "oasis-common.deployment" -}}
+{{- if ge (int .Values.preStopSleepSeconds) (int .Values.terminationGracePeriodSeconds) -}}
+{{- fail (printf "preStopSleepSeconds (%v) must be below terminationGracePeriodSeconds (%v): the pod is killed before it shuts down" .Values.preStopSleepSeconds .Values.terminationGracePeriodSeconds) -}}
+{{- end -}}
 {{- $fullname := include "oasis-common.fullname" . -}}
 {{- $probes := .Values.probes -}}
 {{- $secretFiles := include "oasis-common.secretFiles" . | fromJsonArray -}}
@@ -149,10 +152,11 @@ spec:
             timeoutSeconds: {{ $probes.liveness.timeoutSeconds }}
             failureThreshold: {{ $probes.liveness.failureThreshold }}
           {{- if .Values.preStopSleepSeconds }}
+          {{- /* The kubelet's own sleep (Kubernetes 1.30+): the images carry no sleep binary. */}}
           lifecycle:
             preStop:
-              exec:
-                command: ["sleep", "{{ .Values.preStopSleepSeconds }}"]
+              sleep:
+                seconds: {{ .Values.preStopSleepSeconds }}
           {{- end }}
           resources:
             {{- toYaml .Values.resources | nindent 12 }}

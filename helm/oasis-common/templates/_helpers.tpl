@@ -143,16 +143,16 @@ Order: mongodb.existingSecret (none written), mongodb.url, the in-cluster MongoD
 {{- end -}}
 {{- end -}}
 
-{{/* The Secret and key JWT_SECRET is read from (JSON): jwt.existingSecret, the chart's Secret
-when jwt.value is set, else <fullname>-jwt (created by you). */}}
+{{/* The Secret and key JWT_SECRET is read from (JSON): jwt.existingSecret, else <fullname>-jwt
+(created by you, or written by the chart from jwt.value). */}}
 {{- define "oasis-common.jwt.secretRef" -}}
-{{- if .Values.jwt.existingSecret -}}
-{{- dict "name" (tpl .Values.jwt.existingSecret .) "key" .Values.jwt.existingSecretKey | toJson -}}
-{{- else if .Values.jwt.value -}}
-{{- dict "name" (include "oasis-common.fullname" .) "key" "JWT_SECRET" | toJson -}}
-{{- else -}}
-{{- dict "name" (printf "%s-jwt" (include "oasis-common.fullname" .)) "key" .Values.jwt.existingSecretKey | toJson -}}
+{{- $name := .Values.jwt.existingSecret | default (printf "%s-jwt" (include "oasis-common.fullname" .)) -}}
+{{- dict "name" (tpl $name .) "key" .Values.jwt.existingSecretKey | toJson -}}
 {{- end -}}
+
+{{/* "true" when the chart writes the JWT key's Secret, <fullname>-jwt, from jwt.value. */}}
+{{- define "oasis-common.writesJwtSecret" -}}
+{{- if and .Values.jwt.enabled (not .Values.jwt.existingSecret) .Values.jwt.value }}true{{ end -}}
 {{- end -}}
 
 {{/*
@@ -215,12 +215,11 @@ which `kubectl describe`, `ps e` and crash dumps show.
 {{- toJson $files -}}
 {{- end -}}
 
-{{/* "true" when this chart writes a Secret of its own. */}}
+{{/* "true" when this chart writes a Secret of its own (oasis-common.secret). */}}
 {{- define "oasis-common.createsSecret" -}}
 {{- $mongo := and .Values.mongodb.enabled (include "oasis-common.mongodb.url" .) -}}
-{{- $jwt := and .Values.jwt.enabled (not .Values.jwt.existingSecret) .Values.jwt.value -}}
 {{- $nats := and (include "oasis-common.natsAuth" .) (not .Values.nats.existingSecret) .Values.nats.password -}}
-{{- if or $mongo $jwt $nats }}true{{ end -}}
+{{- if or $mongo $nats (include "oasis-common.writesJwtSecret" .) }}true{{ end -}}
 {{- end -}}
 
 {{/* "true" when the container reads environment variables from the chart's ConfigMap. */}}

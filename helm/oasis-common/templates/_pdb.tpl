@@ -4,6 +4,10 @@ upgrades). maxUnavailable rather than minAvailable, so a single replica never bl
 */}}
 {{- define "oasis-common.pdb" -}}
 {{- if .Values.pdb.enabled -}}
+{{- $fewest := ternary .Values.autoscaling.minReplicas .Values.replicaCount .Values.autoscaling.enabled -}}
+{{- if and .Values.pdb.minAvailable (not (kindIs "string" .Values.pdb.minAvailable)) (ge (int .Values.pdb.minAvailable) (int $fewest)) -}}
+{{- fail (printf "pdb.minAvailable (%v) must be below the fewest replicas (%v), or no node could ever be drained" .Values.pdb.minAvailable $fewest) -}}
+{{- end -}}
 apiVersion: policy/v1
 kind: PodDisruptionBudget
 metadata:

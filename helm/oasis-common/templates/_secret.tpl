@@ -1,11 +1,14 @@
 {{/*
-The Secret this chart writes when values carry the secret itself (mongodb.url, jwt.value,
-nats.password or the global MongoDB settings). With existing Secrets (the production default)
-nothing is written.
+The Secrets this chart writes when values carry the secret itself (mongodb.url, nats.password or
+the global MongoDB settings: <fullname>; jwt.value: <fullname>-jwt, the name an operator's own
+Secret of the key has, so whoever reads the key finds it there either way). With existing Secrets
+(the production default) nothing is written.
 */}}
 {{- define "oasis-common.secret" -}}
-{{- if include "oasis-common.createsSecret" . -}}
 {{- $mongoUrl := include "oasis-common.mongodb.url" . -}}
+{{- $mongo := and .Values.mongodb.enabled $mongoUrl -}}
+{{- $nats := and (include "oasis-common.natsAuth" .) (not .Values.nats.existingSecret) .Values.nats.password -}}
+{{- if or $mongo $nats }}
 apiVersion: v1
 kind: Secret
 metadata:
@@ -15,17 +18,27 @@ metadata:
     {{- include "oasis-common.labels" . | nindent 4 }}
 type: Opaque
 data:
-  {{- if and .Values.mongodb.enabled $mongoUrl }}
+  {{- if $mongo }}
   MONGO_URL: {{ $mongoUrl | b64enc | quote }}
   {{- end }}
-  {{- if and .Values.jwt.enabled (not .Values.jwt.existingSecret) .Values.jwt.value }}
-  {{- if lt (len .Values.jwt.value) 32 }}
-  {{- fail "jwt.value must be at least 32 characters long" }}
-  {{- end }}
-  JWT_SECRET: {{ .Values.jwt.value | b64enc | quote }}
-  {{- end }}
-  {{- if and (include "oasis-common.natsAuth" .) (not .Values.nats.existingSecret) .Values.nats.password }}
+  {{- if $nats }}
   NATS_PASSWORD: {{ .Values.nats.password | b64enc | quote }}
   {{- end }}
-{{- end -}}
+{{- end }}
+{{- if include "oasis-common.writesJwtSecret" . }}
+{{- if lt (len .Values.jwt.value) 32 }}
+{{- fail "jwt.value must be at least 32 characters long" }}
+{{- end }}
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ include "oasis-common.fullname" . }}-jwt
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- include "oasis-common.labels" . | nindent 4 }}
+type: Opaque
+data:
+  {{ .Values.jwt.existingSecretKey }}: {{ .Values.jwt.value | b64enc | quote }}
+{{- end }}
 {{- end -}}

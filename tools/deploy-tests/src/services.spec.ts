@@ -162,9 +162,9 @@ describe.each(SERVICES)('the %s chart', (service) => {
       type: 'RollingUpdate',
       rollingUpdate: { maxSurge: 1, maxUnavailable: 0 },
     });
-    const sleep = container.lifecycle?.preStop?.exec?.command;
-    expect(sleep?.[0]).toBe('sleep');
-    const sleepSeconds = Number(sleep?.[1]);
+    // The kubelet's sleep: the images (a Node.js or nginx binary on a bare base) have no sleep command.
+    expect(container.lifecycle?.preStop?.exec).toBeUndefined();
+    const sleepSeconds = Number(container.lifecycle?.preStop?.sleep?.seconds);
     expect(sleepSeconds).toBeGreaterThanOrEqual(3);
     const config = one(objects, 'ConfigMap').data ?? {};
     const shutdownSeconds = Number(config['SHUTDOWN_GRACE_MS'] ?? 0) / 1000;
@@ -377,7 +377,7 @@ describe.each(SERVICES)('the %s chart', (service) => {
 describe.each(DATABASE_SERVICES)('the %s chart with secrets', (service) => {
   it('writes its own Secret from values and rolls the pods when it changes (ci/secrets-from-values.yaml)', () => {
     const { objects, secrets, deployment, pod } = render(service, ['ci/secrets-from-values.yaml']);
-    const secret = one(objects, 'Secret');
+    const secret = one(objects, 'Secret', `oasis198-${service}`);
     const data = secret.data ?? {};
     const mongoUrl = Buffer.from(data['MONGO_URL'] ?? '', 'base64').toString();
     expect(mongoUrl).toBe(
@@ -385,7 +385,14 @@ describe.each(DATABASE_SERVICES)('the %s chart with secrets', (service) => {
     );
     const own = (key: string) => ({ secret: secret.metadata.name, key, readOnly: true });
     expect(secrets['MONGO_URL']).toEqual(own('MONGO_URL'));
-    if (service === 'auth') expect(secrets['JWT_SECRET']).toEqual(own('JWT_SECRET'));
+    if (service === 'auth') {
+      // The key goes to the Secret an operator would create, <fullname>-jwt, where the gateway reads it.
+      const jwt = one(objects, 'Secret', 'oasis198-auth-jwt');
+      expect(secrets['JWT_SECRET']).toEqual({ secret: jwt.metadata.name, key: 'JWT_SECRET', readOnly: true });
+      expect(Buffer.from(jwt.data?.['JWT_SECRET'] ?? '', 'base64').toString()).toBe(
+        'ci-only-0123456789abcdef0123456789abcdef',
+      );
+    }
     expect(secrets['NATS_PASSWORD']).toEqual(own('NATS_PASSWORD'));
     expect(secretEnv(pod)).toEqual([]);
     expect(Buffer.from(data['NATS_PASSWORD'] ?? '', 'base64').toString()).toBe(
@@ -436,6 +443,15 @@ describe('values the charts refuse', () => {
     ['rooms', ['config.MONGO_URL_FILE=/tmp/x'], /config.MONGO_URL_FILE is managed by the chart/],
     // The Secret files are readable by the pod's group only.
     ['auth', ['podSecurityContext.fsGroup=null'], /fsGroup/],
+    // Pod Security "restricted" and a read-only root filesystem, as docs/deploy.md promises.
+    ['rooms', ['securityContext.readOnlyRootFilesystem=false'], /readOnlyRootFilesystem/],
+    ['gateway', ['securityContext.capabilities.add={NET_ADMIN}'], /capabilities\/add/],
+    ['auth', ['securityContext.capabilities.drop=null'], /drop/],
+    ['web', ['podSecurityContext.seccompProfile=null'], /seccompProfile/],
+    ['rewards', ['securityContext.seccompProfile.type=Unconfined'], /seccompProfile\/type/],
+    // Settings that would break a rollout or a node drain.
+    ['rooms', ['preStopSleepSeconds=40'], /preStopSleepSeconds \(40\) must be below/],
+    ['game-timer', ['pdb.minAvailable=2'], /no node could ever be drained/],
   ])('%s with %s', (chart, set, message) => {
     expect(helmTemplateError(chart, { set })).toMatch(message);
   });

@@ -101,6 +101,18 @@ describe('the oasis198 umbrella chart', () => {
     },
   );
 
+  it("gives the gateway auth's key when only auth.jwt.value is given (docs/deploy.md, trying it out)", () => {
+    const key = 'operator-chosen-key-0123456789abcdef0123456789';
+    const rendered = helmTemplate('oasis198', {
+      values: ['ci/in-cluster-deps.yaml'],
+      set: [`auth.jwt.value=${key}`],
+    });
+    const keyOf = (workload: string) =>
+      secretsRead(rendered).find((r) => r.workload === workload && r.variable === 'JWT_SECRET')?.value;
+    expect(keyOf('oasis198-auth')).toBe(key);
+    expect(keyOf('oasis198-gateway')).toBe(key);
+  });
+
   it.each(UMBRELLA_SCENARIOS.map((values) => [values.join() || 'default values', values]))(
     'puts every object in the release namespace (%s)',
     (_, values) => {
