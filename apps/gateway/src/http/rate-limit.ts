@@ -108,36 +108,35 @@ export class LoginThrottle {
   constructor(private readonly limits: GatewayLimits) {}
 
   async attempt<T>(clientAddress: string, email: string | undefined, login: () => Promise<T>): Promise<T> {
-    const byAddress = this.limits.get('loginAddress');
     const byAccount = this.limits.get('loginAccount');
     const account = email?.trim().toLowerCase();
-    const counted: Array<[SharedLimit, string]> = [[byAddress, clientAddress]];
-    if (account !== undefined) counted.push([byAccount, account]);
-    const tries = await reserveAll(counted);
-    /** Gives back this attempt on `limit`, if it was counted there. */
-    const refund = (limit: SharedLimit) => {
-      const i = counted.findIndex(([counter]) => counter === limit);
-      return i < 0 ? undefined : limit.refund(tries[i] as Reservation);
-    };
+    const taken = await reserveAll([
+      [this.limits.get('loginAddress'), clientAddress],
+      ...(account === undefined ? [] : [[byAccount, account] as const]),
+    ]);
+    /** Gives back this attempt on every limit it was counted on, but `kept`. */
+    const refund = (kept?: SharedLimit) =>
+      quietly(Promise.all(taken.filter(([limit]) => limit !== kept).map(([limit, r]) => limit.refund(r))));
     let result: T;
     try {
       result = await login();
     } catch (error) {
-      if (!isRefusal(error)) await quietly(Promise.all([refund(byAddress), refund(byAccount)]));
+      if (!isRefusal(error)) await refund();
       throw error;
     }
-    await quietly(Promise.all([refund(byAddress), account !== undefined && byAccount.reset(account)]));
+    await Promise.all([refund(byAccount), account !== undefined && quietly(byAccount.reset(account))]);
     return result;
   }
 }
 
 /**
- * Reserves one attempt on each limit, together. If any is refused (or cannot be checked), the
- * others are given back and the call fails: 429 with the longest Retry-After (or 503).
+ * Reserves one attempt on each limit, together, and resolves each limit with its reservation. If
+ * any is refused (or cannot be checked), the others are given back and the call fails: 429 with the
+ * longest Retry-After (or 503).
  */
-async function reserveAll<const T extends ReadonlyArray<readonly [SharedLimit, string]>>(
-  tries: T,
-): Promise<{ [K in keyof T]: Reservation }> {
+async function reserveAll(
+  tries: ReadonlyArray<readonly [SharedLimit, string]>,
+): Promise<Array<[SharedLimit, Reservation]>> {
   const settled = await Promise.allSettled(tries.map(([limit, key]) => limit.reserve(key)));
   const taken: Array<[SharedLimit, Reservation]> = [];
   let failure: unknown;
@@ -152,7 +151,7 @@ async function reserveAll<const T extends ReadonlyArray<readonly [SharedLimit, s
     if (failure !== undefined) throw failure;
     throw rateLimited(Math.max(...refused.map((r) => r.retryAfterMs)));
   }
-  return taken.map(([, r]) => r) as { [K in keyof T]: Reservation };
+  return taken;
 }
 
 /** Registrations per client address: every attempt counts, at most REGISTER_MAX_PER_WINDOW within REGISTER_WINDOW_S. */

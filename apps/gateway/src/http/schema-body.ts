@@ -12,11 +12,17 @@ import { ApiError, openApiSchema } from './openapi';
 export class SchemaPipe implements PipeTransform {
   constructor(private readonly schema: z.ZodType) {}
 
-  /** No body at all reads as an empty one, so each missing field answers its own message. */
   transform(value: unknown): unknown {
-    return parseWith(this.schema, value ?? {});
+    return parseInput(this.schema, value);
   }
 }
+
+/**
+ * A request's body or query parsed with `schema` (400 with its messages). No body at all reads as
+ * an empty one, so each missing field answers its own message.
+ */
+export const parseInput = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> =>
+  parseWith(schema, value ?? {});
 
 /**
  * The route's JSON body as the document states it: the contracts schema, and the 400 and 413 it may

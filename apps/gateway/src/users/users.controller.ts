@@ -12,7 +12,6 @@ import {
   loginBodySchema,
   type MessageResponse,
   messageResponseSchema,
-  parseWith,
   type RegisterBody,
   registerBodySchema,
   Requests,
@@ -24,7 +23,7 @@ import { AuthGuard, Caller } from '../auth/auth.guard';
 import { TokenRevocations } from '../auth/token-revocations';
 import { ApiAnswer, ApiError } from '../http/openapi';
 import { ApiRateLimited, LoginThrottle, RegisterThrottle } from '../http/rate-limit';
-import { DocumentedBody, ValidBody } from '../http/schema-body';
+import { DocumentedBody, parseInput, ValidBody } from '../http/schema-body';
 import { BearerToken, ClientAddress } from './bearer-token.decorator';
 
 const COMMON_PASSWORD_OR_FIELD =
@@ -58,7 +57,7 @@ export class UsersController {
     // SPEC §5 is a failed login too, on its e-mail's account when it names one.
     const email = (raw as { email?: unknown } | undefined)?.email;
     return this.loginThrottle.attempt(client, typeof email === 'string' ? email : undefined, () => {
-      const body: LoginBody = parseWith(loginBodySchema, raw ?? {});
+      const body: LoginBody = parseInput(loginBodySchema, raw);
       return this.rpc.request<AuthUser>(Requests.auth.login, body);
     });
   }
