@@ -1,4 +1,4 @@
-import { type RoomPage, type RoomView, toRoomMoves, toRoomSummary } from '@oasis198/contracts';
+import { type RoomView, toRoomMoves, toRoomSummary } from '@oasis198/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { enginePlayedGame, gameRoom, room } from '../testing/fixtures';
 import {
@@ -9,6 +9,7 @@ import {
   markRoomDeleted,
   mergeFetchedRoom,
   noteRoomPage,
+  type RoomListPage,
 } from './cache';
 
 describe('room cache', () => {
@@ -88,11 +89,11 @@ describe('room cache', () => {
 
   it('patches list pages for a move, and asks for a refetch when players come or go', () => {
     const client = new QueryClient();
-    const page: RoomPage = { rooms: [room({ version: 1 })], page: 1, pageSize: 8, total: 1 };
+    const page: RoomListPage = { rooms: [room({ version: 1 })], total: 1 };
     client.setQueryData(keys.roomList(1, false), page);
     noteRoomPage(client, page);
     expect(applyRoomToLists(client, room({ version: 2, name: 'moved' }))).toBe('patched');
-    expect(client.getQueryData<RoomPage>(keys.roomList(1, false))?.rooms[0]?.name).toBe('moved');
+    expect(client.getQueryData<RoomListPage>(keys.roomList(1, false))?.rooms[0]?.name).toBe('moved');
     const joined = room({ version: 3, players: [...room().players, { id: 'b', name: 'bob' }] });
     expect(applyRoomToLists(client, joined)).toBe('refetch');
     expect(applyRoomToLists(client, room({ version: 1 }))).toBe('stale');
@@ -102,14 +103,14 @@ describe('room cache', () => {
   it('patches the list with a pushed summary, but never puts a summary into the room cache', () => {
     const client = new QueryClient();
     const full = room({ version: 1 });
-    const page: RoomPage = { rooms: [full], page: 1, pageSize: 8, total: 1 };
+    const page: RoomListPage = { rooms: [full], total: 1 };
     client.setQueryData(keys.roomList(1, false), page);
     noteRoomPage(client, page);
     acceptRoom(client, full);
 
     const summary = toRoomSummary(room({ version: 2, name: 'moved', gameOver: true }));
     expect(applyRoomToLists(client, summary)).toBe('patched');
-    const listed = client.getQueryData<RoomPage>(keys.roomList(1, false))?.rooms[0];
+    const listed = client.getQueryData<RoomListPage>(keys.roomList(1, false))?.rooms[0];
     expect(listed).toMatchObject({ name: 'moved', gameOver: true, version: 2 });
     expect(listed?.whosTurn).toEqual(full.whosTurn); // still a whole room view
     // The room's own cache keeps its full view, marked stale so that it is fetched when shown.

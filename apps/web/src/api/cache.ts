@@ -1,5 +1,4 @@
 import {
-  type RoomPage,
   roomMovesPushDataSchema,
   type RoomSummary,
   type RoomView,
@@ -127,8 +126,14 @@ export function wasDeleted(client: QueryClient, roomId: string): boolean {
   return ledgerOf(client).deleted.has(roomId);
 }
 
+/** A page of the room list as the app keeps it: its rooms, and how many match in all (X-Total-Count). */
+export interface RoomListPage {
+  rooms: RoomView[];
+  total: number;
+}
+
 /** Seeds the ledger from a fetched list page. */
-export function noteRoomPage(client: QueryClient, page: RoomPage): void {
+export function noteRoomPage(client: QueryClient, page: RoomListPage): void {
   const ledger = ledgerOf(client);
   for (const room of page.rooms) {
     if (!ledger.versions.has(room._id) || (ledger.versions.get(room._id) ?? 0) <= room.version) {
@@ -157,7 +162,7 @@ export function applyRoomToLists(client: QueryClient, room: RoomSummary): 'patch
     void client.invalidateQueries({ queryKey: keys.room(room._id), exact: true, refetchType: 'none' });
   }
   if (membershipChanged) return 'refetch';
-  client.setQueriesData<RoomPage>({ queryKey: keys.rooms }, (page) =>
+  client.setQueriesData<RoomListPage>({ queryKey: keys.rooms }, (page) =>
     page
       ? {
           ...page,

@@ -15,10 +15,9 @@ import {
   type RankedReward,
   type RegisterBody,
   type RewardView,
-  type RoomPage,
   type RoomView,
 } from '@oasis198/contracts';
-import { ROOM_PAGE_SIZE } from '@oasis198/game-rules';
+import type { RoomListPage } from './cache';
 import { apiPage, apiRequest, externalJson } from './client';
 
 /** SPEC §7's calls, one function each, with the shapes of libs/contracts. */
@@ -51,12 +50,12 @@ export const api = {
     apiRequest<PlayedGameDetail>(ApiPaths.playedGame(userId, gameId), { signal }),
 
   /** A page of rooms (SPEC §7's list), with how many match in all. */
-  rooms: async (page: number, freeSpot: boolean, signal?: AbortSignal): Promise<RoomPage> => {
+  rooms: async (page: number, freeSpot: boolean, signal?: AbortSignal): Promise<RoomListPage> => {
     const { items, total } = await apiPage<RoomView>(
       `${ApiPaths.rooms}?page=${page}&freeSpot=${freeSpot}`,
       signal,
     );
-    return { rooms: items, page, pageSize: ROOM_PAGE_SIZE, total };
+    return { rooms: items, total };
   },
   myRoom: (signal?: AbortSignal) => apiRequest<RoomView>(ApiPaths.myRoom, { auth: true, signal }),
   room: (roomId: string, signal?: AbortSignal) => apiRequest<RoomView>(ApiPaths.room(roomId), { signal }),

@@ -1,11 +1,4 @@
-import type {
-  AuthUser,
-  CreateRoomBody,
-  EditRoomBody,
-  EditUserBody,
-  RoomPage,
-  RoomView,
-} from '@oasis198/contracts';
+import type { AuthUser, CreateRoomBody, EditRoomBody, EditUserBody, RoomView } from '@oasis198/contracts';
 import {
   keepPreviousData,
   useMutation,
@@ -15,7 +8,7 @@ import {
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { getConfig, gifServiceEnabled } from '../config';
-import { acceptRoom, keys, mergeFetchedRoom, noteRoomPage } from './cache';
+import { acceptRoom, keys, mergeFetchedRoom, noteRoomPage, type RoomListPage } from './cache';
 import { ApiError, isApiError } from './client';
 import { api } from './endpoints';
 import { getSession, setSession } from './session';
@@ -37,7 +30,7 @@ export function retryTransient(failureCount: number, error: unknown): boolean {
 
 export function useRoomList(page: number, freeSpot: boolean, live: boolean) {
   const client = useQueryClient();
-  return useQuery<RoomPage>({
+  return useQuery<RoomListPage>({
     queryKey: keys.roomList(page, freeSpot),
     queryFn: async ({ signal }) => {
       const result = await api.rooms(page, freeSpot, signal);

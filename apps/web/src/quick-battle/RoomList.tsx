@@ -1,5 +1,5 @@
 import type { RoomView } from '@oasis198/contracts';
-import { MAX_PLAYERS, roomLabel } from '@oasis198/game-rules';
+import { MAX_PLAYERS, ROOM_PAGE_SIZE, roomLabel } from '@oasis198/game-rules';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorMessage, useMyRoom, usePlayNow, useRoomList, useRoomListStream, useSession } from '../api';
@@ -55,7 +55,7 @@ export function RoomList() {
   };
 
   const data = list.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / (data.pageSize || 8))) : 1;
+  const pages = data ? Math.max(1, Math.ceil(data.total / ROOM_PAGE_SIZE)) : 1;
 
   return (
     <div className="page">

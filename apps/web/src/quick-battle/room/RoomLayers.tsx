@@ -1,7 +1,6 @@
 import type { AuthUser, RoomView } from '@oasis198/contracts';
 import { MAX_PLAYERS, roomLabel, type Seat } from '@oasis198/game-rules';
 import { Link, useNavigate } from 'react-router-dom';
-import { AlertOverlay } from '../../components/AlertOverlay';
 import { LoadError } from '../../components/LoadError';
 import { Spinner } from '../../components/Spinner';
 import { T } from '../../texts';
@@ -29,9 +28,6 @@ export function RoomPending({ error, onRetry }: { error: unknown; onRetry: () =>
   if (!error) return <Spinner />;
   return <LoadError error={error} onRetry={onRetry} />;
 }
-
-/** SPEC §8: 'Game already started — you can't join this room.', over the screen for 2.5 s. */
-export const RoomFullOverlay = () => <AlertOverlay text={T.roomFull} />;
 
 export interface JoinControls {
   submit: (passCode?: string) => void;

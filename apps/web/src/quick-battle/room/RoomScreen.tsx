@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { useSession } from '../../api';
+import { AlertOverlay } from '../../components/AlertOverlay';
 import { ConfirmDialog } from '../../components/Dialog';
 import { T } from '../../texts';
 import type { RoomIntent } from '../constants';
 import { roomDisplayName } from './perspective';
 import { useJoin, useLeave, useLiveRoom, useTimedOverlay, useVisitorId } from './room-hooks';
-import { RoomBar, RoomFullOverlay, RoomLayers, RoomPending } from './RoomLayers';
+import { RoomBar, RoomLayers, RoomPending } from './RoomLayers';
 import styles from './Room.module.css';
 
 function intentFrom(state: unknown): RoomIntent | null {
@@ -55,7 +56,8 @@ export function RoomScreen() {
           onRetry={() => void query.refetch()}
         />
       )}
-      {fullOverlay.shown ? <RoomFullOverlay /> : null}
+      {/* SPEC §8: 'Game already started — you can't join this room.', over the screen for 2.5 s. */}
+      {fullOverlay.shown ? <AlertOverlay text={T.roomFull} /> : null}
       {exitOpen && room ? (
         // SPEC §2: 'Sure you want to leave the room {room name}?' with Cancel and Exit.
         <ConfirmDialog
