@@ -215,11 +215,19 @@ which `kubectl describe`, `ps e` and crash dumps show.
 {{- toJson $files -}}
 {{- end -}}
 
+{{/* "true" when the chart writes MONGO_URL into its Secret <fullname> (mongodb.url, global.mongodb). */}}
+{{- define "oasis-common.writesMongoUrl" -}}
+{{- if and .Values.mongodb.enabled (include "oasis-common.mongodb.url" .) }}true{{ end -}}
+{{- end -}}
+
+{{/* "true" when the chart writes NATS_PASSWORD into its Secret <fullname> (nats.password). */}}
+{{- define "oasis-common.writesNatsPassword" -}}
+{{- if and (include "oasis-common.natsAuth" .) (not .Values.nats.existingSecret) .Values.nats.password }}true{{ end -}}
+{{- end -}}
+
 {{/* "true" when this chart writes a Secret of its own (oasis-common.secret). */}}
 {{- define "oasis-common.createsSecret" -}}
-{{- $mongo := and .Values.mongodb.enabled (include "oasis-common.mongodb.url" .) -}}
-{{- $nats := and (include "oasis-common.natsAuth" .) (not .Values.nats.existingSecret) .Values.nats.password -}}
-{{- if or $mongo $nats (include "oasis-common.writesJwtSecret" .) }}true{{ end -}}
+{{- if or (include "oasis-common.writesMongoUrl" .) (include "oasis-common.writesNatsPassword" .) (include "oasis-common.writesJwtSecret" .) }}true{{ end -}}
 {{- end -}}
 
 {{/* "true" when the container reads environment variables from the chart's ConfigMap. */}}

@@ -5,9 +5,8 @@ Secret of the key has, so whoever reads the key finds it there either way). With
 (the production default) nothing is written.
 */}}
 {{- define "oasis-common.secret" -}}
-{{- $mongoUrl := include "oasis-common.mongodb.url" . -}}
-{{- $mongo := and .Values.mongodb.enabled $mongoUrl -}}
-{{- $nats := and (include "oasis-common.natsAuth" .) (not .Values.nats.existingSecret) .Values.nats.password -}}
+{{- $mongo := include "oasis-common.writesMongoUrl" . -}}
+{{- $nats := include "oasis-common.writesNatsPassword" . -}}
 {{- if or $mongo $nats }}
 apiVersion: v1
 kind: Secret
@@ -19,7 +18,7 @@ metadata:
 type: Opaque
 data:
   {{- if $mongo }}
-  MONGO_URL: {{ $mongoUrl | b64enc | quote }}
+  MONGO_URL: {{ include "oasis-common.mongodb.url" . | b64enc | quote }}
   {{- end }}
   {{- if $nats }}
   NATS_PASSWORD: {{ .Values.nats.password | b64enc | quote }}
