@@ -18,6 +18,7 @@ describe('error envelope', () => {
     expect(HTTP_STATUS_BY_CODE).toEqual({
       VALIDATION: 400,
       UNAUTHORIZED: 401,
+      reauth_required: 401,
       FORBIDDEN: 403,
       NOT_FOUND: 404,
       METHOD_NOT_ALLOWED: 405,
@@ -34,6 +35,7 @@ describe('error envelope', () => {
   it('recognises envelopes and refuses look-alikes', () => {
     expect(isErrorEnvelope({ code: 'CONFLICT', message: 'x' })).toBe(true);
     expect(isErrorEnvelope({ code: 'ROOM_FULL', message: 'x' })).toBe(true);
+    expect(isErrorEnvelope({ code: 'reauth_required', message: 'x' })).toBe(true);
     expect(isErrorEnvelope({ code: 'TEAPOT', message: 'x' })).toBe(false);
     expect(isErrorEnvelope({ code: 'CONFLICT' })).toBe(false);
     expect(isErrorEnvelope('CONFLICT')).toBe(false);

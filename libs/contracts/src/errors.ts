@@ -7,6 +7,11 @@ import { z } from 'zod';
 export const ERROR_CODES = [
   'VALIDATION',
   'UNAUTHORIZED',
+  /**
+   * A 401 for a change that needs a recent login (e-mail, password, deletion) called with an older
+   * token; DECISIONS spells it in lower case, and clients ask for the password and repeat the call.
+   */
+  'reauth_required',
   'FORBIDDEN',
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
@@ -42,6 +47,7 @@ export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   VALIDATION: 400,
   UNAUTHORIZED: 401,
+  reauth_required: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -96,6 +102,7 @@ export function rateLimitedMessage(retryAfterS: number): string {
 /** Messages shared by several services. */
 export const COMMON_MESSAGES = {
   unauthorized: 'Please log in to continue.',
+  reauthRequired: 'Please enter your password to continue.',
   invalidToken: 'Your session is not valid. Please log in again.',
   forbiddenOwner: 'You can only change your own data.',
   unavailable: 'The service is not available right now. Please try again shortly.',
