@@ -31,6 +31,8 @@ export interface ServiceSpec {
   deploy?: { replicas?: number };
   configs?: Array<{ source: string; target: string }>;
   secrets?: string[];
+  /** A fixed address on the project's network: `networks: { default: { ipv4_address } }`. */
+  networks?: { default?: { ipv4_address?: string } };
 }
 
 export interface ComposeFile {
@@ -39,6 +41,7 @@ export interface ComposeFile {
   volumes?: Dict<unknown>;
   configs?: Dict<{ file: string }>;
   secrets?: Dict<{ file: string }>;
+  networks?: { default?: { ipam?: { config?: Array<{ subnet?: string; ip_range?: string }> } } };
 }
 
 export const COMPOSE_FILE = path.join(ROOT, 'compose.yaml');
@@ -139,6 +142,9 @@ export function runArgs(compose: ComposeFile, service: string, n: number, config
     ...(spec.secrets ?? []).map((name) => `${fileOf('secrets', name)}:/run/secrets/${name}:ro`),
   ];
   const ports = spec.ports?.map((mapping) => publishFor(mapping, n));
+  const address = spec.networks?.default?.ipv4_address;
+  if (address && (spec.deploy?.replicas ?? 1) > 1)
+    throw new Error(`compose.yaml: ${service} has a fixed address and more than one replica`);
   const limits = Object.entries(spec.ulimits ?? {}).map(([k, l]) => `${k}=${l.soft}:${l.hard}`);
   const grace = spec.stop_grace_period && String(parseInt(spec.stop_grace_period, 10));
   const each = (flag: string, values: Array<string | undefined> = []) =>
@@ -146,6 +152,7 @@ export function runArgs(compose: ComposeFile, service: string, n: number, config
   return [
     ...['run', '--detach', '--name', containerName(project, service, n)],
     ...['--network', `${project}_default`, '--network-alias', service],
+    ...each('--ip', [address]),
     ...each('--label', pairs(labels, 'com.docker.compose.')),
     ...each('--restart', [spec.restart]),
     ...(spec.read_only ? ['--read-only'] : []),
@@ -185,12 +192,17 @@ export async function containersOf(project: string) {
  */
 export async function up(compose: ComposeFile, log: (line: string) => void = () => undefined): Promise<void> {
   const project = compose.name;
-  const create = async (kind: 'network' | 'volume', name: string, label: string) => {
+  const create = async (kind: 'network' | 'volume', name: string, label: string, options: string[] = []) => {
     if ((await podman([kind, 'exists', `${project}_${name}`], { allowFailure: true })).code === 0) return;
     const labels = [`project=${project}`, `${label}=${name}`].map((l) => `--label=com.docker.compose.${l}`);
-    await podman([kind, 'create', ...labels, `${project}_${name}`]);
+    await podman([kind, 'create', ...labels, ...options, `${project}_${name}`]);
   };
-  await create('network', 'default', 'network');
+  const ipam = compose.networks?.default?.ipam?.config?.[0];
+  await create('network', 'default', 'network', [
+    ...(ipam?.subnet ? ['--subnet', ipam.subnet] : []),
+    ...(ipam?.ip_range ? ['--ip-range', ipam.ip_range] : []),
+  ]);
+  await checkSubnet(project, ipam?.subnet);
   for (const volume of Object.keys(compose.volumes ?? {})) await create('volume', volume, 'volume');
   // Every secret file must exist before a container mounts it (podman would make a directory).
   for (const [name, secret] of Object.entries(compose.secrets ?? {})) {
@@ -225,6 +237,16 @@ export async function up(compose: ComposeFile, log: (line: string) => void = () 
     await podman(['rm', '--force', '--time', '10', stale.name]);
     log(`removed ${stale.name}`);
   }
+}
+
+/** A network made before compose.yaml fixed its subnet cannot give a container its fixed address. */
+async function checkSubnet(project: string, subnet: string | undefined): Promise<void> {
+  if (!subnet) return;
+  const { stdout } = await podman(['network', 'inspect', `${project}_default`]);
+  if (!stdout.includes(`"${subnet}"`))
+    throw new Error(
+      `the network ${project}_default is not on ${subnet} (compose.yaml): remove the stack first (npm run stack:containers -- down)`,
+    );
 }
 
 /** Removes every container, the network and the volumes of the project. */

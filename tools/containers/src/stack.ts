@@ -1,8 +1,9 @@
 // `npm run stack:containers`: the whole system as containers (compose.yaml), replicated, detached.
 // Builds what is missing (npm run images), writes the local secret, starts or updates the stack,
 // waits until it answers and prints the URL. `npm run stack:containers -- down` removes it all:
-// containers, network and volumes (the images stay, as a cache).
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// containers, network and volumes (the images stay, as a cache). `-- secrets` only writes the
+// secret files (for `docker compose up`).
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { waitFor } from '../../scripts/lib/net.ts';
@@ -32,12 +33,44 @@ export function stackUrls(): { entry: string; gateways: string[] } {
   return { entry: `http://127.0.0.1:${port}`, gateways };
 }
 
-/** A random signing secret, made once and kept (readable by the containers' user, in a 0700 folder). */
-function ensureSecret(file = SECRET_FILE): void {
+/** A random secret, made once and kept (readable by the containers' user, in a 0700 folder). */
+function ensureSecret(file: string, bytes = 48): void {
   if (existsSync(file)) return;
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, randomBytes(48).toString('base64url') + '\n', { flag: 'wx' });
+  writeFileSync(file, randomBytes(bytes).toString('base64url') + '\n', { flag: 'wx' });
   chmodSync(file, 0o644);
+}
+
+/** The secret that carries every NATS user's password to NATS, as nats.conf variables. */
+const NATS_PASSWORDS_SECRET = 'nats_passwords';
+
+/**
+ * The signing key, and a NATS password for each service that has a NATS_USER: the file of the
+ * secret its NATS_PASSWORD_FILE names. NATS gets them all as `NATS_PASSWORD_<USER>: "..."`
+ * lines, rewritten from those files whenever one changed.
+ */
+export function ensureSecrets(compose: ComposeFile): void {
+  const fileOf = (secret: string) => {
+    const file = compose.secrets?.[secret]?.file;
+    if (!file) throw new Error(`compose.yaml: no file for the secret ${secret}`);
+    return path.resolve(ROOT, file);
+  };
+  ensureSecret(fileOf('jwt_secret'));
+  const lines = Object.values(compose.services).flatMap((spec) => {
+    const user = spec.environment?.['NATS_USER'];
+    const passwordFile = spec.environment?.['NATS_PASSWORD_FILE'];
+    if (typeof user !== 'string' || typeof passwordFile !== 'string') return [];
+    const file = fileOf(path.basename(passwordFile));
+    ensureSecret(file, 24);
+    const password = readFileSync(file, 'utf8').trim();
+    const variable = `NATS_PASSWORD_${user.toUpperCase().replaceAll('-', '_')}`;
+    return [`${variable}: ${JSON.stringify(password)}`];
+  });
+  const conf = fileOf(NATS_PASSWORDS_SECRET);
+  const text = lines.join('\n') + '\n';
+  if (existsSync(conf) && readFileSync(conf, 'utf8') === text) return;
+  writeFileSync(conf, text);
+  chmodSync(conf, 0o644);
 }
 
 /**
@@ -85,8 +118,8 @@ async function waitUntilReady(compose: ComposeFile): Promise<void> {
 
 export async function startContainerStack(log: (line: string) => void = console.log): Promise<void> {
   await buildImages();
-  ensureSecret();
   const compose = loadCompose();
+  ensureSecrets(compose);
   await up(compose, (line) => log(dim(`  ${line}`)));
   await waitUntilReady(compose);
 }
@@ -111,10 +144,13 @@ if (import.meta.main) {
           `  Open ${bold(entry)}\n  Gateway replicas: ${gateways.join(', ')}\n` +
           dim(`  Stop with: npm run stack:containers -- down\n`),
       );
+    } else if (command === 'secrets') {
+      ensureSecrets(loadCompose());
+      console.log(green(`✓ the secret files are in ${path.dirname(SECRET_FILE)}`));
     } else if (command === 'ps') {
       for (const c of await containersOf(loadCompose().name)) console.log(`${c.name}\t${c.state}`);
     } else {
-      console.error('usage: npm run stack:containers [-- up | down | ps]');
+      console.error('usage: npm run stack:containers [-- up | down | ps | secrets]');
       process.exit(2);
     }
   } catch (error) {
