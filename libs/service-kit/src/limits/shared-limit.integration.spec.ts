@@ -1,6 +1,6 @@
 import { uniqueName, useTestInfra } from '@oasis198/testing';
-import { connect, type NatsConnection } from 'nats';
-import { openSharedLimits } from './shared-limit';
+import { connect, DiscardPolicy, type NatsConnection } from 'nats';
+import { LIMITS_FULL_MESSAGE, openSharedLimits } from './shared-limit';
 
 // At file level, so the suite's own afterAll hooks (closing connections) run before NATS stops.
 const infra = useTestInfra({ mongo: false });
@@ -91,5 +91,56 @@ describe('shared limits on NATS KV', () => {
     expect(opened).toHaveLength(2);
     const kv = await gateway.jetstream().views.kv(bucket);
     expect((await kv.status()).ttl).toBe(900_000);
+  });
+
+  it('bounds the bucket (an existing unbounded one too) and, once full, keeps pacing limits counting and refuses guessing ones', async () => {
+    const bucket = uniqueName('limits');
+    const [gateway, rooms] = replicas;
+    if (!gateway || !rooms) throw new Error('no connections');
+    // A bucket from a release that did not bound it.
+    await openSharedLimits(rooms, bucket, { passcodes: { max: 5, windowMs: 60_000 } });
+    const bounds = { maxBytes: 64 * 1024, maxValueSize: 512 };
+    const rules = { edits: { max: 3, windowMs: 60_000 }, logins: { max: 3, windowMs: 60_000 } };
+    const limits = await openSharedLimits(gateway, bucket, rules, {
+      bucket: bounds,
+      localWhenFull: ['edits'],
+    });
+    const jsm = await gateway.jetstreamManager();
+    const info = async () => jsm.streams.info(`KV_${bucket}`);
+    expect((await info()).config).toMatchObject({
+      max_bytes: 64 * 1024,
+      max_msg_size: 512,
+      discard: DiscardPolicy.New,
+    });
+
+    await limits.edits.reserve('player-known');
+    await limits.logins.reserve('known@example.com');
+    // A flood of new keys fills it; every one the bucket has no room for is refused, none dropped.
+    const kv = await gateway.jetstream().views.kv(bucket);
+    let refused: unknown;
+    for (let i = 0; i < 2000 && !refused; i++) {
+      await kv.put(`filler.${i}`, new TextEncoder().encode('{"c":1,"e":1}')).catch((error: unknown) => {
+        refused = error;
+      });
+    }
+    expect(String(refused)).toMatch(/maximum bytes exceeded/);
+    const full = (await info()).state;
+    expect(full.bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(await kv.get('filler.0')).toBeTruthy();
+    await expect(kv.put('value.too.large', new Uint8Array(1024))).rejects.toThrow(/maximum/);
+
+    // Pacing: a new key counts on this replica; keys the bucket holds still count there.
+    for (let i = 1; i <= 3; i++) {
+      expect(await limits.edits.reserve('player-new')).toMatchObject({ allowed: true, count: i });
+    }
+    expect(await limits.edits.reserve('player-new')).toMatchObject({ allowed: false });
+    expect(await limits.edits.reserve('player-known')).toMatchObject({ allowed: true, count: 2 });
+    // Guessing: a new key answers 503 (fails closed); one the bucket holds still counts.
+    await expect(limits.logins.reserve('new@example.com')).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: LIMITS_FULL_MESSAGE,
+    });
+    expect(await limits.logins.reserve('known@example.com')).toMatchObject({ allowed: true, count: 2 });
+    expect((await info()).state.messages).toBe(full.messages);
   });
 });

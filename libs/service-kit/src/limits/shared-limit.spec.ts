@@ -1,7 +1,7 @@
 import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
 import { RetryLaterError } from '../errors';
-import { rateLimited, SharedLimit } from './shared-limit';
-import { MemoryStore, type VersionedEntry, type VersionedStore } from './versioned-store';
+import { LIMITS_FULL_MESSAGE, rateLimited, SharedLimit } from './shared-limit';
+import { MemoryStore, StoreFullError, type VersionedEntry, type VersionedStore } from './versioned-store';
 
 /** A store that counts round trips and can be made to fail. */
 class CountingStore implements VersionedStore {
@@ -151,6 +151,40 @@ describe('SharedLimit', () => {
     };
     const stuck = new SharedLimit(contended, 'logins', rule, { maxAttempts: 3 });
     await expect(stuck.reserve('k')).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('when the store is full, counts a new key of a pacing limit on this replica and refuses one of a guessing limit', async () => {
+    // Full as JetStream is with discard NEW: a key it holds changes in place, a new one is refused.
+    const inner = new MemoryStore();
+    let full = false;
+    const store: VersionedStore = {
+      read: (key) => inner.read(key),
+      write: async (key, value, expected) => {
+        if (full && (await inner.read(key)).revision === 0)
+          throw new StoreFullError(new Error('maximum bytes exceeded'));
+        return inner.write(key, value, expected);
+      },
+    };
+    const options = { now: clock, localWhenFull: ['edits'] };
+    const edits = new SharedLimit(store, 'edits', rule, options);
+    const logins = new SharedLimit(store, 'logins', rule, options);
+    await edits.reserve('known');
+    await logins.reserve('known');
+    full = true;
+
+    for (let i = 1; i <= 3; i++)
+      expect(await edits.reserve('new-user')).toMatchObject({ allowed: true, count: i });
+    expect(await edits.reserve('new-user')).toMatchObject({ allowed: false, retryAfterMs: 60_000 });
+    await expect(logins.reserve('new@x.com')).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: LIMITS_FULL_MESSAGE,
+    });
+    // Keys the store holds are still counted there.
+    expect(await edits.reserve('known')).toMatchObject({ allowed: true, count: 2 });
+    expect(await logins.reserve('known')).toMatchObject({ allowed: true, count: 2 });
+    // The local counts were never stored: with room again, the key starts afresh in the store.
+    full = false;
+    expect(await edits.reserve('new-user')).toMatchObject({ allowed: true, count: 1 });
   });
 
   it('refuses invalid names and rules', () => {

@@ -14,7 +14,13 @@ import {
   planReset,
   type WindowState,
 } from './fixed-window';
-import { KvStore, type VersionedStore } from './versioned-store';
+import {
+  type BucketBounds,
+  KvStore,
+  MemoryStore,
+  StoreFullError,
+  type VersionedStore,
+} from './versioned-store';
 
 /** The outcome of reserving one attempt. */
 export interface Reservation {
@@ -36,7 +42,21 @@ export interface SharedLimitOptions {
   maxAttempts?: number;
   /** Where a store failure is logged (the caller gets 503). */
   logger?: Logger;
+  /**
+   * The limits (by name) that count in this replica's memory a key the shared store has no room
+   * for, instead of answering 503: those that only pace a user's writes, which a full store must
+   * not stop. Every other limit answers 503 for such a key.
+   */
+  localWhenFull?: readonly string[];
+  /** Keys a limit counts in memory at most while the store is full (the least recently used go). */
+  localKeys?: number;
+  /** openSharedLimits: the bucket's max_bytes and max_msg_size. */
+  bucket?: BucketBounds;
 }
+
+/** What a limit that fails closed answers for a key the full store has no room for. */
+export const LIMITS_FULL_MESSAGE =
+  'This cannot be checked right now because limit storage is full. Please try again later.';
 
 interface Known {
   revision: number;
@@ -65,6 +85,9 @@ export class SharedLimit {
   private readonly now: () => number;
   private readonly maxAttempts: number;
   private readonly logger?: Logger;
+  /** Where keys the full store has no room for are counted, for a limit that counts locally then. */
+  private readonly local?: SharedLimit;
+  private fullLoggedAt = -Infinity;
 
   constructor(
     private readonly store: VersionedStore,
@@ -79,6 +102,10 @@ export class SharedLimit {
     this.known = new LRUCache({ max: options.cacheSize ?? 10_000 });
     this.maxAttempts = options.maxAttempts ?? 50;
     this.logger = options.logger;
+    if (options.localWhenFull?.includes(name)) {
+      const keys = options.localKeys ?? 10_000;
+      this.local = new SharedLimit(new MemoryStore({ maxKeys: keys }), name, rule, { now: this.now });
+    }
   }
 
   /** Counts one attempt of `key` unless its window is full (then nothing is counted). */
@@ -154,10 +181,31 @@ export class SharedLimit {
     } catch (error) {
       this.known.delete(storeKey);
       if (error instanceof AppError) throw error;
+      if (error instanceof StoreFullError) return this.whenFull(key, decide);
       // A limit that cannot be checked does not let the attempt through.
       this.logger?.warn({ err: error, limit: this.name }, 'limit store failed');
       throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
     }
+  }
+
+  /**
+   * The store has no room for this key (keys it holds still change in place). A pacing limit
+   * counts the key in this replica's memory, so it still holds per replica; any other limit
+   * refuses, since it guards against guessing, which a flood that fills the store must not unlock.
+   */
+  private whenFull<R>(key: string, decide: Decide<R>): Promise<R> {
+    // Once a minute per limit: a flood that fills the store would otherwise flood the log too.
+    if (this.now() - this.fullLoggedAt >= 60_000) {
+      this.fullLoggedAt = this.now();
+      this.logger?.error(
+        { limit: this.name, countsLocally: !!this.local },
+        this.local
+          ? 'limit store full: new keys count on this replica only'
+          : 'limit store full: new keys refused (503)',
+      );
+    }
+    if (this.local) return this.local.mutate(key, decide);
+    throw new AppError('UNAVAILABLE', LIMITS_FULL_MESSAGE);
   }
 
   private async read(storeKey: string): Promise<Known> {
@@ -190,7 +238,7 @@ export async function openSharedLimits<N extends string>(
   options: SharedLimitOptions = {},
 ): Promise<Record<N, SharedLimit>> {
   const ttlMs = Math.max(...Object.values<LimitRule>(rules).map((rule) => rule.windowMs));
-  return sharedLimitsOn(await KvStore.open(nc, bucket, ttlMs), rules, options);
+  return sharedLimitsOn(await KvStore.open(nc, bucket, ttlMs, options.bucket), rules, options);
 }
 
 /** The limits, by name, on one store (openSharedLimits: the KV bucket; unit tests: a MemoryStore). */

@@ -1,4 +1,5 @@
-import { type KV, type NatsConnection, nanos } from 'nats';
+import { LRUCache } from 'lru-cache';
+import { DiscardPolicy, type KV, type NatsConnection, nanos } from 'nats';
 import { openKvBucket } from '../nats/kv-bucket';
 
 /** A key's value and revision; revision 0 means the key holds nothing. */
@@ -20,6 +21,28 @@ export interface VersionedStore {
 /** JetStream's answer to a write whose expected last sequence of the subject does not match. */
 const WRONG_LAST_SEQUENCE = 10071;
 
+/** A write refused because the store is full: nothing was written. */
+export class StoreFullError extends Error {
+  constructor(cause: unknown) {
+    super('the store is full', { cause });
+    this.name = 'StoreFullError';
+  }
+}
+
+/** JetStream's refusal of a write the stream has no room for (discard NEW at max_bytes or max_msgs). */
+export function isStoreFull(error: unknown): boolean {
+  const e = error as { api_error?: { description?: unknown }; message?: unknown } | null;
+  return /maximum (bytes|messages) exceeded/.test(
+    `${String(e?.api_error?.description)} ${String(e?.message)}`,
+  );
+}
+
+/** How large a limits bucket may grow: its stream's max_bytes and max_msg_size. */
+export interface BucketBounds {
+  maxBytes: number;
+  maxValueSize: number;
+}
+
 export function isWrongRevision(error: unknown): boolean {
   const e = error as { api_error?: { err_code?: number }; message?: unknown } | null;
   return (
@@ -34,13 +57,32 @@ export class KvStore implements VersionedStore {
 
   /**
    * Opens (creating if missing) a bucket whose values live `ttlMs` after their last write, so
-   * keys nobody touches disappear. An existing bucket keeps its settings, except that a TTL
-   * shorter than `ttlMs` is raised (a window must never outlive its key).
+   * keys nobody touches disappear. An existing bucket keeps its TTL unless it is shorter than
+   * `ttlMs` (a window must never outlive its key); with `bounds`, its max_bytes and max_msg_size
+   * are set to them, discarding new writes when full.
    */
-  static async open(nc: NatsConnection, bucket: string, ttlMs: number): Promise<KvStore> {
-    const { kv } = await openKvBucket(nc, bucket, { history: 1, ttl: ttlMs }, ({ max_age }) =>
-      max_age > 0 && max_age < nanos(ttlMs) ? { max_age: nanos(ttlMs) } : undefined,
-    );
+  static async open(
+    nc: NatsConnection,
+    bucket: string,
+    ttlMs: number,
+    bounds?: BucketBounds,
+  ): Promise<KvStore> {
+    const sizes = bounds && { max_bytes: bounds.maxBytes, maxValueSize: bounds.maxValueSize };
+    const { kv } = await openKvBucket(nc, bucket, { history: 1, ttl: ttlMs, ...sizes }, (config) => {
+      const changes: {
+        max_age?: number;
+        max_bytes?: number;
+        max_msg_size?: number;
+        discard?: DiscardPolicy;
+      } = {};
+      if (config.max_age > 0 && config.max_age < nanos(ttlMs)) changes.max_age = nanos(ttlMs);
+      if (bounds) {
+        if (config.max_bytes !== bounds.maxBytes) changes.max_bytes = bounds.maxBytes;
+        if (config.max_msg_size !== bounds.maxValueSize) changes.max_msg_size = bounds.maxValueSize;
+        if (config.discard !== DiscardPolicy.New) changes.discard = DiscardPolicy.New;
+      }
+      return Object.keys(changes).length ? changes : undefined;
+    });
     return new KvStore(kv);
   }
 
@@ -55,15 +97,26 @@ export class KvStore implements VersionedStore {
       return await this.kv.put(key, value, { previousSeq: expected });
     } catch (error) {
       if (isWrongRevision(error)) return null;
+      if (isStoreFull(error)) throw new StoreFullError(error);
       throw error;
     }
   }
 }
 
-/** The same contract in memory (one process): for unit tests of what is built on a store. */
+/**
+ * The same contract in memory (one process): for unit tests of what is built on a store, and for
+ * the counts a replica keeps itself while the shared store is full (then bounded by `maxKeys`,
+ * the least recently used key going first).
+ */
 export class MemoryStore implements VersionedStore {
-  private readonly entries = new Map<string, { revision: number; value: Uint8Array }>();
+  private readonly entries:
+    | Map<string, { revision: number; value: Uint8Array }>
+    | LRUCache<string, { revision: number; value: Uint8Array }>;
   private sequence = 0;
+
+  constructor(options: { maxKeys?: number } = {}) {
+    this.entries = options.maxKeys ? new LRUCache({ max: options.maxKeys }) : new Map();
+  }
 
   async read(key: string): Promise<VersionedEntry> {
     const entry = this.entries.get(key);
