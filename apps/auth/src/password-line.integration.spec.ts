@@ -69,4 +69,36 @@ describe('auth under a storm of logins', () => {
     const { values } = await app.get(Metrics).rpcExpired.get();
     expect(values.find((v) => v.labels.subject === Requests.auth.login)?.value).toBeGreaterThan(0);
   }, 60_000);
+
+  it("keeps one account's loop of logins to one place in the line: another player's login is answered", async () => {
+    const looper = { name: 'looper1', email: 'looper1@example.com', password: 'Circles42' };
+    const other = { name: 'other1', email: 'other1@example.com', password: 'Elsewhere42' };
+    for (const account of [looper, other])
+      await rpc.request<AuthUser>(Requests.auth.register, {
+        ...account,
+        confirmedPassword: account.password,
+      });
+
+    // One account's 40 logins at once, whose callers wait long enough to be hashed.
+    const loop = Promise.allSettled(
+      Array.from({ length: 40 }, () =>
+        rpc.request<AuthUser>(
+          Requests.auth.login,
+          { email: looper.email, password: looper.password },
+          30_000,
+        ),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The loop holds one place in the line: this login's turn comes after a hash or two of it,
+    // not after all 40 (some 12 s here), long after its caller would have given up (503).
+    const login = await rpc.request<AuthUser>(
+      Requests.auth.login,
+      { email: other.email, password: other.password },
+      2000,
+    );
+    expect(login.name).toBe(other.name);
+    const looped = await loop;
+    expect(looped.filter((r) => r.status === 'fulfilled')).toHaveLength(40);
+  }, 120_000);
 });

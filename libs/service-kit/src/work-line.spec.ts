@@ -41,4 +41,33 @@ describe('WorkLine', () => {
     await Promise.all([patient, unbounded]);
     expect(started).toEqual(['slow', 'patient', 'no deadline']);
   });
+
+  it('runs the pieces of one key one after another: another key passes its backlog', async () => {
+    const line = new WorkLine(2);
+    const started: string[] = [];
+    let running = 0;
+    let most = 0;
+    const piece = (name: string) => async () => {
+      started.push(name);
+      most = Math.max(most, ++running);
+      await sleep(5);
+      running--;
+    };
+    const flood = Array.from({ length: 6 }, (_, i) => line.run(piece(`a${i}`), 'a'));
+    const other = line.run(piece('b'), 'b');
+    await Promise.all([...flood, other]);
+    // b went in beside a's first piece instead of behind all six; a's pieces ran one at a time.
+    expect(started).toEqual(['a0', 'b', 'a1', 'a2', 'a3', 'a4', 'a5']);
+    expect(most).toBe(2);
+  });
+
+  it("goes on with a key's next piece when one fails or its caller gave up", async () => {
+    const line = new WorkLine(1);
+    const failing = line.run(() => Promise.reject(new Error('no')), 'a');
+    const late = runWithRequestId('r1', () => line.run(async () => 'late', 'a'), Date.now() - 1);
+    const next = line.run(async () => 'next', 'a');
+    await expect(failing).rejects.toThrow('no');
+    await expect(late).rejects.toBeInstanceOf(CallerGaveUpError);
+    await expect(next).resolves.toBe('next');
+  });
 });

@@ -10,17 +10,33 @@ import { CallerGaveUpError, currentDeadline, pastDeadline } from './request-cont
  */
 export class WorkLine {
   private readonly line: pLimit.Limit;
+  /** Per key, the end of its last piece: the next one of that key joins the line after it. */
+  private readonly lastOf = new Map<string, Promise<unknown>>();
 
   constructor(atOnce: number) {
     this.line = pLimit(atOnce);
   }
 
-  run<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs work in turn. Pieces with the same `key` (an account) join the line one after another,
+   * so one key holds at most one of its places, and others' pieces pass its backlog.
+   */
+  run<T>(work: () => Promise<T>, key?: string): Promise<T> {
     // Read now: p-limit starts queued work in the context of the work that finished before it.
     const deadline = currentDeadline();
-    return this.line(() => {
-      if (pastDeadline(deadline)) throw new CallerGaveUpError();
-      return work();
+    const inLine = () =>
+      this.line(() => {
+        if (pastDeadline(deadline)) throw new CallerGaveUpError();
+        return work();
+      });
+    if (key === undefined) return inLine();
+    const before = this.lastOf.get(key);
+    const result = before ? before.then(inLine) : inLine();
+    const done = result.catch(() => undefined);
+    this.lastOf.set(key, done);
+    void done.then(() => {
+      if (this.lastOf.get(key) === done) this.lastOf.delete(key);
     });
+    return result;
   }
 }

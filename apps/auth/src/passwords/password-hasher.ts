@@ -12,7 +12,7 @@ type HasherConfig = Pick<
  * argon2id hashes (DECISIONS.md). The cost comes from the config; each hash carries its own
  * parameters. The work around a password (a login's lookup and check, a registration's or a
  * change's hash) runs `inTurn`, in a WorkLine of PASSWORD_HASH_CONCURRENCY: a storm of logins
- * leaves no backlog in front of the logins after it.
+ * leaves no backlog in front of the logins after it, and one account holds one place at a time.
  */
 @Injectable()
 export class PasswordHasher {
@@ -30,9 +30,12 @@ export class PasswordHasher {
     this.line = new WorkLine(config.PASSWORD_HASH_CONCURRENCY);
   }
 
-  /** Runs work when its turn comes, unless the request's caller has stopped waiting by then. */
-  inTurn<T>(work: () => Promise<T>): Promise<T> {
-    return this.line.run(work);
+  /**
+   * Runs work when its turn comes, unless the request's caller has stopped waiting by then. The
+   * pieces of one `account` wait for each other, so a loop on one account cannot fill the line.
+   */
+  inTurn<T>(work: () => Promise<T>, account?: string): Promise<T> {
+    return this.line.run(work, account);
   }
 
   hash(password: string): Promise<string> {

@@ -49,7 +49,7 @@ export class UsersService {
       // Saves hashing for the common case; the unique index decides races.
       if (await this.users.findActiveByEmailKey(emailKey)) throw alreadyExists();
       return this.hasher.hash(input.password);
-    });
+    }, emailKey);
     const id = new Types.ObjectId().toHexString();
     const event = makeEvent(EventTypes.userRegistered, EventIds.userRegistered(id), {
       userId: id,
@@ -78,15 +78,16 @@ export class UsersService {
   /** A token for the right e-mail and password; otherwise one message that does not say which was wrong. */
   async login(payload: unknown): Promise<AuthUser> {
     const input = parseLogin(payload);
+    const emailKey = normalizeEmail(input.email);
     const { user, matches } = await this.hasher.inTurn(async () => {
-      const found = await this.users.findActiveByEmailKey(normalizeEmail(input.email));
+      const found = await this.users.findActiveByEmailKey(emailKey);
       return {
         user: found,
         matches: found
           ? await this.hasher.verify(found.passwordHash, input.password)
           : await this.hasher.verifyNothing(input.password),
       };
-    });
+    }, emailKey);
     if (!user || !matches) throw new AppError('VALIDATION', USER_MESSAGES.badCredentials);
     const { token } = await this.tokens.sign({
       userId: user._id,
@@ -136,7 +137,7 @@ export class UsersService {
       }
       case 'password': {
         this.policy.assertAcceptable(edit.password);
-        const passwordHash = await this.hasher.inTurn(() => this.hasher.hash(edit.password));
+        const passwordHash = await this.hasher.inTurn(() => this.hasher.hash(edit.password), caller.userId);
         user = await this.users.update(caller.userId, { passwordHash, keptTokenId: caller.jti }, [], {
           bumpTokenVersion: true,
         });
