@@ -1,6 +1,13 @@
 import { Streams } from '@oasis198/contracts';
 import { AI_JOIN_AFTER_SECONDS } from '@oasis198/game-rules';
-import { baseEnv, mongoEnv, publisherEnv, scheduleWriterEnv, timersStreamEnv } from '@oasis198/service-kit';
+import {
+  baseEnv,
+  limitsBucketEnv,
+  mongoEnv,
+  publisherEnv,
+  scheduleWriterEnv,
+  timersStreamEnv,
+} from '@oasis198/service-kit';
 import { z } from 'zod';
 
 export const roomsEnv = baseEnv.merge(mongoEnv).extend({
@@ -19,6 +26,14 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
    */
   PASSCODE_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   PASSCODE_FAILURE_WINDOW_S: z.coerce.number().int().positive().default(600),
+  /**
+   * Wrong passcodes on one room from all players together within PASSCODE_FAILURE_WINDOW_S; then
+   * every join of that room answers 429 until the window ends, so guesses spread over many
+   * accounts stay few (docs/adr/0004).
+   */
+  PASSCODE_MAX_FAILURES_PER_ROOM: z.coerce.number().int().positive().default(20),
+  /** The limits bucket those counts live in, shared with the gateway. */
+  ...limitsBucketEnv,
   /**
    * A room created with the AI option gets the AI as player 2 this long after it started waiting,
    * unless a person joins first (issue 15: 30 s; tests shorten it). Stored with each room, so the

@@ -35,6 +35,23 @@ describe('wrong passcodes', () => {
     expect((await s.join(bob, other._id, '77')).status).toBe(200);
   });
 
+  it('answers 429 to every join of a room after 20 wrong passcodes on it from all players, the right one included', async () => {
+    const s = stack();
+    const owner = await s.register('o');
+    const guessers = await Promise.all(Array.from({ length: 6 }, () => s.register('x')));
+    const friend = await s.register('f');
+    const room = (await s.createRoom(owner, { passCode: '8642' })).body;
+    const statuses: number[] = [];
+    for (const [n, guesser] of guessers.entries()) {
+      for (let i = 0; i < 5; i++) statuses.push((await s.join(guesser, room._id, `${n}${i}`)).status);
+    }
+    // 6 accounts x 5 guesses: none reaches its own limit, the room's stops them at 20.
+    expect(statuses.filter((status) => status === 403)).toHaveLength(20);
+    expect(statuses.slice(20)).toEqual(Array.from({ length: 10 }, () => 429));
+    expectRateLimited(await s.join(friend, room._id, '8642'), 600);
+    expect((await s.getRoom(room._id)).body.players).toHaveLength(1);
+  });
+
   it('does not count a right passcode', async () => {
     const s = stack();
     const [erin, frank, gina] = await Promise.all([s.register('e'), s.register('f'), s.register('g')]);

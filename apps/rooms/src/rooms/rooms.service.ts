@@ -37,6 +37,7 @@ import {
   ensureTimerStream,
   JetStreamService,
   keepPublishedStream,
+  limitsBucketBounds,
   LOGGER,
   type Logger,
   Metrics,
@@ -110,8 +111,8 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   private retiredSweep?: NodeJS.Timeout;
   /** Rooms as this replica last logged them: the first guess of the next change (see change()). */
   private readonly recent = new RecentRooms(RECENT_ROOMS);
-  /** Wrong passcodes per room and player, shared by every rooms replica (opened at start-up). */
-  private passcodes?: SharedLimit;
+  /** Wrong passcodes per room and player, and per room, shared by every rooms replica (opened at start-up). */
+  private passcodes?: { byPlayer: SharedLimit; byRoom: SharedLimit };
 
   constructor(
     private readonly repository: RoomsRepository,
@@ -151,18 +152,17 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     // Rooms writes each room's deadlines as its schedule in TIMERS, and keeps that stream's limits.
     await ensureTimerStream(jsm, this.config.TIMERS_STREAM_MAX_BYTES);
     const schedules = new ScheduleStore(nc, jsm, this.config.TIMER_SCHEDULE_LEAD_MS);
-    const { passcodes } = await openSharedLimits(
+    const passcodeWindowMs = this.config.PASSCODE_FAILURE_WINDOW_S * 1000;
+    const { passcodes, passcodesPerRoom } = await openSharedLimits(
       this.jetstream.nc,
       KvBuckets.limits,
       {
-        passcodes: {
-          max: this.config.PASSCODE_MAX_FAILURES,
-          windowMs: this.config.PASSCODE_FAILURE_WINDOW_S * 1000,
-        },
+        passcodes: { max: this.config.PASSCODE_MAX_FAILURES, windowMs: passcodeWindowMs },
+        passcodesPerRoom: { max: this.config.PASSCODE_MAX_FAILURES_PER_ROOM, windowMs: passcodeWindowMs },
       },
-      { logger: this.logger },
+      { logger: this.logger, bucket: limitsBucketBounds(this.config) },
     );
-    this.passcodes = passcodes;
+    this.passcodes = { byPlayer: passcodes, byRoom: passcodesPerRoom };
     this.roomProjector = new RoomProjector(
       this.repository,
       this.jetstream,
@@ -470,19 +470,33 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * A join of a room with a passcode is an attempt of that player on that room, counted BEFORE the
-   * passcode is judged, so parallel guesses count too. At PASSCODE_MAX_FAILURES within the window
-   * every join of theirs there answers 429 (the right passcode included) until it ends; a right
-   * passcode gives its attempt back, a wrong one keeps it (DECISIONS "Fair play").
+   * A join of a room with a passcode is an attempt of that player on that room, and on that room
+   * from anyone, counted BEFORE the passcode is judged, so parallel guesses count too. At
+   * PASSCODE_MAX_FAILURES of the player, or PASSCODE_MAX_FAILURES_PER_ROOM of everyone, within the
+   * window every such join answers 429 (the right passcode included) until it ends; a right
+   * passcode gives its attempts back, a wrong one keeps them (DECISIONS "Fair play").
    */
   private async countPasscodeAttempt(room: RoomRecord, playerId: string, passCode: unknown): Promise<void> {
     if (room.passCode === '') return;
     if (!this.passcodes) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
-    const attempt = await this.passcodes.reserve(`${room._id}:${playerId}`);
-    if (!attempt.allowed) throw rateLimited(attempt.retryAfterMs);
+    const { byPlayer, byRoom } = this.passcodes;
+    const mine = await byPlayer.reserve(`${room._id}:${playerId}`);
+    if (!mine.allowed) throw rateLimited(mine.retryAfterMs);
+    let everyone;
+    try {
+      everyone = await byRoom.reserve(room._id);
+    } catch (error) {
+      await byPlayer.refund(mine).catch(() => undefined);
+      throw error;
+    }
+    if (!everyone.allowed) {
+      // Not judged, so not the player's guess either.
+      await byPlayer.refund(mine).catch(() => undefined);
+      throw rateLimited(everyone.retryAfterMs);
+    }
     if (checkJoinPasscode(passCode, room.passCode) === null) {
       // Best effort: the limit logs a store failure, and the right passcode is still let in.
-      await this.passcodes.refund(attempt).catch(() => undefined);
+      await Promise.all([byPlayer.refund(mine), byRoom.refund(everyone)]).catch(() => undefined);
     }
   }
 
