@@ -95,6 +95,9 @@ export const T = {
   passwordChanged: USER_MESSAGES.passwordChanged,
   editFailed: USER_MESSAGES.editFailed,
   deleteAccount: 'Delete account',
+  // DECISIONS "Re-authentication": an e-mail or password change or a deletion after an older login.
+  reauthTitle: 'Please enter your password to continue',
+  reauthContinue: 'Continue',
   logOut: 'Log out',
   confirmLogout: 'Are you sure you want to log out?',
   exit: 'Exit',

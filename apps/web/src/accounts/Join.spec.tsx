@@ -53,7 +53,7 @@ describe('/join', () => {
     const rewardCall = api.callsTo('POST /api/rewards/')[0];
     expect(rewardCall?.body).toEqual({ playerId: ALICE._id, playerName: 'alice' });
     expect(rewardCall?.headers.Authorization).toBe(`Bearer ${ALICE.token}`);
-    expect(getSession()).toEqual(ALICE);
+    expect(getSession()).toEqual({ ...ALICE, email: 'alice@example.com' });
     await user.click(within(dialog).getByRole('button', { name: 'Ok' }));
     expect(router.state.location.pathname).toBe('/profile');
   });

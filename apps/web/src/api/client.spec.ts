@@ -69,6 +69,17 @@ describe('apiRequest', () => {
     expect(getSession()).toBeNull();
     expect(window.localStorage.getItem('user')).toBeNull();
   });
+
+  it('keeps the session when the token is valid but its login too old for the change (reauth_required)', async () => {
+    setSession(USER);
+    answer(401, { message: 'Please enter your password to continue.', code: 'reauth_required' });
+    await expect(apiRequest('/api/x', { method: 'PATCH', auth: true })).rejects.toMatchObject({
+      status: 401,
+      code: 'reauth_required',
+    });
+    expect(getSession()).toEqual(USER);
+    expect(JSON.parse(window.localStorage.getItem('user') ?? 'null')).toEqual(USER);
+  });
 });
 
 describe('apiPage', () => {

@@ -1,4 +1,4 @@
-import { isErrorEnvelope, TOTAL_COUNT_HEADER } from '@oasis198/contracts';
+import { type ErrorCode, isErrorEnvelope, TOTAL_COUNT_HEADER } from '@oasis198/contracts';
 import { T } from '../texts';
 import { getSession, setSession } from './session';
 
@@ -20,6 +20,13 @@ export class ApiError extends Error {
 }
 
 export const NETWORK_ERROR_MESSAGE = 'Network Error';
+
+/** The 401 of a change that needs a recent login (DECISIONS "Re-authentication"). */
+export const REAUTH_REQUIRED: ErrorCode = 'reauth_required';
+
+export function isReauthRequired(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 401 && error.code === REAUTH_REQUIRED;
+}
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
@@ -89,8 +96,15 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       (typeof (payload as { message?: unknown } | undefined)?.message === 'string'
         ? (payload as { message: string }).message
         : `Request failed with status code ${response.status}`);
-    // A refused token (expired, revoked, account gone) ends the local session too.
-    if (auth && response.status === 401 && session && getSession()?.token === session.token) {
+    // A refused token (expired, revoked, account gone) ends the local session too; one that is
+    // valid but too old for this change (reauth_required) keeps it, and the caller asks again.
+    if (
+      auth &&
+      response.status === 401 &&
+      envelope?.code !== REAUTH_REQUIRED &&
+      session &&
+      getSession()?.token === session.token
+    ) {
       setSession(null);
     }
     throw new ApiError(

@@ -11,6 +11,7 @@ import { getConfig, gifServiceEnabled } from '../config';
 import { acceptRoom, keys, mergeFetchedRoom, noteRoomPage, type RoomListPage } from './cache';
 import { ApiError, isApiError } from './client';
 import { api } from './endpoints';
+import { withReauth } from './reauth';
 import { getSession, setSession } from './session';
 
 /** SPEC §4/§9: the room list and a room refresh every 5 s when no push stream is open. */
@@ -119,7 +120,8 @@ export function useRoomIntent(roomId: string) {
 export function useLogin() {
   return useMutation({
     mutationFn: api.login,
-    onSuccess: (user) => setSession({ _id: user._id, name: user.name, token: user.token }),
+    onSuccess: (user, body) =>
+      setSession({ _id: user._id, name: user.name, token: user.token, email: body.email }),
   });
 }
 
@@ -128,7 +130,7 @@ export function useRegister() {
   return useMutation({
     mutationFn: async (body: Parameters<typeof api.register>[0]) => {
       const user = await api.register(body);
-      setSession({ _id: user._id, name: user.name, token: user.token });
+      setSession({ _id: user._id, name: user.name, token: user.token, email: body.email });
       try {
         await api.createReward({ playerId: user._id, playerName: user.name });
       } catch {
@@ -139,15 +141,19 @@ export function useRegister() {
   });
 }
 
-/** Edits one field; a new name is copied to the reward record too (SPEC §4). */
+/**
+ * Edits one field; a new name is copied to the reward record too (SPEC §4). An e-mail or password
+ * change may first need the password again (withReauth).
+ */
 export function useEditUser() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: EditUserBody) => {
+      const { user } = await withReauth(() => api.editUser(body));
+      // Read after the change: a re-authentication in between brought a fresh token.
       const before = getSession();
-      const { user } = await api.editUser(body);
       const id = before?._id ?? user._id;
-      setSession({ _id: id, name: user.name, token: user.token || before?.token || '' });
+      setSession({ _id: id, name: user.name, token: user.token || before?.token || '', email: user.email });
       if ('name' in body) {
         try {
           await api.editReward(id, user.name);
@@ -196,13 +202,16 @@ export function useLogout() {
   });
 }
 
-/** Deletes the user, then the reward record (best effort: the server deletes it with the user). */
+/**
+ * Deletes the user (after the password again, when the login is not recent: withReauth), then the
+ * reward record (best effort: the server deletes it with the user).
+ */
 export function useDeleteUser() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async () => {
       const user = getSession();
-      await api.deleteUser();
+      await withReauth(() => api.deleteUser());
       if (user) {
         try {
           await api.deleteReward(user._id);

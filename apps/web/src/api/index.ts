@@ -3,6 +3,7 @@ export * from './client';
 export * from './endpoints';
 export * from './hooks';
 export * from './push';
+export { isReauthCancelled, reauthenticate, useReauthRequest, type ReauthRequest } from './reauth';
 export * from './rewards';
 export { keys, acceptRoom, wasDeleted } from './cache';
 export { serverNowMs } from './clock';

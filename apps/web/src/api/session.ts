@@ -5,6 +5,12 @@ import { useSyncExternalStore } from 'react';
 export const USER_KEY = 'user';
 export const VISITOR_KEY = 'userId';
 
+/**
+ * The logged-in user as kept: SPEC's _id, name and token, and the e-mail when the app has seen it
+ * (login, registration, an edit), which re-authentication logs in with again.
+ */
+export type Session = AuthUser & { email?: string };
+
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
@@ -22,30 +28,33 @@ function isAuthUser(value: unknown): value is AuthUser {
   return typeof _id === 'string' && typeof name === 'string' && typeof token === 'string';
 }
 
-function read(): AuthUser | null {
+function read(): Session | null {
   const raw = storage()?.getItem(USER_KEY);
   if (!raw) return null;
   try {
     const parsed: unknown = JSON.parse(raw);
-    return isAuthUser(parsed) ? { _id: parsed._id, name: parsed.name, token: parsed.token } : null;
+    if (!isAuthUser(parsed)) return null;
+    const { email } = parsed as { email?: unknown };
+    const user: Session = { _id: parsed._id, name: parsed.name, token: parsed.token };
+    return typeof email === 'string' ? { ...user, email } : user;
   } catch {
     return null;
   }
 }
 
-let current: AuthUser | null = read();
+let current: Session | null = read();
 
 function emit(): void {
   for (const listener of listeners) listener();
 }
 
 /** The logged-in user, or null for a visitor. */
-export function getSession(): AuthUser | null {
+export function getSession(): Session | null {
   return current;
 }
 
 /** Stores (or, with null, forgets) the logged-in user. */
-export function setSession(user: AuthUser | null): void {
+export function setSession(user: Session | null): void {
   const store = storage();
   if (user) store?.setItem(USER_KEY, JSON.stringify(user));
   else store?.removeItem(USER_KEY);
@@ -65,14 +74,15 @@ if (typeof window !== 'undefined') {
   });
 }
 
-function subscribe(listener: Listener): () => void {
+/** Calls `listener` whenever the logged-in user changes (here or in another tab). */
+export function subscribeSession(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
 /** The logged-in user as React state. */
-export function useSession(): AuthUser | null {
-  return useSyncExternalStore(subscribe, getSession, getSession);
+export function useSession(): Session | null {
+  return useSyncExternalStore(subscribeSession, getSession, getSession);
 }
 
 function randomUuid(): string {

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { ReauthDialogHost } from '../components/ReauthDialog';
 import { UiProvider } from './ui-state';
 
 export function createQueryClient(): QueryClient {
@@ -11,12 +12,15 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** The app's providers: server state (TanStack Query) and interface state. */
+/** The app's providers: server state (TanStack Query), interface state and the password dialog. */
 export function AppProviders({ children, client }: { children: ReactNode; client?: QueryClient }) {
   const [queryClient] = useState(() => client ?? createQueryClient());
   return (
     <QueryClientProvider client={queryClient}>
-      <UiProvider>{children}</UiProvider>
+      <UiProvider>
+        {children}
+        <ReauthDialogHost />
+      </UiProvider>
     </QueryClientProvider>
   );
 }

@@ -137,7 +137,7 @@ export function NoticeDialog({
 
 /**
  * A question with Cancel and a confirm button (log out, delete the account, leave the room):
- * Cancel, Escape and the backdrop call `onCancel`; the confirm button is disabled while the action
+ * Cancel, Escape and the backdrop call `onCancel`; the confirm button does nothing while the action
  * runs, and a failure shows as an alert.
  */
 export function ConfirmDialog({
@@ -172,7 +172,16 @@ export function ConfirmDialog({
           <button type="button" className="btn btn-secondary" onClick={onCancel}>
             {T.cancel}
           </button>
-          <button type="button" className={`btn btn-${tone}`} onClick={onConfirm} disabled={pending}>
+          {/* aria-disabled, not disabled, while it runs: the button keeps the focus, which a
+              dialog opened meanwhile (the password dialog) gives back to it. */}
+          <button
+            type="button"
+            className={`btn btn-${tone}`}
+            onClick={() => {
+              if (!pending) onConfirm();
+            }}
+            aria-disabled={pending || undefined}
+          >
             {pending ? busy : confirm}
           </button>
         </>

@@ -6,7 +6,7 @@ import {
   validateUsername,
 } from '@oasis198/game-rules';
 import { useState, type FormEvent } from 'react';
-import { errorMessage, useEditUser } from '../api';
+import { errorMessage, isReauthCancelled, useEditUser } from '../api';
 import { useUi, type EditType } from '../app/ui-state';
 import { Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
@@ -62,7 +62,7 @@ export function EditPanel({ onDelete }: { onDelete: () => void }) {
 
   const onSubmit = (event: FormEvent): void => {
     event.preventDefault();
-    if (!ui.editType) return;
+    if (!ui.editType || edit.isPending) return;
     let body: EditUserBody;
     let found: { value?: string | null; confirm?: string | null };
     if (ui.editType === 'username') {
@@ -83,6 +83,8 @@ export function EditPanel({ onDelete }: { onDelete: () => void }) {
         dispatch({ type: 'editCompleted', done: true });
       },
       onError: (error) => {
+        // Cancel in the password dialog: nothing changed, and the form stays as it was.
+        if (isReauthCancelled(error)) return;
         setResult({ ok: false, detail: errorMessage(error) });
         dispatch({ type: 'editCompleted', done: true });
       },
@@ -129,7 +131,9 @@ export function EditPanel({ onDelete }: { onDelete: () => void }) {
               maxLength={32}
             />
           ) : null}
-          <button type="submit" className="btn" disabled={edit.isPending}>
+          {/* aria-disabled, not disabled, while it runs: the button keeps the focus, which the
+              password dialog gives back to it. */}
+          <button type="submit" className="btn" aria-disabled={edit.isPending || undefined}>
             {edit.isPending ? <Spinner inline label={T.submitting} /> : null}
             {T.save}
           </button>

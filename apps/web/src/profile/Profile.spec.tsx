@@ -107,7 +107,7 @@ describe('/profile', () => {
     expect(edit?.body).toEqual({ name: 'alice2' });
     expect(edit?.headers.Authorization).toBe(`Bearer ${ALICE.token}`);
     expect(api.callsTo(`PATCH /api/rewards/${ALICE._id}/edit`)[0]?.body).toEqual({ playerName: 'alice2' });
-    expect(getSession()).toEqual({ ...ALICE, name: 'alice2' });
+    expect(getSession()).toEqual({ ...ALICE, name: 'alice2', email: 'a@example.com' });
   });
 
   it('changes the e-mail', async () => {

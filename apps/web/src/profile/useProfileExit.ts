@@ -1,6 +1,6 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage, useDeleteUser, useLogout } from '../api';
+import { errorMessage, isReauthCancelled, useDeleteUser, useLogout } from '../api';
 import { useUi } from '../app/ui-state';
 import { T } from '../texts';
 
@@ -30,7 +30,8 @@ export function useProfileExit() {
       });
     },
     pending: mutation.isPending,
-    error: mutation.isError ? errorMessage(mutation.error) : null,
+    // Cancel in the password dialog leaves the question open, with nothing to report.
+    error: mutation.isError && !isReauthCancelled(mutation.error) ? errorMessage(mutation.error) : null,
   });
 
   return {
