@@ -117,7 +117,9 @@ Name of a dependency the umbrella chart can run in the cluster for trying Oasis 
 {{/*
 MONGO_URL this chart writes into its own Secret, or "" when the URL comes from an existing Secret.
 Order: mongodb.existingSecret (none written), mongodb.url, the in-cluster MongoDB
-(global.mongodb.inCluster), global.mongodb.url (tpl, "{database}" replaced by mongodb.database).
+(global.mongodb.inCluster: as the user named after the chart, with mongodb.password, which the
+umbrella's MongoDB creates with access to this database only; without a password, none written),
+global.mongodb.url (tpl, "{database}" replaced by mongodb.database).
 */}}
 {{- define "oasis-common.mongodb.url" -}}
 {{- $m := .Values.mongodb -}}
@@ -125,7 +127,9 @@ Order: mongodb.existingSecret (none written), mongodb.url, the in-cluster MongoD
 {{- if $m.url -}}
 {{- tpl $m.url . -}}
 {{- else if dig "mongodb" "inCluster" false .Values.global -}}
-{{- printf "mongodb://%s:27017/%s" (include "oasis-common.inClusterName" (dict "top" . "name" "mongodb")) $m.database -}}
+{{- with $m.password -}}
+{{- printf "mongodb://%s:%s@%s:27017/%s?authSource=%s" $.Chart.Name . (include "oasis-common.inClusterName" (dict "top" $ "name" "mongodb")) $m.database $m.database -}}
+{{- end -}}
 {{- else if dig "mongodb" "url" "" .Values.global -}}
 {{- tpl (dig "mongodb" "url" "" .Values.global) . | replace "{database}" $m.database -}}
 {{- end -}}

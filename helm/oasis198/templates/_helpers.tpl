@@ -101,3 +101,28 @@ same rule as oasis-common.nats.secretRef, seen from the umbrella).
 {{- end -}}
 {{- toJson $users -}}
 {{- end -}}
+
+{{/*
+The database users of the in-cluster MongoDB, as a JSON list: one per enabled service that owns
+a database, each with the Secret and key its MONGO_URL is read from (the same rule as
+oasis-common.mongodb.secretRef, seen from the umbrella).
+*/}}
+{{- define "oasis198.mongoUsers" -}}
+{{- $users := list -}}
+{{- range $chart := list "auth" "rewards" "rooms" -}}
+{{- $values := index $.Values $chart | default dict -}}
+{{- $m := $values.mongodb | default dict -}}
+{{- if and $values.enabled (dig "enabled" true $m) -}}
+{{- $fullname := include "oasis198.serviceName" (dict "top" $ "chart" $chart) -}}
+{{- $key := $m.existingSecretKey | default "MONGO_URL" -}}
+{{- $secret := dict "name" (printf "%s-mongodb" $fullname) "key" $key -}}
+{{- if $m.existingSecret -}}
+{{- $secret = dict "name" (tpl $m.existingSecret $) "key" $key -}}
+{{- else if or $m.url $m.password -}}
+{{- $secret = dict "name" $fullname "key" "MONGO_URL" -}}
+{{- end -}}
+{{- $users = append $users (dict "name" $chart "secret" $secret) -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $users -}}
+{{- end -}}

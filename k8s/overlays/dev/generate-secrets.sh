@@ -1,6 +1,8 @@
 #!/bin/sh
-# Makes the dev overlay's secrets, once: a random JWT signing key and one random NATS password per
-# service, in k8s/overlays/dev/secrets/ (ignored by git), which kustomization.yaml reads. Run it
+# Makes the dev overlay's secrets, once: a random JWT signing key, one random NATS password per
+# service, and each database service's MONGO_URL with its own user and random password on the
+# in-cluster MongoDB (which creates the users from these URLs), in k8s/overlays/dev/secrets/
+# (ignored by git), which kustomization.yaml reads. Run it
 # before the first `kubectl apply -k k8s/overlays/dev`. Files that exist are kept, so players stay
 # logged in across applies; delete the folder to make new ones.
 set -eu
@@ -16,5 +18,11 @@ make() {
 make auth-jwt.env JWT_SECRET
 for service in gateway auth rewards rooms game-timer; do
   make "$service-nats.env" NATS_PASSWORD
+done
+for service in auth rewards rooms; do
+  if [ ! -s "$dir/$service-mongodb.env" ]; then
+    printf 'MONGO_URL=mongodb://%s:%s@oasis198-mongodb:27017/oasis-%s?authSource=oasis-%s\n' \
+      "$service" "$(random)" "$service" "$service" > "$dir/$service-mongodb.env"
+  fi
 done
 echo "Secrets of the dev overlay: $dir"

@@ -307,9 +307,49 @@ describe('the oasis198 umbrella chart', () => {
       for (const service of DATABASE_SERVICES) {
         const secret = one(deps, 'Secret', `oasis198-${service}`);
         expect(Buffer.from(secret.data?.['MONGO_URL'] ?? '', 'base64').toString()).toBe(
-          `mongodb://oasis198-mongodb:27017/oasis-${service}`,
+          `mongodb://${service}:ci-only-mongodb-${service}-0123456789abcdef@oasis198-mongodb:27017/oasis-${service}?authSource=oasis-${service}`,
         );
       }
+    });
+
+    it('runs MongoDB with authentication, each service its own user from the MONGO_URL it reads', () => {
+      const check = (objects: K8sObject[]) => {
+        const set = one(objects, 'StatefulSet', 'oasis198-mongodb');
+        expect(mainContainer(set).command).toContain('--auth');
+        const pod = podSpec(set);
+        const init = must(
+          pod.initContainers?.find((c) => c.name === 'users'),
+          'the users init container',
+        );
+        const files = secretFiles(pod, init);
+        expect([...files.keys()].sort()).toEqual(
+          DATABASE_SERVICES.map((s) => `/etc/mongodb/urls/${s}`).sort(),
+        );
+        for (const service of DATABASE_SERVICES) {
+          const deployment = one(objects, 'Deployment', `oasis198-${service}`);
+          const own = secretVariables(podSpec(deployment), mainContainer(deployment))['MONGO_URL'];
+          // The very Secret and key the service reads, read-only, and never as a variable.
+          expect(files.get(`/etc/mongodb/urls/${service}`)).toEqual(must(own, `${service}'s MONGO_URL`));
+        }
+        expect((init.env ?? []).map((e) => e.name)).toEqual(['HOME']);
+        const script = one(objects, 'ConfigMap', 'oasis198-mongodb').data?.['users.js'] ?? '';
+        // One role, on the user's own database: no service reads another's.
+        expect([...script.matchAll(/role: '(\w+)'/g)].map((m) => m[1])).toEqual(['readWrite']);
+        expect(script).toContain("{ role: 'readWrite', db: database }");
+      };
+      check(deps);
+      // Without passwords in values, each service reads <fullname>-mongodb, and so do the users.
+      const bare = helmTemplate('oasis198', {
+        set: [
+          'global.nats.inCluster=true',
+          'global.mongodb.inCluster=true',
+          'global.nats.auth.enabled=false',
+        ],
+      });
+      check(bare);
+      const init = must(podSpec(one(bare, 'StatefulSet', 'oasis198-mongodb')).initContainers?.[0], 'init');
+      const urls = secretFiles(podSpec(one(bare, 'StatefulSet', 'oasis198-mongodb')), init);
+      expect(urls.get('/etc/mongodb/urls/rooms')?.secret).toBe('oasis198-rooms-mongodb');
     });
 
     it('lets exactly the right pods through the NetworkPolicies', () => {
@@ -357,6 +397,11 @@ describe('the oasis198 umbrella chart', () => {
     const trying = helmNotes({ values: ['ci/in-cluster-deps.yaml'] });
     expect(trying).not.toContain('create secret');
     expect(trying).toContain('NATS (JetStream) runs in the cluster: oasis198-nats');
+    // The in-cluster MongoDB without passwords in values: each service's URL names its user.
+    const bare = helmNotes({ set: ['global.mongodb.inCluster=true'] });
+    expect(bare).toContain(
+      "create secret generic oasis198-rooms-mongodb --from-literal=MONGO_URL='mongodb://rooms:<password>@oasis198-mongodb:27017/oasis-rooms?authSource=oasis-rooms'",
+    );
   });
 
   it('gives every chart the same global defaults', () => {
@@ -429,6 +474,18 @@ describe('the kustomize overlays', () => {
     expect(read.map((r) => r.variable)).toEqual(
       expect.arrayContaining(['MONGO_URL', 'JWT_SECRET', 'NATS_PASSWORD']),
     );
+    // Each database service connects as its own user, with a random password, and MongoDB makes
+    // that user from the same URL.
+    for (const service of DATABASE_SERVICES) {
+      const url = read.find((r) => r.workload === `oasis198-${service}` && r.variable === 'MONGO_URL')?.value;
+      expect(url).toMatch(
+        new RegExp(
+          `^mongodb://${service}:[0-9a-f]{64}@oasis198-mongodb:27017/oasis-${service}\\?authSource=oasis-${service}$`,
+        ),
+      );
+      const made = read.find((r) => r.workload === 'oasis198-mongodb' && r.variable === service)?.value;
+      expect(made).toBe(url);
+    }
     for (const { workload, variable, value } of read) {
       expect([workload, variable, value]).toEqual([workload, variable, expect.any(String)]);
     }
