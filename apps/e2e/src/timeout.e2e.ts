@@ -1,5 +1,5 @@
 // Scenario 7 of issue 7: a 14 s room where the player to move does nothing. The game timer ends the
-// game by timeout, and the rewards service pays what DECISIONS.md says.
+// game by timeout before anyone moved, so DECISIONS.md "Aborted games" applies: it pays nothing.
 import { expectProfile, newPlayer, openProfile, type Player, type ProfileCards } from './support/accounts';
 import { DESKTOP, LAPTOP } from './support/browser';
 import { whoseTurn } from './support/game';
@@ -10,8 +10,8 @@ import { expect, shot, test } from './support/scenario';
 const TIMEOUT_AFTER_START_MS = 19_000;
 
 test(
-  '7. A 14 s room in which the player to move does nothing ends by timeout with the right winner, ' +
-    'and the profiles show the points, coins, played games, level and blitz title',
+  '7. A 14 s room in which the player to move does nothing ends by timeout, aborted before both moved, ' +
+    'and the profiles show no points, coins, played game or title for it',
   async ({ browser }) => {
     test.setTimeout(90_000);
     const dalia = await newPlayer(browser, 'Dalia', DESKTOP);
@@ -43,43 +43,34 @@ test(
     await shot(idle.person, 'my-turn-doing-nothing');
     await shot(patient.person, 'waiting-for-the-idle-player');
 
-    // Nobody moves. The game ends by timeout: the player who had the turn loses.
+    // Nobody moves. The game ends by timeout, aborted: neither player had moved.
     const i = idle.person.page;
     const p = patient.person.page;
-    await i.getByRole('heading', { name: 'You lost' }).waitFor({ timeout: TIMEOUT_AFTER_START_MS + 15_000 });
-    await p.getByRole('heading', { name: 'You won!' }).waitFor();
+    await i
+      .getByRole('heading', { name: 'Game aborted' })
+      .waitFor({ timeout: TIMEOUT_AFTER_START_MS + 15_000 });
+    await p.getByRole('heading', { name: 'Game aborted' }).waitFor();
     const endedAfter = Date.now() - started;
     // Not before the deadline has passed (the start was seen up to a moment after it happened).
     expect(endedAfter).toBeGreaterThan(TIMEOUT_AFTER_START_MS - 2_000);
     await i.getByText('You ran out of time.').waitFor();
     await p.getByText('Opponent ran out of time.').waitFor();
-    await shot(idle.person, 'lost-by-timeout');
-    await shot(patient.person, 'won-by-timeout');
+    await i.getByText(/no points, coins or played game/).waitFor();
+    await shot(idle.person, 'aborted-by-own-timeout');
+    await shot(patient.person, 'aborted-by-opponent-timeout');
 
-    // DECISIONS.md: the winner gets 25 points, 10 coins and the blitz title of a 14 s room; a loser
-    // by timeout gets nothing; both have played one game; 25 points are still level 1 (rookie).
+    // DECISIONS.md "Aborted games": no played game, no points, no coins, no win, no title for either.
     type Earned = Pick<ProfileCards, 'playedGames' | 'assets' | 'points' | 'coins' | 'championTitles'>;
+    const nothing: Earned = {
+      playedGames: '0',
+      assets: '0 points · 0 coins',
+      points: '0',
+      coins: '0',
+      championTitles: 'none yet',
+    };
     const expected: [Player, Earned][] = [
-      [
-        patient,
-        {
-          playedGames: '1',
-          assets: '25 points · 10 coins',
-          points: '25',
-          coins: '10',
-          championTitles: 'Blitz winner',
-        },
-      ],
-      [
-        idle,
-        {
-          playedGames: '1',
-          assets: '0 points · 0 coins',
-          points: '0',
-          coins: '0',
-          championTitles: 'none yet',
-        },
-      ],
+      [patient, nothing],
+      [idle, nothing],
     ];
     for (const [player, cards] of expected) {
       const page = player.person.page;

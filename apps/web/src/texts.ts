@@ -172,7 +172,7 @@ export const T = {
   gameMoves: 'Moves',
   fairPlay: 'Fair play',
   theAi: 'the AI',
-  results: { won: 'Won', lost: 'Lost', draw: 'Draw' } as Record<string, string>,
+  results: { won: 'Won', lost: 'Lost', draw: 'Draw', aborted: 'Aborted' } as Record<string, string>,
   endReasons: {
     reached198: 'Reached 198',
     timeout: 'Time ran out',
@@ -308,6 +308,10 @@ export const T = {
   playerWon: (name: string) => `${name} won`,
   // DECISIONS.md "Fair play": the result of a draw, for players and spectators alike.
   draw: 'Draw: the move limit was reached.',
+  // DECISIONS.md "Aborted games": a game a player never moved in has no winner and pays nothing.
+  aborted: 'Game aborted',
+  abortedHelp:
+    'The game ended before both players had moved, so it counts for nobody: no points, coins or played game.',
   playAgain: 'Play Again',
   exitGame: 'Exit Game',
   readyToPlay: 'Ready To Play',

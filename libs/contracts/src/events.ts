@@ -1,5 +1,6 @@
 import {
   END_REASONS,
+  isAbortedGame,
   MOVE_LIMIT,
   MOVE_OPTIONS,
   type MoveRecord,
@@ -122,6 +123,12 @@ const gameFinishedBase = {
   moveList: z.array(moveRecordSchema).max(MOVE_LIMIT).optional(),
   /** When the game ended (ISO 8601). */
   finishedAt: z.string().refine((text) => !Number.isNaN(Date.parse(text))),
+  /**
+   * True when the game ended before each player had moved (DECISIONS.md "Aborted games"): it pays
+   * nothing, whatever winner and endReason say. Absent from events written before it was added:
+   * isAbortedFinish derives it from the moves.
+   */
+  aborted: z.boolean().optional(),
 };
 
 const seated = personSchema.extend({ seat: z.enum(SEATS) });
@@ -188,5 +195,18 @@ export const EventIds = {
   moveMade: (gameId: string, moveIndex: number) => `move.made:${gameId}:${moveIndex}`,
   gameFinished: (gameId: string) => `game.finished:${gameId}`,
 } as const;
+
+/**
+ * Whether a finished game was aborted: as the event says, or for an event from before the field,
+ * from its moves (turns alternate, so fewer than two moves means a player never moved).
+ */
+export function isAbortedFinish(
+  game: Pick<GameFinished, 'aborted' | 'endReason' | 'moveList' | 'moves'>,
+): boolean {
+  if (game.aborted !== undefined) return game.aborted;
+  const { endReason } = game;
+  if (game.moveList) return isAbortedGame({ gameOver: true, endReason, moves: game.moveList });
+  return isAbortedGame({ gameOver: true, endReason, moves: [] }) && game.moves < SEATS.length;
+}
 
 export const gameIdOf = (roomId: string, gameNumber: number): string => `${roomId}:${gameNumber}`;

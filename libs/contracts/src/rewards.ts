@@ -146,7 +146,8 @@ export const playedGameIdSchema = z.string().min(1).max(128);
 /** How many of a player's latest games their history keeps (issue 15: "the last 50 games"). */
 export const GAME_HISTORY_SIZE = 50;
 
-export const PLAYED_GAME_RESULTS = ['won', 'lost', 'draw'] as const;
+/** 'aborted': the game ended before both players moved, and paid nothing (DECISIONS.md). */
+export const PLAYED_GAME_RESULTS = ['won', 'lost', 'draw', 'aborted'] as const;
 export type PlayedGameResult = (typeof PLAYED_GAME_RESULTS)[number];
 
 /**
@@ -226,4 +227,5 @@ export const REWARD_MESSAGES = {
   notFound: 'This player has no reward record.',
   deleted: 'The reward has been deleted.',
   gameNotFound: "This game is not in the player's history.",
+  notYourName: 'playerName must be your own username: a reward record carries its player’s name.',
 } as const;

@@ -9,6 +9,7 @@ import {
   currentTurn,
   END_REASONS,
   initialGameState,
+  isAbortedGame,
   isPick,
   isSeat,
   isTurnExpired,
@@ -925,6 +926,42 @@ describe('applyLeave', () => {
 
   it('refuses a seat that is not a player', () => {
     expectRefused(applyLeave(start(), 'nobody' as Seat, { nowMs: T0 }), 'not-a-player');
+  });
+});
+
+describe('isAbortedGame (DECISIONS.md "Aborted games")', () => {
+  const plain3: MoveIntent = { number: 3, option: 'plain' };
+
+  it('is aborted when a game ends before each player has moved: a leave, a timeout', () => {
+    const fresh = start();
+    const oneMove = move(fresh, 'player1', plain3);
+    for (const state of [fresh, oneMove]) {
+      for (const leaver of SEATS) {
+        expect(isAbortedGame(ok(applyLeave(state, leaver, { nowMs: at(state, 5) })).state)).toBe(true);
+      }
+      const late = fromSpecSeconds(timeoutAt(state) as number) + 1;
+      expect(isAbortedGame(ok(applyTimeout(state, currentTurn(state), { nowMs: late })).state)).toBe(true);
+    }
+  });
+
+  it('is not aborted once both have moved, nor while a game runs, nor after 198 or a draw', () => {
+    const both = move(move(start(), 'player1', plain3), 'player2', plain3);
+    expect(isAbortedGame(both)).toBe(false);
+    expect(isAbortedGame(start())).toBe(false);
+    expect(isAbortedGame(ok(applyLeave(both, 'player1', { nowMs: at(both, 5) })).state)).toBe(false);
+    const late = fromSpecSeconds(timeoutAt(both) as number) + 1;
+    expect(isAbortedGame(ok(applyTimeout(both, currentTurn(both), { nowMs: late })).state)).toBe(false);
+    expect(isAbortedGame(playToEnd(start()))).toBe(false);
+  });
+
+  it('goes by who moved, not by how many moves there were', () => {
+    const p1 = { player: 'player1' as const };
+    const p2 = { player: 'player2' as const };
+    for (const endReason of ['left', 'timeout'] as const) {
+      expect(isAbortedGame({ gameOver: true, endReason, moves: [p1, p1] })).toBe(true);
+      expect(isAbortedGame({ gameOver: true, endReason, moves: [p2] })).toBe(true);
+      expect(isAbortedGame({ gameOver: true, endReason, moves: [p1, p2] })).toBe(false);
+    }
   });
 });
 

@@ -135,6 +135,17 @@ export function currentTurn(state: Pick<GameState, 'gameNumber' | 'moves'>): Tur
   return { gameNumber: state.gameNumber, moveIndex: state.moves.length };
 }
 
+/**
+ * DECISIONS.md "Aborted games": a game that a leave, a deletion or a timeout ends before each
+ * player has moved is aborted and pays nothing. Reaching 198 or the move limit takes moves by both.
+ */
+export function isAbortedGame(
+  state: Pick<GameState, 'gameOver' | 'endReason'> & { moves: readonly Pick<MoveRecord, 'player'>[] },
+): boolean {
+  if (!state.gameOver || (state.endReason !== 'left' && state.endReason !== 'timeout')) return false;
+  return !SEATS.every((seat) => state.moves.some((move) => move.player === seat));
+}
+
 export function turnDeadline(turnStart: number, duration: number): number {
   return addSpecSeconds(turnStart, duration + TURN_GRACE);
 }

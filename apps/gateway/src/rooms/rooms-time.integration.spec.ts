@@ -1,4 +1,4 @@
-import { EventTypes, type GameFinished, Streams } from '@oasis198/contracts';
+import { EventTypes, type GameFinished, type PlayedGame, Streams } from '@oasis198/contracts';
 import { recordEvents, waitFor } from '@oasis198/testing';
 import { connect } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,7 +13,7 @@ const sec = 1000;
  *  - room A times out normally (rewards and the blitz title);
  *  - room C's game goes on across a crash of the rooms service (SIGKILL, then a new process);
  *  - room B's timeout falls due while the timer is down (killed), and is applied once when a new
- *    timer process starts.
+ *    timer process starts (before anyone moved: an aborted game, which pays nothing).
  */
 describe('turn timeouts and restarts', () => {
   const stack = useGameStack({ RPC_TIMEOUT_MS: '1500' });
@@ -26,10 +26,11 @@ describe('turn timeouts and restarts', () => {
     const games = await recordEvents(nc, Streams.games.name);
     const stored = async (type: string) => (await games.events()).filter((event) => event.type === type);
 
-    // Room A: alice moves once, then bob lets his 14 s turn run out.
+    // Room A: alice and bob move once each, then alice lets her 14 s turn run out.
     const a = await s.startedGame({ duration: 14 });
     const watcherA = await SseClient.open(`${s.baseUrl}/api/rooms/${a.room._id}/stream`);
     expect((await s.move(a.alice, a.room._id, 5)).status).toBe(200);
+    expect((await s.move(a.bob, a.room._id, 5)).status).toBe(200);
 
     // Room C (32 s turns): a game that goes on while the rooms service restarts.
     const c = await s.startedGame();
@@ -61,13 +62,13 @@ describe('turn timeouts and restarts', () => {
     const b = await s.startedGame({ duration: 14 });
     const bDue = (b.room.whosTurn.deadline ?? 0) + 1;
 
-    // A's timeout, with the timer running: bob (to move) loses.
+    // A's timeout, with the timer running: alice (to move) loses.
     await watcherA.until((w) => w.rooms().some((r) => r.whosTurn.gameOver), 'room A to time out', 30 * sec);
     const endedA = watcherA.rooms().find((r) => r.whosTurn.gameOver);
     expect(endedA?.whosTurn).toMatchObject({
       endReason: 'timeout',
-      winner: 'player1',
-      player2: { turn: true },
+      winner: 'player2',
+      player1: { turn: true },
     });
     watcherA.close();
 
@@ -95,19 +96,23 @@ describe('turn timeouts and restarts', () => {
     });
 
     // Rewards: each game paid once; a loser by timeout gets nothing; a 14 s win is a blitz title.
-    const rewardA = await s.rewardOf(a.alice.id, (r) => r.playedGames === 1);
+    const rewardA = await s.rewardOf(a.bob.id, (r) => r.playedGames === 1);
     expect(rewardA.assets).toEqual({ points: 25, coins: 10 });
     expect(rewardA.championStatus.blitzWinner).toBe(true);
-    expect((await s.rewardOf(a.bob.id, (r) => r.playedGames === 1)).assets).toEqual({ points: 0, coins: 0 });
-    const rewardB = await s.rewardOf(b.bob.id, (r) => r.playedGames === 1);
-    expect(rewardB).toMatchObject({
-      assets: { points: 25, coins: 10 },
-      championStatus: { blitzWinner: true },
-    });
-    expect((await s.rewardOf(b.alice.id, (r) => r.playedGames === 1)).assets).toEqual({
+    expect((await s.rewardOf(a.alice.id, (r) => r.playedGames === 1)).assets).toEqual({
       points: 0,
       coins: 0,
     });
+    // B timed out before anyone moved: aborted (DECISIONS.md), listed as such, and paid to nobody.
+    for (const player of [b.alice, b.bob]) {
+      await waitFor(
+        async () => {
+          const res = await s.call<PlayedGame[]>('GET', `/api/rewards/${player.id}/games`);
+          return res.body[0]?.result === 'aborted' ? res.body : undefined;
+        },
+        { timeoutMs: 10 * sec, what: "room B's game in the history as aborted" },
+      );
+    }
     const cWinner = finalC.whosTurn.winner === 'player1' ? c.alice : c.bob;
     const cReward = await s.rewardOf(cWinner.id, (r) => r.playedGames === 1);
     expect(cReward).toMatchObject({
@@ -120,11 +125,21 @@ describe('turn timeouts and restarts', () => {
     for (const room of [a.room, b.room, c.room]) {
       expect(finished.filter((e) => (e.data as GameFinished).roomId === room._id)).toHaveLength(1);
     }
-    const cGame = finished.find((e) => (e.data as GameFinished).roomId === c.room._id)?.data as GameFinished;
+    const finishedOf = (roomId: string) =>
+      finished.find((e) => (e.data as GameFinished).roomId === roomId)?.data as GameFinished;
+    expect([a.room, b.room, c.room].map((room) => finishedOf(room._id).aborted)).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    const cGame = finishedOf(c.room._id);
     expect(cGame.moveList?.map((m) => m.total)).toEqual(Array.from({ length: 22 }, (_, i) => 9 * (i + 1)));
     await sleep(1000);
-    for (const player of [a.alice, a.bob, b.alice, b.bob, cWinner]) {
+    for (const player of [a.alice, a.bob, cWinner]) {
       expect((await s.rewardOf(player.id)).playedGames).toBe(1);
+    }
+    for (const player of [b.alice, b.bob]) {
+      expect(await s.rewardOf(player.id)).toMatchObject({ playedGames: 0, assets: { points: 0, coins: 0 } });
     }
     await nc.close();
   });

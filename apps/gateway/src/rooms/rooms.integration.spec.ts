@@ -1,6 +1,7 @@
 import {
   editRoomResponseSchema,
   httpErrorBodySchema,
+  type PlayedGame,
   roomGonePushDataSchema,
   type RoomMovesPushData,
   roomListSchema,
@@ -273,8 +274,9 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     });
     expect(again.body.room.whosTurn.player1.turn).toBe(true);
 
-    // Game 2: alice moves, then leaves: bob wins by 'left', the room is deleted.
+    // Game 2: both move, then alice leaves: bob wins by 'left', the room is deleted.
     expect((await s.move(alice, room._id, 7)).status).toBe(200);
+    expect((await s.move(bob, room._id, 7)).status).toBe(200);
     expect((await s.leave(alice, room._id)).status).toBe(200);
     expect((await s.getRoom(room._id)).status).toBe(404);
     await watcher.until((w) => w.of('room-deleted').length === 1, 'room-deleted');
@@ -297,6 +299,66 @@ describe('rooms through the gateway (SPEC §7) with live push', () => {
     expect(aliceReward.assets).toEqual(game1(alice));
     // Both can play again elsewhere at once.
     expect((await s.createRoom(alice)).status).toBe(201);
+  });
+
+  it('pays nothing for an instant forfeit: a game left before both moved is aborted (DECISIONS.md)', async () => {
+    const s = stack();
+    const [farmer, feeder] = await Promise.all([s.register('f'), s.register('g')]);
+    const before = await Promise.all([s.rewardOf(farmer.id), s.rewardOf(feeder.id)]);
+    const forfeits: string[] = [];
+    // The feeder opens a 14 s room, the farmer joins, and the feeder leaves at once: three times,
+    // then once after one move by the farmer (the feeder still never moved).
+    for (let i = 0; i < 4; i++) {
+      const created = await s.createRoom(feeder, { duration: 14 });
+      expect(created.status).toBe(201);
+      const roomId = created.body._id;
+      forfeits.push(`${roomId}:1`);
+      expect((await s.join(farmer, roomId)).status).toBe(200);
+      if (i === 3) {
+        // The feeder created the room, so the farmer joined second: the feeder moves first here.
+        expect((await s.move(feeder, roomId, 5)).status).toBe(200);
+      }
+      expect((await s.leave(feeder, roomId)).status).toBe(200);
+      expect((await s.getRoom(roomId)).status).toBe(404);
+    }
+    // A last game in which both move before the feeder leaves: paid, and paid after the forfeits.
+    const created = await s.createRoom(feeder, { duration: 14 });
+    const paidRoom = created.body._id;
+    expect((await s.join(farmer, paidRoom)).status).toBe(200);
+    expect((await s.move(feeder, paidRoom, 5)).status).toBe(200);
+    expect((await s.move(farmer, paidRoom, 5)).status).toBe(200);
+    expect((await s.leave(feeder, paidRoom)).status).toBe(200);
+
+    const farmerAfter = await s.rewardOf(farmer.id, (r) => r.playedGames > 0);
+    const feederAfter = await s.rewardOf(feeder.id, (r) => r.playedGames > 0);
+    expect(before.map((r) => [r.playedGames, r.wins, r.assets])).toEqual([
+      [0, 0, { points: 0, coins: 0 }],
+      [0, 0, { points: 0, coins: 0 }],
+    ]);
+    // Only the last game counts: one played game each, one win and one blitz title for the farmer.
+    expect(farmerAfter).toMatchObject({
+      playedGames: 1,
+      wins: 1,
+      assets: { points: 25, coins: 10 },
+      championStatus: { blitzWinner: true },
+    });
+    expect(feederAfter).toMatchObject({ playedGames: 1, wins: 0, assets: { points: 0, coins: 0 } });
+
+    // Both histories list the forfeits as aborted, with why they ended.
+    for (const player of [farmer, feeder]) {
+      const history = await waitFor(
+        async () => {
+          const res = await s.call<PlayedGame[]>('GET', `/api/rewards/${player.id}/games`);
+          return res.status === 200 && res.body.length === 5 ? res.body : undefined;
+        },
+        { timeoutMs: 15_000, what: `the history of ${player.name}` },
+      );
+      const rows = new Map(history.map((g) => [g.gameId, [g.result, g.endReason, g.moves]]));
+      for (const [i, gameId] of forfeits.entries()) {
+        expect(rows.get(gameId)).toEqual(['aborted', 'left', i === 3 ? 1 : 0]);
+      }
+      expect(rows.get(`${paidRoom}:1`)).toEqual([player === farmer ? 'won' : 'lost', 'left', 2]);
+    }
   });
 
   it("shows a player's new name in the next room they open, at once after the rename", async () => {

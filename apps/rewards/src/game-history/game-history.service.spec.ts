@@ -89,6 +89,32 @@ describe('GameHistoryService', () => {
     expect(await service.list('bob')).toMatchObject([{ seat: 'player2', opponent: ALICE, result: 'lost' }]);
   });
 
+  it('lists an aborted game as aborted for both players, with why it ended (DECISIONS.md "Aborted games")', async () => {
+    const { rewards, service } = setup();
+    await rewards.createIfMissing('alice', 'alice1', 1);
+    await rewards.createIfMissing('bob', 'bob1', 1);
+    const game = (n: number, moves: MoveRecord[], aborted?: boolean) =>
+      makeEvent(EventTypes.gameFinished, `g:room1:${n}`, {
+        ...wonGame(ALICE, BOB, {
+          gameId: `room1:${n}`,
+          gameNumber: n,
+          moves: moves.length,
+          moveList: moves,
+          endReason: n === 1 ? 'left' : 'timeout',
+          finishedAt: new Date(T0 + n * 60_000).toISOString(),
+        }),
+        ...(aborted === undefined ? {} : { aborted }),
+      });
+    // As rooms marks it, and an event from before the field (derived from the moves).
+    await service.onGameEvents([game(1, [], true), game(2, movesOf(1))]);
+    for (const player of ['alice', 'bob']) {
+      expect((await service.list(player)).map((g) => [g.gameId, g.result, g.endReason, g.moves])).toEqual([
+        ['room1:2', 'aborted', 'timeout', 1],
+        ['room1:1', 'aborted', 'left', 0],
+      ]);
+    }
+  });
+
   it('keeps the moves game.finished carries, for both players, and reads no other event', async () => {
     const { rewards, history, service } = setup();
     await rewards.createIfMissing('alice', 'alice1', 1);

@@ -1,4 +1,9 @@
-import type { GameFinished, PlayedGame, PlayedGameDetail } from '@oasis198/contracts';
+import {
+  type GameFinished,
+  isAbortedFinish,
+  type PlayedGame,
+  type PlayedGameDetail,
+} from '@oasis198/contracts';
 import { isAiPlayerId, type MoveRecord, SEATS } from '@oasis198/game-rules';
 import type { PlayerGameResult, StoredPlayerGame } from './game-history.repository';
 
@@ -12,6 +17,8 @@ export function historyResults(game: GameFinished): PlayerGameResult[] {
   // The moves, when the event carries them (events written before it was added do not).
   const moveList = game.moveList ?? null;
   const bySeat = { player1: game.player1, player2: game.player2 };
+  // An aborted game is listed as such for both, with why it ended: it has no winner or loser.
+  const aborted = isAbortedFinish(game);
   return SEATS.filter((seat) => !isAiPlayerId(bySeat[seat].id)).map((seat) => {
     const player = bySeat[seat];
     const opponent = bySeat[seat === 'player1' ? 'player2' : 'player1'];
@@ -22,7 +29,7 @@ export function historyResults(game: GameFinished): PlayerGameResult[] {
       finishedAt,
       seat,
       opponent: { id: opponent.id, name: opponent.name },
-      result: game.draw ? 'draw' : game.winner.id === player.id ? 'won' : 'lost',
+      result: aborted ? 'aborted' : game.draw ? 'draw' : game.winner.id === player.id ? 'won' : 'lost',
       endReason: game.endReason,
       moves: game.moves,
       duration: game.duration,

@@ -1,4 +1,4 @@
-import type { GameFinished, Person } from '@oasis198/contracts';
+import { type GameFinished, isAbortedFinish, type Person } from '@oasis198/contracts';
 import { BLITZ_DURATION, type ChampionTitle, isAiPlayerId, NO_REWARD, rewardFor } from '@oasis198/game-rules';
 import type { Credit } from '../rewards/rewards.repository';
 
@@ -7,9 +7,12 @@ import type { Credit } from '../rewards/rewards.repository';
  * played game; the winner 25 points, 10 coins and a win (and the blitz title in a 14-second room);
  * the loser 5 and 1, or nothing after a timeout or leaving; each player of a draw (the move limit)
  * nothing and no title. A game against the AI pays its human one played game and nothing else,
- * so it cannot be farmed, and the AI (`ai:<roomId>`, no account) gets no record at all.
+ * so it cannot be farmed, and the AI (`ai:<roomId>`, no account) gets no record at all. An aborted
+ * game (a player never moved) pays nobody anything, not even the played game, so an instant
+ * forfeit between two accounts earns nothing.
  */
 export function payoutsFor(game: GameFinished): Credit[] {
+  if (isAbortedFinish(game)) return [];
   const { gameId } = game;
   const humans = [game.player1, game.player2].filter((player) => !isAiPlayerId(player.id));
   if (humans.length < 2) return humans.map((player) => played(gameId, player));

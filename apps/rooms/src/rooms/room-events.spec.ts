@@ -80,6 +80,7 @@ describe('eventsFor', () => {
       playedSeconds: 22,
       specialRandom: room.whosTurn.specialRandom,
       moves: 22,
+      aborted: false,
     });
   });
 
@@ -96,12 +97,37 @@ describe('eventsFor', () => {
       endReason: 'left',
       loser: { id: alice.id },
       winner: { id: bob.id },
+      // Nobody had moved: the game is aborted (DECISIONS.md "Aborted games").
+      aborted: true,
+      moves: 0,
     });
     expect(events[2]?.data).toEqual({
       roomId: room._id,
       version: room.version + 2,
       reason: 'left',
       playerIds: [alice.id, bob.id],
+    });
+  });
+
+  it('marks a game aborted until each player has moved: a leave after one move, not after two', () => {
+    const room = started();
+    const first = changed(planMove(room, alice.id, { number: 4, option: 'plain' }, T0 + 1000, fixedRandom()));
+    const leftAfterOne = changed(planLeave(first.next, bob.id, T0 + 2000));
+    expect(eventsOf(first.next, leftAfterOne, T0 + 2000)[0]?.data).toMatchObject({
+      endReason: 'left',
+      winner: { id: alice.id },
+      moves: 1,
+      aborted: true,
+    });
+    const second = changed(
+      planMove(first.next, bob.id, { number: 4, option: 'plain' }, T0 + 2000, fixedRandom()),
+    );
+    const leftAfterTwo = changed(planLeave(second.next, bob.id, T0 + 3000));
+    expect(eventsOf(second.next, leftAfterTwo, T0 + 3000)[0]?.data).toMatchObject({
+      endReason: 'left',
+      winner: { id: alice.id },
+      moves: 2,
+      aborted: false,
     });
   });
 
@@ -206,6 +232,7 @@ describe('eventsFor', () => {
         // Every move, so the game can be replayed and checked from this event alone (My games).
         moveList: change.next.whosTurn.moves,
         finishedAt: new Date(T0 + 30_000).toISOString(),
+        aborted: false,
       });
       expect(snapshotOf(events)).toMatchObject({
         gameOver: true,

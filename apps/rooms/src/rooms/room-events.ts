@@ -7,7 +7,13 @@ import {
   type GameWon,
   type RoomView,
 } from '@oasis198/contracts';
-import { fromSpecSeconds, type GameState, otherSeat, toSpecSeconds } from '@oasis198/game-rules';
+import {
+  fromSpecSeconds,
+  type GameState,
+  isAbortedGame,
+  otherSeat,
+  toSpecSeconds,
+} from '@oasis198/game-rules';
 import { makeEvent } from '@oasis198/service-kit';
 import type { RoomRecord } from './room.schema';
 import { personAt, type Transition } from './room-transitions';
@@ -74,6 +80,8 @@ export function eventsFor(
           specialRandom: after.specialRandom,
           moves: after.moves.length,
           moveList: after.moves,
+          // A game a player left or lost on time before both had moved pays nothing.
+          aborted: isAbortedGame(after),
           finishedAt: new Date(fromSpecSeconds(endedAt)).toISOString(),
         },
         at(),

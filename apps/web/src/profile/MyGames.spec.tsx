@@ -70,6 +70,33 @@ describe('My games (/profile)', () => {
     );
   });
 
+  it('lists an aborted game as Aborted, with why it ended, and verifies its few moves', async () => {
+    const aborted = playedGame({ result: 'aborted', endReason: 'left', moves: 0, moveList: [] });
+    const { user, section } = await renderGames([aborted]);
+    const [row] = within(within(section).getByRole('table')).getAllByRole('row').slice(1);
+    expect(cells(row as HTMLElement)).toEqual([
+      formatGameDate(aborted.finishedAt),
+      BOB.name,
+      'Aborted',
+      'A player left',
+      '0',
+      'Verify',
+    ]);
+    await user.click(within(section).getByRole('button', { name: /^Verify/ }));
+    const report = await within(section).findByRole('status');
+    expect(report).toHaveTextContent('Every AI number of this game checks out.');
+    expect(report).toHaveTextContent('Every move follows the rules.');
+  });
+
+  it('fails a game listed as aborted whose moves show both players moved', async () => {
+    const real = playedGame();
+    const { user, section } = await renderGames([{ ...real, result: 'aborted', endReason: 'left' }]);
+    await user.click(within(section).getByRole('button', { name: /^Verify/ }));
+    const report = await within(section).findByRole('status');
+    expect(report).toHaveTextContent('Some moves do not follow the rules.');
+    expect(report).toHaveTextContent('the game is listed as aborted, but both players moved');
+  });
+
   it('verifies a real game: replays every move and checks the commitment and every AI number', async () => {
     const game = playedGame();
     const { user, section, api } = await renderGames([game]);

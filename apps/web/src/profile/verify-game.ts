@@ -1,5 +1,12 @@
 import type { PlayedGameDetail } from '@oasis198/contracts';
-import { isAiSeed, MOVE_LIMIT, ruleProblems, verifyAiNumbers, WINNING_TOTAL } from '@oasis198/game-rules';
+import {
+  isAbortedGame,
+  isAiSeed,
+  MOVE_LIMIT,
+  ruleProblems,
+  verifyAiNumbers,
+  WINNING_TOTAL,
+} from '@oasis198/game-rules';
 
 /** What Verify found. */
 export type GameCheck =
@@ -44,6 +51,9 @@ function endProblems(game: PlayedGameDetail, moves: NonNullable<PlayedGameDetail
     problems.push(`the history says ${game.moves} moves, the replay has ${moves.length}`);
   }
   const last = moves.at(-1);
+  if (game.result === 'aborted' && !isAbortedGame({ gameOver: true, endReason: game.endReason, moves })) {
+    problems.push('the game is listed as aborted, but both players moved');
+  }
   if (game.endReason === 'reached198') {
     if (!last || last.total < WINNING_TOTAL) problems.push(`the last move does not reach ${WINNING_TOTAL}`);
     else if ((last.player === game.seat) !== (game.result === 'won')) {

@@ -57,13 +57,43 @@ describe('room screen: game over', () => {
     });
   });
 
+  /** Two moves, one by each player: a game that ends after them is not aborted. */
+  const bothMoved = (seed = AI_SEED): MoveRecord[] => [
+    { player: 'player1', number: 9, option: 'plain', aiNumber: aiNumber(seed, 0), total: 9, at: nowSpec() },
+    { player: 'player2', number: 2, option: 'plain', aiNumber: aiNumber(seed, 1), total: 11, at: nowSpec() },
+  ];
+
   it("explains a timeout, and shows spectators '{name} won' without Play Again", async () => {
-    serve(overRoom('player2', { endReason: 'timeout', currentNumber: 50 }));
+    serve(overRoom('player2', { endReason: 'timeout', currentNumber: 11, moves: bothMoved() }));
     renderApp(PATH, { user: CAROL });
     expect(await screen.findByRole('heading', { name: 'bob won' })).toBeInTheDocument();
     expect(screen.getByText('alice ran out of time.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Play Again' })).not.toBeInTheDocument();
     expect(readyPanel().map((li) => li.textContent)).toEqual(['aliceThinking...', 'bobThinking...']);
+  });
+
+  describe('an aborted game (DECISIONS.md "Aborted games": a player never moved)', () => {
+    it.each([
+      ['the player who ran out of time', ALICE, 'You ran out of time.'],
+      ['the other player', BOB, 'Opponent ran out of time.'],
+      ['a spectator', CAROL, 'alice ran out of time.'],
+    ])('reads "Game aborted" for %s, says why, and that it pays nothing', async (_who, viewer, why) => {
+      serve(overRoom('player2', { endReason: 'timeout', currentNumber: 9, moves: bothMoved().slice(0, 1) }));
+      renderApp(PATH, { user: viewer });
+      const heading = await screen.findByRole('heading', { name: 'Game aborted' });
+      expect(heading.className).not.toMatch(/won|lost/);
+      expect(screen.queryByText(/You won|You lost| won$/)).not.toBeInTheDocument();
+      expect(screen.getByText(why)).toBeInTheDocument();
+      expect(screen.getByText(/no points, coins or played game/)).toBeInTheDocument();
+    });
+
+    it('reads "Game aborted" after a leave before any move, and still offers Play Again', async () => {
+      serve(overRoom('player1', { endReason: 'left', moves: [] }));
+      renderApp(PATH, { user: ALICE });
+      expect(await screen.findByRole('heading', { name: 'Game aborted' })).toBeInTheDocument();
+      expect(screen.getByText('Opponent left the game.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Play Again' })).toBeInTheDocument();
+    });
   });
 
   it('hides Play Again once the ready window is over', async () => {

@@ -1,5 +1,6 @@
 import type { RoomView } from '@oasis198/contracts';
 import {
+  isAbortedGame,
   otherSeat,
   READY_WINDOW,
   SEATS,
@@ -22,6 +23,8 @@ function resultText(room: RoomView, mySeat: Seat | null): string {
   const { winner, endReason } = room.whosTurn;
   // A draw has no winner: the same text for both players and for spectators.
   if (endReason === 'moveLimit') return T.draw;
+  // Nor has an aborted game: the reason below still says who left or ran out of time.
+  if (isAbortedGame(room.whosTurn)) return T.aborted;
   if (!winner) return '';
   if (mySeat) return winner === mySeat ? T.youWon : T.youLost;
   return T.playerWon(playerAt(room, winner)?.name ?? T.opponent);
@@ -58,7 +61,8 @@ export function GameOver({
   const windowOpen = now <= windowEnd;
   const iAmReady = mySeat !== null && w[mySeat].restart;
   const result = resultText(room, mySeat);
-  const won = mySeat !== null && w.winner === mySeat;
+  const aborted = isAbortedGame(w);
+  const won = mySeat !== null && w.winner === mySeat && !aborted;
   const { aiSeed, aiCommit } = room;
   // DECISIONS.md "Fair play": the seed revealed now must hash to the commitment shown since the
   // start and give every AI number (a game without moves still checks the commitment). A game
@@ -83,7 +87,7 @@ export function GameOver({
       <PlayersHeader room={room} mySeat={mySeat} />
       <h2
         id="result-title"
-        className={`${styles.result} ${mySeat === null || w.winner === null ? '' : won ? styles.won : styles.lost}`}
+        className={`${styles.result} ${mySeat === null || w.winner === null || aborted ? '' : won ? styles.won : styles.lost}`}
         aria-live="assertive"
       >
         {result}
@@ -104,6 +108,7 @@ export function GameOver({
 
       <div className={styles.explain}>
         {reasonText(room, mySeat) ? <p>{reasonText(room, mySeat)}</p> : null}
+        {aborted ? <p>{T.abortedHelp}</p> : null}
         <p>{T.gameOverHelp}</p>
         {aiCheck ? (
           <>
