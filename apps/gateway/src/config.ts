@@ -1,4 +1,4 @@
-import { baseEnv, refuseKnownSecrets, signingSecret } from '@oasis198/service-kit';
+import { baseEnv, limitsBucketEnv, refuseKnownSecrets, signingSecret } from '@oasis198/service-kit';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -70,6 +70,8 @@ export const gatewayEnv = baseEnv
      * holds 4,000 beside the rest; raise both together.
      */
     PUSH_STREAMS_PER_REPLICA: limit(4000),
+    /** The NATS KV bucket the counting limits share with rooms (the same value in both). */
+    ...limitsBucketEnv,
     /**
      * The HS256 key auth signs access tokens with (the same Secret as auth's JWT_SECRET, or
      * JWT_SECRET_FILE): each replica checks tokens itself. A known or placeholder key is refused in

@@ -2,6 +2,7 @@ import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/comm
 import {
   CONFIG,
   JetStreamService,
+  limitsBucketBounds,
   LOGGER,
   type Logger,
   natsEndpoint,
@@ -11,7 +12,13 @@ import { AuthGuard } from './auth/auth.guard';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { TokenRevocations } from './auth/token-revocations';
 import type { GatewayConfig } from './config';
-import { GatewayLimits } from './http/rate-limit';
+import { GatewayLimits, type PerUserLimitName } from './http/rate-limit';
+
+/**
+ * The limits that only pace a user's writes: with the limits bucket full they count on each
+ * replica, so moves go on; the others answer 503 then (docs/adr/0003).
+ */
+const PACING_LIMITS: readonly PerUserLimitName[] = ['roomCreates', 'roomLeaves', 'roomEdits', 'rewardWrites'];
 
 /**
  * The gateway's connection to the services (request/reply over NATS), its token check (local,
@@ -34,7 +41,11 @@ import { GatewayLimits } from './http/rate-limit';
       provide: GatewayLimits,
       inject: [CONFIG, JetStreamService, LOGGER],
       useFactory: (config: GatewayConfig, jetstream: JetStreamService, logger: Logger) =>
-        GatewayLimits.open(jetstream.nc, config, { logger }),
+        GatewayLimits.open(jetstream.nc, config, {
+          logger,
+          bucket: limitsBucketBounds(config),
+          localWhenFull: PACING_LIMITS,
+        }),
     },
     TokenRevocations,
     JwtStrategy,
