@@ -496,7 +496,7 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
       for (let i = 0; i < 2; i++) {
         const res = await stack().call<RewardView>('POST', '/api/rewards/', {
           token: user.token,
-          body: { playerId: user.id, playerName: 'OtherName1' },
+          body: { playerId: user.id, playerName: user.name },
         });
         expect(res.status).toBe(201);
         expect(res.body).toMatchObject({ playerId: user.id, playerName: user.name, playedGames: 0 });
@@ -539,6 +539,13 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
         COMMON_MESSAGES.forbiddenOwner,
       ],
       [
+        "another player's name",
+        'own',
+        (u: Player) => ({ playerId: u.id, playerName: 'Impostor1' }),
+        403,
+        REWARD_MESSAGES.notYourName,
+      ],
+      [
         'an invalid playerName',
         'own',
         (u: Player) => ({ playerId: u.id, playerName: 'x!' }),
@@ -564,9 +571,14 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
   });
 
   describe('PATCH /api/rewards/:id/edit', () => {
-    it('renames the caller’s own record and answers { reward }', async () => {
+    it('copies the caller’s new username to their own record and answers { reward }', async () => {
       const user = await registered();
       await rewardOf(user.id);
+      const renamed = await stack().call('PATCH', '/api/users/edit', {
+        token: user.token,
+        body: { name: 'Shown1' },
+      });
+      expect(renamed.status).toBe(200);
       const res = await stack().call<{ reward: RewardView }>('PATCH', `/api/rewards/${user.id}/edit`, {
         token: user.token,
         body: { playerName: 'Shown1' },
@@ -585,6 +597,14 @@ describe('rewards calls through the gateway (SPEC §7) and the events behind the
         { playerName: 'Valid12' },
         403,
         COMMON_MESSAGES.forbiddenOwner,
+      ],
+      [
+        "another player's name on the caller's own record (impersonation)",
+        true,
+        'self',
+        { playerName: 'Valid12' },
+        403,
+        REWARD_MESSAGES.notYourName,
       ],
       ['an invalid playerName', true, 'self', { playerName: 'ab' }, 400, MESSAGES.username],
       [

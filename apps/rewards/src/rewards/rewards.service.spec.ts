@@ -5,7 +5,7 @@ import type { Reward } from './reward.schema';
 import type { RewardsRepository } from './rewards.repository';
 import { RewardsService } from './rewards.service';
 
-const caller = (userId: string): TokenClaims => ({ userId, name: `${userId}name`, jti: 'j', exp: 0 });
+const caller = (userId: string, name = `${userId}name`): TokenClaims => ({ userId, name, jti: 'j', exp: 0 });
 
 function setPoints(repo: InMemoryRewardsRepository, id: string, points: number): void {
   const reward = repo.rewards.get(id);
@@ -123,10 +123,11 @@ describe('RewardsService', () => {
   describe('create', () => {
     it("creates the caller's own record, or returns the existing one unchanged", async () => {
       const { repo, rewards } = setup();
-      const created = await rewards.create(caller('u1'), { playerId: 'u1', playerName: 'alice1' });
+      const created = await rewards.create(caller('u1', 'alice1'), { playerId: 'u1', playerName: 'alice1' });
       expect(created).toMatchObject({ playerId: 'u1', playerName: 'alice1', playedGames: 0 });
       setPoints(repo, 'u1', 50);
-      const again = await rewards.create(caller('u1'), { playerId: 'u1', playerName: 'other1' });
+      // After a rename the record keeps its name until the rename reaches it (user.renamed).
+      const again = await rewards.create(caller('u1', 'other1'), { playerId: 'u1', playerName: 'other1' });
       expect(again).toMatchObject({ playerName: 'alice1', assets: { points: 50, coins: 0 } });
     });
 
@@ -147,6 +148,14 @@ describe('RewardsService', () => {
       ).rejects.toMatchObject({ code: 'VALIDATION', details: { assets: expect.any(String) } });
     });
 
+    it("refuses a name that is not the caller's own (403): no record in another player's name", async () => {
+      const { repo, rewards } = setup();
+      await expect(
+        rewards.create(caller('u1', 'alice1'), { playerId: 'u1', playerName: 'bob1' }),
+      ).rejects.toMatchObject({ code: 'FORBIDDEN', message: REWARD_MESSAGES.notYourName });
+      expect(repo.rewards.size).toBe(0);
+    });
+
     it('does not recreate the record of a deleted player', async () => {
       const { repo, rewards } = setup();
       await repo.markDeleted('u1');
@@ -161,7 +170,7 @@ describe('RewardsService', () => {
     it('renames the owner’s record and nothing else', async () => {
       const { repo, rewards } = setup();
       await repo.createIfMissing('u1', 'alice1', 1);
-      const { reward } = await rewards.edit(caller('u1'), 'u1', { playerName: 'alice2' });
+      const { reward } = await rewards.edit(caller('u1', 'alice2'), 'u1', { playerName: 'alice2' });
       expect(reward.playerName).toBe('alice2');
       for (const body of [
         { playerName: 'alice3', points: 5 },
@@ -179,6 +188,19 @@ describe('RewardsService', () => {
       expect(repo.rewards.get('u1')).toMatchObject({ playerName: 'alice2', assets: { points: 0, coins: 0 } });
     });
 
+    it("refuses to rename the owner's record to any name but their own (403): no impersonation", async () => {
+      const { repo, rewards } = setup();
+      await repo.createIfMissing('u1', 'alice1', 1);
+      await repo.createIfMissing('u2', 'bob1', 1);
+      for (const playerName of ['bob1', 'alice2']) {
+        await expect(rewards.edit(caller('u1', 'alice1'), 'u1', { playerName })).rejects.toMatchObject({
+          code: 'FORBIDDEN',
+          message: REWARD_MESSAGES.notYourName,
+        });
+      }
+      expect(repo.rewards.get('u1')).toMatchObject({ playerName: 'alice1' });
+    });
+
     it("refuses someone else's record with 403 before anything else, and a missing one with 404", async () => {
       const { repo, rewards } = setup();
       await repo.createIfMissing('u2', 'bob1', 1);
@@ -187,7 +209,9 @@ describe('RewardsService', () => {
       });
       await expect(rewards.delete(caller('u1'), 'u2')).rejects.toMatchObject({ code: 'FORBIDDEN' });
       expect(repo.rewards.has('u2')).toBe(true);
-      await expect(rewards.edit(caller('u1'), 'u1', { playerName: 'alice1' })).rejects.toMatchObject({
+      await expect(
+        rewards.edit(caller('u1', 'alice1'), 'u1', { playerName: 'alice1' }),
+      ).rejects.toMatchObject({
         code: 'NOT_FOUND',
       });
       await expect(rewards.delete(caller('u1'), 'u1')).rejects.toMatchObject({ code: 'NOT_FOUND' });

@@ -58,6 +58,7 @@ export class RewardsService {
   async create(caller: TokenClaims, body: unknown): Promise<RewardView> {
     const { playerId, playerName } = parseWith(createRewardBodySchema, body);
     if (playerId !== caller.userId) throw forbidden();
+    ownName(caller, playerName);
     if (await this.rewards.isDeleted(caller.userId)) throw forbidden();
     await this.rewards.createIfMissing(caller.userId, playerName, Date.now());
     const reward = await this.rewards.findById(caller.userId);
@@ -65,10 +66,14 @@ export class RewardsService {
     return toRewardView(reward);
   }
 
-  /** Renames the caller's own record (the only field a client may change). */
+  /**
+   * Copies the caller's username to their own record (SPEC: after a username change), the only
+   * field a client may write, and only with the name their account has.
+   */
   async edit(caller: TokenClaims, id: unknown, body: unknown): Promise<EditRewardResponse> {
     const playerId = this.ownId(caller, id);
     const { playerName } = parseWith(editRewardBodySchema, body);
+    ownName(caller, playerName);
     const reward = await this.rewards.setName(playerId, playerName, Date.now());
     if (!reward) throw notFound();
     return { reward: toRewardView(reward) };
@@ -88,3 +93,11 @@ export class RewardsService {
 }
 
 const forbidden = () => new AppError('FORBIDDEN', COMMON_MESSAGES.forbiddenOwner);
+
+/**
+ * A record shows its account's name on the leaderboard, so a name other than the caller's (the
+ * name the gateway knows for the token, renames included) would impersonate someone: 403.
+ */
+function ownName(caller: TokenClaims, playerName: string): void {
+  if (playerName !== caller.name) throw new AppError('FORBIDDEN', REWARD_MESSAGES.notYourName);
+}
