@@ -1,6 +1,8 @@
 import { AppError, ROOM_MESSAGES } from '@oasis198/contracts';
 import {
   applyMove,
+  fromSpecSeconds,
+  isAbortedGame,
   LATE_TOLERANCE,
   MOVE_LIMIT,
   POST_GAME_EXPIRY,
@@ -189,6 +191,54 @@ describe('leaving and deleting', () => {
     expect(change.next.whosTurn).toMatchObject({ winner: 'player2', endReason: 'left' });
     expect(change.deleted?.reason).toBe('deleted');
     expect(refusal(() => planLeave(room, carol.id, T0)).code).toBe('FORBIDDEN');
+  });
+});
+
+describe('aborted games (DECISIONS.md: a game ended before each player moved pays nothing)', () => {
+  /** The room after `count` plain moves, one a second from T0. */
+  const afterMoves = (count: number): RoomRecord => {
+    let room = startedRoom();
+    for (let i = 1; i <= count; i++) {
+      const mover = room.whosTurn.player1.turn ? alice : bob;
+      room = changed(
+        planMove(room, mover.id, { number: 3, option: 'plain' }, T0 + i * sec, fixedRandom()),
+      ).next;
+    }
+    return room;
+  };
+  /** Every way a running game ends without reaching 198: leaves, a deletion, a timeout, abandonment. */
+  const endings = (room: RoomRecord): [string, RoomRecord][] => {
+    const now = T0 + (room.whosTurn.moves.length + 1) * sec;
+    const turn = {
+      roomId: room._id,
+      version: room.version,
+      gameNumber: 1,
+      moveIndex: room.whosTurn.moves.length,
+    };
+    const deadlineMs = fromSpecSeconds(room.whosTurn.deadline as number);
+    const timedOut = planDeadline(room, { ...turn, kind: 'turn' }, deadlineMs + LATE_TOLERANCE * sec + 1);
+    const abandoned = planDeadline(room, { ...turn, kind: 'abandoned' }, deadlineMs + 60 * sec);
+    if ('notApplied' in timedOut || 'notApplied' in abandoned) throw new Error('expected both deadlines');
+    return [
+      ['alice leaves', changed(planLeave(room, alice.id, now)).next],
+      ['bob leaves', changed(planLeave(room, bob.id, now)).next],
+      ['alice deletes', changed(planDelete(room, alice.id, now)).next],
+      ['the turn times out', timedOut.next],
+      ['the room is abandoned', abandoned.next],
+    ];
+  };
+
+  it.each([0, 1])('ends the game aborted after %i moves, whatever ends it', (moves) => {
+    for (const [how, next] of endings(afterMoves(moves))) {
+      expect([how, next.whosTurn.gameOver, isAbortedGame(next.whosTurn)]).toEqual([how, true, true]);
+    }
+  });
+
+  it('ends the game as usual once both have moved', () => {
+    for (const [how, next] of endings(afterMoves(2))) {
+      expect([how, next.whosTurn.gameOver, isAbortedGame(next.whosTurn)]).toEqual([how, true, false]);
+    }
+    expect(isAbortedGame(finishedRoom().whosTurn)).toBe(false);
   });
 });
 
