@@ -197,6 +197,16 @@ export const KvBuckets = {
 } as const;
 
 /**
+ * The largest value each bucket takes (its stream's max_msg_size, the write's headers included),
+ * whichever service creates or opens it: a limit's window (`{"c":10,"e":1764636000000}`), and a
+ * user's token record with up to 1,000 logouts (about 70 KiB).
+ */
+export const KvBucketMaxValueSize: Record<(typeof KvBuckets)[keyof typeof KvBuckets], number> = {
+  [KvBuckets.limits]: 512,
+  [KvBuckets.tokens]: 128 * 1024,
+};
+
+/**
  * Core NATS subjects outside every stream: broadcasts whose loss costs nothing (a client that
  * misses one refetches when its stream reopens), so they are not stored.
  */

@@ -1,3 +1,4 @@
+import { KvBucketMaxValueSize, KvBuckets } from '@oasis198/contracts';
 import { z } from 'zod';
 import type { BucketBounds } from './versioned-store';
 
@@ -10,7 +11,7 @@ const MiB = 1024 * 1024;
  */
 export const LIMITS_BUCKET_MAX_BYTES = 16 * MiB;
 /** A key's value is a window, `{"c":10,"e":1764636000000}`; the write's headers count too. */
-export const LIMITS_BUCKET_MAX_VALUE_SIZE = 512;
+export const LIMITS_BUCKET_MAX_VALUE_SIZE = KvBucketMaxValueSize[KvBuckets.limits];
 
 /** The environment of every service that opens the limits bucket (gateway, rooms): set it alike in each. */
 export const limitsBucketEnv = {

@@ -1,3 +1,4 @@
+import { KvBucketMaxValueSize, KvBuckets } from '@oasis198/contracts';
 import { uniqueName, useTestInfra } from '@oasis198/testing';
 import { connect, nanos, type NatsConnection } from 'nats';
 import { openKvBucket } from './kv-bucket';
@@ -61,5 +62,21 @@ describe('openKvBucket', () => {
     );
     expect(opened).toHaveLength(4);
     expect([10_000, 20_000, 30_000, 40_000].map(nanos)).toContain((await configOf(bucket)).max_age);
+  });
+
+  it("bounds the values of a bucket named in the contracts, an existing one too, whatever the caller's options", async () => {
+    const bucket = KvBuckets.tokens;
+    // As a release that did not bound its values created it.
+    await nc.jetstream().views.kv(bucket, { history: 1, ttl: 60_000, max_bytes: 1 << 20 });
+    expect((await configOf(bucket)).max_msg_size).toBe(-1);
+    const { kv, updated } = await openKvBucket(nc, bucket, { history: 1, ttl: 60_000, max_bytes: 1 << 20 });
+    expect(updated).toEqual({ max_msg_size: KvBucketMaxValueSize[bucket] });
+    expect(await configOf(bucket)).toMatchObject({ max_msg_size: 128 * 1024, max_bytes: 1 << 20 });
+    await kv.put('small', new Uint8Array(64 * 1024));
+    await expect(kv.put('large', new Uint8Array(200 * 1024))).rejects.toThrow(/maximum/i);
+    // A caller's own update is kept alongside.
+    const again = await openKvBucket(nc, bucket, { history: 1, ttl: 60_000 }, () => ({ max_bytes: 2 << 20 }));
+    expect(again.updated).toEqual({ max_bytes: 2 << 20 });
+    expect(await configOf(bucket)).toMatchObject({ max_msg_size: 128 * 1024, max_bytes: 2 << 20 });
   });
 });

@@ -1,3 +1,4 @@
+import { KvBucketMaxValueSize } from '@oasis198/contracts';
 import type { KV, KvOptions, NatsConnection, StreamConfig } from 'nats';
 
 /**
@@ -10,7 +11,8 @@ export type KvBucketUpdate = (config: StreamConfig) => Partial<StreamConfig> | u
 /**
  * Opens a KV bucket, creating it with `options` when missing, then applies `update` to its stream
  * config. Replicas and services start together: when another one creates the bucket at the same
- * moment (with its own settings), this one opens theirs and `update` sees those.
+ * moment (with its own settings), this one opens theirs and `update` sees those. A bucket named in
+ * KvBucketMaxValueSize takes values of that size at most, on creation and on an existing bucket.
  */
 export async function openKvBucket(
   nc: NatsConnection,
@@ -18,7 +20,9 @@ export async function openKvBucket(
   options: Partial<KvOptions>,
   update?: KvBucketUpdate,
 ): Promise<{ kv: KV; updated?: Partial<StreamConfig> }> {
-  const open = () => nc.jetstream().views.kv(bucket, options);
+  const maxValueSize = (KvBucketMaxValueSize as Record<string, number | undefined>)[bucket];
+  const open = () =>
+    nc.jetstream().views.kv(bucket, maxValueSize === undefined ? options : { ...options, maxValueSize });
   let kv: KV;
   try {
     kv = await open();
@@ -26,9 +30,12 @@ export async function openKvBucket(
     if (!String((error as Error).message).includes('already in use')) throw error;
     kv = await open();
   }
-  if (!update) return { kv };
+  if (!update && maxValueSize === undefined) return { kv };
   const { config } = (await kv.status()).streamInfo;
-  const changes = update(config);
+  let changes = update?.(config);
+  if (maxValueSize !== undefined && config.max_msg_size !== maxValueSize) {
+    changes = { ...changes, max_msg_size: maxValueSize };
+  }
   if (!changes) return { kv };
   const jsm = await nc.jetstreamManager();
   await jsm.streams.update(config.name, { ...config, ...changes });
