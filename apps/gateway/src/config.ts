@@ -62,6 +62,18 @@ export const gatewayEnv = baseEnv
     ROOM_EDITS_PER_SECOND: limit(10),
     /** Per user: reward writes (POST, PATCH, DELETE /api/rewards/...) a minute. */
     REWARD_WRITES_PER_MINUTE: limit(10),
+    /** Per account (e-mail): successful logins a minute; more answer 429, the right password included. */
+    LOGIN_SUCCESSES_PER_MINUTE: limit(10),
+    /** Per user: logouts a minute. */
+    LOGOUTS_PER_MINUTE: limit(10),
+    /** Per user: account edits (name, e-mail, password) an hour, every attempt counted. */
+    ACCOUNT_EDITS_PER_HOUR: limit(10),
+    /**
+     * Password checks and hashes (logins, registrations, password changes) a minute, per account
+     * (the e-mail, or the user for a password change) and per client address.
+     */
+    PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT: limit(10),
+    PASSWORD_CHECKS_PER_MINUTE_PER_ADDRESS: limit(30),
     /** Live push streams (room and room-list SSE) one client address may hold open on this replica. */
     PUSH_STREAMS_PER_ADDRESS: limit(20),
     /**

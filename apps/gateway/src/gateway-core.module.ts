@@ -18,7 +18,13 @@ import { GatewayLimits, type PerUserLimitName } from './http/rate-limit';
  * The limits that only pace a user's writes: with the limits bucket full they count on each
  * replica, so moves go on; the others answer 503 then (docs/adr/0003).
  */
-const PACING_LIMITS: readonly PerUserLimitName[] = ['roomCreates', 'roomLeaves', 'roomEdits', 'rewardWrites'];
+const PACING_LIMITS: readonly PerUserLimitName[] = [
+  'roomCreates',
+  'roomLeaves',
+  'roomEdits',
+  'rewardWrites',
+  'logouts',
+];
 
 /**
  * The gateway's connection to the services (request/reply over NATS), its token check (local,

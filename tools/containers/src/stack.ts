@@ -17,7 +17,7 @@ const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
 /**
  * Raises the gateway's limits for test runs, all of whose players share one address: the
  * variables the local test stacks get (SHARED_ADDRESS_LIMITS), of which compose.yaml passes on
- * the per-address ones. Set before the stack starts (a changed value recreates the gateways); a
+ * the per-address ones and those on account work. Set before the stack starts (a changed value recreates the gateways); a
  * value already set is kept.
  */
 export function raiseAddressLimitsForTests(): void {

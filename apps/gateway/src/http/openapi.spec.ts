@@ -37,7 +37,7 @@ import { RewardsController } from '../rewards/rewards.controller';
 import { RoomPushService } from '../rooms/room-push.service';
 import { RoomsController } from '../rooms/rooms.controller';
 import { UsersController } from '../users/users.controller';
-import { GatewayLimits, LoginThrottle, RegisterThrottle } from './rate-limit';
+import { AccountEditThrottle, GatewayLimits, LoginThrottle, RegisterThrottle } from './rate-limit';
 import { apiDocument, openApiSchema } from './openapi';
 
 /**
@@ -52,6 +52,7 @@ async function documentOf(): Promise<OpenAPIObject> {
       { provide: RpcClient, useValue: unused },
       { provide: LoginThrottle, useValue: unused },
       { provide: RegisterThrottle, useValue: unused },
+      { provide: AccountEditThrottle, useValue: unused },
       { provide: TokenRevocations, useValue: unused },
       { provide: RoomPushService, useValue: unused },
       { provide: LeaderboardPushService, useValue: unused },
@@ -155,9 +156,9 @@ describe('the OpenAPI document', () => {
     const expected: Record<string, string[]> = {
       'post /api/users/login': ['200', '400', '413', '429', '503'],
       'post /api/users': ['201', '400', '409', '413', '429', '503'],
-      'patch /api/users/edit': ['200', '400', '401', '409', '413', '503'],
+      'patch /api/users/edit': ['200', '400', '401', '409', '413', '429', '503'],
       'delete /api/users/delete': ['200', '401', '503'],
-      'post /api/users/logout': ['200', '401', '503'],
+      'post /api/users/logout': ['200', '401', '429', '503'],
       'post /api/rooms': ['201', '400', '401', '403', '409', '413', '429', '503'],
       'post /api/rooms/play-now': ['200', '401', '409', '429', '503'],
       'get /api/rooms': ['200', '400', '503'],

@@ -1,10 +1,11 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppError, COMMON_MESSAGES, rateLimitedMessage } from '@oasis198/contracts';
-import { loadConfig, MemoryStore } from '@oasis198/service-kit';
+import { loadConfig, MemoryStore, type VersionedStore } from '@oasis198/service-kit';
 import { of } from 'rxjs';
 import { type GatewayConfig, gatewayEnv } from '../config';
 import {
+  AccountEditThrottle,
   gatewayLimitRules,
   GatewayLimits,
   LimitPerUser,
@@ -24,13 +25,26 @@ const config = {
   ROOM_LEAVES_PER_MINUTE: 2,
   ROOM_EDITS_PER_SECOND: 2,
   REWARD_WRITES_PER_MINUTE: 2,
+  LOGIN_SUCCESSES_PER_MINUTE: 100,
+  LOGOUTS_PER_MINUTE: 2,
+  ACCOUNT_EDITS_PER_HOUR: 2,
+  PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT: 100,
+  PASSWORD_CHECKS_PER_MINUTE_PER_ADDRESS: 100,
 } as GatewayConfig;
 
 let now = 0;
+/** A MemoryStore that tells which keys were ever written (the size of the KV bucket). */
+class KeyCountingStore extends MemoryStore {
+  readonly keys = new Set<string>();
+  override write(key: string, value: Uint8Array, expected: number) {
+    this.keys.add(key);
+    return super.write(key, value, expected);
+  }
+}
+
 /** Two gateway replicas: their own limit objects (and remembered revisions), one shared store. */
-function replicas() {
-  const store = new MemoryStore();
-  return [0, 1].map(() => GatewayLimits.on(store, config, { now: () => now }));
+function replicas(overrides: Partial<GatewayConfig> = {}, store: VersionedStore = new MemoryStore()) {
+  return [0, 1].map(() => GatewayLimits.on(store, { ...config, ...overrides }, { now: () => now }));
 }
 
 const refused = () => Promise.reject(new AppError('VALIDATION', 'Invalid e-mail or password.'));
@@ -57,6 +71,11 @@ describe('gateway limits', () => {
       roomLeaves: { max: 20, windowMs: 60_000 },
       roomEdits: { max: 10, windowMs: 1000 },
       rewardWrites: { max: 10, windowMs: 60_000 },
+      loginSuccesses: { max: 10, windowMs: 60_000 },
+      logouts: { max: 10, windowMs: 60_000 },
+      accountEdits: { max: 10, windowMs: 3_600_000 },
+      passwordAccount: { max: 10, windowMs: 60_000 },
+      passwordAddress: { max: 30, windowMs: 60_000 },
     });
     expect(
       loadConfig(gatewayEnv, {
@@ -147,13 +166,131 @@ describe('LoginThrottle', () => {
   });
 });
 
+describe('LoginThrottle: the address first', () => {
+  it('writes no key for the e-mails of a refused address: a loop of made-up e-mails stops adding keys', async () => {
+    const store = new KeyCountingStore();
+    const [limits] = replicas({}, store) as [GatewayLimits];
+    const throttle = new LoginThrottle(limits);
+    for (let i = 0; i < 5; i++)
+      await throttle.attempt('ip', `nobody${i}@x.com`, refused).catch(() => undefined);
+    const afterLimit = store.keys.size;
+    const login = jest.fn(refused);
+    for (let i = 5; i < 100; i++) {
+      await expect(throttle.attempt('ip', `nobody${i}@x.com`, login)).rejects.toMatchObject({
+        code: 'RATE_LIMITED',
+      });
+    }
+    expect(login).not.toHaveBeenCalled();
+    expect(store.keys.size).toBe(afterLimit);
+  });
+
+  it("gives the address's attempt back when the account is refused", async () => {
+    const [limits] = replicas() as [GatewayLimits];
+    const throttle = new LoginThrottle(limits);
+    for (let i = 0; i < 3; i++) await throttle.attempt(`ip${i}`, 'a@x.com', refused).catch(() => undefined);
+    for (let i = 0; i < 10; i++) {
+      await expect(throttle.attempt('ip', 'a@x.com', ok)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    }
+    expect((await limits.get('loginAddress').reserve('ip')).count).toBe(1);
+    expect((await limits.get('passwordAddress').reserve('ip')).count).toBe(1);
+  });
+});
+
+describe('LoginThrottle: successes and password checks', () => {
+  it('allows LOGIN_SUCCESSES_PER_MINUTE successful logins per account, then 429 until the minute ends', async () => {
+    const [a, b] = replicas({ LOGIN_SUCCESSES_PER_MINUTE: 3 }).map((limits) => new LoginThrottle(limits));
+    for (let i = 0; i < 3; i++)
+      await expect((i % 2 ? a : b)?.attempt(`ip${i}`, 'a@x.com', ok)).resolves.toBe('token');
+    now += 15_000;
+    const login = jest.fn(ok);
+    await expect(a?.attempt('ip9', 'A@x.com', login)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfterS: 45,
+    });
+    expect(login).not.toHaveBeenCalled();
+    await expect(b?.attempt('ip9', 'b@x.com', login)).resolves.toBe('token');
+    now += 45_000;
+    await expect(a?.attempt('ip9', 'a@x.com', login)).resolves.toBe('token');
+  });
+
+  it('counts a refused login on the password checks but not on the successes', async () => {
+    const [limits] = replicas({ LOGIN_SUCCESSES_PER_MINUTE: 2, LOGIN_MAX_FAILURES_PER_ACCOUNT: 100 });
+    const throttle = new LoginThrottle(limits as GatewayLimits);
+    for (let i = 0; i < 5; i++) await throttle.attempt(`ip${i}`, 'a@x.com', refused).catch(() => undefined);
+    for (let i = 0; i < 2; i++) await expect(throttle.attempt('ip', 'a@x.com', ok)).resolves.toBe('token');
+    await expect(throttle.attempt('ip', 'a@x.com', ok)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect((await limits?.get('passwordAccount').reserve('a@x.com'))?.count).toBe(8); // 5 + 2 + this probe
+  });
+
+  it('allows PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT logins per account, successful ones included', async () => {
+    const [limits] = replicas({ PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT: 4 });
+    const throttle = new LoginThrottle(limits as GatewayLimits);
+    for (let i = 0; i < 4; i++)
+      await expect(throttle.attempt(`ip${i}`, 'a@x.com', ok)).resolves.toBe('token');
+    await expect(throttle.attempt('ip9', 'a@x.com', ok)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfterS: 60,
+    });
+  });
+
+  it('allows PASSWORD_CHECKS_PER_MINUTE_PER_ADDRESS logins per address, on any accounts', async () => {
+    const [limits] = replicas({ PASSWORD_CHECKS_PER_MINUTE_PER_ADDRESS: 4 });
+    const throttle = new LoginThrottle(limits as GatewayLimits);
+    for (let i = 0; i < 4; i++) await expect(throttle.attempt('ip', `${i}@x.com`, ok)).resolves.toBe('token');
+    await expect(throttle.attempt('ip', 'z@x.com', ok)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(throttle.attempt('other', 'z@x.com', ok)).resolves.toBe('token');
+  });
+});
+
 describe('RegisterThrottle', () => {
   it('counts every registration per address across replicas, successful or not', async () => {
     const [a, b] = replicas().map((limits) => new RegisterThrottle(limits));
-    await a?.attempt('ip', async () => 'created');
-    await b?.attempt('ip', () => Promise.reject(new AppError('CONFLICT', 'taken'))).catch(() => undefined);
-    await expect(a?.attempt('ip', async () => 'created')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
-    await expect(b?.attempt('other', async () => 'created')).resolves.toBe('created');
+    await a?.attempt('ip', 'a@x.com', async () => 'created');
+    await b
+      ?.attempt('ip', 'b@x.com', () => Promise.reject(new AppError('CONFLICT', 'taken')))
+      .catch(() => undefined);
+    await expect(a?.attempt('ip', 'c@x.com', async () => 'created')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+    await expect(b?.attempt('other', 'c@x.com', async () => 'created')).resolves.toBe('created');
+  });
+
+  it('counts a registration as a password hash on its address and its e-mail', async () => {
+    const [limits] = replicas({ REGISTER_MAX_PER_WINDOW: 100, PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT: 2 });
+    const throttle = new RegisterThrottle(limits as GatewayLimits);
+    const register = jest.fn(async () => 'created');
+    await throttle.attempt('ip1', 'a@x.com', register);
+    await throttle.attempt('ip2', ' A@x.com', register);
+    await expect(throttle.attempt('ip3', 'a@x.com', register)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+    expect(register).toHaveBeenCalledTimes(2);
+    expect((await limits?.get('passwordAddress').reserve('ip1'))?.count).toBe(2);
+  });
+});
+
+describe('AccountEditThrottle', () => {
+  it('counts a password change as a password hash on the address and the user', async () => {
+    const [limits] = replicas({ PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT: 2 });
+    const edits = new AccountEditThrottle(limits as GatewayLimits);
+    await edits.passwordChange('ip1', 'u1');
+    await edits.passwordChange('ip2', 'u1');
+    await expect(edits.passwordChange('ip3', 'u1')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(edits.passwordChange('ip3', 'u2')).resolves.toBeUndefined();
+    // The refused change gave its attempt on the address back.
+    expect((await limits?.get('passwordAddress').reserve('ip3'))?.count).toBe(2);
+  });
+
+  it("counts an e-mail change on the address's registrations", async () => {
+    const [limits] = replicas();
+    const edits = new AccountEditThrottle(limits as GatewayLimits);
+    const register = new RegisterThrottle(limits as GatewayLimits);
+    await edits.emailChange('ip');
+    await register.attempt('ip', 'a@x.com', async () => 'created');
+    await expect(edits.emailChange('ip')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(register.attempt('ip', 'b@x.com', async () => 'created')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
   });
 });
 
@@ -170,6 +307,16 @@ describe('LimitPerUser', () => {
     @LimitPerUser('rewardWrites', 'x')
     write(): string {
       return 'written';
+    }
+
+    @LimitPerUser('logouts', 'x')
+    logout(): string {
+      return 'out';
+    }
+
+    @LimitPerUser('accountEdits', 'x')
+    editAccount(): string {
+      return 'edited';
     }
   }
 
@@ -196,6 +343,16 @@ describe('LimitPerUser', () => {
     await expect(over.result).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterS: 60 });
     expect(over.next.handle).not.toHaveBeenCalled();
     await expect(call(b, 'write', 'u2').result).resolves.toBeDefined();
+  });
+
+  it('counts logouts a minute and account edits an hour per user', async () => {
+    const [limits] = replicas() as [GatewayLimits];
+    for (let i = 0; i < 2; i++) await call(limits, 'logout', 'u1').result;
+    await expect(call(limits, 'logout', 'u1').result).rejects.toMatchObject({ retryAfterS: 60 });
+    for (let i = 0; i < 2; i++) await call(limits, 'editAccount', 'u1').result;
+    now += 60_000;
+    await expect(call(limits, 'editAccount', 'u1').result).rejects.toMatchObject({ retryAfterS: 3540 });
+    await expect(call(limits, 'logout', 'u1').result).resolves.toBeDefined();
   });
 
   it('lets the request choose the limit (leaves and moves share a route), and needs a caller', async () => {

@@ -35,6 +35,7 @@ export const ApiRateLimited = (description: string) =>
   ApiError(429, description, { headers: RETRY_AFTER_HEADER });
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 /**
  * The gateway's counting limits (DECISIONS "Fair play"). Their counts live in one NATS KV bucket
@@ -50,6 +51,11 @@ export function gatewayLimitRules(config: GatewayConfig) {
     roomLeaves: { max: config.ROOM_LEAVES_PER_MINUTE, windowMs: MINUTE_MS },
     roomEdits: { max: config.ROOM_EDITS_PER_SECOND, windowMs: 1000 },
     rewardWrites: { max: config.REWARD_WRITES_PER_MINUTE, windowMs: MINUTE_MS },
+    loginSuccesses: { max: config.LOGIN_SUCCESSES_PER_MINUTE, windowMs: MINUTE_MS },
+    logouts: { max: config.LOGOUTS_PER_MINUTE, windowMs: MINUTE_MS },
+    accountEdits: { max: config.ACCOUNT_EDITS_PER_HOUR, windowMs: HOUR_MS },
+    passwordAccount: { max: config.PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT, windowMs: MINUTE_MS },
+    passwordAddress: { max: config.PASSWORD_CHECKS_PER_MINUTE_PER_ADDRESS, windowMs: MINUTE_MS },
   } satisfies Record<string, LimitRule>;
 }
 
@@ -57,7 +63,7 @@ export type GatewayLimitName = keyof ReturnType<typeof gatewayLimitRules>;
 /** The limits counted per user (the verified caller's id). */
 export type PerUserLimitName = Extract<
   GatewayLimitName,
-  'roomCreates' | 'roomLeaves' | 'roomEdits' | 'rewardWrites'
+  'roomCreates' | 'roomLeaves' | 'roomEdits' | 'rewardWrites' | 'logouts' | 'accountEdits'
 >;
 
 /** The gateway's shared limits, by name (a provider of the core module). */
@@ -96,38 +102,54 @@ const quietly = (work: Promise<unknown>) =>
   );
 
 /**
- * Failed logins per account (the trimmed, lower-cased e-mail) and per client address. Each
- * attempt is reserved on both BEFORE it is judged (its shape, then auth's check of the password),
- * so parallel guesses count; at either limit the answer is 429 with Retry-After (the longer wait),
- * and nothing is judged. An attempt with no e-mail counts on the address only. A success clears
- * the account's count and gives back this attempt on the address (its failures stay); a refusal
- * keeps both; an outage (auth not answering) gives both back.
+ * Logins (DECISIONS "Fair play"): failed ones per account (the trimmed, lower-cased e-mail) and per
+ * client address, successful ones per account, and password checks per account and per address.
+ * Each attempt is reserved on all of them BEFORE it is judged (its shape, then auth's check of the
+ * password), so parallel guesses count; at any limit the answer is 429 with Retry-After (the
+ * longest wait), and nothing is judged. An attempt with no e-mail counts on the address only.
+ * A success clears the account's failures and gives back this attempt's failure on the address
+ * (its earlier failures stay); a refusal gives back its success; an outage (auth not answering)
+ * gives everything back.
  */
 @Injectable()
 export class LoginThrottle {
   constructor(private readonly limits: GatewayLimits) {}
 
   async attempt<T>(clientAddress: string, email: string | undefined, login: () => Promise<T>): Promise<T> {
-    const byAccount = this.limits.get('loginAccount');
+    const failures = this.limits.get('loginAccount');
+    const successes = this.limits.get('loginSuccesses');
     const account = email?.trim().toLowerCase();
-    const taken = await reserveAll([
-      [this.limits.get('loginAddress'), clientAddress],
-      ...(account === undefined ? [] : [[byAccount, account] as const]),
-    ]);
-    /** Gives back this attempt on every limit it was counted on, but `kept`. */
-    const refund = (kept?: SharedLimit) =>
-      quietly(Promise.all(taken.filter(([limit]) => limit !== kept).map(([limit, r]) => limit.refund(r))));
+    const taken = await reserveInTurn(
+      [
+        [this.limits.get('loginAddress'), clientAddress],
+        [this.limits.get('passwordAddress'), clientAddress],
+      ],
+      account === undefined
+        ? []
+        : [
+            [failures, account],
+            [successes, account],
+            [this.limits.get('passwordAccount'), account],
+          ],
+    );
     let result: T;
     try {
       result = await login();
     } catch (error) {
-      if (!isRefusal(error)) await refund();
+      await giveBack(taken, (limit) => !isRefusal(error) || limit === successes);
       throw error;
     }
-    await Promise.all([refund(byAccount), account !== undefined && quietly(byAccount.reset(account))]);
+    await Promise.all([
+      giveBack(taken, (limit) => limit === this.limits.get('loginAddress')),
+      account !== undefined && quietly(failures.reset(account)),
+    ]);
     return result;
   }
 }
+
+/** Gives back the reservations on the limits `which` picks; a failure of the store changes no answer. */
+const giveBack = (taken: Array<[SharedLimit, Reservation]>, which: (limit: SharedLimit) => boolean) =>
+  quietly(Promise.all(taken.filter(([limit]) => which(limit)).map(([limit, r]) => limit.refund(r))));
 
 /**
  * Reserves one attempt on each limit, together, and resolves each limit with its reservation. If
@@ -147,21 +169,71 @@ async function reserveAll(
   });
   const refused = taken.filter(([, r]) => !r.allowed).map(([, r]) => r);
   if (failure !== undefined || refused.length) {
-    await quietly(Promise.all(taken.map(([limit, r]) => limit.refund(r))));
+    await giveBack(taken, () => true);
     if (failure !== undefined) throw failure;
     throw rateLimited(Math.max(...refused.map((r) => r.retryAfterMs)));
   }
   return taken;
 }
 
-/** Registrations per client address: every attempt counts, at most REGISTER_MAX_PER_WINDOW within REGISTER_WINDOW_S. */
+/**
+ * reserveAll on the client address's limits first, then on the account's: a refused address
+ * writes no key for the account, so a loop of made-up e-mails from one address leaves a bounded
+ * number of keys. A refused account gives the address's attempts back.
+ */
+async function reserveInTurn(
+  byAddress: ReadonlyArray<readonly [SharedLimit, string]>,
+  byAccount: ReadonlyArray<readonly [SharedLimit, string]>,
+): Promise<Array<[SharedLimit, Reservation]>> {
+  const first = await reserveAll(byAddress);
+  if (!byAccount.length) return first;
+  try {
+    return [...first, ...(await reserveAll(byAccount))];
+  } catch (error) {
+    await giveBack(first, () => true);
+    throw error;
+  }
+}
+
+/**
+ * Registrations per client address (every attempt counts, at most REGISTER_MAX_PER_WINDOW within
+ * REGISTER_WINDOW_S), each also a password hash on the address and on the e-mail.
+ */
 @Injectable()
 export class RegisterThrottle {
   constructor(private readonly limits: GatewayLimits) {}
 
-  async attempt<T>(clientAddress: string, register: () => Promise<T>): Promise<T> {
-    await reserveAll([[this.limits.get('register'), clientAddress]]);
+  async attempt<T>(clientAddress: string, email: string, register: () => Promise<T>): Promise<T> {
+    await reserveInTurn(
+      [
+        [this.limits.get('register'), clientAddress],
+        [this.limits.get('passwordAddress'), clientAddress],
+      ],
+      [[this.limits.get('passwordAccount'), email.trim().toLowerCase()]],
+    );
     return register();
+  }
+}
+
+/** The account edits that cost more than the per-user count (LimitPerUser('accountEdits')). */
+@Injectable()
+export class AccountEditThrottle {
+  constructor(private readonly limits: GatewayLimits) {}
+
+  /** A password change is a password hash, counted on the client address and on the user. */
+  async passwordChange(clientAddress: string, userId: string): Promise<void> {
+    await reserveInTurn(
+      [[this.limits.get('passwordAddress'), clientAddress]],
+      [[this.limits.get('passwordAccount'), userId]],
+    );
+  }
+
+  /**
+   * An e-mail change answers whether the new e-mail is taken, as a registration does: it counts on
+   * the address's registrations, so that question costs the same by either call.
+   */
+  async emailChange(clientAddress: string): Promise<void> {
+    await reserveAll([[this.limits.get('register'), clientAddress]]);
   }
 }
 

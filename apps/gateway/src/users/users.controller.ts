@@ -22,7 +22,13 @@ import { RpcClient } from '@oasis198/service-kit';
 import { AuthGuard, Caller } from '../auth/auth.guard';
 import { TokenRevocations } from '../auth/token-revocations';
 import { ApiAnswer, ApiError } from '../http/openapi';
-import { ApiRateLimited, LoginThrottle, RegisterThrottle } from '../http/rate-limit';
+import {
+  AccountEditThrottle,
+  ApiRateLimited,
+  LimitPerUser,
+  LoginThrottle,
+  RegisterThrottle,
+} from '../http/rate-limit';
 import { DocumentedBody, parseInput, ValidBody } from '../http/schema-body';
 import { BearerToken, ClientAddress } from './bearer-token.decorator';
 
@@ -38,6 +44,7 @@ export class UsersController {
     private readonly rpc: RpcClient,
     private readonly loginThrottle: LoginThrottle,
     private readonly registerThrottle: RegisterThrottle,
+    private readonly editThrottle: AccountEditThrottle,
     private readonly revocations: TokenRevocations,
   ) {}
 
@@ -49,7 +56,7 @@ export class UsersController {
     "A field breaks SPEC §5 (its message), or no account has this e-mail and password: 'Invalid e-mail or password.' (SPEC §8: a failed login is a 400).",
   )
   @ApiRateLimited(
-    'Too many failed logins for this account or from this address (the right password waits too).',
+    'Too many failed or successful logins or password checks for this account, or failed logins or password checks from this address (the right password waits too).',
   )
   @DocumentedBody(loginBodySchema)
   login(@Body() raw: unknown, @ClientAddress() client: string): Promise<AuthUser> {
@@ -66,18 +73,22 @@ export class UsersController {
   @ApiAnswer(201, authUserSchema)
   @ApiError(400, `A ${COMMON_PASSWORD_OR_FIELD}`)
   @ApiError(409, "'oops, user already exists'")
-  @ApiRateLimited('Too many registrations from this address.')
+  @ApiRateLimited('Too many registrations or password checks from this address, or for this e-mail.')
   register(
     @ValidBody(registerBodySchema) body: RegisterBody,
     @ClientAddress() client: string,
   ): Promise<AuthUser> {
-    return this.registerThrottle.attempt(client, () =>
+    return this.registerThrottle.attempt(client, body.email, () =>
       this.rpc.request<AuthUser>(Requests.auth.register, body),
     );
   }
 
   @Patch('edit')
   @UseGuards(AuthGuard)
+  @LimitPerUser(
+    'accountEdits',
+    'Too many account edits by this user in an hour; or a password change beyond the password checks of this user or address, or an e-mail change beyond the registrations of this address.',
+  )
   @ApiBearerAuth()
   @ApiAnswer(200, editUserResponseSchema)
   @ApiError(400, `Not exactly one of name, email or password, or ${COMMON_PASSWORD_OR_FIELD}`)
@@ -87,7 +98,10 @@ export class UsersController {
     @ValidBody(editUserBodySchema) body: EditUserBody,
     @Caller() caller: TokenClaims,
     @BearerToken() token: string,
+    @ClientAddress() client: string,
   ): Promise<EditUserResponse> {
+    if ('password' in body) await this.editThrottle.passwordChange(client, caller.userId);
+    if ('email' in body) await this.editThrottle.emailChange(client);
     const { user } = await this.rpc.request<EditUserResult>(Requests.auth.edit, { caller, body });
     // This replica applies the new record at once (every replica's watch brings it too).
     if ('password' in body) await this.revocations.refresh(TokenRecords.user(caller.userId));
@@ -109,6 +123,7 @@ export class UsersController {
   @Post('logout')
   @HttpCode(200)
   @UseGuards(AuthGuard)
+  @LimitPerUser('logouts', 'Too many logouts by this user in a minute.')
   @ApiBearerAuth()
   @ApiAnswer(200, messageResponseSchema)
   @ApiError(401)

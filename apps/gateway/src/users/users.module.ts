@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { LoginThrottle, RegisterThrottle } from '../http/rate-limit';
+import { AccountEditThrottle, LoginThrottle, RegisterThrottle } from '../http/rate-limit';
 import { UsersController } from './users.controller';
 
 @Module({
   controllers: [UsersController],
-  providers: [LoginThrottle, RegisterThrottle],
+  providers: [AccountEditThrottle, LoginThrottle, RegisterThrottle],
 })
 export class UsersModule {}
