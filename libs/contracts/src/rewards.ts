@@ -79,6 +79,12 @@ export type RewardPage = z.infer<typeof rewardPageSchema>;
 /** The response header of a paged list that carries the number of items in all pages. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
 
+/** A reward record carries its player's name: the caller's own username (another answers 403). */
+const ownUsername = usernameSchema.meta({
+  description: "4 to 16 letters or digits (SPEC §5): the caller's own username (another answers 403).",
+  example: 'player1',
+});
+
 /** SPEC's create payload; playerId must be the caller's own id (another answers 403). */
 export const createRewardBodySchema = strictBody({
   playerId: z
@@ -86,12 +92,17 @@ export const createRewardBodySchema = strictBody({
     .min(1, 'playerId must be your user id.')
     .max(64, 'playerId must be your user id.')
     .meta({ description: "The caller's own user id (another id answers 403)." }),
-  playerName: usernameSchema,
+  playerName: ownUsername,
 });
 export type CreateRewardBody = z.infer<typeof createRewardBodySchema>;
 
-/** The only field a client may change: points, coins, levels and titles are earned, not set. */
-export const editRewardBodySchema = strictBody({ playerName: usernameSchema });
+/**
+ * The only field a client may change, and only to their own username (SPEC: copied after a rename);
+ * points, coins, levels and titles are earned, not set.
+ */
+export const editRewardBodySchema = strictBody({
+  playerName: ownUsername,
+});
 export type EditRewardBody = z.infer<typeof editRewardBodySchema>;
 
 export const editRewardResponseSchema = z.object({ reward: rewardViewSchema });

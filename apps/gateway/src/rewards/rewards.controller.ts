@@ -133,7 +133,7 @@ export class RewardsController {
   @ApiBearerAuth()
   @ApiAnswer(201, rewardViewSchema, "The caller's record (the existing one if any).")
   @ApiError(401)
-  @ApiError(403, "playerId is not the caller's id.")
+  @ApiError(403, "playerId is not the caller's id, or playerName not the caller's username.")
   create(
     @ValidBody(createRewardBodySchema) body: CreateRewardBody,
     @Caller() caller: TokenClaims,
@@ -147,7 +147,7 @@ export class RewardsController {
   @ApiBearerAuth()
   @ApiAnswer(200, editRewardResponseSchema)
   @ApiError(401)
-  @ApiError(403, "Someone else's reward.")
+  @ApiError(403, "Someone else's reward, or a playerName that is not the caller's username.")
   @ApiError(404)
   edit(
     @Param('id') id: string,
