@@ -71,6 +71,26 @@ describe('shared limits on NATS KV', () => {
     expect(await a?.edits.reserve('user')).toMatchObject({ allowed: true, count: 1 });
   });
 
+  it('lets each key go when its own window ends, not after the longest window of the bucket', async () => {
+    const bucket = uniqueName('limits');
+    const [a] = await open(bucket, {
+      edits: { max: 5, windowMs: 1000 },
+      logins: { max: 5, windowMs: 900_000 },
+    });
+    await a?.edits.reserve('user');
+    await a?.logins.reserve('someone@example.com');
+    const kv = await replicas[0]?.jetstream().views.kv(bucket);
+    expect(await kv?.status()).toMatchObject({ ttl: 900_000, values: 2 });
+    const jsm = await replicas[0]?.jetstreamManager();
+    const config = (await jsm?.streams.info(`KV_${bucket}`))?.config;
+    expect((config as { allow_msg_ttl?: boolean } | undefined)?.allow_msg_ttl).toBe(true);
+    // The edit's 1 s window (its TTL rounds up to whole seconds), then the server's expiry sweep.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await kv?.status())?.values).toBe(1);
+    expect(await a?.edits.reserve('user')).toMatchObject({ allowed: true, count: 1 });
+    expect(await a?.logins.reserve('someone@example.com')).toMatchObject({ allowed: true, count: 2 });
+  });
+
   it("raises an existing bucket's TTL to the longest window", async () => {
     const bucket = uniqueName('limits');
     await open(bucket, { short: { max: 1, windowMs: 1000 } });

@@ -163,7 +163,9 @@ export class SharedLimit {
           stored = true;
           continue;
         }
-        const revision = await this.store.write(storeKey, encodeWindow(next), known.revision);
+        // The key may go when its window ends: a window over counts as none.
+        const ttlMs = next.endsAt - this.now();
+        const revision = await this.store.write(storeKey, encodeWindow(next), known.revision, ttlMs);
         if (revision !== null) {
           this.known.set(storeKey, { revision, state: next });
           return result;

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { DiscardPolicy, type KV, type NatsConnection, nanos } from 'nats';
+import { DiscardPolicy, headers, type JetStreamClient, type KV, type NatsConnection, nanos } from 'nats';
 import { openKvBucket } from '../nats/kv-bucket';
 
 /** A key's value and revision; revision 0 means the key holds nothing. */
@@ -14,8 +14,11 @@ export interface VersionedEntry {
  */
 export interface VersionedStore {
   read(key: string): Promise<VersionedEntry>;
-  /** Writes if the key is still at `expected` (0: holds nothing); the new revision, or null if it was not. */
-  write(key: string, value: Uint8Array, expected: number): Promise<number | null>;
+  /**
+   * Writes if the key is still at `expected` (0: holds nothing); the new revision, or null if it
+   * was not. `ttlMs`: the value may go that long after the write (a store may keep it longer).
+   */
+  write(key: string, value: Uint8Array, expected: number, ttlMs?: number): Promise<number | null>;
 }
 
 /** JetStream's answer to a write whose expected last sequence of the subject does not match. */
@@ -53,13 +56,23 @@ export function isWrongRevision(error: unknown): boolean {
 
 /** A NATS JetStream KV bucket: one subject per key, history 1, writes guarded by the subject's last sequence. */
 export class KvStore implements VersionedStore {
-  constructor(private readonly kv: KV) {}
+  private readonly js?: JetStreamClient;
+
+  /** With `nc`, a write's `ttlMs` becomes the message's own TTL (the bucket allows per-message TTLs). */
+  constructor(
+    private readonly kv: KV,
+    private readonly bucket?: string,
+    nc?: NatsConnection,
+  ) {
+    this.js = nc?.jetstream();
+  }
 
   /**
    * Opens (creating if missing) a bucket whose values live `ttlMs` after their last write, so
    * keys nobody touches disappear. An existing bucket keeps its TTL unless it is shorter than
    * `ttlMs` (a window must never outlive its key); with `bounds`, its max_bytes and max_msg_size
-   * are set to them, discarding new writes when full.
+   * are set to them, discarding new writes when full. Per-message TTLs are allowed, so each key
+   * goes when its own window ends rather than after the longest window of the bucket.
    */
   static async open(
     nc: NatsConnection,
@@ -74,8 +87,10 @@ export class KvStore implements VersionedStore {
         max_bytes?: number;
         max_msg_size?: number;
         discard?: DiscardPolicy;
+        allow_msg_ttl?: boolean;
       } = {};
       if (config.max_age > 0 && config.max_age < nanos(ttlMs)) changes.max_age = nanos(ttlMs);
+      if (!(config as { allow_msg_ttl?: boolean }).allow_msg_ttl) changes.allow_msg_ttl = true;
       if (bounds) {
         if (config.max_bytes !== bounds.maxBytes) changes.max_bytes = bounds.maxBytes;
         if (config.max_msg_size !== bounds.maxValueSize) changes.max_msg_size = bounds.maxValueSize;
@@ -83,7 +98,7 @@ export class KvStore implements VersionedStore {
       }
       return Object.keys(changes).length ? changes : undefined;
     });
-    return new KvStore(kv);
+    return new KvStore(kv, bucket, nc);
   }
 
   async read(key: string): Promise<VersionedEntry> {
@@ -92,9 +107,16 @@ export class KvStore implements VersionedStore {
     return { revision: entry.revision, value: entry.operation === 'PUT' ? entry.value : null };
   }
 
-  async write(key: string, value: Uint8Array, expected: number): Promise<number | null> {
+  async write(key: string, value: Uint8Array, expected: number, ttlMs?: number): Promise<number | null> {
     try {
-      return await this.kv.put(key, value, { previousSeq: expected });
+      if (ttlMs === undefined || !this.js || !this.bucket) {
+        return await this.kv.put(key, value, { previousSeq: expected });
+      }
+      // kv.put cannot send a TTL: the same publish, with the message's own TTL (at least 1 s).
+      const h = headers();
+      h.set('Nats-Expected-Last-Subject-Sequence', String(expected));
+      h.set('Nats-TTL', `${Math.max(1, Math.ceil(ttlMs / 1000))}s`);
+      return (await this.js.publish(`$KV.${this.bucket}.${key}`, value, { headers: h })).seq;
     } catch (error) {
       if (isWrongRevision(error)) return null;
       if (isStoreFull(error)) throw new StoreFullError(error);
