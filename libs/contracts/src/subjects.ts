@@ -189,7 +189,9 @@ export const RetiredConsumers = [{ stream: Streams.games.name, durable: 'game-ti
  * JetStream key-value buckets (stream KV_<bucket>, subjects $KV.<bucket>.>). `limits` holds the
  * counting limits that every gateway replica and rooms share (logins, passcodes, per-user writes).
  * `tokens` holds what a token's signature cannot say (logouts, deleted users, password changes,
- * renames): auth writes it, every gateway replica watches it (TokenRecords in users.ts).
+ * renames): auth writes it, every gateway replica watches it (TokenRecords in users.ts). Their
+ * default sizes, limits 16 MiB (LIMITS_BUCKET_MAX_BYTES) and tokens 64 MiB, fit the 1 GiB store
+ * beside the streams' 928 MiB.
  */
 export const KvBuckets = {
   limits: 'oasis-limits',
