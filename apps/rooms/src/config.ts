@@ -40,6 +40,11 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
    * game timer reads the time from the room and needs no setting of its own.
    */
   AI_JOIN_AFTER_S: z.coerce.number().int().min(1).max(600).default(AI_JOIN_AFTER_SECONDS),
+  /**
+   * Public reads (room lists, single rooms) one replica runs at once; the rest wait in line, and
+   * one whose caller has given up by its turn is not read (ReadLine).
+   */
+  PUBLIC_READS_AT_ONCE: z.coerce.number().int().min(1).max(256).default(8),
   /** Dead letters of refused events, and the watch on the GAMES stream's room (service-kit outbox.ts). */
   ...publisherEnv,
   /**

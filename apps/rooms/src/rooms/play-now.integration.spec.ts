@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { type DeadlineDueResponse, Requests, type RoomView, type TokenClaims } from '@oasis198/contracts';
 import { aiThinkMs, fromSpecSeconds } from '@oasis198/game-rules';
 import { getConnectionToken } from '@nestjs/mongoose';
-import { createService, RpcClient } from '@oasis198/service-kit';
+import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
 import type { Connection } from 'mongoose';
 import { mongoUrlFor, uniqueName, useTestInfra } from '@oasis198/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -76,6 +76,34 @@ describe('rooms service: Play now and the AI opponent', () => {
         leave(byId.get([...ids][0] as string) as TokenClaims, { _id: id } as RoomView),
       ),
     );
+  });
+
+  it('lets one request of the replica at a time ask for the pairing lease: 30 at once cost no polling', async () => {
+    const metrics = app.get(Metrics);
+    /** Insert commands the service sent: a lease attempt begins with one (a duplicate while the lease exists). */
+    const inserts = async (): Promise<number> => {
+      const { values } = await metrics.databaseCommands.get();
+      return values
+        .filter(
+          (v) =>
+            v.metricName === 'oasis_db_command_duration_seconds_count' && v.labels['command'] === 'insert',
+        )
+        .reduce((sum, v) => sum + v.value, 0);
+    };
+    const players = Array.from({ length: 30 }, (_, i) => testCaller(`waiter${i}`));
+    const before = await inserts();
+    const settled = await Promise.allSettled(players.map(playNow));
+    const perPress = ((await inserts()) - before) / players.length;
+    // One lease attempt per press and the pairing's own writes. Polling, the waiting presses tried
+    // every 5-25 ms while the pairings before theirs ran (about 29 inserts a press here), and
+    // the pairings slowed down behind those writes until presses ran out of time.
+    expect(perPress).toBeLessThanOrEqual(4);
+    expect(settled.filter((r) => r.status === 'rejected')).toEqual([]);
+    const seated = settled.map((r) => (r as PromiseFulfilledResult<RoomView>).value);
+    expect(new Set(seated.map((room) => room._id)).size).toBe(15);
+    // Clean up: one player of each room leaves (the game ends, the room goes).
+    const leaver = new Map(seated.map((room, i) => [room._id, players[i] as TokenClaims]));
+    await Promise.all([...leaver].map(([id, caller]) => leave(caller, { _id: id } as RoomView)));
   });
 
   it('seats the player in the oldest open room without a passcode, else opens one', async () => {

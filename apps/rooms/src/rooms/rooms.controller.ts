@@ -16,12 +16,16 @@ import {
   type RoomPage,
   type RoomView,
 } from '@oasis198/contracts';
+import { ReadLine } from './read-line';
 import { RoomsService } from './rooms.service';
 
 /** The rooms.* subjects: NATS in, the service, the answer out. */
 @Controller()
 export class RoomsController {
-  constructor(private readonly rooms: RoomsService) {}
+  constructor(
+    private readonly rooms: RoomsService,
+    private readonly reads: ReadLine,
+  ) {}
 
   @MessagePattern(Requests.rooms.create)
   create(@Payload() request: CreateRoomRequest): Promise<RoomView> {
@@ -30,12 +34,12 @@ export class RoomsController {
 
   @MessagePattern(Requests.rooms.list)
   list(@Payload() request: ListRoomsRequest): Promise<RoomPage> {
-    return this.rooms.list(request ?? {});
+    return this.reads.run(() => this.rooms.list(request ?? {}));
   }
 
   @MessagePattern(Requests.rooms.get)
   get(@Payload() request: GetRoomRequest): Promise<RoomView> {
-    return this.rooms.get(request?.roomId);
+    return this.reads.run(() => this.rooms.get(request?.roomId));
   }
 
   @MessagePattern(Requests.rooms.mine)

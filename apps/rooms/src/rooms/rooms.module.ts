@@ -8,6 +8,7 @@ import {
   ROOM_MODEL,
   RoomSchema,
 } from './room.schema';
+import { ReadLine } from './read-line';
 import { RoomsController } from './rooms.controller';
 import { RoomsRepository } from './rooms.repository';
 import { RoomsService } from './rooms.service';
@@ -21,6 +22,6 @@ import { RoomsService } from './rooms.service';
     ]),
   ],
   controllers: [RoomsController],
-  providers: [RoomsRepository, RoomsService],
+  providers: [RoomsRepository, RoomsService, ReadLine],
 })
 export class RoomsModule {}
