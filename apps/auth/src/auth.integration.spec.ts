@@ -16,8 +16,6 @@ import type { Model } from 'mongoose';
 import { connect, type NatsConnection } from 'nats';
 import type { Histogram } from 'prom-client';
 import { authDefinition } from './auth.definition';
-import { RevocationsService } from './tokens/revocations.service';
-import { RevokedToken } from './tokens/revoked-token.schema';
 import { User } from './users/user.schema';
 
 const SECRET = 'auth-integration-secret-0123456789abcdef';
@@ -200,31 +198,61 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
       caller: claims,
       body: { password, confirmedPassword: password },
     });
-    expect(await record(TokenRecords.user(user._id))).toMatchObject({ tokenVersion: 1, keep: claims.jti });
+    expect(await record(TokenRecords.user(user._id))).toMatchObject({
+      revokedBefore: expect.any(Number),
+      keep: claims.jti,
+    });
     await rpc.request(Requests.auth.logout, { caller: claims });
-    const revoked = await record(TokenRecords.token(claims.jti));
-    expect(revoked?.['until']).toBe(claims.exp * 1000);
+    expect(await record(TokenRecords.user(user._id))).toMatchObject({
+      loggedOut: [{ jti: claims.jti, iat: claims.issuedAt }],
+    });
     // Each lives no longer than a token issued now.
     expect(Number((await record(TokenRecords.name(user._id)))?.['until'])).toBeLessThanOrEqual(
       Date.now() + 7 * 24 * 3600 * 1000,
     );
   });
 
-  it('keeps revoked tokens until they expire, then the sweep removes them', async () => {
-    const user = await register();
-    const claims = await rpc.request<TokenClaims>(Requests.auth.verify, { token: user.token });
-    await rpc.request(Requests.auth.logout, { caller: claims });
-    const revoked = replica(0).get<Model<RevokedToken>>(getModelToken(RevokedToken.name));
-    const entry = await revoked.findById(claims.jti).lean();
-    expect(entry?.expiresAt.getTime()).toBe(claims.exp * 1000);
-    await revoked.create({ _id: 'expired-jti', userId: user._id, expiresAt: new Date(Date.now() - 1000) });
-    const removed = await replica(1).get(RevocationsService).sweep();
-    expect(removed).toBe(1);
-    expect(await revoked.exists({ _id: claims.jti })).not.toBeNull();
-    await expect(rpc.request(Requests.auth.verify, { token: user.token })).rejects.toMatchObject({
-      code: 'UNAUTHORIZED',
+  it('keeps one key per user however often they log in and out: the bucket is bounded by the users', async () => {
+    const body = account();
+    const user = await register(body);
+    const credentials = { email: body.email, password: body.password };
+    const keysBefore = await bucketKeys();
+    const loops = 60;
+    const loggedOut: string[] = [];
+    for (let i = 0; i < loops; i++) {
+      const { token } = await rpc.request<AuthUser>(Requests.auth.login, credentials);
+      const caller = await rpc.request<TokenClaims>(Requests.auth.verify, { token });
+      await rpc.request(Requests.auth.logout, { caller });
+      loggedOut.push(token);
+    }
+    const keysAfter = await bucketKeys();
+    const added = keysAfter.filter((key) => !keysBefore.includes(key));
+    expect(added.filter((key) => key !== TokenRecords.user(user._id))).toEqual([]);
+    const stored = await record(TokenRecords.user(user._id));
+    const bytes = Buffer.byteLength(JSON.stringify(stored));
+    process.stdout.write(
+      `${loops} logins and logouts: ${keysAfter.length} keys, the user's record ${bytes} bytes\n`,
+    );
+    expect(bytes).toBeLessThan(1200);
+    // Every logged-out token stays refused; a login after them works.
+    for (const token of [loggedOut[0], loggedOut[30], loggedOut[loops - 1]]) {
+      await expect(rpc.request(Requests.auth.verify, { token })).rejects.toMatchObject({
+        code: 'UNAUTHORIZED',
+      });
+    }
+    const { token } = await rpc.request<AuthUser>(Requests.auth.login, credentials);
+    expect(await rpc.request<TokenClaims>(Requests.auth.verify, { token })).toMatchObject({
+      userId: user._id,
     });
-  });
+  }, 120_000);
+
+  /** Every key of the token bucket. */
+  const bucketKeys = async () => {
+    const kv = await nc.jetstream().views.kv(KvBuckets.tokens, { bindOnly: true });
+    const keys: string[] = [];
+    for await (const key of await kv.keys()) keys.push(key);
+    return keys;
+  };
 });
 
 /**

@@ -17,14 +17,19 @@ export const authEnv = baseEnv
     JWT_TTL_S: positiveInt.default(7 * 24 * 60 * 60),
     /** The `iss` claim written and required. */
     JWT_ISSUER: z.string().min(1).default('oasis198-auth'),
+    /** E-mail and password changes and deletion need a login at most this many seconds old. */
+    REAUTH_WINDOW_S: positiveInt.default(600),
+    /**
+     * Logged-out tokens a user's record in the token bucket lists one by one; beyond that, tokens
+     * issued at or before the oldest listed one are void too, so a record stays about 1 kB.
+     */
+    TOKENS_LOGGED_OUT_PER_USER: positiveInt.max(1000).default(16),
     /**
      * Bytes the token bucket (logouts, password changes, deletions, renames that gateways watch)
      * may hold; its entries age out with the token lifetime. When it is full, logouts and those
      * changes answer 503 rather than be forgotten.
      */
     TOKENS_BUCKET_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
-    /** How often expired entries of the revocation list are removed (no TTL indexes on FerretDB). */
-    REVOCATION_SWEEP_S: positiveInt.default(600),
     /** How often the outbox relay looks for events a crash left unpublished. */
     OUTBOX_SWEEP_MS: positiveInt.default(2000),
     /** argon2id cost (OWASP's minimum profile: 19 MiB, 2 passes, 1 lane). */

@@ -292,8 +292,8 @@ describe('users calls through the gateway (SPEC §7)', () => {
         Object.fromEntries(Object.entries(claims).filter(([key]) => key !== name));
       const refused = await Promise.all([
         sign({ ...without('exp'), jti: 'no-exp' }), // signature libraries take it as never expiring
-        sign({ ...without('tv'), jti: 'no-tv' }),
-        sign({ ...claims, jti: 'half-tv', tv: 0.5 }),
+        sign({ ...without('iat'), jti: 'no-iat' }),
+        sign({ ...claims, jti: 'text-auth-time', auth_time: '0' }),
         sign({ ...without('name'), jti: 'no-name' }),
         sign({ ...claims, jti: 'numeric-sub', sub: 42 }),
         sign({ ...claims, jti: 'other-iss', iss: 'someone-else' }),
@@ -309,6 +309,32 @@ describe('users calls through the gateway (SPEC §7)', () => {
           COMMON_MESSAGES.invalidToken,
         ]);
       }
+    });
+
+    it('asks a token whose login is older than REAUTH_WINDOW_S to log in again: 401 reauth_required, nothing changes', async () => {
+      const user = await registered();
+      const now = Date.now() / 1000;
+      // As taken from a device: well-signed and never logged out, but its login was 11 minutes ago.
+      const stolen = await sign({ ...claimsOf(user.token), jti: 'stolen', auth_time: Math.floor(now) - 660 });
+      const attempts: [string, string, unknown][] = [
+        ['PATCH', '/api/users/edit', { email: `thief.${user.email}` }],
+        ['PATCH', '/api/users/edit', { password: 'Thief7Takes', confirmedPassword: 'Thief7Takes' }],
+        ['DELETE', '/api/users/delete', undefined],
+      ];
+      for (const [method, path, body] of attempts) {
+        const res = await stack().call<ErrorBody>(method, path, { token: stolen, body });
+        expect([path, res.status, res.body]).toEqual([
+          path,
+          401,
+          { code: 'reauth_required', message: COMMON_MESSAGES.reauthRequired },
+        ]);
+      }
+      // Nothing changed: the owner logs in as before, and the stolen token still only renames.
+      expect((await login({ email: user.email, password: user.password })).status).toBe(200);
+      expect((await edit(user.token, { name: user.name })).status).toBe(200);
+      expect((await edit(stolen, { name: 'Renamed7' })).status).toBe(200);
+      // A fresh login passes the same calls.
+      expect((await edit(user.token, { email: `new.${user.email}` })).status).toBe(200);
     });
 
     it('reads only "Bearer <token>": any other Authorization header counts as no token', async () => {

@@ -147,6 +147,13 @@ export const tokenClaimsSchema = z.object({
   jti: z.string(),
   /** Expiry, Unix seconds. */
   exp: z.number(),
+  /** When the token was issued, Unix ms: revocations by time compare it. */
+  issuedAt: z.number().optional(),
+  /**
+   * When the login behind the token happened, Unix seconds (claim `auth_time`): e-mail and password
+   * changes and deletion need a recent one. Missing: not recent.
+   */
+  authTime: z.number().optional(),
 });
 export type TokenClaims = z.infer<typeof tokenClaimsSchema>;
 
@@ -170,13 +177,13 @@ export interface DeleteUserRequest {
 /**
  * The keys of the token bucket (KvBuckets.tokens) and their values, JSON. Auth writes them when a
  * token stops being valid before its expiry, or when what a token says changes (the name); every
- * gateway replica holds them in memory. Each value says until when it matters (`until`, Unix ms):
- * no token it concerns outlives that, and the bucket's max age (the token lifetime) removes it.
+ * gateway replica holds them in memory. Keys are per user, never per token, so the bucket holds
+ * at most two keys per user however often they log in and out. Each value says until when it
+ * matters (`until`, Unix ms): no token it concerns outlives that, and the bucket's max age (the
+ * token lifetime) removes it.
  */
 export const TokenRecords = {
-  /** One token logged out: TokenRevoked. */
-  token: (jti: string): string => `token.${jti}`,
-  /** A user's tokens judged by version (password change) or all void (deletion): UserTokens. */
+  /** Which of a user's tokens are void (logouts, password change, deletion): UserTokens. */
   user: (userId: string): string => `user.${userId}`,
   /** A user's current name, which tokens issued before the rename do not carry: UserName. */
   name: (userId: string): string => `name.${userId}`,
@@ -185,18 +192,19 @@ export const TokenRecords = {
 /** A time as the bucket stores it: Unix ms (zod's number is finite). */
 const unixMs = z.number();
 
-export const tokenRevokedSchema = z.object({
-  /** The token's expiry, Unix ms. */
-  until: unixMs,
-});
-export type TokenRevoked = z.infer<typeof tokenRevokedSchema>;
-
 export const userTokensSchema = z.object({
-  /** Tokens of an older version (claim `tv`) are void, except `keep` (the token that changed the password). */
-  tokenVersion: z.int(),
+  /**
+   * Tokens issued before this (Unix ms) are void, except `keep`: a password change (`keep` is the
+   * token that made it) or a deletion under way (no `keep`).
+   */
+  revokedBefore: unixMs.optional(),
   keep: z.string().optional(),
   /** The account is deleted: every token of it is void. */
   deleted: z.boolean().optional(),
+  /** Logged-out tokens that have not expired yet: id and issue time (Unix ms); a bounded list. */
+  loggedOut: z.array(z.object({ jti: z.string(), iat: unixMs })).optional(),
+  /** Tokens issued at or before this (Unix ms) are void: the logouts that no longer fit in `loggedOut`. */
+  loggedOutThrough: unixMs.optional(),
   until: unixMs,
 });
 export type UserTokens = z.infer<typeof userTokensSchema>;

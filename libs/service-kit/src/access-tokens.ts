@@ -1,4 +1,4 @@
-import { AppError, COMMON_MESSAGES } from '@oasis198/contracts';
+import { AppError, COMMON_MESSAGES, type UserTokens } from '@oasis198/contracts';
 import { jwtVerify } from 'jose';
 
 /** The one algorithm access tokens are signed with and the only one accepted. */
@@ -13,8 +13,10 @@ export interface VerifiedToken {
   jti: string;
   /** Expiry, Unix seconds. */
   exp: number;
-  /** The user's token version when it was issued; a password change moves it on. */
-  tokenVersion: number;
+  /** Issue time, Unix ms (claim `iat`, written with milliseconds): revocations by time compare it. */
+  issuedAt: number;
+  /** The login behind the token, Unix seconds (claim `auth_time`). */
+  authTime: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function verifyAccessToken(
     ({ payload } = await jwtVerify(token, key, {
       algorithms: [TOKEN_ALGORITHM],
       issuer,
-      requiredClaims: ['sub', 'jti', 'exp'],
+      requiredClaims: ['sub', 'jti', 'exp', 'iat'],
     }));
   } catch {
     throw invalidToken();
@@ -44,22 +46,45 @@ export async function verifyAccessToken(
 
 /**
  * The claims of a token whose signature, algorithm, issuer and expiry are already checked, with
- * their types: `sub`, `jti` and `name` strings, `exp` a number (a token without one would never
- * expire), `tv` an integer. Anything else is UNAUTHORIZED.
+ * their types: `sub`, `jti` and `name` strings, `exp` and `iat` numbers (a token without `exp`
+ * would never expire), `auth_time` a number when present. Anything else is UNAUTHORIZED.
  */
 export function accessTokenClaims(payload: unknown): VerifiedToken {
-  const { sub, jti, exp, name, tv } = (payload ?? {}) as Record<string, unknown>;
+  const { sub, jti, exp, iat, name, auth_time } = (payload ?? {}) as Record<string, unknown>;
   if (
     typeof sub !== 'string' ||
     typeof jti !== 'string' ||
     typeof exp !== 'number' ||
+    typeof iat !== 'number' ||
     typeof name !== 'string' ||
-    typeof tv !== 'number' ||
-    !Number.isInteger(tv)
+    (auth_time !== undefined && typeof auth_time !== 'number')
   ) {
     throw invalidToken();
   }
-  return { userId: sub, name, jti, exp, tokenVersion: tv };
+  // A token without auth_time comes from a login or registration, which happened when it was issued.
+  const authTime = typeof auth_time === 'number' ? auth_time : Math.floor(iat);
+  return { userId: sub, name, jti, exp, issuedAt: Math.round(iat * 1000), authTime };
+}
+
+/**
+ * Whether a user's token record (TokenRecords.user) voids a well-signed token of that user: the
+ * account is deleted, the token was logged out, or it was issued before a password change (the
+ * token that made the change excepted). Auth and every gateway replica judge by this one rule.
+ */
+export function isTokenVoid(
+  record: UserTokens | undefined,
+  token: Pick<VerifiedToken, 'jti' | 'issuedAt'>,
+): boolean {
+  if (!record) return false;
+  if (record.deleted) return true;
+  if (
+    record.revokedBefore !== undefined &&
+    token.issuedAt < record.revokedBefore &&
+    token.jti !== record.keep
+  )
+    return true;
+  if (record.loggedOutThrough !== undefined && token.issuedAt <= record.loggedOutThrough) return true;
+  return record.loggedOut?.some((entry) => entry.jti === token.jti) ?? false;
 }
 
 export const invalidToken = (): AppError => new AppError('UNAUTHORIZED', COMMON_MESSAGES.invalidToken);

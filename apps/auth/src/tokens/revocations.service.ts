@@ -1,51 +1,46 @@
-import {
-  Inject,
-  Injectable,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-  type OnModuleInit,
-} from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import {
   AppError,
   COMMON_MESSAGES,
   KvBuckets,
   TokenRecords,
-  type TokenRevoked,
   type UserName,
+  userNameSchema,
   type UserTokens,
+  userTokensSchema,
 } from '@oasis198/contracts';
 import {
   CONFIG,
+  isTokenVoid,
   isWrongRevision,
   JetStreamService,
   LOGGER,
   type Logger,
   openKvBucket,
+  type VerifiedToken,
 } from '@oasis198/service-kit';
-import type { Model } from 'mongoose';
 import { JSONCodec, type KV, nanos } from 'nats';
+import type { z } from 'zod';
 import type { AuthConfig } from '../config';
-import { RevokedToken } from './revoked-token.schema';
+import { withDeletion, withLogout, withRevokedBefore } from './user-tokens';
 
 const codec = JSONCodec<unknown>();
 /** Writes of one record that lose a compare-and-set to a concurrent one before giving up. */
 const MAX_ATTEMPTS = 5;
 
 /**
- * Everything that ends a token before its expiry, or changes what it says: logouts (also kept in
- * MongoDB for auth.verify), password changes, deletions and renames. Each is written to the token
- * bucket (KvBuckets.tokens), which every gateway replica watches and holds in memory, so gateways
- * check tokens with no round trip to auth. A change is answered only after its record is stored;
- * the bucket's max age is the token lifetime, so no record outlives the tokens it concerns.
+ * Everything that ends a token before its expiry, or changes what it says: logouts, password
+ * changes, deletions and renames. Each is written to the token bucket (KvBuckets.tokens), which
+ * every gateway replica watches and holds in memory, so gateways check tokens with no round trip
+ * to auth; auth.verify reads the same records. One key per user (TokenRecords): the bucket grows
+ * with the number of users, not with logins. A change is answered only after its record is
+ * stored; the bucket's max age is the token lifetime, so no record outlives the tokens it concerns.
  */
 @Injectable()
-export class RevocationsService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
-  private timer?: NodeJS.Timeout;
+export class RevocationsService implements OnModuleInit {
   private bucket?: KV;
 
   constructor(
-    @InjectModel(RevokedToken.name) private readonly model: Model<RevokedToken>,
     private readonly jetstream: JetStreamService,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CONFIG) private readonly config: AuthConfig,
@@ -68,75 +63,65 @@ export class RevocationsService implements OnModuleInit, OnApplicationBootstrap,
     this.bucket = kv;
   }
 
-  /** Revokes one token until its expiry (Unix seconds). Repeating it changes nothing. */
-  async revoke(jti: string, userId: string, exp: number): Promise<void> {
-    await this.model.updateOne(
-      { _id: jti },
-      { $setOnInsert: { userId, expiresAt: new Date(exp * 1000) } },
-      { upsert: true },
-    );
-    const record: TokenRevoked = { until: exp * 1000 };
-    await this.write(TokenRecords.token(jti), () => record);
+  /**
+   * Logs one token out (DECISIONS: logout revokes the token it is called with); the user's record
+   * stays bounded (withLogout). Repeating it changes nothing.
+   */
+  async revoke(token: Pick<VerifiedToken, 'userId' | 'jti' | 'issuedAt'>): Promise<void> {
+    const limits = { ...this.times(), max: this.config.TOKENS_LOGGED_OUT_PER_USER };
+    await this.write(TokenRecords.user(token.userId), (current) => withLogout(current, token, limits));
   }
 
-  async isRevoked(jti: string): Promise<boolean> {
-    return (await this.model.exists({ _id: jti })) !== null;
+  /**
+   * Voids every token of the user issued before `at` (Unix ms) but `keep`: written before a
+   * password change is stored (the caller's token is kept) and before a deletion (none is kept),
+   * so a change that is confirmed never leaves an old token working. Should the change itself then
+   * fail, the user only has to log in again on their other devices.
+   */
+  async revokeBefore(userId: string, at: number, keep?: string): Promise<void> {
+    const times = this.times();
+    await this.write(TokenRecords.user(userId), (current) => withRevokedBefore(current, at, keep, times));
   }
 
-  /** After a password change: tokens of older versions are void, but the caller's (`keep`). */
-  async versionChanged(userId: string, tokenVersion: number, keep: string): Promise<void> {
-    await this.write(TokenRecords.user(userId), (current) => {
-      const now = current as UserTokens | undefined;
-      if (now && (now.deleted || now.tokenVersion >= tokenVersion)) return undefined; // a later change is stored
-      return { tokenVersion, keep, until: this.until() } satisfies UserTokens;
-    });
-  }
-
-  /** After a deletion: every token of the user is void. */
+  /** After a deletion: every token of the user is void, whenever it was issued. */
   async userDeleted(userId: string): Promise<void> {
-    await this.write(TokenRecords.user(userId), (current) =>
-      (current as UserTokens | undefined)?.deleted
-        ? undefined
-        : ({
-            tokenVersion: Number.MAX_SAFE_INTEGER,
-            deleted: true,
-            until: this.until(),
-          } satisfies UserTokens),
-    );
+    const times = this.times();
+    await this.write(TokenRecords.user(userId), (current) => withDeletion(current, times));
+  }
+
+  /**
+   * Whether the token bucket voids a well-signed token (auth.verify): the same rule the gateways
+   * apply. 503 when the bucket cannot be read: a token is not confirmed while it could be void.
+   */
+  async isRevoked(token: Pick<VerifiedToken, 'userId' | 'jti' | 'issuedAt'>): Promise<boolean> {
+    const kv = this.bucket;
+    if (!kv) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    let stored: unknown;
+    try {
+      const entry = await kv.get(TokenRecords.user(token.userId));
+      stored = entry?.operation === 'PUT' && entry.value.length ? codec.decode(entry.value) : undefined;
+    } catch (error) {
+      this.logger.error({ err: error }, 'could not read a token record');
+      throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    }
+    if (stored === undefined) return false;
+    const record = userTokensSchema.safeParse(stored);
+    // A record that cannot be read voids the user's tokens rather than let a revoked one pass.
+    return !record.success || isTokenVoid(record.data, token);
   }
 
   /** After a rename: gateways show the new name for tokens that carry the old one. */
   async renamed(userId: string, name: string, at: number): Promise<void> {
-    await this.write(TokenRecords.name(userId), (current) =>
-      (current as UserName | undefined) && (current as UserName).at > at
-        ? undefined
-        : ({ name, at, until: this.until() } satisfies UserName),
+    const { now, ttlMs } = this.times();
+    await this.write<UserName>(
+      TokenRecords.name(userId),
+      (current) => (current && current.at > at ? undefined : { name, at, until: now + ttlMs }),
+      userNameSchema,
     );
   }
 
-  /** Removes MongoDB entries whose tokens have expired anyway (the bucket ages out by itself). */
-  async sweep(now = new Date()): Promise<number> {
-    const { deletedCount } = await this.model.deleteMany({ expiresAt: { $lt: now } });
-    if (deletedCount) this.logger.info({ removed: deletedCount }, 'removed expired token revocations');
-    return deletedCount;
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.sweep().catch((error) => this.logger.warn({ err: error }, 'revocation sweep failed'));
-    }, this.config.REVOCATION_SWEEP_S * 1000);
-    this.timer.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
-  /** Records whose tokens were issued at the latest now expire by then. */
-  private until(): number {
-    return Date.now() + this.config.JWT_TTL_S * 1000;
+  private times(): { now: number; ttlMs: number } {
+    return { now: Date.now(), ttlMs: this.config.JWT_TTL_S * 1000 };
   }
 
   /**
@@ -145,14 +130,21 @@ export class RevocationsService implements OnModuleInit, OnApplicationBootstrap,
    * A write that cannot be stored answers 503: the change is not confirmed while gateways could
    * still accept what it ended, and repeating it is safe.
    */
-  private async write(key: string, next: (current: unknown) => object | undefined): Promise<void> {
+  private async write<T extends object = UserTokens>(
+    key: string,
+    next: (current: T | undefined) => T | undefined,
+    schema: z.ZodType<T> = userTokensSchema as unknown as z.ZodType<T>,
+  ): Promise<void> {
     const kv = this.bucket;
     if (!kv) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
     try {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         const entry = await kv.get(key);
+        // A value that does not parse is ignored by gateways too: it is written over.
         const stored =
-          entry?.operation === 'PUT' && entry.value.length ? codec.decode(entry.value) : undefined;
+          entry?.operation === 'PUT' && entry.value.length
+            ? schema.safeParse(codec.decode(entry.value)).data
+            : undefined;
         const value = next(stored);
         if (!value) return;
         try {

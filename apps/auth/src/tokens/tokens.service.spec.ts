@@ -3,8 +3,8 @@ import { SignJWT } from 'jose';
 import { TokensService } from './tokens.service';
 
 const SECRET = 'unit-test-secret-0123456789abcdef0123';
-const config = { JWT_SECRET: SECRET, JWT_TTL_S: 3600, JWT_ISSUER: 'oasis198-auth' };
-const subject = { userId: 'u1', name: 'alice1', tokenVersion: 3 };
+const config = { JWT_SECRET: SECRET, JWT_TTL_S: 3600, JWT_ISSUER: 'oasis198-auth', REAUTH_WINDOW_S: 600 };
+const subject = { userId: 'u1', name: 'alice1' };
 const key = (secret = SECRET) => new TextEncoder().encode(secret);
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -15,7 +15,6 @@ describe('TokensService', () => {
     sub: 'u1',
     jti: 'j1',
     name: 'alice1',
-    tv: 3,
     iss: 'oasis198-auth',
     iat: now,
     exp: now + 60,
@@ -27,8 +26,8 @@ describe('TokensService', () => {
       message: COMMON_MESSAGES.invalidToken,
     });
 
-  it('signs HS256 tokens with sub, jti, name, token version, issuer and expiry, and verifies them', async () => {
-    const signed = await tokens.sign(subject, 1_700_000_000_000);
+  it('signs HS256 tokens with sub, jti, name, issuer, expiry, issue time in ms and login time, and verifies them', async () => {
+    const signed = await tokens.sign(subject, 1_700_000_000_123);
     const [header, payload] = signed.token
       .split('.')
       .slice(0, 2)
@@ -37,21 +36,34 @@ describe('TokensService', () => {
     expect(payload).toMatchObject({
       sub: 'u1',
       name: 'alice1',
-      tv: 3,
       iss: 'oasis198-auth',
-      iat: 1_700_000_000,
+      iat: 1_700_000_000.123,
+      auth_time: 1_700_000_000,
       exp: 1_700_003_600,
     });
     expect(payload.jti).toBe(signed.jti);
-    const fresh = await tokens.sign(subject);
+    const now = Date.now();
+    const fresh = await tokens.sign(subject, now);
     expect(await tokens.verify(fresh.token)).toEqual({
       userId: 'u1',
       name: 'alice1',
       jti: fresh.jti,
       exp: fresh.exp,
-      tokenVersion: 3,
+      issuedAt: now,
+      authTime: Math.floor(now / 1000),
     });
     expect((await tokens.sign(subject)).jti).not.toBe(fresh.jti);
+  });
+
+  it('asks for a recent login: within REAUTH_WINDOW_S of auth_time, else reauth_required', () => {
+    const caller = { userId: 'u1', name: 'alice1', jti: 'j1', exp: now + 60 };
+    const at = now * 1000;
+    expect(() => tokens.assertRecentLogin({ ...caller, authTime: now - 600 }, at)).not.toThrow();
+    for (const authTime of [now - 601, undefined]) {
+      expect(() => tokens.assertRecentLogin({ ...caller, authTime }, at)).toThrow(
+        expect.objectContaining({ code: 'reauth_required', message: COMMON_MESSAGES.reauthRequired }),
+      );
+    }
   });
 
   it('refuses an expired token', async () => {
@@ -79,8 +91,9 @@ describe('TokensService', () => {
     await refused(await sign({ ...claims, iss: 'someone-else' }));
     await refused(await sign({ ...claims, jti: undefined }));
     await refused(await sign({ ...claims, exp: undefined }));
-    await refused(await sign({ ...claims, tv: '3' }));
-    await refused(await sign({ ...claims, tv: 1.5 }));
+    await refused(await sign({ ...claims, iat: undefined }));
+    await refused(await sign({ ...claims, iat: '1' }));
+    await refused(await sign({ ...claims, auth_time: '1' }));
     await refused(await sign({ ...claims, name: undefined }));
   });
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AppError, COMMON_MESSAGES, type TokenClaims } from '@oasis198/contracts';
 import { CONFIG, TOKEN_ALGORITHM, type VerifiedToken, verifyAccessToken } from '@oasis198/service-kit';
 import { SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
@@ -7,7 +8,6 @@ import type { AuthConfig } from '../config';
 export interface TokenSubject {
   userId: string;
   name: string;
-  tokenVersion: number;
 }
 
 export interface SignedToken {
@@ -18,27 +18,35 @@ export interface SignedToken {
 
 /**
  * Access tokens: JWTs signed with HS256 (pinned on verify, so `alg: none` or another algorithm is
- * refused), with an issuer, an expiry, an id (jti), the user id (sub), the name and the user's
- * token version (tv). Whether a well-signed token is still valid (revoked, user deleted, old
- * version) is the SessionsService's question.
+ * refused), with an issuer, an expiry, an id (jti), the user id (sub), the name, the issue time
+ * with milliseconds (iat) and the time of the login behind it (auth_time). Whether a well-signed
+ * token is still valid (logged out, password changed, user deleted) is the SessionsService's question.
  */
 @Injectable()
 export class TokensService {
   private readonly key: Uint8Array;
   private readonly ttlSeconds: number;
   private readonly issuer: string;
+  private readonly reauthWindowS: number;
 
-  constructor(@Inject(CONFIG) config: Pick<AuthConfig, 'JWT_SECRET' | 'JWT_TTL_S' | 'JWT_ISSUER'>) {
+  constructor(
+    @Inject(CONFIG)
+    config: Pick<AuthConfig, 'JWT_SECRET' | 'JWT_TTL_S' | 'JWT_ISSUER' | 'REAUTH_WINDOW_S'>,
+  ) {
     this.key = new TextEncoder().encode(config.JWT_SECRET);
     this.ttlSeconds = config.JWT_TTL_S;
     this.issuer = config.JWT_ISSUER;
+    this.reauthWindowS = config.REAUTH_WINDOW_S;
   }
 
+  /** A token for a login made at `now` (Unix ms). */
   async sign(subject: TokenSubject, now = Date.now()): Promise<SignedToken> {
     const jti = randomUUID();
-    const iat = Math.floor(now / 1000);
-    const exp = iat + this.ttlSeconds;
-    const token = await new SignJWT({ name: subject.name, tv: subject.tokenVersion })
+    // Milliseconds, as RFC 7519 allows: a password change voids tokens issued before it, and a
+    // login a moment after it must not count as before.
+    const iat = now / 1000;
+    const exp = Math.floor(iat) + this.ttlSeconds;
+    const token = await new SignJWT({ name: subject.name, auth_time: Math.floor(iat) })
       .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT' })
       .setSubject(subject.userId)
       .setJti(jti)
@@ -52,5 +60,16 @@ export class TokensService {
   /** Checks signature, algorithm, issuer, expiry and claim types; anything wrong is UNAUTHORIZED. */
   verify(token: unknown): Promise<VerifiedToken> {
     return verifyAccessToken(token, this.key, this.issuer);
+  }
+
+  /**
+   * E-mail and password changes and deletion need a login within REAUTH_WINDOW_S (DECISIONS
+   * "Re-authentication"): a token taken from a device or a log cannot take the account over.
+   */
+  assertRecentLogin(caller: TokenClaims, now = Date.now()): void {
+    const { authTime } = caller;
+    if (authTime === undefined || now / 1000 - authTime > this.reauthWindowS) {
+      throw new AppError('reauth_required', COMMON_MESSAGES.reauthRequired);
+    }
   }
 }

@@ -22,18 +22,26 @@ export class SessionsService {
   async verify(token: unknown): Promise<TokenClaims> {
     const claims = await this.tokens.verify(token);
     const [revoked, user] = await Promise.all([
-      this.revocations.isRevoked(claims.jti),
+      this.revocations.isRevoked(claims),
       this.users.findActiveById(claims.userId),
     ]);
     if (revoked || !user) throw invalidToken();
-    if (claims.tokenVersion !== user.tokenVersion && claims.jti !== user.keptTokenId) throw invalidToken();
     // The current name: a rename keeps the token.
-    return { userId: user._id, name: user.name, jti: claims.jti, exp: claims.exp };
+    return {
+      userId: user._id,
+      name: user.name,
+      jti: claims.jti,
+      exp: claims.exp,
+      issuedAt: claims.issuedAt,
+      authTime: claims.authTime,
+    };
   }
 
   /** Revokes the token the caller logged in with; other sessions stay. */
   async logout(caller: TokenClaims): Promise<MessageResponse> {
-    await this.revocations.revoke(caller.jti, caller.userId, caller.exp);
+    // Without the issue time (a caller not from a gateway), now: the entry then outlives the token.
+    const issuedAt = caller.issuedAt ?? Date.now();
+    await this.revocations.revoke({ userId: caller.userId, jti: caller.jti, issuedAt });
     return { message: USER_MESSAGES.loggedOut };
   }
 }

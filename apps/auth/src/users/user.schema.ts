@@ -26,14 +26,6 @@ export class User {
   @Prop({ type: String, required: true })
   passwordHash!: string;
 
-  /** Tokens carry the version they were issued with; a password change or deletion moves it on. */
-  @Prop({ type: Number, default: 0 })
-  tokenVersion!: number;
-
-  /** The token that changed the password last: it stays valid although its version is old. */
-  @Prop({ type: String, default: null })
-  keptTokenId!: string | null;
-
   /** Events as their JSON text (service-kit outbox.ts). */
   @Prop({ type: Object, default: () => ({}) })
   outbox!: Record<string, string | EventEnvelope>;

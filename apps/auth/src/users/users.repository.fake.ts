@@ -23,8 +23,6 @@ export class InMemoryUsersRepository implements Repository {
     this.assertEmailFree(user.emailKey, user._id);
     const record: UserRecord = {
       ...user,
-      tokenVersion: 0,
-      keptTokenId: null,
       outbox: outboxOf(events),
       outboxAt: events.length ? now : null,
       tombstone: false,
@@ -49,7 +47,7 @@ export class InMemoryUsersRepository implements Repository {
     id: string,
     change: UserChange,
     events: readonly EventEnvelope[] = [],
-    options: { bumpTokenVersion?: boolean; now?: Date } = {},
+    options: { now?: Date } = {},
   ): Promise<UserRecord | null> {
     this.beforeWrite?.();
     const user = this.users.get(id);
@@ -58,7 +56,6 @@ export class InMemoryUsersRepository implements Repository {
     Object.assign(user, change);
     for (const event of events) user.outbox[outboxKey(event.id)] = encodeOutboxEvent(event);
     if (events.length) user.outboxAt = options.now ?? new Date();
-    if (options.bumpTokenVersion) user.tokenVersion += 1;
     return structuredClone(user);
   }
 
@@ -69,8 +66,7 @@ export class InMemoryUsersRepository implements Repository {
   ): Promise<UserRecord | null> {
     const user = this.users.get(id);
     if (!user || user.tombstone) return null;
-    Object.assign(user, { tombstone: true, emailKey: `deleted:${id}`, keptTokenId: null, outboxAt: now });
-    user.tokenVersion += 1;
+    Object.assign(user, { tombstone: true, emailKey: `deleted:${id}`, outboxAt: now });
     for (const event of events) user.outbox[outboxKey(event.id)] = encodeOutboxEvent(event);
     return structuredClone(user);
   }

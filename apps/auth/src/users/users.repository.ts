@@ -19,7 +19,7 @@ export interface NewUser {
 }
 
 /** What may change in an account, besides its outbox. */
-export type UserChange = Partial<Pick<User, 'name' | 'email' | 'emailKey' | 'passwordHash' | 'keptTokenId'>>;
+export type UserChange = Partial<Pick<User, 'name' | 'email' | 'emailKey' | 'passwordHash'>>;
 
 /**
  * Persistence of accounts. Every change is one atomic single-document update that also stores the
@@ -65,22 +65,18 @@ export class UsersRepository implements OnModuleInit {
 
   /**
    * Applies a change (and its events) to a live account; null when the account does not exist or
-   * is being deleted. `bumpTokenVersion` invalidates every token issued before.
+   * is being deleted.
    */
   async update(
     id: string,
     change: UserChange,
     events: readonly EventEnvelope[] = [],
-    options: { bumpTokenVersion?: boolean; now?: Date } = {},
+    options: { now?: Date } = {},
   ): Promise<UserRecord | null> {
     const set = { ...change, ...(events.length ? outboxFields(events, options.now) : {}) };
     try {
       return await this.model
-        .findOneAndUpdate(
-          { _id: id, tombstone: { $ne: true } },
-          { $set: set, ...(options.bumpTokenVersion ? { $inc: { tokenVersion: 1 } } : {}) },
-          { new: true },
-        )
+        .findOneAndUpdate({ _id: id, tombstone: { $ne: true } }, { $set: set }, { new: true })
         .lean<UserRecord>()
         .exec();
     } catch (error) {
@@ -101,10 +97,8 @@ export class UsersRepository implements OnModuleInit {
           $set: {
             tombstone: true,
             emailKey: `deleted:${id}`,
-            keptTokenId: null,
             ...outboxFields(events, now),
           },
-          $inc: { tokenVersion: 1 },
         },
         { new: true },
       )

@@ -5,13 +5,15 @@ import {
   EventTypes,
   type TokenClaims,
   USER_MESSAGES,
+  type UserTokens,
 } from '@oasis198/contracts';
 import { MESSAGES } from '@oasis198/game-rules';
-import { createLogger, type OutboxDocument, pendingEvents } from '@oasis198/service-kit';
+import { createLogger, isTokenVoid, type OutboxDocument, pendingEvents } from '@oasis198/service-kit';
 import type { PasswordHasher } from '../passwords/password-hasher';
 import { PasswordPolicy } from '../passwords/password-policy';
 import type { RevocationsService } from '../tokens/revocations.service';
 import { TokensService } from '../tokens/tokens.service';
+import { withDeletion, withLogout, withRevokedBefore } from '../tokens/user-tokens';
 import { SessionsService } from './sessions.service';
 import { InMemoryUsersRepository } from './users.repository.fake';
 import type { UsersRepository } from './users.repository';
@@ -35,25 +37,35 @@ class FakeHasher {
   }
 }
 
-/** Records what RevocationsService would write to the token bucket. */
+/** RevocationsService over a map instead of the token bucket, with the same records and rule. */
 class FakeRevocations {
-  readonly revokedJti = new Set<string>();
+  readonly records = new Map<string, UserTokens>();
   readonly written: unknown[] = [];
-  async revoke(jti: string) {
-    this.revokedJti.add(jti);
-    this.written.push({ token: jti });
+  /** Makes the next writes fail as a full or unreachable bucket does. */
+  failing = false;
+  private readonly times = () => ({ now: Date.now(), ttlMs: 3600_000 });
+  async revoke(token: { userId: string; jti: string; issuedAt: number }) {
+    this.store(token.userId, withLogout(this.records.get(token.userId), token, { ...this.times(), max: 4 }));
+    this.written.push({ token: token.jti });
   }
-  async isRevoked(jti: string) {
-    return this.revokedJti.has(jti);
+  async isRevoked(token: { userId: string; jti: string; issuedAt: number }) {
+    return isTokenVoid(this.records.get(token.userId), token);
   }
-  async versionChanged(userId: string, tokenVersion: number, keep: string) {
-    this.written.push({ user: userId, tokenVersion, keep });
+  async revokeBefore(userId: string, at: number, keep?: string) {
+    this.store(userId, withRevokedBefore(this.records.get(userId), at, keep, this.times()));
+    this.written.push({ user: userId, revokedBefore: at, ...(keep && { keep }) });
   }
   async userDeleted(userId: string) {
+    this.store(userId, withDeletion(this.records.get(userId), this.times()));
     this.written.push({ user: userId, deleted: true });
   }
   async renamed(userId: string, name: string) {
+    if (this.failing) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
     this.written.push({ name: userId, to: name });
+  }
+  private store(userId: string, record: UserTokens | undefined) {
+    if (this.failing) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    if (record) this.records.set(userId, record);
   }
 }
 
@@ -61,6 +73,7 @@ const config = {
   JWT_SECRET: 'unit-test-secret-0123456789abcdef0123',
   JWT_TTL_S: 3600,
   JWT_ISSUER: 'oasis198-auth',
+  REAUTH_WINDOW_S: 600,
 };
 const valid = {
   name: 'alice1',
@@ -106,6 +119,8 @@ function setup() {
   const callerOf = (token: string) => sessions.verify(token);
   return { repo, tokens, revocations, hasher, published, users, sessions, callerOf, stream };
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function firstOf<T>(list: readonly T[]): T {
   const [first] = list;
@@ -257,16 +272,63 @@ describe('UsersService', () => {
       const { users, callerOf, revocations } = setup();
       const first = (await users.register(valid)).token;
       const second = (await users.login({ email: valid.email, password: valid.password })).token;
+      await sleep(2); // tokens are told apart from a password change by their issue time, in ms
       const caller = await callerOf(first);
       await users.edit(caller, { password: 'Otter9River', confirmedPassword: 'Otter9River' });
-      expect(revocations.written).toEqual([{ user: caller.userId, tokenVersion: 1, keep: caller.jti }]);
+      await sleep(2);
+      expect(revocations.written).toEqual([
+        { user: caller.userId, revokedBefore: expect.any(Number), keep: caller.jti },
+      ]);
       expect((await callerOf(first)).userId).toBe(caller.userId);
       await expectError(callerOf(second), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
       // A token issued after the change is valid; a later change from it revokes the first one.
       const third = (await users.login({ email: valid.email, password: 'Otter9River' })).token;
+      await sleep(2);
       await users.edit(await callerOf(third), { password: 'Badger4Moon' });
       await expectError(callerOf(first), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
       expect((await callerOf(third)).userId).toBe(caller.userId);
+    });
+
+    it('needs a login within REAUTH_WINDOW_S for e-mail, password and deletion, not for a rename', async () => {
+      const { repo, users, callerOf, revocations } = setup();
+      const { token, _id } = await users.register(valid);
+      const fresh = await callerOf(token);
+      const stale = { ...fresh, authTime: (fresh.authTime ?? 0) - 601 };
+      const before = structuredClone(repo.users.get(_id));
+      const reauth = 'Please enter your password to continue.';
+      await expectError(users.edit(stale, { email: 'thief@example.com' }), 'reauth_required', reauth);
+      await expectError(
+        users.edit(stale, { password: 'Thief9Owns', confirmedPassword: 'Thief9Owns' }),
+        'reauth_required',
+        reauth,
+      );
+      await expectError(users.delete(stale), 'reauth_required', reauth);
+      await expectError(users.delete({ ...fresh, authTime: undefined }), 'reauth_required', reauth);
+      expect(repo.users.get(_id)).toEqual(before);
+      expect(revocations.written).toEqual([]);
+      // A rename needs no recent login; a login within the window passes.
+      expect((await users.edit(stale, { name: 'alice2' })).user.name).toBe('alice2');
+      const almost = { ...fresh, authTime: (fresh.authTime ?? 0) - 590 };
+      expect((await users.edit(almost, { email: 'alice@example.org' })).user.email).toBe('alice@example.org');
+    });
+
+    it('stores the revocation before the new password: when it cannot be stored, 503 and nothing changes', async () => {
+      const { repo, users, callerOf, revocations } = setup();
+      const first = (await users.register(valid)).token;
+      const thief = (await users.login({ email: valid.email, password: valid.password })).token;
+      await sleep(2);
+      const caller = await callerOf(first);
+      revocations.failing = true;
+      await expectError(
+        users.edit(caller, { password: 'Otter9River', confirmedPassword: 'Otter9River' }),
+        'UNAVAILABLE',
+        COMMON_MESSAGES.unavailable,
+      );
+      expect(repo.users.get(caller.userId)?.passwordHash).toBe(`hashed:${valid.password}`);
+      expect((await callerOf(thief)).userId).toBe(caller.userId);
+      revocations.failing = false;
+      await users.edit(caller, { password: 'Otter9River', confirmedPassword: 'Otter9River' });
+      await expectError(callerOf(thief), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
     });
 
     it('refuses anything but exactly one valid field', async () => {
@@ -305,7 +367,10 @@ describe('UsersService', () => {
       expect(await users.delete(caller)).toEqual({ message: USER_MESSAGES.deleted });
       expect(published[0]).toMatchObject({ _id, tombstone: true });
       expect(pendingEvents(firstOf(published)).map((e) => e.id)).toEqual([EventIds.userDeleted(_id)]);
-      expect(revocations.written).toEqual([{ user: _id, deleted: true }]);
+      expect(revocations.written).toEqual([
+        { user: _id, revokedBefore: expect.any(Number) },
+        { user: _id, deleted: true },
+      ]);
       await expectError(callerOf(token), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
       await expectError(
         users.login({ email: valid.email, password: valid.password }),
@@ -314,6 +379,19 @@ describe('UsersService', () => {
       );
       await expectError(users.delete(caller), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
       expect((await users.register(valid))._id).not.toBe(_id);
+    });
+
+    it('voids every token before the account goes: when that cannot be stored, 503 and nothing is deleted', async () => {
+      const { repo, users, callerOf, published, revocations } = setup();
+      const { token, _id } = await users.register(valid);
+      const caller = await callerOf(token);
+      published.length = 0;
+      revocations.failing = true;
+      await expectError(users.delete(caller), 'UNAVAILABLE', COMMON_MESSAGES.unavailable);
+      expect(repo.users.get(_id)?.tombstone).toBe(false);
+      expect(published).toEqual([]);
+      revocations.failing = false;
+      expect(await users.delete(caller)).toEqual({ message: USER_MESSAGES.deleted });
     });
 
     it('refuses registrations, renames and deletions with 503 while the USERS stream is full, storing nothing', async () => {

@@ -67,11 +67,7 @@ export class UsersService {
     }
     await this.events.publishSoon(user);
     this.logger.info({ userId: id }, 'user registered');
-    const { token } = await this.tokens.sign({
-      userId: id,
-      name: user.name,
-      tokenVersion: user.tokenVersion,
-    });
+    const { token } = await this.tokens.sign({ userId: id, name: user.name });
     return { _id: id, name: user.name, token };
   }
 
@@ -89,11 +85,7 @@ export class UsersService {
       };
     }, emailKey);
     if (!user || !matches) throw new AppError('VALIDATION', USER_MESSAGES.badCredentials);
-    const { token } = await this.tokens.sign({
-      userId: user._id,
-      name: user.name,
-      tokenVersion: user.tokenVersion,
-    });
+    const { token } = await this.tokens.sign({ userId: user._id, name: user.name });
     return { _id: user._id, name: user.name, token };
   }
 
@@ -104,6 +96,8 @@ export class UsersService {
    */
   async edit(caller: TokenClaims, payload: unknown): Promise<EditUserResult> {
     const edit = parseEditUser(payload);
+    // Before anything is read or changed: a stolen token learns nothing here either.
+    if (edit.field !== 'name') this.tokens.assertRecentLogin(caller);
     let user: UserRecord | null;
     switch (edit.field) {
       case 'name': {
@@ -138,10 +132,10 @@ export class UsersService {
       case 'password': {
         this.policy.assertAcceptable(edit.password);
         const passwordHash = await this.hasher.inTurn(() => this.hasher.hash(edit.password), caller.userId);
-        user = await this.users.update(caller.userId, { passwordHash, keptTokenId: caller.jti }, [], {
-          bumpTokenVersion: true,
-        });
-        if (user) await this.revocations.versionChanged(caller.userId, user.tokenVersion, caller.jti);
+        // Every other token is void before the new password is stored, so a confirmed change never
+        // leaves a thief's token working; the caller's token is kept (DECISIONS).
+        await this.revocations.revokeBefore(caller.userId, Date.now(), caller.jti);
+        user = await this.users.update(caller.userId, { passwordHash });
         break;
       }
     }
@@ -152,10 +146,14 @@ export class UsersService {
 
   /** Deletes the account: every token stops working at once; user.deleted goes out, then the record. */
   async delete(caller: TokenClaims): Promise<MessageResponse> {
+    this.tokens.assertRecentLogin(caller);
     this.events.assertCanPublish(); // user.deleted must go out before the record goes
     const event = makeEvent(EventTypes.userDeleted, EventIds.userDeleted(caller.userId), {
       userId: caller.userId,
     });
+    // Every token issued so far is void before the account goes; `deleted` then voids the tokens
+    // of logins that raced the deletion too.
+    await this.revocations.revokeBefore(caller.userId, Date.now());
     const user = await this.users.tombstone(caller.userId, [event]);
     if (!user) {
       // Gone already, yet a gateway let the token through: the earlier deletion's record may not

@@ -71,7 +71,8 @@ export class JwtStrategy extends PassportStrategy(NamedJwtStrategy) implements O
     if (!this.revocations.ready) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
     if (this.revocations.refuses(claims)) throw invalidToken();
     const name = this.revocations.nameOf(claims.userId) ?? claims.name;
-    return { userId: claims.userId, name, jti: claims.jti, exp: claims.exp };
+    const { userId, jti, exp, issuedAt, authTime } = claims;
+    return { userId, name, jti, exp, issuedAt, authTime };
   }
 
   onApplicationShutdown(): void {

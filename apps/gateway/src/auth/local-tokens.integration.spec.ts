@@ -143,7 +143,6 @@ describe('a gateway replica that has not caught up with the revocations', () => 
       sub: 'u1',
       jti: 'j1',
       name: 'early',
-      tv: 0,
       iss: 'oasis198-auth',
       iat: now,
       exp: now + 600,

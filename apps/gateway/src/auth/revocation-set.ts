@@ -1,12 +1,5 @@
-import {
-  type TokenRevoked,
-  tokenRevokedSchema,
-  type UserName,
-  userNameSchema,
-  type UserTokens,
-  userTokensSchema,
-} from '@oasis198/contracts';
-import type { VerifiedToken } from '@oasis198/service-kit';
+import { type UserName, userNameSchema, type UserTokens, userTokensSchema } from '@oasis198/contracts';
+import { isTokenVoid, type VerifiedToken } from '@oasis198/service-kit';
 import type { z } from 'zod';
 
 interface Stored<T> {
@@ -15,13 +8,12 @@ interface Stored<T> {
 }
 
 /**
- * What the token bucket says (TokenRecords in libs/contracts), held in memory: the tokens that
- * were logged out, users whose older tokens (or all tokens) are void, and users' current names.
+ * What the token bucket says (TokenRecords in libs/contracts), held in memory: per user, which of
+ * their tokens are void (logouts, password change, deletion), and users' current names.
  * Entries are applied in revision order per key and forgotten once no token they concern can be
  * valid any more (`until`), so a check is a few map lookups.
  */
 export class RevocationSet {
-  private readonly tokens = new Map<string, Stored<TokenRevoked>>();
   private readonly users = new Map<string, Stored<UserTokens>>();
   private readonly names = new Map<string, Stored<UserName>>();
 
@@ -35,8 +27,6 @@ export class RevocationSet {
     const id = key.slice(dot + 1);
     if (dot < 1 || !id) return false;
     switch (kind) {
-      case 'token':
-        return put(this.tokens, id, revision, value, tokenRevokedSchema);
       case 'user':
         return put(this.users, id, revision, value, userTokensSchema);
       case 'name':
@@ -47,12 +37,8 @@ export class RevocationSet {
   }
 
   /** Whether a well-signed token was ended before its expiry: logged out, user deleted, old version. */
-  refuses(claims: VerifiedToken): boolean {
-    if (this.tokens.has(claims.jti)) return true;
-    const user = this.users.get(claims.userId)?.value;
-    if (!user) return false;
-    if (user.deleted) return true;
-    return claims.tokenVersion < user.tokenVersion && claims.jti !== user.keep;
+  refuses(claims: Pick<VerifiedToken, 'userId' | 'jti' | 'issuedAt'>): boolean {
+    return isTokenVoid(this.users.get(claims.userId)?.value, claims);
   }
 
   /** The user's name since a rename, if it happened during the lifetime of tokens still valid. */
@@ -63,7 +49,7 @@ export class RevocationSet {
   /** Forgets entries whose tokens have all expired by `now` (Unix ms); the bucket ages them out too. */
   prune(now = Date.now()): number {
     let removed = 0;
-    for (const map of [this.tokens, this.users, this.names] as Map<string, Stored<{ until: number }>>[]) {
+    for (const map of [this.users, this.names] as Map<string, Stored<{ until: number }>>[]) {
       for (const [id, entry] of map) {
         if (entry.value.until < now) {
           map.delete(id);
@@ -75,7 +61,7 @@ export class RevocationSet {
   }
 
   get size(): number {
-    return this.tokens.size + this.users.size + this.names.size;
+    return this.users.size + this.names.size;
   }
 }
 

@@ -129,7 +129,7 @@ export class UsersController {
   @ApiError(401)
   async logout(@Caller() caller: TokenClaims): Promise<MessageResponse> {
     const answer = await this.rpc.request<MessageResponse>(Requests.auth.logout, { caller });
-    await this.revocations.refresh(TokenRecords.token(caller.jti));
+    await this.revocations.refresh(TokenRecords.user(caller.userId));
     return answer;
   }
 }
