@@ -296,7 +296,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     const deadline = currentDeadline();
     const until = Math.min(Date.now() + PLAY_NOW_WAIT_MS, deadline ?? Infinity);
     // One request of this replica at a time asks for the lease; the others wait here, not in the
-    // database: N waiters polling it cost about 130 commands a second each, all of them writes.
+    // database: each poll is an insert and an update, writes that slowed the pairings themselves.
     return this.playNowLine.run(() => this.pairUnderLease(caller, playerId, deadline, until));
   }
 
