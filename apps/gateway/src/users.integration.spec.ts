@@ -50,7 +50,9 @@ describe('users calls through the gateway (SPEC §7)', () => {
       const claims = claimsOf(res.body.token);
       expect(claims).toMatchObject({ sub: res.body._id, name: account.name });
       expect(typeof claims['jti']).toBe('string');
-      expect(claims['exp']).toBe((claims['iat'] as number) + 7 * 24 * 3600);
+      // iat carries milliseconds; exp and auth_time are whole seconds.
+      expect(claims['exp']).toBe(Math.floor(claims['iat'] as number) + 7 * 24 * 3600);
+      expect(claims['auth_time']).toBe(Math.floor(claims['iat'] as number));
       expect(JSON.stringify(res.body)).not.toMatch(/argon2|passwordHash/);
     });
 
