@@ -197,12 +197,11 @@ export async function up(compose: ComposeFile, log: (line: string) => void = () 
     const labels = [`project=${project}`, `${label}=${name}`].map((l) => `--label=com.docker.compose.${l}`);
     await podman([kind, 'create', ...labels, ...options, `${project}_${name}`]);
   };
-  const ipam = compose.networks?.default?.ipam?.config?.[0];
-  await create('network', 'default', 'network', [
-    ...(ipam?.subnet ? ['--subnet', ipam.subnet] : []),
-    ...(ipam?.ip_range ? ['--ip-range', ipam.ip_range] : []),
-  ]);
-  await checkSubnet(project, ipam?.subnet);
+  // The subnet only: podman's CNI allocator refuses a fixed address outside --ip-range, and it
+  // hands out addresses from the bottom of the subnet, far below the fixed ones in compose.yaml.
+  const subnet = compose.networks?.default?.ipam?.config?.[0]?.subnet;
+  await create('network', 'default', 'network', subnet ? ['--subnet', subnet] : []);
+  await checkSubnet(project, subnet);
   for (const volume of Object.keys(compose.volumes ?? {})) await create('volume', volume, 'volume');
   // Every secret file must exist before a container mounts it (podman would make a directory).
   for (const [name, secret] of Object.entries(compose.secrets ?? {})) {
