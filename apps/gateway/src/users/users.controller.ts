@@ -92,7 +92,10 @@ export class UsersController {
   @ApiBearerAuth()
   @ApiAnswer(200, editUserResponseSchema)
   @ApiError(400, `Not exactly one of name, email or password, or ${COMMON_PASSWORD_OR_FIELD}`)
-  @ApiError(401)
+  @ApiError(
+    401,
+    "No valid token; or, for an e-mail or password change, a login older than REAUTH_WINDOW_S (10 min): code 'reauth_required', nothing changed.",
+  )
   @ApiError(409, 'The new e-mail is in use.')
   async edit(
     @ValidBody(editUserBodySchema) body: EditUserBody,
@@ -113,7 +116,10 @@ export class UsersController {
   @UseGuards(AuthGuard)
   @ApiBearerAuth()
   @ApiAnswer(200, messageResponseSchema)
-  @ApiError(401)
+  @ApiError(
+    401,
+    "No valid token, or a login older than REAUTH_WINDOW_S (10 min): code 'reauth_required', nothing deleted.",
+  )
   async delete(@Caller() caller: TokenClaims): Promise<MessageResponse> {
     const answer = await this.rpc.request<MessageResponse>(Requests.auth.delete, { caller });
     await this.revocations.refresh(TokenRecords.user(caller.userId));
