@@ -82,6 +82,16 @@ export const gatewayEnv = baseEnv
      * holds 4,000 beside the rest; raise both together.
      */
     PUSH_STREAMS_PER_REPLICA: limit(4000),
+    /**
+     * Bytes one push stream may owe its client once the kernel's socket buffer is full (held by
+     * Node, or room-list changes waiting); more and the stream is destroyed (the client reconnects).
+     * Above the largest frame (a room of 250 moves, about 25 kB).
+     */
+    PUSH_BUFFER_BYTES_PER_STREAM: limit(128 * 1024),
+    /** Bytes every push stream of this replica may owe together; over it, the biggest debtors are destroyed. */
+    PUSH_BUFFER_BYTES_PER_REPLICA: limit(64 * 1024 * 1024),
+    /** Seconds a push stream's client may read nothing while bytes wait for it; then it is destroyed. */
+    PUSH_STALL_TIMEOUT_S: limit(30),
     /** The NATS KV bucket the counting limits share with rooms (the same value in both). */
     ...limitsBucketEnv,
     /**

@@ -1,6 +1,7 @@
 import {
   PUSH_HEARTBEAT_SECONDS,
   PUSH_MESSAGES,
+  type ListPushMessage,
   type RoomPushMeta,
   roomPushHeaders,
   RoomPushSubjects,
@@ -55,15 +56,20 @@ const change = (msg: Msg) => {
 const text = (bytes: Uint8Array | string | null) =>
   typeof bytes === 'string' || bytes === null ? bytes : new TextDecoder().decode(bytes);
 
-/** The parts of an Express response an event stream uses, recording what was written. */
+/**
+ * The parts of an Express response an event stream uses, recording what was written. While
+ * `stalled`, writes stay in "Node's buffer" (writableLength) and their callbacks wait for flush().
+ */
 class FakeResponse extends EventEmitter {
   destroyed = false;
   statusCode = 0;
   readonly headers: Record<string, string> = {};
   readonly chunks: string[] = [];
   writableLength = 0;
+  stalled = false;
   ended = false;
   flushed = false;
+  private readonly callbacks: (() => void)[] = [];
   status(code: number) {
     this.statusCode = code;
     return this;
@@ -74,12 +80,28 @@ class FakeResponse extends EventEmitter {
   flushHeaders() {
     this.flushed = true;
   }
-  write(chunk: string | Uint8Array) {
+  write(chunk: string | Uint8Array, callback?: () => void) {
     this.chunks.push(text(chunk) as string);
+    if (!this.stalled) callback?.();
+    else {
+      this.writableLength += typeof chunk === 'string' ? chunk.length : chunk.byteLength;
+      if (callback) this.callbacks.push(callback);
+    }
     return true;
+  }
+  /** The client reads again: what Node held goes through. */
+  flush() {
+    this.stalled = false;
+    this.writableLength = 0;
+    for (const callback of this.callbacks.splice(0)) callback();
   }
   end() {
     this.ended = true;
+  }
+  destroy() {
+    this.destroyed = true;
+    this.writableLength = 0;
+    this.callbacks.length = 0;
   }
 }
 
@@ -95,7 +117,11 @@ function expectRefused(take: () => unknown, code: string, message: string): void
   expect(refused).toMatchObject({ code, message, retryAfterS: 5 });
 }
 
-function service(streamsPerAddress = 20, streamsPerReplica = 10_000) {
+function service(
+  streamsPerAddress = 20,
+  streamsPerReplica = 10_000,
+  { perStream = 128 * 1024, perReplica = 64 * 1024 * 1024, stallS = 30 } = {},
+) {
   const handlers = new Map<string, (msg: Msg) => void>();
   const jetstream = {
     subscribeMessages: (subject: string, handler: (msg: Msg) => void) => handlers.set(subject, handler),
@@ -106,6 +132,9 @@ function service(streamsPerAddress = 20, streamsPerReplica = 10_000) {
     {
       PUSH_STREAMS_PER_ADDRESS: streamsPerAddress,
       PUSH_STREAMS_PER_REPLICA: streamsPerReplica,
+      PUSH_BUFFER_BYTES_PER_STREAM: perStream,
+      PUSH_BUFFER_BYTES_PER_REPLICA: perReplica,
+      PUSH_STALL_TIMEOUT_S: stallS,
     } as GatewayConfig,
     new Metrics('push-test'),
   );
@@ -120,6 +149,7 @@ function recordingStream() {
   let ended = false;
   const stream: PushStream = {
     send: (message) => frames.push(frame(message)),
+    post: (message) => frames.push(frame(message)),
     write: (bytes) => frames.push(text(bytes) as string),
     end: () => {
       ended = true;
@@ -347,15 +377,104 @@ describe('RoomPushService', () => {
       jest.useRealTimers();
     }
   });
+});
 
-  it('drops a client that does not keep up', () => {
-    const { push } = service();
+describe('RoomPushService: clients that do not read', () => {
+  const summary = (id: string, version: number): ListPushMessage => ({
+    type: 'room',
+    room: room(id, version) as unknown as RoomSummary,
+  });
+  const open = (push: RoomPushService) => {
     const res = new FakeResponse();
-    let closed = 0;
-    const stream = push.open(res as unknown as Response, () => closed++);
-    res.writableLength = 2 * 1024 * 1024;
-    stream.send({ type: 'room', room: room('r1', 1) });
-    expect(res.ended).toBe(true);
-    expect(closed).toBe(1);
+    const closed = { count: 0 };
+    const stream = push.open(res as unknown as Response, () => closed.count++);
+    return { res, stream, closed };
+  };
+
+  it('destroys a stream that owes more than PUSH_BUFFER_BYTES_PER_STREAM, and frees its place only when its socket is gone', () => {
+    const { push } = service(20, 10_000, { perStream: 4096 });
+    const { res, stream, closed } = open(push);
+    res.stalled = true;
+    for (let version = 1; version <= 200 && !res.destroyed; version++) {
+      stream.send({ type: 'room', room: room('r1', version) });
+    }
+    expect(res.destroyed).toBe(true);
+    expect(res.ended).toBe(false);
+    expect(stream.ended()).toBe(true);
+    expect(closed.count).toBe(0);
+    res.emit('close');
+    expect(closed.count).toBe(1);
+  });
+
+  it('holds the latest summary per room for a list client that is behind, and sends them in one write when it reads', () => {
+    const { push } = service();
+    const { res, stream } = open(push);
+    res.stalled = true;
+    stream.post(summary('r1', 1));
+    stream.post(summary('r2', 1));
+    stream.post(summary('r1', 3));
+    stream.post(summary('r1', 2)); // older than the one held
+    const gone: ListPushMessage = { type: 'room-deleted', roomId: 'r3', version: 5, reason: 'left' };
+    stream.post(gone);
+    expect(res.chunks).toEqual(['retry: 3000\n\n', frame(summary('r1', 1))]);
+    res.flush();
+    expect(res.chunks.slice(2)).toEqual([frame(summary('r2', 1)) + frame(summary('r1', 3)) + frame(gone)]);
+    stream.post(summary('r2', 2));
+    expect(res.chunks.at(-1)).toBe(frame(summary('r2', 2)));
+  });
+
+  it('destroys a stream whose client reads nothing for PUSH_STALL_TIMEOUT_S while bytes wait, not one that reads', () => {
+    jest.useFakeTimers();
+    try {
+      const { push } = service(20, 10_000, { stallS: 30 });
+      const stalled = open(push);
+      const reading = open(push);
+      const idle = open(push);
+      for (const { res, stream } of [stalled, reading]) {
+        res.stalled = true;
+        stream.post(summary('r1', 1));
+      }
+      jest.advanceTimersByTime(20_000);
+      reading.res.flush();
+      reading.res.stalled = true;
+      reading.stream.post(summary('r1', 2));
+      jest.advanceTimersByTime(11_000);
+      expect(stalled.res.destroyed).toBe(true);
+      expect(reading.res.destroyed).toBe(false);
+      expect(idle.res.destroyed).toBe(false);
+
+      // An ended stream whose client reads nothing is destroyed after the same time.
+      reading.stream.end();
+      expect(reading.res.ended).toBe(true);
+      jest.advanceTimersByTime(30_000);
+      expect(reading.res.destroyed).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('over PUSH_BUFFER_BYTES_PER_REPLICA, destroys the streams that owe the most', () => {
+    const { push } = service(20, 10_000, { perStream: 1024 * 1024, perReplica: 10_000 });
+    const [big, small, fast] = [open(push), open(push), open(push)];
+    big.res.stalled = true;
+    small.res.stalled = true;
+    big.stream.write(`: ${'x'.repeat(6000)}\n\n`);
+    small.stream.write(`: ${'x'.repeat(2000)}\n\n`);
+    fast.stream.write(`: ${'x'.repeat(6000)}\n\n`);
+    expect([big, small, fast].map((s) => s.res.destroyed)).toEqual([false, false, false]);
+    small.stream.write(`: ${'x'.repeat(3000)}\n\n`);
+    expect([big, small, fast].map((s) => s.res.destroyed)).toEqual([true, false, false]);
+  });
+
+  it('on shutdown, ends the streams and destroys the ones whose client is not reading', () => {
+    const { push } = service();
+    const stalled = open(push);
+    const reading = open(push);
+    stalled.res.stalled = true;
+    stalled.stream.post(summary('r1', 1));
+    push.beforeApplicationShutdown();
+    expect(stalled.res.destroyed).toBe(true);
+    expect(reading.res.ended).toBe(true);
+    expect(reading.res.destroyed).toBe(false);
   });
 });

@@ -24,7 +24,7 @@ import {
 } from '@oasis198/service-kit';
 import type { Response } from 'express';
 import type { Msg } from 'nats';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { GatewayConfig } from '../config';
 
 type Listener = (change: RoomChange) => void;
@@ -33,13 +33,15 @@ type ListListener = (message: ListPushMessage) => void;
 /** An open event stream: push messages (`send`), a frame built elsewhere (`write`), its end. */
 export interface PushStream {
   send: (message: PushMessage | ListPushMessage) => void;
+  /** A room-list message: a client that is behind gets the latest one per room, not every one. */
+  post: (message: ListPushMessage) => void;
   write: (frame: string | Uint8Array) => void;
   end: () => void;
   ended: () => boolean;
 }
 
-/** A client whose unsent output passes this is too slow to follow: its stream is closed (it reconnects). */
-const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Why a stream was cut: over its own bound, stalled, or the biggest when the replica was over its budget. */
+type CutReason = 'behind' | 'stalled' | 'budget';
 
 /**
  * Live room changes for the browsers connected to this gateway replica. Every replica subscribes
@@ -50,13 +52,18 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly all = new Set<ListListener>();
   private readonly byRoom = new Map<string, Set<Listener>>();
-  private readonly streams = new Set<Response>();
+  private readonly outlets = new Set<Outlet>();
   /** Streams held per client address: open ones and ones still waiting for their room. */
   private readonly perAddress = new Map<string, number>();
   private readonly maxPerAddress: number;
   /** Places held on this replica, every address together. */
   private held = 0;
   private readonly maxPerReplica: number;
+  /** What every open stream owes its client together (Outlet.owed), against PUSH_BUFFER_BYTES_PER_REPLICA. */
+  private owed = 0;
+  private readonly limits: OutletLimits;
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly cuts: Counter<'reason'>;
 
   constructor(
     private readonly jetstream: JetStreamService,
@@ -66,25 +73,50 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
   ) {
     this.maxPerAddress = config.PUSH_STREAMS_PER_ADDRESS;
     this.maxPerReplica = config.PUSH_STREAMS_PER_REPLICA;
-    const streams = this.streams;
+    this.limits = {
+      perStream: config.PUSH_BUFFER_BYTES_PER_STREAM,
+      perReplica: config.PUSH_BUFFER_BYTES_PER_REPLICA,
+      stallMs: config.PUSH_STALL_TIMEOUT_S * 1000,
+    };
+    const outlets = this.outlets;
     new Gauge({
       name: 'oasis_push_streams',
       help: 'Server-Sent Events streams open on this gateway replica.',
       registers: [metrics.registry],
       collect() {
-        this.set(streams.size);
+        this.set(outlets.size);
       },
     });
+    const owed = () => this.owed;
+    new Gauge({
+      name: 'oasis_push_buffered_bytes',
+      help: 'Bytes the open push streams owe their clients (held by Node or waiting), every stream together.',
+      registers: [metrics.registry],
+      collect() {
+        this.set(owed());
+      },
+    });
+    this.cuts = new Counter({
+      name: 'oasis_push_streams_cut_total',
+      help: 'Push streams closed because their client did not read: behind (over its own bound), stalled, or budget.',
+      labelNames: ['reason'],
+      registers: [metrics.registry],
+    });
+    this.sweeper = setInterval(() => this.sweep(), Math.min(1000, this.limits.stallMs / 2));
+    this.sweeper.unref();
   }
 
   onModuleInit(): void {
     this.jetstream.subscribeMessages(RoomPushSubjects.every, (msg) => this.dispatch(msg));
   }
 
-  /** Ends the live streams before the HTTP server closes: it would wait for them forever. */
+  /**
+   * Ends the live streams before the HTTP server closes: it would wait for them forever. One
+   * whose client is not reading is destroyed: its bytes would keep the server open.
+   */
   beforeApplicationShutdown(): void {
-    for (const res of this.streams) res.end();
-    this.streams.clear();
+    clearInterval(this.sweeper);
+    for (const outlet of this.outlets) outlet.close();
   }
 
   /** Calls the listener with every change of one room; returns the unsubscribe function. */
@@ -155,45 +187,66 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
   /**
    * Turns an HTTP response into an event stream: headers that keep proxies from buffering or
    * caching it, a heartbeat comment every PUSH_HEARTBEAT_SECONDS, and clean-up (`onClose`, once)
-   * when the client goes. A client that has already gone is cleaned up at once. Returns a writer
+   * when its socket is gone. A client that has already gone is cleaned up at once. Returns a writer
    * for push messages (and `write` for a frame of another stream's own), and a way to end the stream.
    */
   open(res: Response, onClose: () => void): PushStream {
     if (res.destroyed) {
       onClose();
-      return { send: () => undefined, write: () => undefined, end: () => undefined, ended: () => true };
+      return {
+        send: () => undefined,
+        post: () => undefined,
+        write: () => undefined,
+        end: () => undefined,
+        ended: () => true,
+      };
     }
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('Connection', 'keep-alive');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
-    res.socket?.setNoDelay(true);
-    res.write(`retry: 3000\n\n`);
-    this.streams.add(res);
+    const outlet = new Outlet(res, this.limits, {
+      owe: (delta) => this.owe(delta),
+      cut: (reason) => this.cut(reason),
+      closed: () => {
+        this.outlets.delete(outlet);
+        onClose();
+      },
+    });
+    this.outlets.add(outlet);
+    return outlet;
+  }
 
-    let ended = false;
-    const heartbeat = setInterval(() => write(': heartbeat\n\n'), PUSH_HEARTBEAT_SECONDS * 1000);
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      clearInterval(heartbeat);
-      this.streams.delete(res);
-      onClose();
-      res.end();
-    };
-    const write = (chunk: string | Uint8Array) => {
-      if (ended) return;
-      if (res.writableLength > MAX_BUFFERED_BYTES) {
-        this.logger.warn('closing a push stream whose client does not keep up');
-        end();
-        return;
+  /** Adds to what the streams owe together; over the replica's budget, the biggest debtors are cut. */
+  private owe(delta: number): void {
+    this.owed += delta;
+    if (this.owed > this.limits.perReplica) this.shed();
+  }
+
+  private shedding = false;
+
+  private shed(): void {
+    if (this.shedding) return;
+    this.shedding = true;
+    try {
+      // The counts are from each stream's last write: Node may have sent part since.
+      for (const outlet of this.outlets) outlet.recount();
+      if (this.owed <= this.limits.perReplica) return;
+      const debtors = [...this.outlets].filter((o) => o.owed > 0).sort((a, b) => b.owed - a.owed);
+      for (const outlet of debtors) {
+        if (this.owed <= this.limits.perReplica) break;
+        outlet.cut('budget');
       }
-      res.write(chunk);
-    };
-    res.on('close', end);
-    return { send: (message) => write(frame(message)), write, end, ended: () => ended };
+    } finally {
+      this.shedding = false;
+    }
+  }
+
+  private cut(reason: CutReason): void {
+    this.cuts.inc({ reason });
+    this.logger.warn({ reason }, 'closing a push stream whose client does not read');
+  }
+
+  /** Cuts the streams whose client has read nothing for PUSH_STALL_TIMEOUT_S while bytes waited for it. */
+  private sweep(): void {
+    const now = Date.now();
+    for (const outlet of this.outlets) outlet.checkStall(now);
   }
 
   private dispatch(msg: Msg): void {
@@ -208,6 +261,199 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
     }
     for (const listener of this.byRoom.get(change.roomId) ?? []) listener(change);
   }
+}
+
+interface OutletLimits {
+  /** PUSH_BUFFER_BYTES_PER_STREAM: what one stream may owe its client. */
+  perStream: number;
+  /** PUSH_BUFFER_BYTES_PER_REPLICA: what every stream together may owe. */
+  perReplica: number;
+  /** PUSH_STALL_TIMEOUT_S, in ms: how long a client may read nothing while bytes wait for it. */
+  stallMs: number;
+}
+
+interface OutletHooks {
+  /** What the stream owes changed by `delta` bytes. */
+  owe: (delta: number) => void;
+  /** The stream is being destroyed because its client does not read. */
+  cut: (reason: CutReason) => void;
+  /** Its socket is gone: the stream's place and subscription can go. */
+  closed: () => void;
+}
+
+/**
+ * One open event stream and what it owes its client. Node holds one write at a time for it: what
+ * comes while that write waits for the kernel's socket buffer is held here (on the room list, only
+ * the latest message per room) and goes out as one write when it is through. Past its bound, or
+ * when its client reads nothing for the stall timeout, the stream is destroyed: an end would leave
+ * its bytes queued on the socket. Its place is freed when the socket is gone.
+ */
+class Outlet implements PushStream {
+  /** What this stream owes, as the replica's total counts it. */
+  owed = 0;
+  private done = false;
+  private gone = false;
+  /** Writes Node has not handed to the kernel yet. */
+  private unflushed = 0;
+  /** When Node last started holding bytes for this stream, or last got some through. */
+  private since = 0;
+  /** Frames held while a write is unflushed. */
+  private readonly queue: (string | Uint8Array)[] = [];
+  /** Room-list messages held while a write is unflushed: the latest per room, in the order they came. */
+  private readonly latest = new Map<string, ListPushMessage>();
+  private heldBytes = 0;
+  private readonly heartbeat: NodeJS.Timeout;
+  private grace?: NodeJS.Timeout;
+
+  constructor(
+    private readonly res: Response,
+    private readonly limits: OutletLimits,
+    private readonly hooks: OutletHooks,
+  ) {
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('Connection', 'keep-alive');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    res.socket?.setNoDelay(true);
+    this.put('retry: 3000\n\n');
+    // Bytes on their way keep proxies from timing the stream out: no beat is needed then.
+    this.heartbeat = setInterval(() => {
+      if (this.unflushed === 0) this.write(': heartbeat\n\n');
+    }, PUSH_HEARTBEAT_SECONDS * 1000);
+    this.heartbeat.unref();
+    res.once('close', () => this.closed());
+  }
+
+  readonly send = (message: PushMessage | ListPushMessage): void => this.write(frame(message));
+
+  readonly write = (chunk: string | Uint8Array): void => {
+    if (this.done) return;
+    if (this.unflushed === 0) {
+      this.put(chunk);
+      return;
+    }
+    this.queue.push(chunk);
+    this.hold(sizeOf(chunk));
+  };
+
+  readonly post = (message: ListPushMessage): void => {
+    if (this.done) return;
+    if (this.unflushed === 0) {
+      this.put(frame(message));
+      return;
+    }
+    const roomId = message.type === 'room' ? message.room._id : message.roomId;
+    const held = this.latest.get(roomId);
+    let delta = sizeOf(frame(message));
+    if (held) {
+      if (versionOf(held) > versionOf(message)) return;
+      this.latest.delete(roomId);
+      delta -= sizeOf(frame(held));
+    }
+    this.latest.set(roomId, message);
+    this.hold(delta);
+  };
+
+  readonly end = (): void => {
+    if (this.done) return;
+    const rest = this.takeHeld();
+    this.stop();
+    if (rest) this.res.write(rest);
+    this.res.end();
+    // A client that reads nothing would keep the ended response, and its place, for ever.
+    this.grace = setTimeout(() => this.res.destroy(), this.limits.stallMs);
+    this.grace.unref();
+  };
+
+  readonly ended = (): boolean => this.done;
+
+  /** Ends the stream for a shutdown: at once, unless its client can take the rest now. */
+  close(): void {
+    this.end();
+    if (this.res.writableLength > 0) this.res.destroy();
+  }
+
+  /** Destroys the stream (its socket with it) because its client does not read. */
+  cut(reason: CutReason): void {
+    if (this.done) return;
+    this.hooks.cut(reason);
+    this.stop();
+    this.gone = true;
+    this.res.destroy();
+    this.recount();
+  }
+
+  checkStall(now: number): void {
+    if (this.unflushed > 0 && now - this.since >= this.limits.stallMs) this.cut('stalled');
+  }
+
+  /** Tells the replica what this stream owes now. */
+  recount(): void {
+    const owed = this.gone ? 0 : this.res.writableLength + this.heldBytes;
+    const delta = owed - this.owed;
+    this.owed = owed;
+    if (delta !== 0) this.hooks.owe(delta);
+  }
+
+  private put(chunk: string | Uint8Array): void {
+    if (this.unflushed++ === 0) this.since = Date.now();
+    this.res.write(chunk, this.flushed);
+    this.recount();
+  }
+
+  /** A write went through to the kernel: what was held meanwhile goes out as one write. */
+  private readonly flushed = (error?: Error | null): void => {
+    this.unflushed--;
+    if (this.done || error) return;
+    this.since = Date.now();
+    const held = this.unflushed === 0 ? this.takeHeld() : null;
+    if (held) this.put(held);
+    else this.recount();
+  };
+
+  private hold(delta: number): void {
+    this.heldBytes += delta;
+    if (this.res.writableLength + this.heldBytes > this.limits.perStream) this.cut('behind');
+    else this.recount();
+  }
+
+  /** The held frames as one chunk (none: null), no longer held. */
+  private takeHeld(): string | Uint8Array | null {
+    const chunks = [...this.queue, ...[...this.latest.values()].map(frame)];
+    this.queue.length = 0;
+    this.latest.clear();
+    this.heldBytes = 0;
+    if (chunks.length <= 1) return chunks[0] ?? null;
+    if (chunks.every((chunk) => typeof chunk === 'string')) return chunks.join('');
+    return Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
+  }
+
+  private stop(): void {
+    this.done = true;
+    clearInterval(this.heartbeat);
+    this.queue.length = 0;
+    this.latest.clear();
+    this.heldBytes = 0;
+  }
+
+  private closed(): void {
+    this.stop();
+    clearTimeout(this.grace);
+    this.gone = true;
+    this.recount();
+    this.hooks.closed();
+  }
+}
+
+/** About a chunk's bytes (a string's UTF-16 length: room pushes are mostly ASCII). */
+function sizeOf(chunk: string | Uint8Array): number {
+  return typeof chunk === 'string' ? chunk.length : chunk.byteLength;
+}
+
+function versionOf(message: ListPushMessage): number {
+  return message.type === 'room' ? message.room.version : message.version;
 }
 
 const FRAME_END = Buffer.from('\n\n');

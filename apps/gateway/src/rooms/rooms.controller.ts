@@ -131,7 +131,7 @@ export class RoomsController {
   )
   @ApiRateLimited(STREAMS_LIMITED)
   listStream(@ClientAddress() client: string, @Res() res: Response): void {
-    this.push.serve(client, res, (stream) => this.push.watchAll(stream.send));
+    this.push.serve(client, res, (stream) => this.push.watchAll(stream.post));
   }
 
   @Get(':id/stream')
