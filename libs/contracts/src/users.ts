@@ -187,10 +187,21 @@ export const TokenRecords = {
   user: (userId: string): string => `user.${userId}`,
   /** A user's current name, which tokens issued before the rename do not carry: UserName. */
   name: (userId: string): string => `name.${userId}`,
+  /**
+   * One logged-out token: TokenRevoked. Auth no longer writes these; gateways honour the ones a
+   * bucket still holds (from a release with per-token keys) until they age out.
+   */
+  token: (jti: string): string => `token.${jti}`,
 } as const;
 
 /** A time as the bucket stores it: Unix ms (zod's number is finite). */
 const unixMs = z.number();
+
+export const tokenRevokedSchema = z.object({
+  /** The token's expiry, Unix ms. */
+  until: unixMs,
+});
+export type TokenRevoked = z.infer<typeof tokenRevokedSchema>;
 
 export const userTokensSchema = z.object({
   /**
@@ -201,6 +212,11 @@ export const userTokensSchema = z.object({
   keep: z.string().optional(),
   /** The account is deleted: every token of it is void. */
   deleted: z.boolean().optional(),
+  /**
+   * Tokens carrying a version (claim `tv`) older than this are void, except `keep`: a password
+   * change recorded by a release whose tokens carry `tv`; honoured until it ages out.
+   */
+  tokenVersion: z.int().optional(),
   /** Logged-out tokens that have not expired yet: id and issue time (Unix ms); a bounded list. */
   loggedOut: z.array(z.object({ jti: z.string(), iat: unixMs })).optional(),
   /** Tokens issued at or before this (Unix ms) are void: the logouts that no longer fit in `loggedOut`. */

@@ -17,6 +17,8 @@ export interface VerifiedToken {
   issuedAt: number;
   /** The login behind the token, Unix seconds (claim `auth_time`). */
   authTime: number;
+  /** The user's token version (claim `tv`), which tokens of an earlier release carry. */
+  tokenVersion?: number;
 }
 
 /**
@@ -50,20 +52,23 @@ export async function verifyAccessToken(
  * would never expire), `auth_time` a number when present. Anything else is UNAUTHORIZED.
  */
 export function accessTokenClaims(payload: unknown): VerifiedToken {
-  const { sub, jti, exp, iat, name, auth_time } = (payload ?? {}) as Record<string, unknown>;
+  const { sub, jti, exp, iat, name, auth_time, tv } = (payload ?? {}) as Record<string, unknown>;
   if (
     typeof sub !== 'string' ||
     typeof jti !== 'string' ||
     typeof exp !== 'number' ||
     typeof iat !== 'number' ||
     typeof name !== 'string' ||
-    (auth_time !== undefined && typeof auth_time !== 'number')
+    (auth_time !== undefined && typeof auth_time !== 'number') ||
+    (tv !== undefined && !Number.isInteger(tv))
   ) {
     throw invalidToken();
   }
   // A token without auth_time comes from a login or registration, which happened when it was issued.
   const authTime = typeof auth_time === 'number' ? auth_time : Math.floor(iat);
-  return { userId: sub, name, jti, exp, issuedAt: Math.round(iat * 1000), authTime };
+  const claims: VerifiedToken = { userId: sub, name, jti, exp, issuedAt: Math.round(iat * 1000), authTime };
+  if (typeof tv === 'number') claims.tokenVersion = tv;
+  return claims;
 }
 
 /**
@@ -73,10 +78,17 @@ export function accessTokenClaims(payload: unknown): VerifiedToken {
  */
 export function isTokenVoid(
   record: UserTokens | undefined,
-  token: Pick<VerifiedToken, 'jti' | 'issuedAt'>,
+  token: Pick<VerifiedToken, 'jti' | 'issuedAt' | 'tokenVersion'>,
 ): boolean {
   if (!record) return false;
   if (record.deleted) return true;
+  if (
+    record.tokenVersion !== undefined &&
+    token.tokenVersion !== undefined &&
+    token.tokenVersion < record.tokenVersion &&
+    token.jti !== record.keep
+  )
+    return true;
   if (
     record.revokedBefore !== undefined &&
     token.issuedAt < record.revokedBefore &&

@@ -93,17 +93,26 @@ export class RevocationsService implements OnModuleInit {
    * Whether the token bucket voids a well-signed token (auth.verify): the same rule the gateways
    * apply. 503 when the bucket cannot be read: a token is not confirmed while it could be void.
    */
-  async isRevoked(token: Pick<VerifiedToken, 'userId' | 'jti' | 'issuedAt'>): Promise<boolean> {
+  async isRevoked(
+    token: Pick<VerifiedToken, 'userId' | 'jti' | 'issuedAt' | 'tokenVersion'>,
+  ): Promise<boolean> {
     const kv = this.bucket;
     if (!kv) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
     let stored: unknown;
+    let loggedOut: boolean;
     try {
-      const entry = await kv.get(TokenRecords.user(token.userId));
+      // A per-token key a bucket may still hold counts too (TokenRecords.token).
+      const [entry, single] = await Promise.all([
+        kv.get(TokenRecords.user(token.userId)),
+        kv.get(TokenRecords.token(token.jti)),
+      ]);
       stored = entry?.operation === 'PUT' && entry.value.length ? codec.decode(entry.value) : undefined;
+      loggedOut = single?.operation === 'PUT';
     } catch (error) {
       this.logger.error({ err: error }, 'could not read a token record');
       throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
     }
+    if (loggedOut) return true;
     if (stored === undefined) return false;
     const record = userTokensSchema.safeParse(stored);
     // A record that cannot be read voids the user's tokens rather than let a revoked one pass.

@@ -1,4 +1,11 @@
-import { type UserName, userNameSchema, type UserTokens, userTokensSchema } from '@oasis198/contracts';
+import {
+  type TokenRevoked,
+  tokenRevokedSchema,
+  type UserName,
+  userNameSchema,
+  type UserTokens,
+  userTokensSchema,
+} from '@oasis198/contracts';
 import { isTokenVoid, type VerifiedToken } from '@oasis198/service-kit';
 import type { z } from 'zod';
 
@@ -14,6 +21,8 @@ interface Stored<T> {
  * valid any more (`until`), so a check is a few map lookups.
  */
 export class RevocationSet {
+  /** Logged-out tokens under per-token keys, which a bucket may still hold (TokenRecords.token). */
+  private readonly tokens = new Map<string, Stored<TokenRevoked>>();
   private readonly users = new Map<string, Stored<UserTokens>>();
   private readonly names = new Map<string, Stored<UserName>>();
 
@@ -27,6 +36,8 @@ export class RevocationSet {
     const id = key.slice(dot + 1);
     if (dot < 1 || !id) return false;
     switch (kind) {
+      case 'token':
+        return put(this.tokens, id, revision, value, tokenRevokedSchema);
       case 'user':
         return put(this.users, id, revision, value, userTokensSchema);
       case 'name':
@@ -37,8 +48,8 @@ export class RevocationSet {
   }
 
   /** Whether a well-signed token was ended before its expiry: logged out, user deleted, old version. */
-  refuses(claims: Pick<VerifiedToken, 'userId' | 'jti' | 'issuedAt'>): boolean {
-    return isTokenVoid(this.users.get(claims.userId)?.value, claims);
+  refuses(claims: Pick<VerifiedToken, 'userId' | 'jti' | 'issuedAt' | 'tokenVersion'>): boolean {
+    return this.tokens.has(claims.jti) || isTokenVoid(this.users.get(claims.userId)?.value, claims);
   }
 
   /** The user's name since a rename, if it happened during the lifetime of tokens still valid. */
@@ -49,7 +60,7 @@ export class RevocationSet {
   /** Forgets entries whose tokens have all expired by `now` (Unix ms); the bucket ages them out too. */
   prune(now = Date.now()): number {
     let removed = 0;
-    for (const map of [this.users, this.names] as Map<string, Stored<{ until: number }>>[]) {
+    for (const map of [this.tokens, this.users, this.names] as Map<string, Stored<{ until: number }>>[]) {
       for (const [id, entry] of map) {
         if (entry.value.until < now) {
           map.delete(id);
@@ -61,7 +72,7 @@ export class RevocationSet {
   }
 
   get size(): number {
-    return this.users.size + this.names.size;
+    return this.tokens.size + this.users.size + this.names.size;
   }
 }
 
