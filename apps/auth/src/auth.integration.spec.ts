@@ -246,6 +246,29 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
     });
   }, 120_000);
 
+  it('stores every one of a burst of logouts of one user, from two replicas at once', async () => {
+    const body = account();
+    const user = await register(body);
+    const credentials = { email: body.email, password: body.password };
+    const callers = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const { token } = await rpc.request<AuthUser>(Requests.auth.login, credentials);
+        return { token, caller: await rpc.request<TokenClaims>(Requests.auth.verify, { token }) };
+      }),
+    );
+    const answers = await Promise.allSettled(
+      callers.map(({ caller }) => rpc.request(Requests.auth.logout, { caller })),
+    );
+    expect(answers.filter((a) => a.status === 'rejected')).toEqual([]);
+    const stored = await record(TokenRecords.user(user._id));
+    expect((stored?.['loggedOut'] as unknown[]).length).toBe(10);
+    for (const { token } of callers) {
+      await expect(rpc.request(Requests.auth.verify, { token })).rejects.toMatchObject({
+        code: 'UNAUTHORIZED',
+      });
+    }
+  });
+
   /** Every key of the token bucket. */
   const bucketKeys = async () => {
     const kv = await nc.jetstream().views.kv(KvBuckets.tokens, { bindOnly: true });

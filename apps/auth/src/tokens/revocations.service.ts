@@ -25,8 +25,12 @@ import type { AuthConfig } from '../config';
 import { withDeletion, withLogout, withRevokedBefore } from './user-tokens';
 
 const codec = JSONCodec<unknown>();
-/** Writes of one record that lose a compare-and-set to a concurrent one before giving up. */
-const MAX_ATTEMPTS = 5;
+/**
+ * Writes of one record that lose a compare-and-set to a concurrent one before giving up: of n
+ * writers of one user's record at once, one wins each round, so a burst of logouts on all of a
+ * user's devices takes up to n rounds.
+ */
+const MAX_ATTEMPTS = 25;
 
 /**
  * Everything that ends a token before its expiry, or changes what it says: logouts, password
@@ -162,6 +166,8 @@ export class RevocationsService implements OnModuleInit {
         } catch (error) {
           if (!isWrongRevision(error)) throw error;
         }
+        // A random pause, so that writers that lost together do not collide again.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
       }
       throw new Error(`${key} kept changing`);
     } catch (error) {
