@@ -61,7 +61,7 @@ describe('limits on room and reward writes per user', () => {
       (
         await s.call('PATCH', `/api/rewards/${lisa.id}/edit`, {
           token: lisa.token,
-          body: { playerName: 'Lisa1234' },
+          body: { playerName: lisa.name },
         })
       ).status,
     ).toBe(200);
