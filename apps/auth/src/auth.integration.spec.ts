@@ -11,14 +11,20 @@ import {
   TokenRecords,
 } from '@oasis198/contracts';
 import { createService, makeEvent, Metrics, outboxKey, RpcClient } from '@oasis198/service-kit';
-import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
+import {
+  mongoUrlFor,
+  startTestInfra,
+  type TestInfra,
+  testSigningKeys,
+  uniqueName,
+  waitFor,
+} from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, type NatsConnection } from 'nats';
 import type { Histogram } from 'prom-client';
 import { authDefinition } from './auth.definition';
 import { User } from './users/user.schema';
 
-const SECRET = 'auth-integration-secret-0123456789abcdef';
 let seq = 0;
 const account = () => {
   seq += 1;
@@ -43,7 +49,7 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
     env = {
       NATS_URL: infra.natsUrl,
       MONGO_URL: mongoUrlFor(infra, uniqueName('auth-it')),
-      JWT_SECRET: SECRET,
+      JWT_PRIVATE_KEY: testSigningKeys().privateKey,
       LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
       NODE_ENV: 'test',
       PASSWORD_HASH_MEMORY_KIB: '8192',

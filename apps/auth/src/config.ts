@@ -1,5 +1,5 @@
 import { Streams } from '@oasis198/contracts';
-import { baseEnv, mongoEnv, publisherEnv, refuseKnownSecrets, signingSecret } from '@oasis198/service-kit';
+import { baseEnv, ecKeyPem, mongoEnv, publisherEnv, refusePublishedSigningKeys } from '@oasis198/service-kit';
 import { z } from 'zod';
 
 const positiveInt = z.coerce.number().int().positive();
@@ -9,10 +9,11 @@ export const authEnv = baseEnv
   .extend({
     HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3101),
     /**
-     * HS256 signing key of the access tokens; the local stack keeps a random one in
-     * .data/jwt-secret. In production a known or placeholder key is refused.
+     * The ES256 private key (PEM, P-256) auth signs access tokens with; gateways hold only its
+     * public key. The local stack keeps a random one in .data/jwt-key.pem; a published key is
+     * refused in production.
      */
-    JWT_SECRET: signingSecret(),
+    JWT_PRIVATE_KEY: ecKeyPem('private'),
     /** Token lifetime in seconds (7 days). */
     JWT_TTL_S: positiveInt.default(7 * 24 * 60 * 60),
     /** The `iss` claim written and required. */
@@ -55,6 +56,6 @@ export const authEnv = baseEnv
       .max(1024 * 1024)
       .default(Streams.users.maxMsgSize),
   })
-  .superRefine(refuseKnownSecrets('JWT_SECRET'));
+  .superRefine(refusePublishedSigningKeys('JWT_PRIVATE_KEY'));
 
 export type AuthConfig = z.infer<typeof authEnv>;

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { type AuthUser, Requests } from '@oasis198/contracts';
 import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
-import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName } from '@oasis198/testing';
+import { mongoUrlFor, startTestInfra, type TestInfra, testSigningKeys, uniqueName } from '@oasis198/testing';
 import { authDefinition } from './auth.definition';
 
 /**
@@ -20,7 +20,7 @@ describe('auth under a storm of logins', () => {
       await createService(authDefinition, {
         NATS_URL: infra.natsUrl,
         MONGO_URL: mongoUrlFor(infra, uniqueName('auth-storm')),
-        JWT_SECRET: 'auth-storm-secret-0123456789abcdef01',
+        JWT_PRIVATE_KEY: testSigningKeys().privateKey,
         LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
         NODE_ENV: 'test',
         PASSWORD_HASH_MEMORY_KIB: '8192',

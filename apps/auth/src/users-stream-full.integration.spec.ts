@@ -2,7 +2,15 @@ import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import { type AuthUser, Requests, Streams, type TokenClaims } from '@oasis198/contracts';
 import { createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
-import { fillStream, mongoUrlFor, refusalOf, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import {
+  fillStream,
+  mongoUrlFor,
+  refusalOf,
+  testSigningKeys,
+  uniqueName,
+  useTestInfra,
+  waitFor,
+} from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, DiscardPolicy, type JetStreamManager, type NatsConnection } from 'nats';
 import { authDefinition } from './auth.definition';
@@ -22,7 +30,7 @@ describe('auth service with a full USERS stream', () => {
     ({ app } = await createService(authDefinition, {
       NATS_URL: infra().natsUrl,
       MONGO_URL: mongoUrlFor(infra(), uniqueName('auth-full')),
-      JWT_SECRET: 'auth-integration-secret-0123456789abcdef',
+      JWT_PRIVATE_KEY: testSigningKeys().privateKey,
       LOG_LEVEL: 'silent',
       NODE_ENV: 'test',
       PASSWORD_HASH_MEMORY_KIB: '8192',

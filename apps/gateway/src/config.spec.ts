@@ -1,10 +1,11 @@
 import { ConfigError, loadConfig } from '@oasis198/service-kit';
+import { newSigningKeys, testSigningKeys } from '@oasis198/testing';
 import { gatewayEnv } from './config';
 
 const load = (TRUST_PROXY?: string) =>
   loadConfig(gatewayEnv, {
     NATS_URL: 'nats://127.0.0.1:4222',
-    JWT_SECRET: 'gateway-config-spec-key-8f3a9c1d7e5b2a60',
+    JWT_PUBLIC_KEY: testSigningKeys().publicKey,
     ...(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }),
   });
 
@@ -34,4 +35,21 @@ describe('gateway configuration: TRUST_PROXY', () => {
       expect(() => load(value)).toThrow(/TRUST_PROXY: must be a hop count/);
     },
   );
+});
+
+describe('gateway configuration: JWT_PUBLIC_KEY', () => {
+  const withKey = (JWT_PUBLIC_KEY: string) =>
+    loadConfig(gatewayEnv, { NATS_URL: 'nats://127.0.0.1:4222', JWT_PUBLIC_KEY });
+
+  it("takes the public key of auth's ES256 key pair", () => {
+    const { publicKey } = newSigningKeys();
+    expect(withKey(publicKey).JWT_PUBLIC_KEY).toBe(publicKey);
+  });
+
+  it('refuses the private key, so that a gateway can never sign, and an HS256 secret', () => {
+    expect(() => withKey(newSigningKeys().privateKey)).toThrow(/JWT_PUBLIC_KEY: is a private key/);
+    expect(() => withKey('5f0c9a7e1d3b48f2a6c0e9d7b5a3f1e2c4d6b8a0f9e7c5a3')).toThrow(
+      /JWT_PUBLIC_KEY: must be a PEM public key/,
+    );
+  });
 });

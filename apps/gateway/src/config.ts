@@ -1,4 +1,4 @@
-import { baseEnv, limitsBucketEnv, refuseKnownSecrets, signingSecret } from '@oasis198/service-kit';
+import { baseEnv, ecKeyPem, limitsBucketEnv, refusePublishedSigningKeys } from '@oasis198/service-kit';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -95,15 +95,15 @@ export const gatewayEnv = baseEnv
     /** The NATS KV bucket the counting limits share with rooms (the same value in both). */
     ...limitsBucketEnv,
     /**
-     * The HS256 key auth signs access tokens with (the same Secret as auth's JWT_SECRET, or
-     * JWT_SECRET_FILE): each replica checks tokens itself. A known or placeholder key is refused in
-     * production.
+     * The public key of auth's ES256 token signing key pair (PEM, or JWT_PUBLIC_KEY_FILE): each
+     * replica checks tokens itself and cannot sign any.
      */
-    JWT_SECRET: signingSecret(),
+    JWT_PUBLIC_KEY: ecKeyPem('public'),
     /** The `iss` claim required (auth's JWT_ISSUER). */
     JWT_ISSUER: z.string().min(1).default('oasis198-auth'),
   })
-  .superRefine(refuseKnownSecrets('JWT_SECRET'));
+  // Trusting a published key would let anyone with its private half sign tokens.
+  .superRefine(refusePublishedSigningKeys('JWT_PUBLIC_KEY'));
 
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 

@@ -1,7 +1,9 @@
 import { COMMON_MESSAGES, USER_MESSAGES } from '@oasis198/contracts';
 import { MESSAGES } from '@oasis198/game-rules';
 import { SignJWT } from 'jose';
-import { newAccount, TEST_JWT_SECRET, useAccountsStack } from './testing/accounts-stack';
+import { newSigningKeys } from '@oasis198/testing';
+import { createPrivateKey } from 'node:crypto';
+import { newAccount, TEST_JWT_KEYS, useAccountsStack } from './testing/accounts-stack';
 
 interface AuthUserBody {
   _id: string;
@@ -46,7 +48,7 @@ describe('users calls through the gateway (SPEC §7)', () => {
       expect(res.body.name).toBe(account.name);
       expect(res.body._id).toMatch(/^[0-9a-f]{24}$/);
       const header = JSON.parse(Buffer.from(res.body.token.split('.')[0] ?? '', 'base64url').toString());
-      expect(header.alg).toBe('HS256');
+      expect(header.alg).toBe('ES256');
       const claims = claimsOf(res.body.token);
       expect(claims).toMatchObject({ sub: res.body._id, name: account.name });
       expect(typeof claims['jti']).toBe('string');
@@ -259,8 +261,13 @@ describe('users calls through the gateway (SPEC §7)', () => {
   });
 
   describe('tokens', () => {
-    const sign = (claims: Record<string, unknown>, secret = TEST_JWT_SECRET, alg = 'HS256') =>
-      new SignJWT(claims).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
+    const sign = (claims: Record<string, unknown>, privateKey = TEST_JWT_KEYS.privateKey) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'ES256' }).sign(createPrivateKey(privateKey));
+    /** HMAC with the public key as its secret: what a gateway that took any algorithm would accept. */
+    const confused = (claims: Record<string, unknown>) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(TEST_JWT_KEYS.publicKey));
 
     it('refuses a missing token with 401', async () => {
       const res = await edit(undefined, { name: 'Nobody1' });
@@ -272,12 +279,12 @@ describe('users calls through the gateway (SPEC §7)', () => {
       const user = await registered();
       const claims = claimsOf(user.token);
       const now = Math.floor(Date.now() / 1000);
-      const forged = await sign({ ...claims, jti: 'forged' }, 'another-secret-0123456789abcdef0123');
+      const forged = await sign({ ...claims, jti: 'forged' }, newSigningKeys().privateKey);
       const expired = await sign({ ...claims, jti: 'expired', iat: now - 100, exp: now - 10 });
-      const hs512 = await sign({ ...claims, jti: 'hs512' }, TEST_JWT_SECRET, 'HS512');
+      const hs256 = await confused({ ...claims, jti: 'hs256-public-key' });
       const none = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ ...claims, jti: 'none' })}.`;
       const tampered = user.token.replace(/\.[^.]+\./, `.${b64url({ ...claims, sub: 'someone-else' })}.`);
-      for (const token of [forged, expired, hs512, none, tampered, 'not-a-jwt']) {
+      for (const token of [forged, expired, hs256, none, tampered, 'not-a-jwt']) {
         const res = await edit(token, { name: 'Hacker1' });
         expect(res.status).toBe(401);
         expect(res.body.message).toBe(COMMON_MESSAGES.invalidToken);

@@ -6,7 +6,7 @@ Secrets in `config` are refused: they belong in a Secret (and so are their <NAME
 variables, which the chart points at the Secret's files).
 */}}
 {{- define "oasis-common.configMap" -}}
-{{- range $key := list "MONGO_URL" "JWT_SECRET" "NATS_URL" "NATS_USER" "NATS_PASSWORD" "MONGO_URL_FILE" "JWT_SECRET_FILE" "NATS_URL_FILE" "NATS_PASSWORD_FILE" "HTTP_PORT" "PORT" -}}
+{{- range $key := list "MONGO_URL" "JWT_PRIVATE_KEY" "JWT_PUBLIC_KEY" "NATS_URL" "NATS_USER" "NATS_PASSWORD" "MONGO_URL_FILE" "JWT_PRIVATE_KEY_FILE" "JWT_PUBLIC_KEY_FILE" "NATS_URL_FILE" "NATS_PASSWORD_FILE" "HTTP_PORT" "PORT" -}}
 {{- if hasKey $.Values.config $key -}}
 {{- fail (printf "config.%s is managed by the chart: use the chart's own values for it (see values.yaml)" $key) -}}
 {{- end -}}

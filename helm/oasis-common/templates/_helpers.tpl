@@ -147,8 +147,9 @@ global.mongodb.url (tpl, "{database}" replaced by mongodb.database).
 {{- end -}}
 {{- end -}}
 
-{{/* The Secret and key JWT_SECRET is read from (JSON): jwt.existingSecret, else <fullname>-jwt
-(created by you, or written by the chart from jwt.value). */}}
+{{/* The Secret and key the token key (jwt.variable: auth's JWT_PRIVATE_KEY, the gateway's
+JWT_PUBLIC_KEY) is read from (JSON): jwt.existingSecret, else <fullname>-jwt (created by you, or
+written by the chart from jwt.value). */}}
 {{- define "oasis-common.jwt.secretRef" -}}
 {{- $name := .Values.jwt.existingSecret | default (printf "%s-jwt" (include "oasis-common.fullname" .)) -}}
 {{- dict "name" (tpl $name .) "key" .Values.jwt.existingSecretKey | toJson -}}
@@ -210,7 +211,7 @@ which `kubectl describe`, `ps e` and crash dumps show.
 {{- $refs = append $refs (list "MONGO_URL" "oasis-common.mongodb.secretRef") -}}
 {{- end -}}
 {{- if .Values.jwt.enabled -}}
-{{- $refs = append $refs (list "JWT_SECRET" "oasis-common.jwt.secretRef") -}}
+{{- $refs = append $refs (list (required "jwt.variable is required" .Values.jwt.variable) "oasis-common.jwt.secretRef") -}}
 {{- end -}}
 {{- range $refs -}}
 {{- $ref := include (index . 1) $ | fromJson -}}

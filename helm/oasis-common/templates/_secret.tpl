@@ -1,7 +1,8 @@
 {{/*
 The Secrets this chart writes when values carry the secret itself (mongodb.url, nats.password or
-the global MongoDB settings: <fullname>; jwt.value: <fullname>-jwt, the name an operator's own
-Secret of the key has, so whoever reads the key finds it there either way). With existing Secrets
+the global MongoDB settings: <fullname>; jwt.value, and jwt.publicKey as JWT_PUBLIC_KEY beside it:
+<fullname>-jwt, the name an operator's own Secret of the key has, so whoever reads the key finds it
+there either way). With existing Secrets
 (the production default) nothing is written.
 */}}
 {{- define "oasis-common.secret" -}}
@@ -25,8 +26,8 @@ data:
   {{- end }}
 {{- end }}
 {{- if include "oasis-common.writesJwtSecret" . }}
-{{- if lt (len .Values.jwt.value) 32 }}
-{{- fail "jwt.value must be at least 32 characters long" }}
+{{- if not (hasPrefix "-----BEGIN " (trim .Values.jwt.value)) }}
+{{- fail "jwt.value must be a PEM key" }}
 {{- end }}
 ---
 apiVersion: v1
@@ -39,5 +40,8 @@ metadata:
 type: Opaque
 data:
   {{ .Values.jwt.existingSecretKey }}: {{ .Values.jwt.value | b64enc | quote }}
+  {{- with .Values.jwt.publicKey }}
+  JWT_PUBLIC_KEY: {{ . | b64enc | quote }}
+  {{- end }}
 {{- end }}
 {{- end -}}

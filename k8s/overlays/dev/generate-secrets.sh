@@ -1,6 +1,6 @@
 #!/bin/sh
-# Makes the dev overlay's secrets, once: a random JWT signing key, one random NATS password per
-# service, and each database service's MONGO_URL with its own user and random password on the
+# Makes the dev overlay's secrets, once: a random ES256 token signing key pair (openssl), one
+# random NATS password per service, and each database service's MONGO_URL with its own user and random password on the
 # in-cluster MongoDB (which creates the users from these URLs), in k8s/overlays/dev/secrets/
 # (ignored by git), which kustomization.yaml reads. Run it
 # before the first `kubectl apply -k k8s/overlays/dev`. Files that exist are kept, so players stay
@@ -15,7 +15,10 @@ random() {
 make() {
   if [ ! -s "$dir/$1" ]; then printf '%s=%s\n' "$2" "$(random)" > "$dir/$1"; fi
 }
-make auth-jwt.env JWT_SECRET
+if [ ! -s "$dir/jwt-key.pem" ]; then
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/jwt-key.pem"
+  openssl pkey -in "$dir/jwt-key.pem" -pubout -out "$dir/jwt-public-key.pem"
+fi
 for service in gateway auth rewards rooms game-timer; do
   make "$service-nats.env" NATS_PASSWORD
 done

@@ -1,8 +1,12 @@
 import { AppError, COMMON_MESSAGES, type UserTokens } from '@oasis198/contracts';
 import { jwtVerify } from 'jose';
+import type { KeyObject } from 'node:crypto';
 
-/** The one algorithm access tokens are signed with and the only one accepted. */
-export const TOKEN_ALGORITHM = 'HS256';
+/**
+ * The one algorithm access tokens are signed with and the only one accepted: ES256, so that only
+ * auth holds the private key and gateways check tokens with the public one.
+ */
+export const TOKEN_ALGORITHM = 'ES256';
 /** Longest token string looked at; anything longer is refused unread. */
 export const MAX_TOKEN_LENGTH = 4096;
 
@@ -22,20 +26,21 @@ export interface VerifiedToken {
 }
 
 /**
- * Checks an access token's signature (HS256 pinned, so `alg: none` or another algorithm is
- * refused), issuer, expiry and claim types; anything wrong is UNAUTHORIZED with the one message.
+ * Checks an access token's signature (ES256 pinned, so `alg: none`, or HS256 with the public key
+ * as its secret, is refused), issuer, expiry and claim types; anything wrong is UNAUTHORIZED with
+ * the one message.
  * Auth, which signs, and the gateway, which checks every request, share this one reading.
  */
 export async function verifyAccessToken(
   token: unknown,
-  key: Uint8Array,
+  publicKey: KeyObject,
   issuer: string,
 ): Promise<VerifiedToken> {
   if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH)
     throw invalidToken();
   let payload: unknown;
   try {
-    ({ payload } = await jwtVerify(token, key, {
+    ({ payload } = await jwtVerify(token, publicKey, {
       algorithms: [TOKEN_ALGORITHM],
       issuer,
       requiredClaims: ['sub', 'jti', 'exp', 'iat'],

@@ -1,4 +1,5 @@
 import { natsInboxPrefix } from '@oasis198/contracts';
+import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
@@ -188,6 +189,69 @@ export function isKnownSecret(value: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * An ES256 key as PEM: the P-256 private key (PKCS#8) auth signs access tokens with, or its public
+ * key (SPKI) the gateways check them with. A private key where the public one belongs is refused:
+ * gateways must not be able to sign.
+ */
+export const ecKeyPem = (kind: 'private' | 'public') =>
+  z
+    .string({ error: `is required: the ${kind} key of the token signing key pair, as PEM` })
+    .superRefine((pem, ctx) => {
+      const problem = ecKeyProblem(pem, kind);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
+function ecKeyProblem(pem: string, kind: 'private' | 'public'): string | undefined {
+  const isPrivate = /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem);
+  if (kind === 'public' && isPrivate) return 'is a private key: give the public key only';
+  try {
+    const key = kind === 'private' ? createPrivateKey(pem) : createPublicKey(pem);
+    if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
+      return 'must be an EC key on curve P-256 (ES256)';
+  } catch {
+    return `must be a PEM ${kind} key (openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256)`;
+  }
+  return undefined;
+}
+
+/**
+ * SHA-256 of the public keys (SPKI, DER) of signing key pairs published in this repository (the
+ * charts' CI values): a service in production refuses them, as it refuses known secrets.
+ */
+const PUBLISHED_SIGNING_KEYS = ['3de115b525caded979ec78af015ae9da87499d2a03ee58d5c7ff56b8ff8972c9'];
+
+/** Whether a PEM key (private or public) belongs to a published key pair. */
+export function isPublishedSigningKey(pem: string): boolean {
+  try {
+    const isPrivate = /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem);
+    const publicKey = isPrivate ? createPublicKey(createPrivateKey(pem)) : createPublicKey(pem);
+    const der = publicKey.export({ type: 'spki', format: 'der' });
+    return PUBLISHED_SIGNING_KEYS.includes(createHash('sha256').update(der).digest('hex'));
+  } catch {
+    return false; // not a key: ecKeyPem reports that
+  }
+}
+
+/** Refinement of a service's config: with NODE_ENV=production, a published signing key is refused. */
+export function refusePublishedSigningKeys(...names: string[]) {
+  return (value: unknown, ctx: z.RefinementCtx): void => {
+    const config = value as Record<string, unknown> | undefined;
+    if (config?.['NODE_ENV'] !== 'production') return;
+    for (const name of names) {
+      const pem = config[name];
+      if (typeof pem === 'string' && isPublishedSigningKey(pem)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message:
+            'is a published key, refused in production: make your own, e.g. openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256',
+        });
+      }
+    }
+  };
 }
 
 /** A signing key (HS256 and the like): at least 32 characters; see refuseKnownSecrets for production. */

@@ -7,3 +7,5 @@ export type { FilledStream, RecordedPush } from './streams';
 export { startServiceProcess } from './services';
 export type { ServiceName, ServiceProcess } from './services';
 export { roomView, sec, startedGame, T0 } from './room-views';
+export { newSigningKeys, testSigningKeys } from './signing-keys';
+export type { SigningKeys } from './signing-keys';

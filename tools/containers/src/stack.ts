@@ -4,7 +4,7 @@
 // containers, network and volumes (the images stay, as a cache). `-- secrets` only writes the
 // secret files (for `docker compose up`).
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { waitFor } from '../../scripts/lib/net.ts';
 import { SHARED_ADDRESS_LIMITS } from '../../scripts/lib/stack.ts';
@@ -12,7 +12,7 @@ import { type ComposeFile, containersOf, down, loadCompose, replicaNames, up } f
 import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { buildImages } from './images.ts';
 
-const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-secret');
+const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-key.pem');
 
 /**
  * Raises the gateway's limits for test runs, all of whose players share one address: the
@@ -41,11 +41,31 @@ function ensureSecret(file: string, bytes = 48): void {
   chmodSync(file, 0o644);
 }
 
+/**
+ * The ES256 signing key pair, made once and kept: auth's private key and, derived from it, the
+ * public key the gateways get (readable by the containers' user, in a 0700 folder).
+ */
+function ensureSigningKey(privateFile: string, publicFile: string): void {
+  if (!existsSync(privateFile)) {
+    mkdirSync(path.dirname(privateFile), { recursive: true, mode: 0o700 });
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { flag: 'wx' });
+    chmodSync(privateFile, 0o644);
+  }
+  const publicKey = createPublicKey(readFileSync(privateFile, 'utf8')).export({
+    type: 'spki',
+    format: 'pem',
+  });
+  if (existsSync(publicFile) && readFileSync(publicFile, 'utf8') === publicKey) return;
+  writeFileSync(publicFile, publicKey);
+  chmodSync(publicFile, 0o644);
+}
+
 /** The secret that carries every NATS user's password to NATS, as nats.conf variables. */
 const NATS_PASSWORDS_SECRET = 'nats_passwords';
 
 /**
- * The signing key, and a NATS password for each service that has a NATS_USER: the file of the
+ * The signing key pair, and a NATS password for each service that has a NATS_USER: the file of the
  * secret its NATS_PASSWORD_FILE names. NATS gets them all as `NATS_PASSWORD_<USER>: "..."`
  * lines, rewritten from those files whenever one changed.
  */
@@ -55,7 +75,7 @@ export function ensureSecrets(compose: ComposeFile): void {
     if (!file) throw new Error(`compose.yaml: no file for the secret ${secret}`);
     return path.resolve(ROOT, file);
   };
-  ensureSecret(fileOf('jwt_secret'));
+  ensureSigningKey(fileOf('jwt_private_key'), fileOf('jwt_public_key'));
   const lines = Object.values(compose.services).flatMap((spec) => {
     const user = spec.environment?.['NATS_USER'];
     const passwordFile = spec.environment?.['NATS_PASSWORD_FILE'];

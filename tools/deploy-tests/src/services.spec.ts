@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { contentSecurityPolicy } from '@oasis198/contracts';
 import type { PodSpec, Probe } from 'kubernetes-types/core/v1';
 import type { NetworkPolicyPeer } from 'kubernetes-types/networking/v1';
@@ -254,9 +255,10 @@ describe.each(SERVICES)('the %s chart', (service) => {
   it('reads its secrets as read-only files from Secrets, never from its ConfigMap or the environment', () => {
     const config = one(objects, 'ConfigMap').data ?? {};
     expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['MONGO_URL']));
-    expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['JWT_SECRET']));
+    expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['JWT_PRIVATE_KEY']));
+    expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['JWT_PUBLIC_KEY']));
     const names = (container.env ?? []).map((e) => e.name);
-    for (const name of ['MONGO_URL', 'JWT_SECRET', 'NATS_PASSWORD', 'NATS_URL'])
+    for (const name of ['MONGO_URL', 'JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'NATS_PASSWORD', 'NATS_URL'])
       expect(names).not.toContain(name);
     // No variable takes its value from a Secret: `kubectl describe`, `ps e` and crash dumps show none.
     expect(secretEnv(pod)).toEqual([]);
@@ -264,9 +266,9 @@ describe.each(SERVICES)('the %s chart', (service) => {
     const file = (secret: string, key: string) => ({ secret, key, readOnly: true });
     expect(secrets).toEqual({
       ...(ownsDatabase && { MONGO_URL: file(`oasis198-${service}-mongodb`, 'MONGO_URL') }),
-      // auth signs tokens and every gateway verifies them itself: both read the key.
-      ...(service === 'auth' && { JWT_SECRET: file('oasis198-auth-jwt', 'JWT_SECRET') }),
-      ...(service === 'gateway' && { JWT_SECRET: file('oasis198-gateway-jwt', 'JWT_SECRET') }),
+      // auth signs tokens with the private key; every gateway verifies them itself with the public key.
+      ...(service === 'auth' && { JWT_PRIVATE_KEY: file('oasis198-auth-jwt', 'JWT_PRIVATE_KEY') }),
+      ...(service === 'gateway' && { JWT_PUBLIC_KEY: file('oasis198-gateway-jwt', 'JWT_PUBLIC_KEY') }),
       ...(service !== 'web' && { NATS_PASSWORD: file(`oasis198-${service}-nats`, 'NATS_PASSWORD') }),
     });
     // With existing Secrets (the default) the chart writes none.
@@ -386,11 +388,20 @@ describe.each(DATABASE_SERVICES)('the %s chart with secrets', (service) => {
     const own = (key: string) => ({ secret: secret.metadata.name, key, readOnly: true });
     expect(secrets['MONGO_URL']).toEqual(own('MONGO_URL'));
     if (service === 'auth') {
-      // The key goes to the Secret an operator would create, <fullname>-jwt, where the gateway reads it.
+      // The keys go to the Secret an operator would create, <fullname>-jwt, where the gateway reads
+      // the public one.
       const jwt = one(objects, 'Secret', 'oasis198-auth-jwt');
-      expect(secrets['JWT_SECRET']).toEqual({ secret: jwt.metadata.name, key: 'JWT_SECRET', readOnly: true });
-      expect(Buffer.from(jwt.data?.['JWT_SECRET'] ?? '', 'base64').toString()).toBe(
-        'ci-only-0123456789abcdef0123456789abcdef',
+      expect(secrets['JWT_PRIVATE_KEY']).toEqual({
+        secret: jwt.metadata.name,
+        key: 'JWT_PRIVATE_KEY',
+        readOnly: true,
+      });
+      const keyOf = (key: string) => Buffer.from(jwt.data?.[key] ?? '', 'base64').toString();
+      expect(keyOf('JWT_PRIVATE_KEY')).toMatch(
+        /^-----BEGIN PRIVATE KEY-----\n[\s\S]+-----END PRIVATE KEY-----\n$/,
+      );
+      expect(createPublicKey(keyOf('JWT_PRIVATE_KEY')).export({ type: 'spki', format: 'pem' })).toBe(
+        keyOf('JWT_PUBLIC_KEY'),
       );
     }
     expect(secrets['NATS_PASSWORD']).toEqual(own('NATS_PASSWORD'));
@@ -409,7 +420,7 @@ describe.each(DATABASE_SERVICES)('the %s chart with secrets', (service) => {
     expect(secrets['NATS_URL']).toEqual(file('oasis198-nats', 'url'));
     expect(one(objects, 'ConfigMap').data?.['NATS_URL']).toBeUndefined();
     expect(secrets['NATS_PASSWORD']).toEqual(file(`oasis198-nats-${service}`, 'password'));
-    if (service === 'auth') expect(secrets['JWT_SECRET']).toEqual(file('oasis198-jwt', 'signing-key'));
+    if (service === 'auth') expect(secrets['JWT_PRIVATE_KEY']).toEqual(file('oasis198-jwt', 'signing-key'));
     expect(secretEnv(pod)).toEqual([]);
   });
 
@@ -424,7 +435,7 @@ describe.each(DATABASE_SERVICES)('the %s chart with secrets', (service) => {
 
 describe('values the charts refuse', () => {
   it.each([
-    ['auth', ['jwt.value=too-short'], /jwt\/value/],
+    ['auth', ['jwt.value=not-a-pem-key'], /jwt\/value/],
     ['auth', ['securityContext.runAsNonRoot=false'], /runAsNonRoot/],
     ['rooms', ['securityContext.allowPrivilegeEscalation=true'], /allowPrivilegeEscalation/],
     ['rooms', ['resources.limits=null'], /limits/],
@@ -439,7 +450,8 @@ describe('values the charts refuse', () => {
     ['gateway', ['config.TRUST_PROXY=true'], /TRUST_PROXY must be a hop count/],
     ['rooms', ['image.digest=sha256:0123'], /image\/digest/],
     ['web', ['image.digest=latest'], /image\/digest/],
-    ['auth', ['config.JWT_SECRET_FILE=/tmp/x'], /config.JWT_SECRET_FILE is managed by the chart/],
+    ['auth', ['config.JWT_PRIVATE_KEY_FILE=/tmp/x'], /config.JWT_PRIVATE_KEY_FILE is managed by the chart/],
+    ['gateway', ['config.JWT_PUBLIC_KEY=x'], /config.JWT_PUBLIC_KEY is managed by the chart/],
     ['rooms', ['config.MONGO_URL_FILE=/tmp/x'], /config.MONGO_URL_FILE is managed by the chart/],
     // The Secret files are readable by the pod's group only.
     ['auth', ['podSecurityContext.fsGroup=null'], /fsGroup/],

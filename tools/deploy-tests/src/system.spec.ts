@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { NetworkPolicy } from 'kubernetes-types/networking/v1';
 import { parse } from 'yaml';
@@ -83,34 +85,51 @@ describe('the oasis198 umbrella chart', () => {
   });
 
   it.each(UMBRELLA_SCENARIOS.map((values) => [values.join() || 'default values', values]))(
-    'gives the gateway the very key auth signs tokens with (%s)',
+    'gives the gateway the public key of the pair auth signs tokens with, and never the private one (%s)',
     (_, values) => {
       const rendered = helmTemplate('oasis198', { values });
-      // The same Secret, or (keys given as values) the same key in each chart's own Secret.
-      const jwtOf = (name: string) => {
+      // The one Secret: auth mounts its private key, the gateway only its public key.
+      const keysOf = (name: string) => {
         const workload = workloads(rendered).find((w) => w.metadata.name === name);
         if (!workload) throw new Error(`no workload ${name}`);
         const pod = podSpec(workload);
         const container = must(podContainers(pod)[0], `a container in ${name}`);
-        const ref = [...secretFiles(pod, container)].find(([file]) => file.endsWith('/JWT_SECRET'))?.[1];
-        const read = secretsRead(rendered).find((r) => r.workload === name && r.variable === 'JWT_SECRET');
-        return read?.value ?? ref;
+        return [...secretFiles(pod, container)]
+          .filter(([file]) => /\/JWT_/.test(file))
+          .map(([file, { secret, key }]) => ({ file: path.posix.basename(file), secret, key }));
       };
-      expect(jwtOf('oasis198-auth')).toBeDefined();
-      expect(jwtOf('oasis198-gateway')).toEqual(jwtOf('oasis198-auth'));
+      const [auth] = keysOf('oasis198-auth');
+      expect(auth).toMatchObject({ file: 'JWT_PRIVATE_KEY', key: 'JWT_PRIVATE_KEY' });
+      expect(keysOf('oasis198-gateway')).toEqual([
+        { file: 'JWT_PUBLIC_KEY', secret: auth?.secret, key: 'JWT_PUBLIC_KEY' },
+      ]);
     },
   );
 
-  it("gives the gateway auth's key when only auth.jwt.value is given (docs/deploy.md, trying it out)", () => {
-    const key = 'operator-chosen-key-0123456789abcdef0123456789';
-    const rendered = helmTemplate('oasis198', {
-      values: ['ci/in-cluster-deps.yaml'],
-      set: [`auth.jwt.value=${key}`],
-    });
-    const keyOf = (workload: string) =>
-      secretsRead(rendered).find((r) => r.workload === workload && r.variable === 'JWT_SECRET')?.value;
-    expect(keyOf('oasis198-auth')).toBe(key);
-    expect(keyOf('oasis198-gateway')).toBe(key);
+  it("gives the gateway the public half of auth's key when the keys are values (docs/deploy.md, trying it out)", () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    // As `--set-file auth.jwt.value=jwt-key.pem --set-file auth.jwt.publicKey=...` gives them.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'oasis-jwt-values-'));
+    const file = path.join(dir, 'keys.yaml');
+    const jwt = {
+      value: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    };
+    writeFileSync(file, JSON.stringify({ auth: { jwt } }));
+    let rendered: K8sObject[];
+    try {
+      rendered = helmTemplate('oasis198', { values: ['ci/in-cluster-deps.yaml', file] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const keyOf = (workload: string, variable: string) =>
+      secretsRead(rendered).find((r) => r.workload === workload && r.variable === variable)?.value ?? '';
+    const signing = createPrivateKey(keyOf('oasis198-auth', 'JWT_PRIVATE_KEY'));
+    const checking = createPublicKey(keyOf('oasis198-gateway', 'JWT_PUBLIC_KEY'));
+    expect(createPublicKey(signing).export({ type: 'spki', format: 'pem' })).toBe(
+      checking.export({ type: 'spki', format: 'pem' }),
+    );
+    expect(keyOf('oasis198-gateway', 'JWT_PRIVATE_KEY')).toBe('');
   });
 
   it.each(UMBRELLA_SCENARIOS.map((values) => [values.join() || 'default values', values]))(
@@ -144,7 +163,7 @@ describe('the oasis198 umbrella chart', () => {
             [],
             [],
           ]);
-          for (const name of ['JWT_SECRET', 'MONGO_URL', 'NATS_PASSWORD']) {
+          for (const name of ['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'MONGO_URL', 'NATS_PASSWORD']) {
             expect([where, (container.env ?? []).some((e) => e.name === name)]).toEqual([where, false]);
           }
           for (const [file, source] of secretFiles(pod, container)) {
@@ -381,7 +400,7 @@ describe('the oasis198 umbrella chart', () => {
   it('tells the operator, after install, which Secrets to create and how to reach the game', () => {
     const notes = helmNotes();
     expect(notes).toContain(
-      'kubectl -n oasis198 create secret generic oasis198-auth-jwt --from-literal=JWT_SECRET="$(openssl rand -hex 32)"',
+      'kubectl -n oasis198 create secret generic oasis198-auth-jwt --from-file=JWT_PRIVATE_KEY=jwt-key.pem --from-file=JWT_PUBLIC_KEY=jwt-public-key.pem',
     );
     for (const service of DATABASE_SERVICES) {
       expect(notes).toContain(`create secret generic oasis198-${service}-mongodb --from-literal=MONGO_URL=`);
@@ -436,9 +455,9 @@ describe('the kustomize overlays', () => {
   it('dev ships no signing key or password: it makes random ones, and every pod runs in production', () => {
     const objects = kustomize('dev');
     const read = secretsRead(objects);
-    const sensitive = read.filter((r) => /JWT_SECRET|NATS_PASSWORD/.test(r.variable));
+    const sensitive = read.filter((r) => /NATS_PASSWORD/.test(r.variable));
     expect(sensitive.map((r) => r.variable)).toEqual(
-      expect.arrayContaining(['JWT_SECRET', 'NATS_PASSWORD', 'NATS_PASSWORD_GAME_TIMER']),
+      expect.arrayContaining(['NATS_PASSWORD', 'NATS_PASSWORD_GAME_TIMER']),
     );
     for (const { workload, variable, value = '' } of sensitive) {
       expect([workload, variable, value.length >= 32, isKnownSecret(value)]).toEqual([
@@ -448,13 +467,21 @@ describe('the kustomize overlays', () => {
         false,
       ]);
     }
+    // An ES256 key pair: auth's private key, the gateway's public key of the same pair.
+    const keyOf = (rows: typeof read, variable: string) =>
+      rows.find((r) => r.variable === variable)?.value ?? '';
+    const privateKey = createPrivateKey(keyOf(read, 'JWT_PRIVATE_KEY'));
+    expect(privateKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+    expect(createPublicKey(privateKey).export({ type: 'spki', format: 'pem' })).toBe(
+      keyOf(read, 'JWT_PUBLIC_KEY'),
+    );
     // The same in a second copy: each copy makes its own.
-    const again = secretsRead(kustomize('dev')).find((r) => r.variable === 'JWT_SECRET')?.value;
-    expect(again).not.toBe(sensitive.find((r) => r.variable === 'JWT_SECRET')?.value);
+    const again = keyOf(secretsRead(kustomize('dev')), 'JWT_PRIVATE_KEY');
+    expect(again).not.toBe(keyOf(read, 'JWT_PRIVATE_KEY'));
     // Nothing switches the services out of production mode (where known secrets are refused).
     for (const config of all(objects, 'ConfigMap')) expect(config.data?.['NODE_ENV']).toBeUndefined();
     const committed = readFileSync(path.join(ROOT, 'k8s', 'overlays', 'dev', 'kustomization.yaml'), 'utf8');
-    expect(committed).not.toMatch(/JWT_SECRET=|NATS_PASSWORD=/);
+    expect(committed).not.toMatch(/PRIVATE KEY|NATS_PASSWORD=/);
   });
 
   it('dev runs the whole game: services, NATS, MongoDB and every Secret they read', () => {
@@ -472,7 +499,7 @@ describe('the kustomize overlays', () => {
     }
     const read = secretsRead(objects);
     expect(read.map((r) => r.variable)).toEqual(
-      expect.arrayContaining(['MONGO_URL', 'JWT_SECRET', 'NATS_PASSWORD']),
+      expect.arrayContaining(['MONGO_URL', 'JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'NATS_PASSWORD']),
     );
     // Each database service connects as its own user, with a random password, and MongoDB makes
     // that user from the same URL.

@@ -1,7 +1,7 @@
 // The running system: local infrastructure plus the built services. `npm start` and the end-to-end
 // and benchmark runners use startStack() and its stop(); the manifest below is plain data, so adding
 // a service or a variable means editing APPS or SHARED_ENV only.
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +17,8 @@ import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.ts';
 //   port      the default of its HTTP port (health and metrics; the gateway's public port), and
 //   portEnv   the variable that sets it (default HTTP_PORT)
 //   database  MongoDB database name (none: a service without one)
-//   jwt       it gets the local signing key as JWT_SECRET (see localJwtSecret below)
+//   jwt       'private': it gets the local ES256 signing key as JWT_PRIVATE_KEY (auth); 'public': only
+//             its public key as JWT_PUBLIC_KEY (the gateway). See localSigningKey below.
 //   env       further fixed variables
 
 const GATEWAY_DEFAULT_PORT = 8080;
@@ -28,7 +29,7 @@ interface App {
   port: number;
   portEnv: string;
   database?: string;
-  jwt?: boolean;
+  jwt?: 'private' | 'public';
   env?: Record<string, string>;
 }
 
@@ -41,13 +42,13 @@ const app = (name: string, port: number, more: Partial<App> = {}): App => ({
 });
 
 export const APPS: App[] = [
-  // The gateway checks tokens itself with auth's signing key.
+  // The gateway checks tokens itself with the public key of auth's signing key.
   app('gateway', GATEWAY_DEFAULT_PORT, {
     portEnv: 'PORT',
-    jwt: true,
+    jwt: 'public',
     env: { WEB_DIST_DIR: 'dist/apps/web' },
   }),
-  app('auth', 3101, { database: 'oasis-auth', jwt: true }),
+  app('auth', 3101, { database: 'oasis-auth', jwt: 'private' }),
   app('rewards', 3102, { database: 'oasis-rewards' }),
   app('rooms', 3103, { database: 'oasis-rooms' }),
   // Its deadlines are JetStream message schedules: NATS only.
@@ -99,14 +100,20 @@ export function gatewayPort(env = process.env) {
   return env.PORT ? Number(env.PORT) : GATEWAY_DEFAULT_PORT;
 }
 
-/** The local signing key, generated once and kept in <dataDir>/jwt-secret so that tokens survive restarts. */
-function localJwtSecret(dataDir: string) {
-  const file = path.join(dataDir, 'jwt-secret');
+/**
+ * The local ES256 signing key pair, generated once and kept in <dataDir>/jwt-key.pem so that tokens
+ * survive restarts; the public key is derived from it.
+ */
+function localSigningKey(dataDir: string) {
+  const file = path.join(dataDir, 'jwt-key.pem');
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(48).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
   }
-  return readFileSync(file, 'utf8').trim();
+  const privateKey = readFileSync(file, 'utf8');
+  const publicKey = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
+  return { private: { JWT_PRIVATE_KEY: privateKey }, public: { JWT_PUBLIC_KEY: publicKey } };
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -214,7 +221,7 @@ export async function startStack({
     const selected = only ? only.flatMap((name) => APPS.filter((app) => app.name === name)) : APPS;
     const built = selected.filter((app) => existsSync(path.resolve(ROOT, app.main)));
     stack.skipped = selected.filter((app) => !built.includes(app)).map((app) => app.name);
-    const JWT_SECRET = localJwtSecret(dataDir);
+    const signingKey = localSigningKey(dataDir);
     for (const app of built) {
       // The gateway's port is the one to open: PORT sets it.
       const wanted = app.name === 'gateway' ? gatewayPort() : app.port;
@@ -227,7 +234,7 @@ export async function startStack({
         ...extraEnv[app.name],
         [app.portEnv]: String(port),
         ...(app.database && { MONGO_URL: `${infra.mongo.url}/${app.database}` }),
-        ...(app.jwt && { JWT_SECRET }),
+        ...(app.jwt && signingKey[app.jwt]),
       };
       stack.apps.push(launchApp(app, stack, port, env, { onLine, onExit }));
     }

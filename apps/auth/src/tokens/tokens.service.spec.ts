@@ -1,11 +1,18 @@
 import { COMMON_MESSAGES } from '@oasis198/contracts';
+import { newSigningKeys } from '@oasis198/testing';
 import { SignJWT } from 'jose';
+import { createPrivateKey } from 'node:crypto';
 import { TokensService } from './tokens.service';
 
-const SECRET = 'unit-test-secret-0123456789abcdef0123';
-const config = { JWT_SECRET: SECRET, JWT_TTL_S: 3600, JWT_ISSUER: 'oasis198-auth', REAUTH_WINDOW_S: 600 };
+const KEYS = newSigningKeys();
+const config = {
+  JWT_PRIVATE_KEY: KEYS.privateKey,
+  JWT_TTL_S: 3600,
+  JWT_ISSUER: 'oasis198-auth',
+  REAUTH_WINDOW_S: 600,
+};
 const subject = { userId: 'u1', name: 'alice1' };
-const key = (secret = SECRET) => new TextEncoder().encode(secret);
+const key = (pem = KEYS.privateKey) => createPrivateKey(pem);
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe('TokensService', () => {
@@ -26,13 +33,13 @@ describe('TokensService', () => {
       message: COMMON_MESSAGES.invalidToken,
     });
 
-  it('signs HS256 tokens with sub, jti, name, issuer, expiry, issue time in ms and login time, and verifies them', async () => {
+  it('signs ES256 tokens with sub, jti, name, issuer, expiry, issue time in ms and login time, and verifies them', async () => {
     const signed = await tokens.sign(subject, 1_700_000_000_123);
     const [header, payload] = signed.token
       .split('.')
       .slice(0, 2)
       .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
-    expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(header).toEqual({ alg: 'ES256', typ: 'JWT' });
     expect(payload).toMatchObject({
       sub: 'u1',
       name: 'alice1',
@@ -71,15 +78,18 @@ describe('TokensService', () => {
     await refused(expired.token);
   });
 
-  it('refuses alg none, another HMAC algorithm, another key and a changed payload', async () => {
+  it('refuses alg none, HS256 with the public key as secret, another key and a changed payload', async () => {
     await refused(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`);
-    await refused(await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).sign(key()));
+    // The public key is no secret: a token HMAC-signed with it must not pass.
     await refused(
       await new SignJWT(claims)
         .setProtectedHeader({ alg: 'HS256' })
-        .sign(key('another-secret-0123456789abcdef0123')),
+        .sign(new TextEncoder().encode(KEYS.publicKey)),
     );
-    const good = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(key());
+    await refused(
+      await new SignJWT(claims).setProtectedHeader({ alg: 'ES256' }).sign(key(newSigningKeys().privateKey)),
+    );
+    const good = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256' }).sign(key());
     expect((await tokens.verify(good)).userId).toBe('u1');
     const [h, , s] = good.split('.');
     await refused(`${h}.${b64({ ...claims, sub: 'u2' })}.${s}`);
@@ -87,7 +97,7 @@ describe('TokensService', () => {
 
   it('refuses another issuer and missing or mistyped claims', async () => {
     const sign = (c: Record<string, unknown>) =>
-      new SignJWT(c).setProtectedHeader({ alg: 'HS256' }).sign(key());
+      new SignJWT(c).setProtectedHeader({ alg: 'ES256' }).sign(key());
     await refused(await sign({ ...claims, iss: 'someone-else' }));
     await refused(await sign({ ...claims, jti: undefined }));
     await refused(await sign({ ...claims, exp: undefined }));

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError, COMMON_MESSAGES, type TokenClaims } from '@oasis198/contracts';
 import { CONFIG, TOKEN_ALGORITHM, type VerifiedToken, verifyAccessToken } from '@oasis198/service-kit';
 import { SignJWT } from 'jose';
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject, randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../config';
 
 export interface TokenSubject {
@@ -17,23 +17,25 @@ export interface SignedToken {
 }
 
 /**
- * Access tokens: JWTs signed with HS256 (pinned on verify, so `alg: none` or another algorithm is
- * refused), with an issuer, an expiry, an id (jti), the user id (sub), the name, the issue time
+ * Access tokens: JWTs signed with ES256 by auth's private key (pinned on verify, so `alg: none` or
+ * another algorithm is refused; gateways check them with the public key), with an issuer, an expiry, an id (jti), the user id (sub), the name, the issue time
  * with milliseconds (iat) and the time of the login behind it (auth_time). Whether a well-signed
  * token is still valid (logged out, password changed, user deleted) is the SessionsService's question.
  */
 @Injectable()
 export class TokensService {
-  private readonly key: Uint8Array;
+  private readonly privateKey: KeyObject;
+  private readonly publicKey: KeyObject;
   private readonly ttlSeconds: number;
   private readonly issuer: string;
   private readonly reauthWindowS: number;
 
   constructor(
     @Inject(CONFIG)
-    config: Pick<AuthConfig, 'JWT_SECRET' | 'JWT_TTL_S' | 'JWT_ISSUER' | 'REAUTH_WINDOW_S'>,
+    config: Pick<AuthConfig, 'JWT_PRIVATE_KEY' | 'JWT_TTL_S' | 'JWT_ISSUER' | 'REAUTH_WINDOW_S'>,
   ) {
-    this.key = new TextEncoder().encode(config.JWT_SECRET);
+    this.privateKey = createPrivateKey(config.JWT_PRIVATE_KEY);
+    this.publicKey = createPublicKey(this.privateKey);
     this.ttlSeconds = config.JWT_TTL_S;
     this.issuer = config.JWT_ISSUER;
     this.reauthWindowS = config.REAUTH_WINDOW_S;
@@ -53,13 +55,13 @@ export class TokensService {
       .setIssuer(this.issuer)
       .setIssuedAt(iat)
       .setExpirationTime(exp)
-      .sign(this.key);
+      .sign(this.privateKey);
     return { token, jti, exp };
   }
 
   /** Checks signature, algorithm, issuer, expiry and claim types; anything wrong is UNAUTHORIZED. */
   verify(token: unknown): Promise<VerifiedToken> {
-    return verifyAccessToken(token, this.key, this.issuer);
+    return verifyAccessToken(token, this.publicKey, this.issuer);
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   type UserTokens,
 } from '@oasis198/contracts';
 import { MESSAGES } from '@oasis198/game-rules';
+import { testSigningKeys } from '@oasis198/testing';
 import { createLogger, isTokenVoid, type OutboxDocument, pendingEvents } from '@oasis198/service-kit';
 import type { PasswordHasher } from '../passwords/password-hasher';
 import { PasswordPolicy } from '../passwords/password-policy';
@@ -70,7 +71,7 @@ class FakeRevocations {
 }
 
 const config = {
-  JWT_SECRET: 'unit-test-secret-0123456789abcdef0123',
+  JWT_PRIVATE_KEY: testSigningKeys().privateKey,
   JWT_TTL_S: 3600,
   JWT_ISSUER: 'oasis198-auth',
   REAUTH_WINDOW_S: 600,

@@ -9,7 +9,7 @@ import {
   TOKEN_ALGORITHM,
 } from '@oasis198/service-kit';
 import type { Request } from 'express';
-import { createSecretKey } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import passport from 'passport';
 import { Strategy, type StrategyOptionsWithoutRequest, type VerifyCallback } from 'passport-jwt';
 import type { GatewayConfig } from '../config';
@@ -38,7 +38,7 @@ class NamedJwtStrategy extends Strategy {
 
 /**
  * Bearer tokens, checked in this replica with no round trip. passport-jwt checks the signature,
- * algorithm (HS256 only), issuer and expiry with auth's key; `validate` then reads the claims and
+ * algorithm (ES256 only), issuer and expiry with auth's public key; `validate` then reads the claims and
  * asks this replica's copy of the token bucket what a signature cannot say (logouts, password
  * changes, deletions; renames). While that copy is not caught up, a well-signed token gets 503.
  */
@@ -48,10 +48,10 @@ export class JwtStrategy extends PassportStrategy(NamedJwtStrategy) implements O
     @Inject(CONFIG) config: GatewayConfig,
     private readonly revocations: TokenRevocations,
   ) {
-    // A key object made once: given the secret as text or bytes, jsonwebtoken first tries it as a
-    // PEM public key on every call (7 µs a check becomes 29). @types/passport-jwt names only string
-    // and Buffer; passport-jwt hands the key to jsonwebtoken as it is, which takes a KeyObject.
-    const key = createSecretKey(Buffer.from(config.JWT_SECRET)) as unknown as Buffer;
+    // A key object made once: given PEM text, jsonwebtoken would parse it again on every call.
+    // @types/passport-jwt names only string and Buffer; passport-jwt hands the key to jsonwebtoken
+    // as it is, which takes a KeyObject.
+    const key = createPublicKey(config.JWT_PUBLIC_KEY) as unknown as Buffer;
     super({
       jwtFromRequest: bearerToken,
       // Tokens longer than any auth signs are refused unread.

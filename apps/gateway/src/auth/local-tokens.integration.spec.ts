@@ -1,11 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { COMMON_MESSAGES } from '@oasis198/contracts';
-import { waitFor } from '@oasis198/testing';
+import { newSigningKeys, waitFor } from '@oasis198/testing';
 import { SignJWT } from 'jose';
+import { createPrivateKey } from 'node:crypto';
 import {
   AccountsStack,
   newAccount,
-  TEST_JWT_SECRET,
+  TEST_JWT_KEYS,
   useAccountsStack,
   useStack,
 } from '../testing/accounts-stack';
@@ -18,8 +19,8 @@ interface Body {
 
 const claimsOf = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
-const sign = (claims: Record<string, unknown>, secret = TEST_JWT_SECRET) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret));
+const sign = (claims: Record<string, unknown>, privateKey = TEST_JWT_KEYS.privateKey) =>
+  new SignJWT(claims).setProtectedHeader({ alg: 'ES256' }).sign(createPrivateKey(privateKey));
 
 /**
  * Each gateway replica checks tokens itself (signature, expiry) against the revocations that auth
@@ -99,7 +100,7 @@ describe('tokens checked by every gateway replica itself, revocations pushed to 
     try {
       const now = Math.floor(Date.now() / 1000);
       const claims = claimsOf(dave.token);
-      const forged = await sign({ ...claims, jti: 'forged' }, 'another-secret-0123456789abcdef0123');
+      const forged = await sign({ ...claims, jti: 'forged' }, newSigningKeys().privateKey);
       const expired = await sign({ ...claims, jti: 'expired', iat: now - 100, exp: now - 10 });
       for (const token of [dave.token, aliceOther, carol.token]) {
         expect([token === dave.token ? 'dave' : 'valid', (await guarded(token)).status]).toEqual([

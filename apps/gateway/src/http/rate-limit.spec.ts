@@ -14,6 +14,7 @@ import {
   type PerUserLimitName,
   RegisterThrottle,
 } from './rate-limit';
+import { testSigningKeys } from '@oasis198/testing';
 
 const config = {
   LOGIN_MAX_FAILURES_PER_ACCOUNT: 3,
@@ -60,7 +61,7 @@ describe('gateway limits', () => {
     const rules = gatewayLimitRules(
       loadConfig(gatewayEnv, {
         NATS_URL: 'nats://127.0.0.1:4222',
-        JWT_SECRET: 'gateway-config-spec-key-8f3a9c1d7e5b2a60',
+        JWT_PUBLIC_KEY: testSigningKeys().publicKey,
       }),
     );
     expect(rules).toEqual({
@@ -80,13 +81,13 @@ describe('gateway limits', () => {
     expect(
       loadConfig(gatewayEnv, {
         NATS_URL: 'nats://127.0.0.1:4222',
-        JWT_SECRET: 'gateway-config-spec-key-8f3a9c1d7e5b2a60',
+        JWT_PUBLIC_KEY: testSigningKeys().publicKey,
       }).PUSH_STREAMS_PER_ADDRESS,
     ).toBe(20);
     expect(() =>
       loadConfig(gatewayEnv, {
         NATS_URL: 'nats://127.0.0.1:4222',
-        JWT_SECRET: 'gateway-config-spec-key-8f3a9c1d7e5b2a60',
+        JWT_PUBLIC_KEY: testSigningKeys().publicKey,
         ROOM_EDITS_PER_SECOND: '0',
       }),
     ).toThrow(/ROOM_EDITS_PER_SECOND/);

@@ -6,14 +6,18 @@ import {
   startServiceProcess,
   startTestInfra,
   type TestInfra,
+  testSigningKeys,
   uniqueName,
   waitFor,
 } from '@oasis198/testing';
 import type { AddressInfo } from 'node:net';
 import { gatewayDefinition } from '../gateway';
 
-/** The signing key of the test stack's auth service, so tests can forge or expire tokens on purpose. */
-export const TEST_JWT_SECRET = 'integration-test-secret-0123456789abcdef';
+/**
+ * The ES256 key pair of the test stack (auth signs with the private key, gateways check with the
+ * public one), so tests can forge or expire tokens on purpose.
+ */
+export const TEST_JWT_KEYS = testSigningKeys();
 
 type Env = Record<string, string>;
 
@@ -77,7 +81,7 @@ export class AccountsStack {
     const auth = await startServiceProcess('auth', {
       ...this.common,
       MONGO_URL: mongoUrlFor(this.infra, `${this.db}-auth`),
-      JWT_SECRET: TEST_JWT_SECRET,
+      JWT_PRIVATE_KEY: TEST_JWT_KEYS.privateKey,
       // The cheapest argon2id the service accepts keeps the suites fast.
       PASSWORD_HASH_MEMORY_KIB: '8192',
       ...extra,
@@ -119,7 +123,7 @@ export class AccountsStack {
   async startGatewayReplica({ ready = true } = {}): Promise<{ app: INestApplication; baseUrl: string }> {
     const { app } = await createService(gatewayDefinition, {
       ...this.common,
-      JWT_SECRET: TEST_JWT_SECRET,
+      JWT_PUBLIC_KEY: TEST_JWT_KEYS.publicKey,
       ...RAISED_LIMITS,
       ...this.gatewayEnv,
     });
