@@ -265,8 +265,8 @@ export const signingSecret = () =>
  * or placeholder values (isKnownSecret). Development and test runs may use them. The message names
  * the variable, never the value.
  *
- *   export const authEnv = baseEnv.merge(mongoEnv).extend({ JWT_SECRET: signingSecret() })
- *     .superRefine(refuseKnownSecrets('JWT_SECRET'));
+ *   export const env = baseEnv.extend({ API_KEY: signingSecret() })
+ *     .superRefine(refuseKnownSecrets('API_KEY'));
  */
 export function refuseKnownSecrets(...names: string[]) {
   return (value: unknown, ctx: z.RefinementCtx): void => {
