@@ -30,7 +30,7 @@ WORKDIR /workspace
 ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false CI=true
 COPY package.json package-lock.json .npmrc ./
 # npm ci, or npm install when npm ci refuses the lockfile: it has no entries for other platforms'
-# optional binaries (docs/decisions.md). Every version still comes from package-lock.json.
+# optional binaries (docs/adr/0041-local-toolchain-and-setup.md). Every version still comes from package-lock.json.
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY nx.json tsconfig.base.json ./

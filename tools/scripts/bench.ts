@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: how many games one machine holds, and where the time goes (issue 8).
+// `npm run bench`: how many games one machine holds, and where the time goes.
 //
 //   1. Uses the stack at --url, or the one `npm start` runs at http://127.0.0.1:$PORT (8080) if it
 //      answers; otherwise builds and starts the stack as `npm start` does (startThrowawayStack()),

@@ -1,4 +1,4 @@
-// Issue 15, accessibility: axe-core audits every route, every dialog and each layer of the room
+// Accessibility: axe-core audits every route, every dialog and each layer of the room
 // screen (lobby, game, game over, for players and for a watching visitor) at 390 and 1280 px, and
 // finds no violation. Each scenario prints how many screens it audited and what it found.
 // Screenshots at both widths of the dialogs (.artifacts/screens/21-accessibility/) and the room

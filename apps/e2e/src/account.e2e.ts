@@ -1,4 +1,4 @@
-// Scenario 8 of issue 7: a player's account from the inside: rename, log out, log in, delete.
+// A player's account from the inside: rename, log out, log in, delete.
 import { confirmOk, expectProfile, newPlayer, openProfile, submitLogin } from './support/accounts';
 import { expect, shot, test } from './support/scenario';
 

@@ -1,4 +1,4 @@
-// Issue 15, item 7: how long after a player's click the opponent (and a visitor) see the move. It
+// How long after a player's click the opponent (and a visitor) see the move. It
 // prints the figures (docs/benchmarks.md records them); a speed is never a pass/fail condition here.
 import type { Page } from '@playwright/test';
 import { newPlayer } from './support/accounts';
@@ -113,7 +113,7 @@ test('30. Prints how long after the click the opponent and a visitor see a move 
   };
   console.log(
     [
-      'click to screen (issue 15, item 7)',
+      'click to screen',
       summary('opponent', toOpponent),
       summary('visitor', toVisitor),
       "the opponent's figure in parts:",

@@ -1,4 +1,4 @@
-// Issue 15, item 3: the leaderboard ranks players by points, then wins, then name; each player sees
+// The leaderboard ranks players by points, then wins, then name; each player sees
 // their own rank highlighted; it follows the games as they end, without a reload. Screenshots of it
 // at 390 and 1280 px go to .artifacts/screens/, and axe-core audits it at both widths.
 import type { Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 15, item 4: a finished game appears in both players' My games (profile), and Verify replays
+// A finished game appears in both players' My games (profile), and Verify replays
 // it in the browser, checking the commitment and every AI number. Screenshots of My games at 390 and
 // 1280 px go to .artifacts/screens/, and axe-core audits the profile with it at both widths.
 import type { Locator, Page } from '@playwright/test';

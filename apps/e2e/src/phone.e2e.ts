@@ -1,4 +1,4 @@
-// Issue 15, screen fixes: a phone-sized game fits one screen, the move announcement covers neither
+// Screen fit: a phone-sized game fits one screen, the move announcement covers neither
 // the total nor the clock nor a milestone, and on a desktop the opponent's-turn column is the live
 // waiting panel at full size. One player on a 390×844 phone, one at a 1280 px desktop.
 // Screenshots: .artifacts/screens/20-phone/.

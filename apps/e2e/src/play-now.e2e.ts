@@ -1,4 +1,4 @@
-// Issue 15, items 1 and 2: Play now pairs two players, and a lone player plays a whole game against
+// Play now pairs two players, and a lone player plays a whole game against
 // the AI that takes the empty seat after 30 s.
 import { expectProfile, newPlayer, openProfile, type ProfileCards } from './support/accounts';
 import { DESKTOP, PHONE } from './support/browser';

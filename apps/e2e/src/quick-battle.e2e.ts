@@ -1,4 +1,4 @@
-// Scenarios 1-6 of issue 7, one story: two newcomers register, meet in a passcode room, play a
+// One story: two newcomers register, meet in a passcode room, play a
 // whole game to 198 while a visitor watches, ask for a rematch, and a third user finds the room full.
 import {
   confirmRegistered,
@@ -152,7 +152,7 @@ function biggestStep(_total: number, offered: OptionLabel[]): Plan {
 
 const tierOf = (total: number): 1 | 2 | 3 => (total >= 161 ? 3 : total >= 73 ? 2 : 1);
 
-test.describe.serial('Issue 7: two newcomers, from registration to a full room', () => {
+test.describe.serial('Two newcomers, from registration to a full room', () => {
   test('1. Two newcomers register through /join, see the success dialog and land on their profiles with 0 points', async ({
     browser,
   }) => {

@@ -1,4 +1,4 @@
-// Scenario 9 (issue 5): the main screens at phone and desktop width, as a player sees them. One
+// The main screens at phone and desktop width, as a player sees them. One
 // player on a phone, one at a desktop: home, the room list, a running game and the profile. Every
 // screen must fit its window's width (no sideways scrolling); the screenshots are for people to
 // look at (.artifacts/e2e/9-screens/). Against `npm start`:

@@ -1,4 +1,4 @@
-// Scenario 7 of issue 7: a 14 s room where the player to move does nothing. The game timer ends the
+// A 14 s room where the player to move does nothing. The game timer ends the
 // game by timeout before anyone moved, so DECISIONS.md "Aborted games" applies: it pays nothing.
 import { expectProfile, newPlayer, openProfile, type Player, type ProfileCards } from './support/accounts';
 import { DESKTOP, LAPTOP } from './support/browser';

@@ -8,7 +8,7 @@ export const rewardsEnv = baseEnv.merge(mongoEnv).extend({
   RECENT_GAMES_KEPT: z.coerce.number().int().min(10).default(200),
   /** How long the ids of deleted players are kept, so a late event cannot bring a record back. */
   DELETED_PLAYERS_KEPT_DAYS: z.coerce.number().int().positive().default(30),
-  /** Games kept in each player's history, newest first (issue 15: the last 50). */
+  /** Games kept in each player's history, newest first (the last 50). */
   GAME_HISTORY_KEPT: z.coerce.number().int().positive().default(GAME_HISTORY_SIZE),
   /**
    * Public reads (leaderboard pages, records, histories) one replica runs at once; the rest wait

@@ -23,7 +23,7 @@ import { freshReward, Reward } from './rewards/reward.schema';
 import { rewardsDefinition } from './rewards.definition';
 import { useRewardsStack } from './testing/rewards-stack';
 
-/** Issue 15: the leaderboard (wins, ranks, pages, the live notice) and each player's game history. */
+/** The leaderboard (wins, ranks, pages, the live notice) and each player's game history. */
 describe('rewards service: leaderboard and game history', () => {
   const KEPT = 3;
   const stack = useRewardsStack('rewards-lb', { GAME_HISTORY_KEPT: String(KEPT) });

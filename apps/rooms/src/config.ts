@@ -36,7 +36,7 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
   ...limitsBucketEnv,
   /**
    * A room created with the AI option gets the AI as player 2 this long after it started waiting,
-   * unless a person joins first (issue 15: 30 s; tests shorten it). Stored with each room, so the
+   * unless a person joins first (30 s; tests shorten it). Stored with each room, so the
    * game timer reads the time from the room and needs no setting of its own.
    */
   AI_JOIN_AFTER_S: z.coerce.number().int().min(1).max(600).default(AI_JOIN_AFTER_SECONDS),

@@ -143,7 +143,7 @@ export const T = {
   yourPlace: (rank: number) => `You are number ${rank} on the leaderboard.`,
   seeLeaderboard: 'See the leaderboard',
 
-  // Leaderboard (issue 15)
+  // Leaderboard
   leaderboard: 'Leaderboard',
   leaderboardIntro: 'Players ranked by points, then by wins, then by name. It changes as games end.',
   leaderboardCaption: (page: number, pages: number) => `Players by rank, page ${page} of ${pages}`,
@@ -159,7 +159,7 @@ export const T = {
   noPlayers: 'No players yet.',
   loginForRank: 'Log in to see your own rank.',
 
-  // My games (issue 15)
+  // My games
   myGames: 'My games',
   myGamesIntro: (n: number) =>
     `Your last ${n} games. Verify replays a game move by move and checks its AI numbers against the commitment shown when it started.`,

@@ -117,7 +117,7 @@ const gameFinishedBase = {
   moves: z.int().min(0),
   /**
    * Every move of the game, as the engine recorded it (at most MOVE_LIMIT, about 25 KiB), so the
-   * game can be replayed and checked later from this one event (issue 15, My games). Absent only
+   * game can be replayed and checked later from this one event. Absent only
    * from events written before it was added.
    */
   moveList: z.array(moveRecordSchema).max(MOVE_LIMIT).optional(),

@@ -54,7 +54,7 @@ export function toRoomSummary(room: RoomView): RoomSummary {
 }
 
 /**
- * A change of a room within the game its stream last sent (issue 13, lever 5): the room with only
+ * A change of a room within the game its stream last sent: the room with only
  * the moves from `movesFrom` on, where `movesFrom` is how many moves the stream's previous frame
  * had. A frame's size then stays the same on the 1st move and the 200th; a new game, or the first
  * frame of a stream, is a whole `room`.

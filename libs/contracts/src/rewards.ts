@@ -154,7 +154,7 @@ export const rewardIdSchema = idSchema;
 /** A game id in rewards.game (`${roomId}:${gameNumber}`): anything longer names no game. */
 export const playedGameIdSchema = z.string().min(1).max(128);
 
-/** How many of a player's latest games their history keeps (issue 15: "the last 50 games"). */
+/** How many of a player's latest games their history keeps ("the last 50 games"). */
 export const GAME_HISTORY_SIZE = 50;
 
 /** 'aborted': the game ended before both players moved, and paid nothing (DECISIONS.md). */

@@ -82,8 +82,8 @@ export const Streams = {
    * Interest retention: an event is kept until every durable consumer that takes it (rewards' two;
    * consumersOf) has acked it, and one that none takes is not stored: only game.finished is
    * published. Rooms creates those consumers before its first publish. With limits retention it
-   * kept every event for 14 days, and filled its 512 MiB about 5 minutes into a 500-game run
-   * (docs/benchmarks.md, issue 13); now max_bytes is the backlog a stopped consumer may leave.
+   * kept every event for 14 days, and filled its 512 MiB about 5 minutes into a 500-game run;
+   * now max_bytes is the backlog a stopped consumer may leave.
    */
   games: {
     name: 'GAMES',
@@ -181,7 +181,7 @@ export const consumersOf = (stream: string): Array<(typeof Consumers)[keyof type
  * Durable consumers that earlier releases created and no service reads any more. The stream's
  * publisher deletes them at start-up: on an interest stream, one left behind would keep every
  * event it takes until the stream is full. The game timer read room events here until rooms
- * wrote the schedules itself (docs/decisions.md, "Performance").
+ * wrote the schedules itself (docs/adr/0027-game-timer-on-message-schedules.md).
  */
 export const RetiredConsumers = [{ stream: Streams.games.name, durable: 'game-timer-rooms' }] as const;
 

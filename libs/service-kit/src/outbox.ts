@@ -37,7 +37,7 @@ import type { Metrics } from './metrics';
  *
  * Each event is stored as its JSON text, not as a sub-document: nothing queries inside an event,
  * and FerretDB's cost for every read and write of a document grows with the number of values in
- * it (a room's room.updated event carries the whole room; docs/benchmarks.md). Events stored as
+ * it (a room's room.updated event carries the whole room). Events stored as
  * sub-documents (written before) are still read.
  */
 export interface OutboxDocument {
@@ -179,7 +179,7 @@ export interface OutboxRelayOptions {
    * Removes published events from the document this long after publishing them instead of at
    * once, so that a change of the same document meanwhile can remove them in its own update
    * (takePublished): one write fewer per change of a document that changes often (a room in
-   * play; docs/benchmarks.md). Keep it below minAgeMs, or the sweep publishes them again (harmless:
+   * play). Keep it below minAgeMs, or the sweep publishes them again (harmless:
    * JetStream drops a repeated msg-id). 0 (the default) removes them at once.
    */
   clearAfterMs?: number;

@@ -19,7 +19,7 @@ import { GameHistoryRepository } from './game-history.repository';
 import { historyResults, toPlayedGame, toPlayedGameDetail } from './history-entries';
 
 /**
- * Each player's last games (issue 15 "My games"): built from the GAMES stream idempotently, so a
+ * Each player's last games: built from the GAMES stream idempotently, so a
  * redelivered event changes nothing, never for a deleted player, and served read-only to anyone,
  * like the reward record itself.
  */

@@ -3,7 +3,7 @@ import { BLITZ_DURATION, type ChampionTitle, isAiPlayerId, NO_REWARD, rewardFor 
 import type { Credit } from '../rewards/rewards.repository';
 
 /**
- * What a finished game pays (DECISIONS.md "Rewards" and "Fair play", issue 15): both players one
+ * What a finished game pays (DECISIONS.md "Rewards", "Fair play" and "Aborted games"): both players one
  * played game; the winner 25 points, 10 coins and a win (and the blitz title in a 14-second room);
  * the loser 5 and 1, or nothing after a timeout or leaving; each player of a draw (the move limit)
  * nothing and no title. A game against the AI pays its human one played game and nothing else,

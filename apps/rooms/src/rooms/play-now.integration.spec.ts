@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { roomsDefinition } from '../rooms.definition';
 import { roomsClient, testCaller } from './rooms.test-client';
 
-// Play now and the AI opponent (issue 15), against real NATS and FerretDB, on a database of their
+// Play now and the AI opponent, against real NATS and FerretDB, on a database of their
 // own: Play now takes the oldest open room of the whole service.
 const infra = useTestInfra();
 

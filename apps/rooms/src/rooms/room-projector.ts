@@ -82,7 +82,7 @@ export class RoomProjector {
   private readonly chains = new Map<string, Promise<void>>();
   /**
    * Each room's MongoDB writes, in order, apart from its publishing: the events of a room's next
-   * move do not wait for the database (docs/benchmarks.md, "Issue 13, lever 3 built").
+   * move do not wait for the database (docs/adr/0024-room-log-is-the-commit-point.md).
    */
   private readonly writes = new Map<string, Promise<void>>();
   private inFlight = 0;

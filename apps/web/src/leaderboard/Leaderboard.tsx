@@ -12,7 +12,7 @@ export const pageOfRank = (rank: number, pageSize = REWARDS_PAGE_SIZE): number =
   Math.max(1, Math.ceil(rank / pageSize));
 
 /**
- * /leaderboard (issue 15): players ranked by points, then wins, then name, a page at a time. The
+ * /leaderboard: players ranked by points, then wins, then name, a page at a time. The
  * signed-in player's own row is highlighted, and when it is on another page their rank is shown
  * above the table all the same. It follows the games as they end (the leaderboard stream).
  */

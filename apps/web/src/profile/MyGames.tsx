@@ -23,7 +23,7 @@ export const formatGameDate = (iso: string): string => dateFormat.format(new Dat
 export const opponentName = (game: PlayedGame): string =>
   isAiPlayerId(game.opponent.id) ? T.theAi : game.opponent.name;
 
-/** The player's last games (issue 15), each with a Verify button that replays it in the browser. */
+/** The player's last games, each with a Verify button that replays it in the browser. */
 export function MyGames({ userId }: { userId: string }) {
   const history = useGameHistory(userId);
   const headingId = useId();

@@ -70,7 +70,7 @@ export function CreateRoom() {
         createdBy: { id: user._id, name: user.name },
         duration,
         passCode,
-        // SPEC's create body as it is, unless the creator chose the AI option (issue 15).
+        // SPEC's create body as it is, unless the creator chose the AI option.
         ...(aiOpponent ? { aiOpponent: true } : {}),
       },
       {
