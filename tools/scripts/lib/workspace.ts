@@ -27,6 +27,9 @@ export const HELM_VERSION = 'v3.22.0';
 /** The chart checks' kubeconform, and the Kubernetes release whose API schemas it validates with. */
 export const KUBECONFORM_VERSION = 'v0.7.0';
 export const KUBERNETES_VERSION = 'v1.34.4';
+/** The one-node cluster of `npm run stack:k8s` (tools/k8s): etcd and CoreDNS beside KUBERNETES_VERSION. */
+export const ETCD_VERSION = 'v3.6.16';
+export const COREDNS_VERSION = 'v1.12.4';
 export const K8S_SCHEMAS_DIR = path.join(ROOT, '.tools', 'k8s-schemas');
 /** Python tools from PyPI, each in a virtualenv of its own: .tools/<name>-venv/bin/<name>. */
 export const venvOf = (name: string) => path.join(ROOT, '.tools', `${name}-venv`);

@@ -1,0 +1,3 @@
+module oasis.local/pause
+
+go 1.24
