@@ -1,0 +1,800 @@
+// `npm run stack:k8s`: Oasis 198 on a real one-node Kubernetes cluster run from binaries built
+// from source (see build.ts), the way Kubernetes' hack/local-up-cluster.sh runs one: etcd,
+// kube-apiserver (certificates made here), kube-controller-manager, kube-scheduler, Debian's
+// containerd with runc, kubelet, kube-proxy (iptables), the bridge CNI plugin and CoreDNS. The
+// images `npm run images` builds are loaded into containerd, then the umbrella chart is installed
+// with Helm. `-- down` stops everything and removes what the node left behind.
+//
+// Everything runs as root on this machine, under .run/k8s (state, logs, volumes; removed by down).
+// The cluster's addresses are private ranges routed only on this machine; the API server listens
+// on the address of the default route's interface, which the pods reach it on.
+//
+// Usage: node tools/k8s/stack.ts [up | down | status]
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { buildCoreDns, buildEtcd, buildKubernetes, buildPause, bin } from './build.ts';
+import { bold, dim, formatDuration, green, red, StepError } from '../scripts/lib/log.ts';
+import { isRunning, run, stopProcess } from '../scripts/lib/proc.ts';
+import { COREDNS_VERSION, HELM_BIN, readIfExists, ROOT, RUN_DIR } from '../scripts/lib/workspace.ts';
+
+const STATE = path.join(RUN_DIR, 'k8s');
+const PKI = path.join(STATE, 'pki');
+const LOGS = path.join(STATE, 'logs');
+const VOLUMES = path.join(STATE, 'volumes');
+const PIDS_FILE = path.join(STATE, 'pids.json');
+const POD_LOGS = path.join(STATE, 'pod-logs');
+/** Where kubelet links every container's log (fixed in kubelet). */
+const CONTAINER_LOG_LINKS = '/var/log/containers';
+const CONTAINERD_SOCK = path.join(STATE, 'containerd', 'containerd.sock');
+const ADMIN_KUBECONFIG = path.join(STATE, 'admin.kubeconfig');
+const HERE = path.join(ROOT, 'tools', 'k8s');
+
+const NODE_NAME = 'oasis-k8s';
+const POD_CIDR = '10.244.0.0/24';
+const SERVICE_CIDR = '10.96.0.0/24';
+const API_SERVICE_IP = '10.96.0.1';
+const DNS_IP = '10.96.0.10';
+const BRIDGE = 'oasisk8s0';
+const ETCD_PORT = 2379;
+const ETCD_PEER_PORT = 2380;
+const API_PORT = 6443;
+const NAMESPACE = 'oasis198';
+
+const images = {
+  pause: 'localhost/oasis198/pause:local',
+  coredns: `localhost/oasis198/coredns:${COREDNS_VERSION}`,
+  nats: 'localhost/oasis198/nats-k8s:local',
+  node: 'localhost/oasis198/node:24-bookworm',
+  ferretdb: 'localhost/oasis198/ferretdb:local',
+};
+const APP_IMAGES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'web'].map(
+  (name) => `localhost/oasis198/${name}:local`,
+);
+
+// Started in this order, stopped in the reverse one.
+const COMPONENTS = [
+  'etcd',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'containerd',
+  'kubelet',
+  'kube-proxy',
+] as const;
+type Component = (typeof COMPONENTS)[number];
+
+const pids = (): Partial<Record<Component, number>> => JSON.parse(readIfExists(PIDS_FILE) ?? '{}');
+const executableOf = (name: Component) => (name === 'containerd' ? 'containerd' : bin(name));
+
+/** Runs a command; throws with its output when it fails. Resolves stdout. */
+async function sh(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const result = await run(command, args, { ...options, capture: true });
+  if (result.code !== 0) throw new StepError(`${command} ${args.join(' ')} failed`, result.output);
+  return result.stdout;
+}
+
+const kubectl = (...args: string[]) => sh(bin('kubectl'), ['--kubeconfig', ADMIN_KUBECONFIG, ...args]);
+
+/** The address of the interface the default route leaves by (stays on this machine). */
+function hostAddress() {
+  const route = spawnSync('ip', ['-4', 'route', 'get', '10.255.255.254'], { encoding: 'utf8' }).stdout;
+  const address = /\bsrc (\d+\.\d+\.\d+\.\d+)/.exec(route)?.[1];
+  if (!address) throw new StepError('no IPv4 address to run the API server on (ip route get)', route);
+  return address;
+}
+
+async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const result = await fn();
+  console.log(`${green('✓')} ${name} ${dim(formatDuration(Date.now() - started))}`);
+  return result;
+}
+
+/** Polls `check` until it resolves true, or throws after `timeoutMs` naming `what`. */
+async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 120_000) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(500)) {
+    if (await Promise.resolve(check()).catch(() => false)) return;
+  }
+  throw new StepError(`timed out waiting for ${what} (logs: ${path.relative(ROOT, LOGS)})`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host prerequisites
+
+async function hostPackages() {
+  const missing = ['containerd', 'runc'].filter(
+    (c) => spawnSync('sh', ['-c', `command -v ${c}`]).status !== 0,
+  );
+  if (!existsSync('/usr/lib/cni/bridge')) missing.push('containernetworking-plugins');
+  if (missing.length === 0) return;
+  console.log(`… apt-get install containerd containernetworking-plugins`);
+  await sh('apt-get', ['install', '-y', 'containerd', 'containernetworking-plugins'], {
+    env: { DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+async function kernelSettings() {
+  if (!existsSync('/proc/sys/net/bridge/bridge-nf-call-iptables')) await sh('modprobe', ['br_netfilter']);
+  writeFileSync('/proc/sys/net/ipv4/ip_forward', '1');
+  writeFileSync('/proc/sys/net/bridge/bridge-nf-call-iptables', '1');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Certificates and kubeconfigs (openssl), made for every start
+
+async function certificates(address: string) {
+  mkdirSync(PKI, { recursive: true });
+  const p = (file: string) => path.join(PKI, file);
+  const ecKey = (file: string) =>
+    sh('openssl', ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', p(file)]);
+  await ecKey('ca.key');
+  await sh('openssl', [
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    p('ca.key'),
+    '-out',
+    p('ca.crt'),
+    '-days',
+    '30',
+    '-subj',
+    '/CN=oasis-k8s-ca',
+  ]);
+  // The service account token signing key pair.
+  await ecKey('sa.key');
+  await sh('openssl', ['pkey', '-in', p('sa.key'), '-pubout', '-out', p('sa.pub')]);
+  const sign = async (name: string, subject: string, usage: string, sans = '') => {
+    await ecKey(`${name}.key`);
+    await sh('openssl', [
+      'req',
+      '-new',
+      '-key',
+      p(`${name}.key`),
+      '-out',
+      p(`${name}.csr`),
+      '-subj',
+      subject,
+    ]);
+    const ext = [`extendedKeyUsage=${usage}`, 'keyUsage=critical,digitalSignature,keyEncipherment'];
+    if (sans) ext.push(`subjectAltName=${sans}`);
+    writeFileSync(p(`${name}.ext`), ext.join('\n') + '\n');
+    await sh('openssl', [
+      'x509',
+      '-req',
+      '-in',
+      p(`${name}.csr`),
+      '-CA',
+      p('ca.crt'),
+      '-CAkey',
+      p('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '30',
+      '-out',
+      p(`${name}.crt`),
+      '-extfile',
+      p(`${name}.ext`),
+    ]);
+  };
+  const sans = [
+    'DNS:kubernetes',
+    'DNS:kubernetes.default',
+    'DNS:kubernetes.default.svc',
+    'DNS:kubernetes.default.svc.cluster.local',
+    'DNS:localhost',
+    `IP:${API_SERVICE_IP}`,
+    `IP:${address}`,
+    'IP:127.0.0.1',
+  ].join(',');
+  await sign('apiserver', '/CN=kube-apiserver', 'serverAuth', sans);
+  await sign('apiserver-kubelet-client', '/O=system:masters/CN=kube-apiserver-kubelet-client', 'clientAuth');
+  const clients: Array<[string, string]> = [
+    ['admin', '/O=system:masters/CN=oasis-admin'],
+    ['kube-controller-manager', '/CN=system:kube-controller-manager'],
+    ['kube-scheduler', '/CN=system:kube-scheduler'],
+    ['kubelet', `/O=system:nodes/CN=system:node:${NODE_NAME}`],
+    ['kube-proxy', '/CN=system:kube-proxy'],
+  ];
+  for (const [name, subject] of clients) {
+    await sign(name, subject, 'clientAuth');
+    writeFileSync(kubeconfigOf(name), kubeconfig(name, address));
+  }
+}
+
+const kubeconfigOf = (name: string) => path.join(STATE, `${name}.kubeconfig`);
+
+function kubeconfig(name: string, address: string) {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `  - name: ${NODE_NAME}`,
+    '    cluster:',
+    `      server: https://${address}:${API_PORT}`,
+    `      certificate-authority: ${path.join(PKI, 'ca.crt')}`,
+    'users:',
+    `  - name: ${name}`,
+    '    user:',
+    `      client-certificate: ${path.join(PKI, `${name}.crt`)}`,
+    `      client-key: ${path.join(PKI, `${name}.key`)}`,
+    'contexts:',
+    `  - name: ${NODE_NAME}`,
+    `    context: { cluster: ${NODE_NAME}, user: ${name} }`,
+    `current-context: ${NODE_NAME}`,
+    '',
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Configuration files
+
+function writeConfigs(address: string) {
+  const cni = path.join(STATE, 'cni');
+  mkdirSync(path.join(cni, 'net.d'), { recursive: true });
+  // No ipMasq and no portmap: the pods talk only to this machine, and no iptables rule of the CNI
+  // is left to clean up.
+  writeFileSync(
+    path.join(cni, 'net.d', '10-oasis.conflist'),
+    JSON.stringify({
+      cniVersion: '1.0.0',
+      name: 'oasis-k8s',
+      plugins: [
+        {
+          type: 'bridge',
+          bridge: BRIDGE,
+          isGateway: true,
+          hairpinMode: true,
+          ipam: {
+            type: 'host-local',
+            ranges: [[{ subnet: POD_CIDR }]],
+            routes: [{ dst: '0.0.0.0/0' }],
+            dataDir: path.join(cni, 'ipam'),
+          },
+        },
+      ],
+    }),
+  );
+  mkdirSync(path.dirname(CONTAINERD_SOCK), { recursive: true });
+  // restrict_oom_score_adj: containerd 1.6 with this runc otherwise fails every sandbox with
+  // "can't get final child's PID from pipe" (runc may not lower the OOM score it inherits).
+  writeFileSync(
+    path.join(STATE, 'containerd', 'config.toml'),
+    `version = 2
+root = "${path.join(STATE, 'containerd', 'root')}"
+state = "${path.join(STATE, 'containerd', 'state')}"
+[grpc]
+  address = "${CONTAINERD_SOCK}"
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "${images.pause}"
+  restrict_oom_score_adj = true
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "${path.join(cni, 'net.d')}"
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        SystemdCgroup = false
+`,
+  );
+  // cgroup v1 without systemd on this host: the cgroupfs driver, and cgroup v1 allowed.
+  writeFileSync(
+    path.join(STATE, 'kubelet.yaml'),
+    JSON.stringify({
+      apiVersion: 'kubelet.config.k8s.io/v1beta1',
+      kind: 'KubeletConfiguration',
+      cgroupDriver: 'cgroupfs',
+      failCgroupV1: false,
+      failSwapOn: false,
+      containerRuntimeEndpoint: `unix://${CONTAINERD_SOCK}`,
+      authentication: {
+        anonymous: { enabled: false },
+        webhook: { enabled: true },
+        x509: { clientCAFile: path.join(PKI, 'ca.crt') },
+      },
+      authorization: { mode: 'Webhook' },
+      clusterDNS: [DNS_IP],
+      clusterDomain: 'cluster.local',
+      // The host's resolver is outside this machine: pods resolve cluster names only.
+      resolvConf: '',
+      // The API server reaches the kubelet (logs, exec, port-forward) on the node's address.
+      address,
+      healthzBindAddress: '127.0.0.1',
+      podLogsDir: POD_LOGS,
+      readOnlyPort: 0,
+      serializeImagePulls: false,
+      imageGCHighThresholdPercent: 100,
+      evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '1%', 'imagefs.available': '1%' },
+    }),
+  );
+  writeFileSync(
+    path.join(STATE, 'kube-proxy.yaml'),
+    JSON.stringify({
+      apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
+      kind: 'KubeProxyConfiguration',
+      clientConnection: { kubeconfig: kubeconfigOf('kube-proxy') },
+      hostnameOverride: NODE_NAME,
+      mode: 'iptables',
+      clusterCIDR: POD_CIDR,
+      // Node ports only on loopback; no conntrack table resizing.
+      nodePortAddresses: ['127.0.0.0/8'],
+      conntrack: { maxPerCore: 0 },
+      metricsBindAddress: '127.0.0.1:10249',
+      healthzBindAddress: '127.0.0.1:10256',
+    }),
+  );
+}
+
+function argsOf(name: Component, address: string): string[] {
+  const p = (file: string) => path.join(PKI, file);
+  switch (name) {
+    case 'etcd':
+      return [
+        '--name=oasis',
+        `--data-dir=${path.join(STATE, 'etcd')}`,
+        `--listen-client-urls=http://127.0.0.1:${ETCD_PORT}`,
+        `--advertise-client-urls=http://127.0.0.1:${ETCD_PORT}`,
+        `--listen-peer-urls=http://127.0.0.1:${ETCD_PEER_PORT}`,
+        `--initial-advertise-peer-urls=http://127.0.0.1:${ETCD_PEER_PORT}`,
+        `--initial-cluster=oasis=http://127.0.0.1:${ETCD_PEER_PORT}`,
+        '--listen-metrics-urls=',
+      ];
+    case 'kube-apiserver':
+      return [
+        `--etcd-servers=http://127.0.0.1:${ETCD_PORT}`,
+        `--bind-address=${address}`,
+        `--advertise-address=${address}`,
+        `--secure-port=${API_PORT}`,
+        `--service-cluster-ip-range=${SERVICE_CIDR}`,
+        `--client-ca-file=${p('ca.crt')}`,
+        `--tls-cert-file=${p('apiserver.crt')}`,
+        `--tls-private-key-file=${p('apiserver.key')}`,
+        `--kubelet-client-certificate=${p('apiserver-kubelet-client.crt')}`,
+        `--kubelet-client-key=${p('apiserver-kubelet-client.key')}`,
+        `--service-account-key-file=${p('sa.pub')}`,
+        `--service-account-signing-key-file=${p('sa.key')}`,
+        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+        '--authorization-mode=Node,RBAC',
+        '--enable-admission-plugins=NodeRestriction',
+        '--allow-privileged=true',
+        '--kubelet-preferred-address-types=InternalIP,Hostname',
+        '--profiling=false',
+      ];
+    case 'kube-controller-manager':
+      return [
+        `--kubeconfig=${kubeconfigOf(name)}`,
+        `--authentication-kubeconfig=${kubeconfigOf(name)}`,
+        `--authorization-kubeconfig=${kubeconfigOf(name)}`,
+        '--bind-address=127.0.0.1',
+        `--cluster-signing-cert-file=${p('ca.crt')}`,
+        `--cluster-signing-key-file=${p('ca.key')}`,
+        `--root-ca-file=${p('ca.crt')}`,
+        `--service-account-private-key-file=${p('sa.key')}`,
+        '--use-service-account-credentials=true',
+        `--service-cluster-ip-range=${SERVICE_CIDR}`,
+        '--leader-elect=false',
+        '--profiling=false',
+      ];
+    case 'kube-scheduler':
+      return [
+        `--kubeconfig=${kubeconfigOf(name)}`,
+        `--authentication-kubeconfig=${kubeconfigOf(name)}`,
+        `--authorization-kubeconfig=${kubeconfigOf(name)}`,
+        '--bind-address=127.0.0.1',
+        '--leader-elect=false',
+        '--profiling=false',
+      ];
+    case 'containerd':
+      return ['--config', path.join(STATE, 'containerd', 'config.toml')];
+    case 'kubelet':
+      return [
+        `--kubeconfig=${kubeconfigOf(name)}`,
+        `--config=${path.join(STATE, 'kubelet.yaml')}`,
+        `--root-dir=${path.join(STATE, 'kubelet')}`,
+        `--hostname-override=${NODE_NAME}`,
+        `--node-ip=${address}`,
+      ];
+    case 'kube-proxy':
+      return [`--config=${path.join(STATE, 'kube-proxy.yaml')}`];
+  }
+}
+
+/** Starts a component detached (it outlives this script), logging to .run/k8s/logs/<name>.log. */
+async function start(name: Component, address: string) {
+  mkdirSync(LOGS, { recursive: true });
+  const fd = openSync(path.join(LOGS, `${name}.log`), 'a');
+  const child = spawn(executableOf(name), argsOf(name, address), {
+    detached: true,
+    stdio: ['ignore', fd, fd],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  child.unref();
+  writeFileSync(PIDS_FILE, JSON.stringify({ ...pids(), [name]: child.pid }, null, 2) + '\n');
+  return child.pid as number;
+}
+
+const alive = (name: Component) => {
+  const pid = pids()[name];
+  return pid !== undefined && isRunning(pid, executableOf(name));
+};
+
+async function httpOk(url: string) {
+  const response = await fetch(url).catch(() => undefined);
+  return response?.ok ?? false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images
+
+/** Builds the cluster's own images (pause, CoreDNS, NATS with a shell for the chart's init container). */
+async function clusterImages() {
+  const context = path.join(STATE, 'image-context');
+  const build = async (image: string, files: Record<string, string>, containerfile: string) => {
+    rmSync(context, { recursive: true, force: true });
+    mkdirSync(context, { recursive: true });
+    for (const [name, from] of Object.entries(files))
+      writeFileSync(path.join(context, name), readFileSync(from), { mode: 0o755 });
+    writeFileSync(path.join(context, 'Containerfile'), containerfile);
+    await sh('podman', ['build', '-q', '-t', image, context]);
+  };
+  await build(
+    images.pause,
+    { pause: bin('k8s-pause') },
+    'FROM scratch\nCOPY pause /pause\nUSER 65535:65535\nENTRYPOINT ["/pause"]\n',
+  );
+  await build(
+    images.coredns,
+    { coredns: bin('coredns') },
+    'FROM scratch\nCOPY coredns /coredns\nENTRYPOINT ["/coredns"]\n',
+  );
+  // The chart's NATS runs `sh` (its password init container, with sed and wc) and `nats-server`:
+  // busybox from the base images' Debian root file system gives the shell and the tools.
+  const busybox = path.join(ROOT, '.tools', 'images', 'rootfs-bookworm', 'bin', 'busybox');
+  if (!existsSync(busybox)) throw new StepError(`${busybox} is missing: run npm run images first`);
+  await build(
+    images.nats,
+    { busybox, 'nats-server': bin('nats-server') },
+    'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox", "--install", "-s", "/bin"]\n' +
+      'COPY nats-server /usr/local/bin/nats-server\nENV PATH=/usr/local/bin:/bin\n',
+  );
+  rmSync(context, { recursive: true, force: true });
+}
+
+/** `podman save | ctr import` for every image the cluster runs. */
+async function loadImages() {
+  const all = [...Object.values(images), ...APP_IMAGES];
+  const present = await sh('podman', ['images', '--format', '{{.Repository}}:{{.Tag}}']);
+  const missing = all.filter((image) => !present.split('\n').includes(image));
+  if (missing.length)
+    throw new StepError(`missing images: ${missing.join(', ')} (npm run images builds them)`);
+  for (const image of all) {
+    const result = spawnSync(
+      'sh',
+      [
+        '-c',
+        `podman save "$1" | ctr --address "$2" -n k8s.io images import -`,
+        'load',
+        image,
+        CONTAINERD_SOCK,
+      ],
+      { encoding: 'utf8' },
+    );
+    if (result.status !== 0) throw new StepError(`loading ${image} into containerd failed`, result.stderr);
+  }
+  return `${all.length} images`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// up
+
+async function up() {
+  if (process.getuid?.() !== 0)
+    throw new StepError('the cluster runs as root (kubelet, containerd, iptables)');
+  const running = COMPONENTS.filter(alive);
+  if (running.length)
+    throw new StepError(`already running: ${running.join(', ')} (npm run stack:k8s -- down)`);
+  const t0 = Date.now();
+  await step('host packages (containerd, runc, CNI plugins)', hostPackages);
+  await step('binaries (.tools/bin)', async () => {
+    await buildKubernetes();
+    await buildEtcd();
+    await buildCoreDns();
+    await buildPause();
+  });
+  await kernelSettings();
+  // A stopped cluster's leftovers (a down that did not finish) first.
+  await cleanUp();
+  const address = hostAddress();
+  const tCluster = Date.now();
+  mkdirSync(VOLUMES, { recursive: true });
+  await step('certificates', () => certificates(address));
+  writeFileSync(ADMIN_KUBECONFIG, kubeconfig('admin', address));
+  writeConfigs(address);
+
+  await step('etcd', async () => {
+    await start('etcd', address);
+    await waitFor('etcd', () => httpOk(`http://127.0.0.1:${ETCD_PORT}/health`));
+  });
+  await step('kube-apiserver', async () => {
+    await start('kube-apiserver', address);
+    await waitFor('kube-apiserver', async () => (await kubectl('get', '--raw', '/readyz')).trim() === 'ok');
+  });
+  await step('controller manager, scheduler, containerd', async () => {
+    await start('kube-controller-manager', address);
+    await start('kube-scheduler', address);
+    await start('containerd', address);
+    await waitFor(
+      'containerd',
+      async () => (await run('ctr', ['--address', CONTAINERD_SOCK, 'version'], { capture: true })).code === 0,
+    );
+  });
+  await step('cluster images (pause, CoreDNS, NATS)', clusterImages);
+  await step('images loaded into containerd', loadImages);
+  await step('kubelet, kube-proxy: node Ready', async () => {
+    await start('kubelet', address);
+    await start('kube-proxy', address);
+    await waitFor('the node to be Ready', async () => {
+      const status = await kubectl(
+        'get',
+        'node',
+        NODE_NAME,
+        '-o',
+        'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+      );
+      return status.trim() === 'True';
+    });
+  });
+  await step('CoreDNS and the hostPath provisioner', async () => {
+    const addons = readFileSync(path.join(HERE, 'manifests', 'cluster-addons.yaml'), 'utf8')
+      .replaceAll('@@COREDNS_IMAGE@@', images.coredns)
+      .replaceAll('@@NODE_IMAGE@@', images.node)
+      .replaceAll('@@DNS_IP@@', DNS_IP)
+      .replaceAll('@@VOLUMES_DIR@@', VOLUMES);
+    writeFileSync(path.join(STATE, 'cluster-addons.yaml'), addons);
+    // The namespace first: the ConfigMap below goes into it.
+    await kubectl('apply', '-f', path.join(STATE, 'cluster-addons.yaml'));
+    await kubectl(
+      'create',
+      'configmap',
+      'hostpath-provisioner',
+      '-n',
+      'oasis-storage',
+      `--from-file=${path.join(HERE, 'provisioner', 'provisioner.mjs')}`,
+    );
+    await kubectl('-n', 'kube-system', 'rollout', 'status', 'deploy/coredns', '--timeout=180s');
+    await kubectl(
+      '-n',
+      'oasis-storage',
+      'rollout',
+      'status',
+      'deploy/hostpath-provisioner',
+      '--timeout=180s',
+    );
+  });
+  const clusterReady = Date.now() - tCluster;
+  console.log(bold(`cluster ready with DNS in ${formatDuration(clusterReady)}`));
+
+  const tApp = Date.now();
+  await step('helm install oasis198 (and FerretDB)', () => install());
+  await step('every rollout', async () => {
+    for (const kind of ['statefulset', 'deployment']) {
+      const names = (await kubectl('-n', NAMESPACE, 'get', kind, '-o', 'name')).split('\n').filter(Boolean);
+      for (const name of names) await kubectl('-n', NAMESPACE, 'rollout', 'status', name, '--timeout=300s');
+    }
+  });
+  console.log(
+    bold(
+      `all pods ready ${formatDuration(Date.now() - tApp)} after the cluster (${formatDuration(Date.now() - t0)} in all)`,
+    ),
+  );
+  console.log(await kubectl('get', 'pods', '-A', '-o', 'wide'));
+  const webIp = (
+    await kubectl('-n', NAMESPACE, 'get', 'svc', 'oasis198-web', '-o', 'jsonpath={.spec.clusterIP}')
+  ).trim();
+  const kubectlHere = `${path.relative(ROOT, bin('kubectl'))} --kubeconfig ${path.relative(ROOT, ADMIN_KUBECONFIG)}`;
+  console.log(`The web app:
+  from this machine        http://${webIp}:8080  (its Service's cluster IP, routed by kube-proxy)
+  or on a local port       ${kubectlHere} -n ${NAMESPACE} port-forward svc/oasis198-web 8080:8080
+                           then http://127.0.0.1:8080
+kubectl:                   ${kubectlHere} get pods -A
+Stop and clean up:         npm run stack:k8s -- down`);
+}
+
+/** FerretDB, then the umbrella chart with a fresh JWT key pair and NATS passwords. */
+async function install() {
+  const secrets = path.join(STATE, 'secrets');
+  mkdirSync(secrets, { recursive: true, mode: 0o700 });
+  const key = path.join(secrets, 'jwt-key.pem');
+  const publicKey = path.join(secrets, 'jwt-public-key.pem');
+  await sh('openssl', ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', key]);
+  await sh('openssl', ['pkey', '-in', key, '-pubout', '-out', publicKey]);
+  const args = [`--set-file=auth.jwt.value=${key}`, `--set-file=auth.jwt.publicKey=${publicKey}`];
+  for (const service of ['gateway', 'auth', 'rewards', 'rooms', 'game-timer']) {
+    args.push(`--set=${service}.nats.password=${randomBytes(32).toString('hex')}`);
+  }
+  await kubectl('create', 'namespace', NAMESPACE);
+  const ferretdb = readFileSync(path.join(HERE, 'manifests', 'ferretdb.yaml'), 'utf8').replaceAll(
+    '@@FERRETDB_IMAGE@@',
+    images.ferretdb,
+  );
+  writeFileSync(path.join(STATE, 'ferretdb.yaml'), ferretdb);
+  await kubectl('-n', NAMESPACE, 'apply', '-f', path.join(STATE, 'ferretdb.yaml'));
+  for (const chart of ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'web', 'oasis198']) {
+    await sh(HELM_BIN, ['dependency', 'build', path.join(ROOT, 'helm', chart)]);
+  }
+  await sh(
+    HELM_BIN,
+    [
+      'install',
+      'oasis198',
+      path.join(ROOT, 'helm', 'oasis198'),
+      '-n',
+      NAMESPACE,
+      '-f',
+      path.join(HERE, 'values.yaml'),
+      ...args,
+      '--wait',
+      '--timeout=10m',
+    ],
+    { env: { KUBECONFIG: ADMIN_KUBECONFIG } },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// down
+
+async function down() {
+  const t0 = Date.now();
+  // The kubelet first, so it restarts nothing; then every container, through containerd.
+  await stop('kubelet');
+  if (alive('containerd')) await removeContainers();
+  for (const name of [...COMPONENTS].reverse()) await stop(name);
+  await cleanUp();
+  console.log(bold(`down in ${formatDuration(Date.now() - t0)}`));
+}
+
+async function stop(name: Component) {
+  const pid = pids()[name];
+  if (pid === undefined || !isRunning(pid, executableOf(name))) return;
+  // kube-apiserver can hang on SIGTERM: 10 s, then SIGKILL.
+  const killed = await stopProcess(pid, { timeoutMs: 10_000 });
+  console.log(`${green('✓')} stopped ${name}${killed ? ' (killed)' : ''}`);
+}
+
+async function removeContainers() {
+  const ctr = (...args: string[]) =>
+    run('ctr', ['--address', CONTAINERD_SOCK, '-n', 'k8s.io', ...args], { capture: true });
+  const tasks = (await ctr('tasks', 'ls', '-q')).stdout.split('\n').filter(Boolean);
+  const started = Date.now();
+  // --force kills a running task first; those of exited containers are deleted as they are.
+  await Promise.all(tasks.map((id) => ctr('tasks', 'delete', '--force', id)));
+  const containers = (await ctr('containers', 'ls', '-q')).stdout.split('\n').filter(Boolean);
+  for (const id of containers) await ctr('containers', 'delete', id);
+  console.log(
+    `${green('✓')} removed ${containers.length} containers ${dim(formatDuration(Date.now() - started))}`,
+  );
+}
+
+/**
+ * What a stopped node leaves behind: containerd shims, mounts (kubelet's volumes, the sandboxes'
+ * network namespaces, containers' root file systems), the pods' network namespaces and bridge,
+ * kubelet's cgroups, and the KUBE-* iptables chains of kubelet and kube-proxy.
+ */
+async function cleanUp() {
+  // Shims of this containerd (found by its socket on their command line).
+  for (const entry of readdirSync('/proc')) {
+    const cmdline = /^\d+$/.test(entry) ? readIfExists(`/proc/${entry}/cmdline`) : undefined;
+    if (cmdline?.includes('containerd-shim') && cmdline.includes(CONTAINERD_SOCK)) {
+      await stopProcess(Number(entry), { timeoutMs: 2000 });
+    }
+  }
+  // The pods' network namespaces: those with an address of the pod range.
+  const prefix = POD_CIDR.split('.').slice(0, 3).join('.') + '.';
+  for (const ns of spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout.split('\n')) {
+    const name = ns.split(' ')[0];
+    if (!name?.startsWith('cni-')) continue;
+    const addresses = spawnSync('ip', ['netns', 'exec', name, 'ip', '-4', '-o', 'addr'], {
+      encoding: 'utf8',
+    }).stdout;
+    if (addresses.includes(` ${prefix}`)) spawnSync('ip', ['netns', 'delete', name]);
+  }
+  // Mounts under the state directory and the containers' root file systems, deepest first.
+  const mounts = readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[4] ?? '')
+    .filter(
+      (point) => point.startsWith(STATE + '/') || point.includes('/io.containerd.runtime.v2.task/k8s.io/'),
+    )
+    .sort((a, b) => b.length - a.length);
+  for (const point of mounts) spawnSync('umount', ['-l', point]);
+  if (spawnSync('ip', ['link', 'show', BRIDGE]).status === 0) spawnSync('ip', ['link', 'delete', BRIDGE]);
+  // kubelet's cgroups (cgroupfs driver): every controller's kubepods tree, leaves first.
+  for (const controller of existsSync('/sys/fs/cgroup') ? readdirSync('/sys/fs/cgroup') : []) {
+    removeCgroupTree(path.join('/sys/fs/cgroup', controller, 'kubepods'));
+  }
+  for (const tool of ['iptables', 'ip6tables']) removeKubeChains(tool);
+  for (const link of existsSync(CONTAINER_LOG_LINKS) ? readdirSync(CONTAINER_LOG_LINKS) : []) {
+    const file = path.join(CONTAINER_LOG_LINKS, link);
+    if (readlinkOrEmpty(file).startsWith(POD_LOGS + '/')) rmSync(file, { force: true });
+  }
+  rmSync(STATE, { recursive: true, force: true });
+}
+
+function readlinkOrEmpty(file: string) {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return '';
+  }
+}
+
+function removeCgroupTree(dir: string) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) removeCgroupTree(path.join(dir, entry.name));
+  }
+  try {
+    rmdirSync(dir);
+  } catch {
+    // still holds a process, reported by the check below
+  }
+}
+
+/** Deletes every rule that jumps to a KUBE-* chain, then the chains, in each table. */
+function removeKubeChains(tool: string) {
+  const saved = spawnSync(`${tool}-save`, { encoding: 'utf8' }).stdout ?? '';
+  let table = '';
+  const chains: Array<[string, string]> = [];
+  const rules: Array<[string, string]> = [];
+  for (const line of saved.split('\n')) {
+    if (line.startsWith('*')) table = line.slice(1);
+    else if (line.startsWith(':KUBE-')) chains.push([table, line.slice(1).split(' ')[0] as string]);
+    else if (line.startsWith('-A ') && / -j KUBE-/.test(line) && !/^-A KUBE-/.test(line))
+      rules.push([table, line]);
+  }
+  for (const [t, rule] of rules) {
+    spawnSync('sh', ['-c', `${tool} -w -t ${t} -D ${rule.slice(3)}`]);
+  }
+  for (const [t, chain] of chains) spawnSync(tool, ['-w', '-t', t, '-F', chain]);
+  for (const [t, chain] of chains) spawnSync(tool, ['-w', '-t', t, '-X', chain]);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function status() {
+  for (const name of COMPONENTS) console.log(`${alive(name) ? green('running') : dim('stopped')} ${name}`);
+  if (alive('kube-apiserver')) console.log(await kubectl('get', 'pods', '-A'));
+}
+
+const command = process.argv[2] ?? 'up';
+const commands: Record<string, () => Promise<void>> = { up, down, status };
+if (!commands[command]) {
+  console.error(red(`unknown command ${command}: node tools/k8s/stack.ts [up | down | status]`));
+  process.exit(2);
+}
+try {
+  await commands[command]();
+} catch (error) {
+  console.error(red(`✗ ${(error as Error).message}`));
+  if (error instanceof StepError && error.output) console.error(error.output.slice(-4000));
+  process.exit(1);
+}
