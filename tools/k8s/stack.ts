@@ -628,9 +628,16 @@ async function install() {
   await sh('openssl', ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', key]);
   await sh('openssl', ['pkey', '-in', key, '-pubout', '-out', publicKey]);
   const args = [`--set-file=auth.jwt.value=${key}`, `--set-file=auth.jwt.publicKey=${publicKey}`];
-  for (const service of ['gateway', 'auth', 'rewards', 'rooms', 'game-timer']) {
-    args.push(`--set=${service}.nats.password=${randomBytes(32).toString('hex')}`);
-  }
+  // The passwords go in a file, not on helm's command line (which every user of the machine sees).
+  const passwords = path.join(secrets, 'nats-passwords.json');
+  const values = Object.fromEntries(
+    ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'].map((service) => [
+      service,
+      { nats: { password: randomBytes(32).toString('hex') } },
+    ]),
+  );
+  writeFileSync(passwords, JSON.stringify(values), { mode: 0o600 });
+  args.push('-f', passwords);
   await kubectl('create', 'namespace', NAMESPACE);
   const ferretdb = readFileSync(path.join(HERE, 'manifests', 'ferretdb.yaml'), 'utf8').replaceAll(
     '@@FERRETDB_IMAGE@@',
@@ -795,6 +802,7 @@ try {
   await commands[command]();
 } catch (error) {
   console.error(red(`✗ ${(error as Error).message}`));
+  if (command === 'up') console.error('npm run stack:k8s -- down stops what was started');
   if (error instanceof StepError && error.output) console.error(error.output.slice(-4000));
   process.exit(1);
 }
