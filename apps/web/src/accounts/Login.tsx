@@ -3,7 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { errorMessage, getSession, useLogin } from '../api';
 import { NoticeDialog } from '../components/Dialog';
-import { Field } from '../components/Field';
+import { EmailField, PasswordField } from '../components/Field';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './Accounts.module.css';
@@ -49,25 +49,17 @@ export function Login() {
       <section className={`card ${styles.card}`} aria-labelledby="login-title">
         <h1 id="login-title">{T.loginTitle}</h1>
         <form noValidate onSubmit={onSubmit}>
-          <Field
+          <EmailField
             ref={emailRef}
-            label={T.email}
-            type="email"
-            autoComplete="email"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             error={errors.email}
-            maxLength={64}
           />
-          <Field
+          <PasswordField
             ref={passwordRef}
-            label={T.password}
-            type="password"
-            autoComplete="current-password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             error={errors.password}
-            maxLength={64}
           />
           <button type="submit" className="btn btn-big" disabled={login.isPending}>
             {login.isPending ? <Spinner inline label={T.submitting} /> : null}

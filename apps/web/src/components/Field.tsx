@@ -1,4 +1,5 @@
 import { forwardRef, useId, type InputHTMLAttributes } from 'react';
+import { T } from '../texts';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -36,5 +37,26 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
         </p>
       ) : null}
     </div>
+  );
+});
+
+type PresetProps = Omit<FieldProps, 'label' | 'type' | 'autoComplete' | 'maxLength'>;
+
+/** The e-mail field of a login (SPEC §5: at most 64 characters). */
+export const EmailField = forwardRef<HTMLInputElement, PresetProps>(function EmailField(props, ref) {
+  return <Field ref={ref} label={T.email} type="email" autoComplete="email" maxLength={64} {...props} />;
+});
+
+/** The current-password field of a login or a re-authentication. */
+export const PasswordField = forwardRef<HTMLInputElement, PresetProps>(function PasswordField(props, ref) {
+  return (
+    <Field
+      ref={ref}
+      label={T.password}
+      type="password"
+      autoComplete="current-password"
+      maxLength={64}
+      {...props}
+    />
   );
 });

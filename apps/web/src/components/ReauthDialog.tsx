@@ -3,7 +3,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { errorMessage, reauthenticate, useReauthRequest, type ReauthRequest } from '../api';
 import { T } from '../texts';
 import { Dialog } from './Dialog';
-import { Field } from './Field';
+import { EmailField, PasswordField } from './Field';
 import { Spinner } from './Spinner';
 
 /**
@@ -74,26 +74,18 @@ function ReauthDialog({ request }: { request: ReauthRequest }) {
     >
       <form id={formId} noValidate onSubmit={(event) => void onSubmit(event)}>
         {request.email === null ? (
-          <Field
+          <EmailField
             ref={emailRef}
-            label={T.email}
-            type="email"
-            autoComplete="email"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             error={errors.email}
-            maxLength={64}
           />
         ) : null}
-        <Field
+        <PasswordField
           ref={passwordRef}
-          label={T.password}
-          type="password"
-          autoComplete="current-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={errors.password}
-          maxLength={64}
         />
         {failure ? (
           <div role="alert" className="alert">
