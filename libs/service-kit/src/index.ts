@@ -7,6 +7,7 @@ export * from './errors';
 export * from './metrics';
 export * from './lifecycle';
 export * from './outbox';
+export * from './dead-letters/dead-letter-policy';
 export * from './dead-letters/dead-letters';
 export * from './mongo';
 export * from './health';
