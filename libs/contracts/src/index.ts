@@ -10,3 +10,4 @@ export * from './rewards';
 export * from './rooms';
 export * from './http';
 export * from './push';
+export * from './tournaments';

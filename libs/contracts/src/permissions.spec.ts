@@ -22,6 +22,7 @@ describe('NATS permissions', () => {
       auth: QueueGroups.auth,
       rewards: QueueGroups.rewards,
       rooms: QueueGroups.rooms,
+      tournaments: QueueGroups.tournaments,
     };
     for (const [service, subjects] of Object.entries(Requests)) {
       for (const subject of Object.values(subjects)) {
@@ -33,14 +34,16 @@ describe('NATS permissions', () => {
     expect(natsPermissions['game-timer'].allowResponses).toBe(false);
   });
 
-  it('lets the gateway call every public request, and only the game timer apply deadlines', () => {
+  it('lets the gateway call every public request, and each internal one only its one caller', () => {
     for (const subjects of Object.values(Requests)) {
       for (const subject of Object.values(subjects)) {
         const callers = usersThat('publish', subject);
-        expect([subject, callers]).toEqual([
-          subject,
-          subject === Requests.rooms.deadline ? ['game-timer'] : ['gateway'],
-        ]);
+        const internal: Record<string, string[]> = {
+          [Requests.rooms.deadline]: ['game-timer'],
+          [Requests.rooms.openArena]: ['tournaments'],
+          [Requests.rewards.arenaPrize]: ['tournaments'],
+        };
+        expect([subject, callers]).toEqual([subject, internal[subject] ?? ['gateway']]);
       }
     }
   });
@@ -70,6 +73,7 @@ describe('NATS permissions', () => {
       timerFired: 'game-timer',
       roomsProjector: 'rooms',
       roomsUsers: 'rooms',
+      tournamentsGames: 'tournaments',
     } as const;
     for (const [key, consumer] of Object.entries(Consumers)) {
       const ack = `$JS.ACK.${consumer.stream}.${consumer.durable}.>`;

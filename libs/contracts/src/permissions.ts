@@ -23,7 +23,7 @@ import { RoomPushSubjects } from './push';
  */
 
 /** The NATS users: one per service that talks to NATS. */
-export const NATS_USERS = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
+export const NATS_USERS = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'tournaments'] as const;
 export type NatsUser = (typeof NATS_USERS)[number];
 
 export interface NatsPermissions {
@@ -170,8 +170,10 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     'gateway',
     calls(
       ...Object.values(Requests.auth),
-      ...Object.values(Requests.rewards),
-      // Everything but rooms.deadline, which only the game timer sends.
+      // Everything but rewards.arena-prize, which only tournaments sends.
+      ...Object.values(Requests.rewards).filter((subject) => subject !== Requests.rewards.arenaPrize),
+      ...Object.values(Requests.tournaments),
+      // Everything but rooms.deadline and rooms.open-arena, which only the game timer and tournaments send.
       Requests.rooms.create,
       Requests.rooms.list,
       Requests.rooms.get,
@@ -187,8 +189,9 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     // A gateway of the earlier release heard room events in GAMES: kept for one release, so that
     // one rolled back is not refused its subscriptions.
     hears(...roomEvents),
-    // Tells leaderboards in browsers that a game was paid.
+    // Tells leaderboards in browsers that a game was paid, and event pages that an arena changed.
     hears(Broadcasts.leaderboardChanged),
+    hears(Broadcasts.arenaChanged),
     // Checks tokens itself against the revocations auth writes.
     watchesBucket(KvBuckets.tokens),
   ),
@@ -253,3 +256,14 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     consumes(Consumers.timerFired),
   ),
 };
+  tournaments: user(
+    'tournaments',
+    serves(Requests.tournaments),
+    // Opens arena rooms, and pays the places of an ended arena.
+    calls(Requests.rooms.openArena, Requests.rewards.arenaPrize),
+    jetstream,
+    ensuresStream(Streams.games.name),
+    consumes(Consumers.tournamentsGames),
+    // After an arena changed: the gateways push it to the event pages open in browsers.
+    { publish: [Broadcasts.arenaChanged] },
+  ),

@@ -26,6 +26,8 @@ export const Requests = {
   },
   rooms: {
     create: 'rooms.create',
+    /** Internal: tournaments pays one place of an ended arena (ArenaPrizeRequest). */
+    arenaPrize: 'rewards.arena-prize',
     list: 'rooms.list',
     get: 'rooms.get',
     mine: 'rooms.mine',
@@ -38,6 +40,16 @@ export const Requests = {
   },
 } as const;
 
+    /** Internal: tournaments opens an arena room with both players seated (OpenArenaRoomRequest). */
+    openArena: 'rooms.open-arena',
+  },
+  tournaments: {
+    /** An event's arena and standings (EventArenaRequest). */
+    event: 'tournaments.event',
+    join: 'tournaments.join',
+    leave: 'tournaments.leave',
+    /** The arena of an arena room, for its room screen. */
+    room: 'tournaments.room',
 /**
  * Event types, as their subjects. Rooms publishes only game.finished to GAMES now: room.created,
  * room.updated and room.deleted stay in its log entries for a rooms replica of the earlier release,
@@ -178,6 +190,12 @@ export const consumersOf = (stream: string): Array<(typeof Consumers)[keyof type
   Object.values(Consumers).filter((consumer) => consumer.stream === stream);
 
 /**
+  /** Arena games' results, scored by the tournaments replicas together (rooms it did not open are skipped). */
+  tournamentsGames: {
+    stream: Streams.games.name,
+    durable: 'tournaments-games',
+    filterSubjects: [EventTypes.gameFinished],
+  },
  * Durable consumers that earlier releases created and no service reads any more. The stream's
  * publisher deletes them at start-up: on an interest stream, one left behind would keep every
  * event it takes until the stream is full. The game timer read room events here until rooms
@@ -224,13 +242,19 @@ export const QueueGroups = {
   rooms: 'rooms',
   gameTimer: 'game-timer',
 } as const;
+  /** tournaments, after an event's arena changed (a join, a leave, a score, its end): arenaChangedSubject. */
+  arenaChanged: 'arena.changed.*',
 
 /** Carried from the browser request through every NATS hop and log line. */
+/** The arena broadcast of one event; the event id is the last token. */
+export const arenaChangedSubject = (eventId: string): string => `arena.changed.${eventId}`;
+
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 /**
  * When the caller stops waiting for a request's answer, in epoch milliseconds. A service does not
  * start a request whose caller has already given up (and answered the browser 503), so a request
  * that waited out a stalled replica changes nothing when the replica wakes.
+  tournaments: 'tournaments',
  */
 export const REQUEST_DEADLINE_HEADER = 'x-request-deadline';

@@ -1,0 +1,201 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { ArenaStanding, Person } from '@oasis198/contracts';
+import { isDuplicateKeyError } from '@oasis198/service-kit';
+import type { Collection } from 'mongodb';
+import type { Connection } from 'mongoose';
+
+/** An arena that someone joined; `final` and `finishedAt` are set once at its end. */
+export interface ArenaDoc {
+  _id: string;
+  eventId: string;
+  startsAt: number;
+  endsAt: number;
+  final: ArenaStanding[] | null;
+  /** Places whose prize rewards has confirmed. */
+  paidPlaces: number[];
+  finishedAt: number | null;
+}
+
+/** A player in an arena. */
+export interface EntrantDoc {
+  _id: string;
+  arenaId: string;
+  playerId: string;
+  name: string;
+  /** Paired when free; a Leave, or leaving a game, clears it until the next Join. */
+  joined: boolean;
+  score: number;
+  wins: number;
+  games: number;
+  reachedAt: number;
+  /** The arena room the player is seated in (or about to be); null when free. */
+  roomId: string | null;
+  lastOpponent: string | null;
+  /** Since when the player waits; a time ahead means "not before". */
+  freeSince: number;
+  /** Game ids already scored: a redelivered game.finished scores nothing twice. */
+  scored: string[];
+}
+
+export type PairingState = 'opening' | 'playing' | 'finished' | 'failed';
+
+/** One arena game: the room (its id is the pairing's) and its two players. */
+export interface PairingDoc {
+  _id: string;
+  arenaId: string;
+  players: Person[];
+  state: PairingState;
+  at: number;
+}
+
+export const entrantId = (arenaId: string, playerId: string): string => `${arenaId}|${playerId}`;
+
+/** The tournaments' durable state: one MongoDB document per arena, entrant and pairing. */
+@Injectable()
+export class ArenaRepository implements OnModuleInit {
+  readonly arenas: Collection<ArenaDoc>;
+  readonly entrants: Collection<EntrantDoc>;
+  readonly pairings: Collection<PairingDoc>;
+  private readonly leases: Collection<{ _id: string; owner: string; until: number }>;
+
+  constructor(@InjectConnection() connection: Connection) {
+    const db = connection.db;
+    if (!db) throw new Error('the tournaments database is not connected');
+    this.arenas = db.collection<ArenaDoc>('arenas');
+    this.entrants = db.collection<EntrantDoc>('entrants');
+    this.pairings = db.collection<PairingDoc>('pairings');
+    this.leases = db.collection('leases');
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.entrants.createIndex({ arenaId: 1, joined: 1, roomId: 1 });
+    await this.pairings.createIndex({ arenaId: 1, state: 1 });
+    await this.arenas.createIndex({ finishedAt: 1, endsAt: 1 });
+  }
+
+  async ensureArena(arena: Pick<ArenaDoc, '_id' | 'eventId' | 'startsAt' | 'endsAt'>): Promise<void> {
+    await this.arenas.updateOne(
+      { _id: arena._id },
+      { $setOnInsert: { ...arena, final: null, paidPlaces: [], finishedAt: null } },
+      { upsert: true },
+    );
+  }
+
+  async standingsOf(arenaId: string): Promise<EntrantDoc[]> {
+    return this.entrants.find({ arenaId }).toArray();
+  }
+
+  async entrant(arenaId: string, playerId: string): Promise<EntrantDoc | null> {
+    return this.entrants.findOne({ _id: entrantId(arenaId, playerId) });
+  }
+
+  /** Joins (or joins again): a new entrant starts at 0, one who comes back keeps their score. */
+  async join(arenaId: string, player: Person, nowMs: number): Promise<void> {
+    const filter = { _id: entrantId(arenaId, player.id) };
+    const update = {
+      $set: { joined: true, name: player.name },
+      $setOnInsert: {
+        arenaId,
+        playerId: player.id,
+        score: 0,
+        wins: 0,
+        games: 0,
+        reachedAt: nowMs,
+        roomId: null,
+        lastOpponent: null,
+        freeSince: nowMs,
+        scored: [],
+      },
+    };
+    try {
+      await this.entrants.updateOne(filter, update, { upsert: true });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      await this.entrants.updateOne(filter, { $set: update.$set });
+    }
+  }
+
+  async leave(arenaId: string, playerId: string): Promise<boolean> {
+    const left = await this.entrants.updateOne(
+      { _id: entrantId(arenaId, playerId) },
+      { $set: { joined: false } },
+    );
+    return left.matchedCount === 1;
+  }
+
+  /** Joined players in no room whose wait has begun. */
+  async freePlayers(arenaId: string, nowMs: number): Promise<EntrantDoc[]> {
+    return this.entrants.find({ arenaId, joined: true, roomId: null, freeSince: { $lte: nowMs } }).toArray();
+  }
+
+  /** Seats a free joined player in the pairing's room; false when they are not free any more. */
+  async claim(arenaId: string, playerId: string, roomId: string): Promise<boolean> {
+    const claimed = await this.entrants.updateOne(
+      { _id: entrantId(arenaId, playerId), joined: true, roomId: null },
+      { $set: { roomId } },
+    );
+    return claimed.modifiedCount === 1;
+  }
+
+  /** Frees a player from a pairing that did not open; `notBefore` delays their next pairing. */
+  async release(arenaId: string, playerId: string, roomId: string, notBefore: number): Promise<void> {
+    await this.entrants.updateOne(
+      { _id: entrantId(arenaId, playerId), roomId },
+      { $set: { roomId: null, freeSince: notBefore } },
+    );
+  }
+
+  /**
+   * Scores one game for one player, once: the update is refused when the game id is already in
+   * `scored`, and it frees the player in the same write.
+   */
+  async score(
+    arenaId: string,
+    playerId: string,
+    game: { gameId: string; points: number; win: boolean; opponent: string; at: number; left: boolean },
+  ): Promise<boolean> {
+    const scored = await this.entrants.updateOne(
+      { _id: entrantId(arenaId, playerId), scored: { $ne: game.gameId } },
+      {
+        $inc: { score: game.points, wins: game.win ? 1 : 0, games: 1 },
+        $push: { scored: game.gameId },
+        $set: {
+          roomId: null,
+          freeSince: game.at,
+          lastOpponent: game.opponent,
+          ...(game.points > 0 ? { reachedAt: game.at } : {}),
+          ...(game.left ? { joined: false } : {}),
+        },
+      },
+    );
+    return scored.modifiedCount === 1;
+  }
+
+  async setPairing(roomId: string, state: PairingState): Promise<void> {
+    await this.pairings.updateOne({ _id: roomId }, { $set: { state } });
+  }
+
+  async openPairings(arenaId: string): Promise<number> {
+    return this.pairings.countDocuments({ arenaId, state: { $in: ['opening', 'playing'] } });
+  }
+
+  /** Takes the named lease, or renews it for its owner; false while another owner holds it. */
+  async holdLease(name: string, owner: string, ms: number, nowMs: number): Promise<boolean> {
+    try {
+      await this.leases.insertOne({ _id: name, owner, until: nowMs + ms });
+      return true;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const held = await this.leases.updateOne(
+      { _id: name, $or: [{ owner }, { until: { $lt: nowMs } }] },
+      { $set: { owner, until: nowMs + ms } },
+    );
+    return held.matchedCount === 1;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.leases.updateOne({ _id: name, owner }, { $set: { until: 0 } });
+  }
+}

@@ -1,0 +1,204 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type ArenaPrizeRequest,
+  type ArenaPrizeResponse,
+  type OpenArenaRoomRequest,
+  type OpenArenaRoomResponse,
+  type Person,
+  Requests,
+} from '@oasis198/contracts';
+import { CONFIG, LOGGER, type Logger, Metrics, natsEndpoint, RpcClient } from '@oasis198/service-kit';
+import { Histogram } from 'prom-client';
+import type { TournamentsConfig } from '../config';
+import { type ArenaDoc, ArenaRepository, entrantId, type PairingDoc } from './arena.repository';
+import { ArenaService } from './arena.service';
+import { pairFree } from './pairing';
+import { currentOrNextArena, isRunning, previousArena } from './schedule';
+import { prizesFor } from './standings';
+
+const LEASE = 'arena-runner';
+
+/** A new arena room's id: 24 hex characters, as rooms' ids are. */
+const newRoomId = (): string => createHash('sha256').update(randomUUID()).digest('hex').slice(0, 24);
+
+/**
+ * The arenas' clock: one replica at a time (under a lease in MongoDB) pairs free players, opens
+ * their rooms through the rooms service, and settles ended arenas. Each step is written before
+ * the next, so a replica that takes over finishes what a stopped one began.
+ */
+@Injectable()
+export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly owner = randomUUID();
+  private readonly rpc: RpcClient;
+  private timer?: NodeJS.Timeout;
+  private ticking?: Promise<void>;
+  private stopping = false;
+  private readonly pairingLatency: Histogram;
+
+  constructor(
+    private readonly repository: ArenaRepository,
+    private readonly arenas: ArenaService,
+    @Inject(CONFIG) private readonly config: TournamentsConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    metrics: Metrics,
+  ) {
+    this.rpc = new RpcClient(natsEndpoint(config), 'tournaments', config.RPC_TIMEOUT_MS, logger);
+    this.pairingLatency = new Histogram({
+      name: 'oasis_arena_pairing_seconds',
+      help: 'From a player free in a running arena to their arena room opened.',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
+      registers: [metrics.registry],
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.rpc.connect();
+    const loop = () => {
+      if (this.stopping) return;
+      this.ticking = this.tick()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'arena tick failed'))
+        .finally(() => {
+          if (!this.stopping) this.timer = setTimeout(loop, this.config.ARENA_TICK_MS);
+        });
+    };
+    loop();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await this.repository.releaseLease(LEASE, this.owner).catch(() => undefined);
+    await this.rpc.close();
+  }
+
+  /** One round: under the lease, retry unfinished openings, pair each running arena, settle ended ones. */
+  async tick(nowMs = Date.now()): Promise<void> {
+    if (!(await this.repository.holdLease(LEASE, this.owner, this.config.ARENA_LEASE_MS, nowMs))) return;
+    await this.resumeOpenings(nowMs);
+    for (const schedule of this.arenas.schedules) {
+      const arena = currentOrNextArena(schedule, nowMs);
+      if (isRunning(arena, nowMs)) await this.pair(arena.arenaId, arena.endsAt, nowMs);
+      const before = previousArena(schedule, nowMs);
+      await this.repository.ensureArena({ _id: before.arenaId, ...before }).catch(() => undefined);
+    }
+    const ended = await this.repository.arenas.find({ finishedAt: null, endsAt: { $lte: nowMs } }).toArray();
+    for (const arena of ended) await this.settle(arena, nowMs);
+  }
+
+  private async pair(arenaId: string, endsAt: number, nowMs: number): Promise<void> {
+    const free = await this.repository.freePlayers(arenaId, nowMs);
+    if (free.length < 2) return;
+    const byId = new Map(free.map((e) => [e.playerId, e]));
+    for (const [a, b] of pairFree(free)) {
+      if (Date.now() >= endsAt) return;
+      const players: [Person, Person] = [a, b].map((id) => ({ id, name: byId.get(id)?.name ?? id })) as [
+        Person,
+        Person,
+      ];
+      const waited = Math.max(...[a, b].map((id) => byId.get(id)?.freeSince ?? nowMs));
+      await this.open(arenaId, players, waited);
+    }
+  }
+
+  /** Writes the pairing, seats both players in it, then asks rooms to open it. */
+  private async open(arenaId: string, players: [Person, Person], freeSince: number): Promise<void> {
+    const roomId = newRoomId();
+    await this.repository.pairings.insertOne({
+      _id: roomId,
+      arenaId,
+      players,
+      state: 'opening',
+      at: Date.now(),
+    });
+    const claimed: string[] = [];
+    for (const player of players) {
+      if (await this.repository.claim(arenaId, player.id, roomId)) claimed.push(player.id);
+    }
+    if (claimed.length < 2) {
+      for (const id of claimed) await this.repository.release(arenaId, id, roomId, Date.now());
+      await this.repository.setPairing(roomId, 'failed');
+      return;
+    }
+    await this.askRooms({ _id: roomId, arenaId, players, state: 'opening', at: Date.now() });
+    if (freeSince <= Date.now()) this.pairingLatency.observe((Date.now() - freeSince) / 1000);
+  }
+
+  private async askRooms(pairing: PairingDoc): Promise<void> {
+    const request: OpenArenaRoomRequest = {
+      roomId: pairing._id,
+      arenaId: pairing.arenaId,
+      players: pairing.players as [Person, Person],
+    };
+    const answer = await this.rpc.request<OpenArenaRoomResponse>(Requests.rooms.openArena, request);
+    if (answer.opened) {
+      await this.repository.setPairing(pairing._id, 'playing');
+      this.logger.info({ arenaId: pairing.arenaId, roomId: pairing._id }, 'arena room opened');
+      return;
+    }
+    // A player in another room (a quick battle, another arena): both wait, the busy one longer.
+    const now = Date.now();
+    for (const player of pairing.players) {
+      const busy = answer.busy.includes(player.id);
+      await this.repository.release(
+        pairing.arenaId,
+        player.id,
+        pairing._id,
+        busy ? now + this.config.ARENA_BUSY_RETRY_MS : now,
+      );
+    }
+    await this.repository.setPairing(pairing._id, 'failed');
+  }
+
+  /** Openings a stopped replica left half done: asked again (rooms opens each room once). */
+  private async resumeOpenings(nowMs: number): Promise<void> {
+    const stale = await this.repository.pairings
+      .find({ state: 'opening', at: { $lt: nowMs - 2 * this.config.RPC_TIMEOUT_MS } })
+      .toArray();
+    for (const pairing of stale) {
+      const seated = await this.repository.entrants.countDocuments({
+        _id: { $in: pairing.players.map((p) => entrantId(pairing.arenaId, p.id)) },
+        roomId: pairing._id,
+      });
+      if (seated === 2) {
+        await this.askRooms(pairing).catch((error: unknown) =>
+          this.logger.warn({ err: error, roomId: pairing._id }, 'opening an arena room failed; retrying'),
+        );
+      } else {
+        for (const p of pairing.players)
+          await this.repository.release(pairing.arenaId, p.id, pairing._id, nowMs);
+        await this.repository.setPairing(pairing._id, 'failed');
+      }
+    }
+  }
+
+  /**
+   * An ended arena: once its games are over (or ARENA_SETTLE_MAX_MS on), its final standings are
+   * written once, each prize is paid through rewards (which pays a place once), and then it is done.
+   */
+  private async settle(arena: ArenaDoc, nowMs: number): Promise<void> {
+    if (!arena.final) {
+      const open = await this.repository.openPairings(arena._id);
+      if (open > 0 && nowMs < arena.endsAt + this.config.ARENA_SETTLE_MAX_MS) return;
+      const final = this.arenas.rank(await this.repository.standingsOf(arena._id));
+      await this.repository.arenas.updateOne({ _id: arena._id, final: null }, { $set: { final } });
+    }
+    const settled = await this.repository.arenas.findOne({ _id: arena._id });
+    if (!settled?.final) return;
+    for (const prize of prizesFor(settled.final)) {
+      if (settled.paidPlaces.includes(prize.place)) continue;
+      const request: ArenaPrizeRequest = {
+        arenaId: arena._id,
+        place: prize.place,
+        playerId: prize.playerId,
+        playerName: prize.name,
+      };
+      const answer = await this.rpc.request<ArenaPrizeResponse>(Requests.rewards.arenaPrize, request);
+      await this.repository.arenas.updateOne({ _id: arena._id }, { $addToSet: { paidPlaces: prize.place } });
+      this.logger.info({ ...request, outcome: answer.outcome }, 'arena prize paid');
+    }
+    await this.repository.arenas.updateOne({ _id: arena._id }, { $set: { finishedAt: nowMs } });
+    this.arenas.changed(arena.eventId);
+  }
+}

@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { type FreePlayer, pairFree } from './pairing';
+
+const player = (playerId: string, lastOpponent: string | null = null, freeSince = 0): FreePlayer => ({
+  playerId,
+  lastOpponent,
+  freeSince,
+});
+
+describe('pairFree', () => {
+  it('pairs the longest waiting first', () => {
+    expect(
+      pairFree([player('c', null, 3), player('a', null, 1), player('b', null, 2), player('d', null, 4)]),
+    ).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+  });
+
+  it('never pairs last opponents again while someone else is free', () => {
+    expect(pairFree([player('a', 'b', 1), player('b', 'a', 2), player('c', null, 3)])).toEqual([['a', 'c']]);
+    expect(pairFree([player('a', 'b'), player('b', 'a'), player('c', 'd'), player('d', 'c')])).toEqual([
+      ['a', 'c'],
+      ['b', 'd'],
+    ]);
+  });
+
+  it('lets last opponents meet again when nobody else is free', () => {
+    expect(pairFree([player('a', 'b'), player('b', 'a')])).toEqual([['a', 'b']]);
+  });
+
+  it('leaves one player alone', () => {
+    expect(pairFree([player('a')])).toEqual([]);
+    expect(pairFree([])).toEqual([]);
+  });
+
+  it('pairs nobody twice, nobody with themselves, and no rematch unless only two are free', () => {
+    const ids = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
+    const free = fc.uniqueArray(fc.constantFrom(...ids), { maxLength: ids.length }).chain((chosen) =>
+      fc.tuple(
+        ...chosen.map((id) =>
+          fc.record({
+            playerId: fc.constant(id),
+            lastOpponent: fc.option(fc.constantFrom(...ids.filter((other) => other !== id))),
+            freeSince: fc.nat(1000),
+          }),
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(free, (players) => {
+        const pairs = pairFree(players);
+        const seen = pairs.flat();
+        expect(new Set(seen).size).toBe(seen.length);
+        const byId = new Map(players.map((p) => [p.playerId, p]));
+        for (const [a, b] of pairs) {
+          expect(a).not.toBe(b);
+          const isRematch = byId.get(a)?.lastOpponent === b || byId.get(b)?.lastOpponent === a;
+          if (isRematch) expect(players).toHaveLength(2);
+        }
+        // Every two players left waiting would be a rematch: nobody waits who could play.
+        const left = players.filter((p) => !seen.includes(p.playerId));
+        for (const a of left)
+          for (const b of left)
+            if (a !== b) expect(a.lastOpponent === b.playerId || b.lastOpponent === a.playerId).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,34 @@
+/** A joined player who is in no game, as pairing sees them. */
+export interface FreePlayer {
+  playerId: string;
+  /** Whom they played last in this arena. */
+  lastOpponent: string | null;
+  /** Since when they wait (ms); who waits longest is paired first. */
+  freeSince: number;
+}
+
+const rematch = (a: FreePlayer, b: FreePlayer): boolean =>
+  a.lastOpponent === b.playerId || b.lastOpponent === a.playerId;
+
+/**
+ * Pairs free players, longest waiting first, each with the longest waiting one they did not just
+ * play. Two players who just played each other meet again only when nobody else is free.
+ */
+export function pairFree(players: readonly FreePlayer[]): Array<[string, string]> {
+  const unique = [...new Map(players.map((p) => [p.playerId, p])).values()];
+  const waiting = unique.sort((a, b) => a.freeSince - b.freeSince || a.playerId.localeCompare(b.playerId));
+  const [first, second] = waiting;
+  if (waiting.length === 2 && first && second) return [[first.playerId, second.playerId]];
+  const paired = new Set<string>();
+  const pairs: Array<[string, string]> = [];
+  for (const [i, player] of waiting.entries()) {
+    if (paired.has(player.playerId)) continue;
+    const opponent = waiting.find(
+      (other, j) => j > i && !paired.has(other.playerId) && !rematch(player, other),
+    );
+    if (!opponent) continue;
+    paired.add(player.playerId).add(opponent.playerId);
+    pairs.push([player.playerId, opponent.playerId]);
+  }
+  return pairs;
+}

@@ -1,0 +1,38 @@
+import { baseEnv, mongoEnv } from '@oasis198/service-kit';
+import { z } from 'zod';
+
+const ms = z.coerce.number().int().min(0);
+const minutes = (n: number) => n * 60_000;
+
+/**
+ * Arena schedules (DECISIONS.md "Event cup arenas"): each enabled event starts an arena every
+ * EVERY_MS (aligned to the epoch, so 60 minutes is each full hour) that runs DURATION_MS. An
+ * EVERY_MS of 0 turns the event off. Test stacks shorten them.
+ */
+export const tournamentsEnv = baseEnv.merge(mongoEnv).extend({
+  /** Port of /health and /metrics (the local stack gives tournaments 3105). */
+  HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3105),
+  EVENT_2_EVERY_MS: ms.default(minutes(60)),
+  EVENT_2_DURATION_MS: ms.default(minutes(8)),
+  EVENT_6_EVERY_MS: ms.default(minutes(30)),
+  EVENT_6_DURATION_MS: ms.default(minutes(8)),
+  EVENT_9_EVERY_MS: ms.default(minutes(10)),
+  EVENT_9_DURATION_MS: ms.default(minutes(8)),
+  /** How often the replica holding the arena lease pairs free players and ends arenas. */
+  ARENA_TICK_MS: z.coerce.number().int().min(20).max(10_000).default(200),
+  /** The arena lease: a replica that stops renewing it is replaced after this long. */
+  ARENA_LEASE_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
+  /**
+   * How long an ended arena waits for games started before its end (they count when they end),
+   * at most, before its final standings and prizes: a 250-move game of 14 s turns fits.
+   */
+  ARENA_SETTLE_MAX_MS: ms.default(minutes(60)),
+  /** A player who plays in another room is tried again after this long. */
+  ARENA_BUSY_RETRY_MS: ms.default(5_000),
+  /** How long to wait for rooms or rewards to answer. */
+  RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
+  /** Players shown in an arena's standings, at most (the first ones). */
+  STANDINGS_SHOWN: z.coerce.number().int().min(3).max(1000).default(100),
+});
+
+export type TournamentsConfig = z.infer<typeof tournamentsEnv>;

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { type Person, personSchema } from './events';
+import { idSchema } from './schema';
+import type { TokenClaims } from './users';
+
+/**
+ * Event cup arenas (DECISIONS.md "Event cup arenas"): SPEC's events 1 to 10, of which event-2,
+ * event-6 and event-9 run arenas. An arena is `<eventId>:<startsAt ms>`.
+ */
+export const ARENA_EVENTS = ['event-2', 'event-6', 'event-9'] as const;
+export type ArenaEventId = (typeof ARENA_EVENTS)[number];
+export const isArenaEvent = (id: unknown): id is ArenaEventId =>
+  typeof id === 'string' && (ARENA_EVENTS as readonly string[]).includes(id);
+
+/** 'event-6' → 'Event 6': the name SPEC's event list shows. */
+export const arenaEventName = (eventId: string): string => eventId.replace(/^event-(\d+)$/, 'Event $1');
+
+/** Arena rooms' turn duration in seconds. */
+export const ARENA_TURN_SECONDS = 14;
+
+/** Score per game (DECISIONS): win 2, draw 1, loss 0; an aborted game 0 for both. */
+export const ARENA_SCORE = { win: 2, draw: 1, loss: 0, aborted: 0 } as const;
+export type ArenaOutcome = keyof typeof ARENA_SCORE;
+
+/** What the first three get when an arena ends, once each. */
+export const ARENA_PRIZES = [
+  { place: 1, coins: 100, title: 'eventsWinner' },
+  { place: 2, coins: 50, title: null },
+  { place: 3, coins: 25, title: null },
+] as const;
+
+export const ARENA_MESSAGES = {
+  unknownEvent: 'There is no such event.',
+  unavailable: 'The Cup is currently unavailable',
+  notRunning: 'This arena has ended. Join the next one.',
+  notJoined: 'You have not joined this arena.',
+} as const;
+
+/** One line of the standings: ranked by score, then wins, then who reached the score first. */
+export const arenaStandingSchema = z.object({
+  rank: z.int().min(1),
+  playerId: idSchema,
+  name: z.string(),
+  score: z.int().min(0),
+  wins: z.int().min(0),
+  games: z.int().min(0),
+});
+export type ArenaStanding = z.infer<typeof arenaStandingSchema>;
+
+export const ARENA_STATUSES = ['upcoming', 'running', 'ended'] as const;
+export type ArenaStatus = (typeof ARENA_STATUSES)[number];
+
+export const arenaViewSchema = z.object({
+  arenaId: z.string(),
+  eventId: z.enum(ARENA_EVENTS),
+  name: z.string(),
+  /** ISO 8601. */
+  startsAt: z.string(),
+  endsAt: z.string(),
+  status: z.enum(ARENA_STATUSES),
+  standings: z.array(arenaStandingSchema),
+});
+export type ArenaView = z.infer<typeof arenaViewSchema>;
+
+/**
+ * GET /api/tournaments/events/{eventId}: the arena that is running or next, and while none runs,
+ * the last one's final standings. `arena` is null when the event runs no arenas (unavailable).
+ * `joined` says whether the caller (when logged in) is in the running or next arena.
+ */
+export const eventArenaResponseSchema = z.object({
+  eventId: z.string(),
+  name: z.string(),
+  arena: arenaViewSchema.nullable(),
+  previous: arenaViewSchema.nullable(),
+  joined: z.boolean(),
+  /** The caller's arena room while they play one. */
+  roomId: z.string().nullable(),
+});
+export type EventArenaResponse = z.infer<typeof eventArenaResponseSchema>;
+
+/** GET /api/tournaments/rooms/{roomId}: the arena of an arena room, for its room screen. */
+export const arenaRoomResponseSchema = z.object({
+  roomId: z.string(),
+  arenaId: z.string(),
+  eventId: z.enum(ARENA_EVENTS),
+  name: z.string(),
+  endsAt: z.string(),
+  /** Each player of the room with their arena score now. */
+  players: z.array(z.object({ playerId: idSchema, name: z.string(), score: z.int().min(0), rank: z.int() })),
+});
+export type ArenaRoomResponse = z.infer<typeof arenaRoomResponseSchema>;
+
+// NATS requests to the tournaments service.
+export interface EventArenaRequest {
+  eventId: string;
+  caller?: TokenClaims;
+}
+export interface JoinArenaRequest {
+  eventId: string;
+  caller: TokenClaims;
+}
+export interface ArenaRoomRequest {
+  roomId: string;
+}
+
+/**
+ * rooms.open-arena (tournaments → rooms): opens the arena room `roomId` (24 hex characters, chosen
+ * by tournaments for the pairing) with both players seated and its game started. The same roomId
+ * never opens twice, so a retry after a lost answer or a crash opens nothing more.
+ */
+export const openArenaRoomRequestSchema = z.object({
+  roomId: z.string().regex(/^[0-9a-f]{24}$/),
+  arenaId: z.string().min(1).max(100),
+  players: z.tuple([personSchema, personSchema]),
+});
+export type OpenArenaRoomRequest = { roomId: string; arenaId: string; players: [Person, Person] };
+/** `busy`: the players who play in another room (nothing was opened). */
+export type OpenArenaRoomResponse = { opened: true; roomId: string } | { opened: false; busy: string[] };
+
+/**
+ * rewards.arena-prize (tournaments → rewards): pays one place of an ended arena, once (the prize
+ * is keyed `arena:<arenaId>:<place>` in the player's paid games).
+ */
+export const arenaPrizeRequestSchema = z.object({
+  arenaId: z.string().min(1).max(100),
+  place: z.int().min(1).max(3),
+  playerId: idSchema,
+  playerName: z.string(),
+});
+export type ArenaPrizeRequest = z.infer<typeof arenaPrizeRequestSchema>;
+export interface ArenaPrizeResponse {
+  outcome: 'paid' | 'already-paid' | 'deleted';
+}
+
+/** Key of an arena prize among a player's paid games. */
+export const arenaPrizeId = (arenaId: string, place: number): string => `arena:${arenaId}:${place}`;
