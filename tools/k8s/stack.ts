@@ -9,7 +9,8 @@
 // The cluster's addresses are private ranges routed only on this machine; the API server listens
 // on the address of the default route's interface, which the pods reach it on.
 //
-// Usage: node tools/k8s/stack.ts [up | down | status]
+// Usage: node tools/k8s/stack.ts [up [-f values.yaml...] | down | status]
+// tools/k8s/ci.ts (the Kubernetes stage of `npm test`) imports up, down and kubectl from here.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
@@ -30,7 +31,7 @@ import { bold, dim, formatDuration, green, red, StepError } from '../scripts/lib
 import { isRunning, run, stopProcess } from '../scripts/lib/proc.ts';
 import { COREDNS_VERSION, HELM_BIN, readIfExists, ROOT, RUN_DIR } from '../scripts/lib/workspace.ts';
 
-const STATE = path.join(RUN_DIR, 'k8s');
+export const STATE = path.join(RUN_DIR, 'k8s');
 const PKI = path.join(STATE, 'pki');
 const LOGS = path.join(STATE, 'logs');
 const VOLUMES = path.join(STATE, 'volumes');
@@ -38,8 +39,8 @@ const PIDS_FILE = path.join(STATE, 'pids.json');
 const POD_LOGS = path.join(STATE, 'pod-logs');
 /** Where kubelet links every container's log (fixed in kubelet). */
 const CONTAINER_LOG_LINKS = '/var/log/containers';
-const CONTAINERD_SOCK = path.join(STATE, 'containerd', 'containerd.sock');
-const ADMIN_KUBECONFIG = path.join(STATE, 'admin.kubeconfig');
+export const CONTAINERD_SOCK = path.join(STATE, 'containerd', 'containerd.sock');
+export const ADMIN_KUBECONFIG = path.join(STATE, 'admin.kubeconfig');
 const HERE = path.join(ROOT, 'tools', 'k8s');
 
 const NODE_NAME = 'oasis-k8s';
@@ -51,7 +52,7 @@ const BRIDGE = 'oasisk8s0';
 const ETCD_PORT = 2379;
 const ETCD_PEER_PORT = 2380;
 const API_PORT = 6443;
-const NAMESPACE = 'oasis198';
+export const NAMESPACE = 'oasis198';
 
 const images = {
   pause: 'localhost/oasis198/pause:local',
@@ -86,7 +87,7 @@ async function sh(command: string, args: string[], options: { cwd?: string; env?
   return result.stdout;
 }
 
-const kubectl = (...args: string[]) => sh(bin('kubectl'), ['--kubeconfig', ADMIN_KUBECONFIG, ...args]);
+export const kubectl = (...args: string[]) => sh(bin('kubectl'), ['--kubeconfig', ADMIN_KUBECONFIG, ...args]);
 
 /** The address of the interface the default route leaves by (stays on this machine). */
 function hostAddress() {
@@ -506,7 +507,8 @@ async function loadImages() {
 // ---------------------------------------------------------------------------------------------
 // up
 
-async function up() {
+/** Starts the cluster and installs the chart; `values` are further values files for helm install. */
+export async function up({ values = [] as string[] } = {}) {
   if (process.getuid?.() !== 0)
     throw new StepError('the cluster runs as root (kubelet, containerd, iptables)');
   const running = COMPONENTS.filter(alive);
@@ -594,7 +596,7 @@ async function up() {
   console.log(bold(`cluster ready with DNS in ${formatDuration(clusterReady)}`));
 
   const tApp = Date.now();
-  await step('helm install oasis198 (and FerretDB)', () => install());
+  await step('helm install oasis198 (and FerretDB)', () => install(values));
   await step('every rollout', async () => {
     for (const kind of ['statefulset', 'deployment']) {
       const names = (await kubectl('-n', NAMESPACE, 'get', kind, '-o', 'name')).split('\n').filter(Boolean);
@@ -620,7 +622,7 @@ Stop and clean up:         npm run stack:k8s -- down`);
 }
 
 /** FerretDB, then the umbrella chart with a fresh JWT key pair and NATS passwords. */
-async function install() {
+async function install(values: string[]) {
   const secrets = path.join(STATE, 'secrets');
   mkdirSync(secrets, { recursive: true, mode: 0o700 });
   const key = path.join(secrets, 'jwt-key.pem');
@@ -630,15 +632,24 @@ async function install() {
   const args = [`--set-file=auth.jwt.value=${key}`, `--set-file=auth.jwt.publicKey=${publicKey}`];
   // The passwords go in a file, not on helm's command line (which every user of the machine sees).
   const passwords = path.join(secrets, 'nats-passwords.json');
-  const values = Object.fromEntries(
+  const generated = Object.fromEntries(
     ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'].map((service) => [
       service,
       { nats: { password: randomBytes(32).toString('hex') } },
     ]),
   );
-  writeFileSync(passwords, JSON.stringify(values), { mode: 0o600 });
+  writeFileSync(passwords, JSON.stringify(generated), { mode: 0o600 });
   args.push('-f', passwords);
   await kubectl('create', 'namespace', NAMESPACE);
+  // Pod Security Admission refuses any pod of the release that is not `restricted`.
+  await kubectl(
+    'label',
+    'namespace',
+    NAMESPACE,
+    'pod-security.kubernetes.io/enforce=restricted',
+    'pod-security.kubernetes.io/enforce-version=latest',
+    'pod-security.kubernetes.io/warn=restricted',
+  );
   const ferretdb = readFileSync(path.join(HERE, 'manifests', 'ferretdb.yaml'), 'utf8').replaceAll(
     '@@FERRETDB_IMAGE@@',
     images.ferretdb,
@@ -659,6 +670,7 @@ async function install() {
       '-f',
       path.join(HERE, 'values.yaml'),
       ...args,
+      ...values.flatMap((file) => ['-f', file]),
       '--wait',
       '--timeout=10m',
     ],
@@ -669,14 +681,63 @@ async function install() {
 // ---------------------------------------------------------------------------------------------
 // down
 
-async function down() {
+/** Stops the cluster and removes what it left; throws naming what is still there. */
+export async function down() {
   const t0 = Date.now();
   // The kubelet first, so it restarts nothing; then every container, through containerd.
   await stop('kubelet');
   if (alive('containerd')) await removeContainers();
   for (const name of [...COMPONENTS].reverse()) await stop(name);
   await cleanUp();
-  console.log(bold(`down in ${formatDuration(Date.now() - t0)}`));
+  const left = leftovers();
+  if (left.length) throw new StepError(`the cluster left behind:\n  ${left.join('\n  ')}`);
+  console.log(
+    bold(
+      `down in ${formatDuration(Date.now() - t0)}: no process, mount, network namespace, cgroup or KUBE-* rule left`,
+    ),
+  );
+}
+
+/** What of a cluster is still on this machine: processes, mounts, network namespaces, cgroups, iptables chains. */
+export function leftovers(): string[] {
+  const found: string[] = [];
+  const ours = [...COMPONENTS.map(executableOf), 'containerd-shim'];
+  for (const entry of readdirSync('/proc')) {
+    const cmdline = /^\d+$/.test(entry) ? readIfExists(`/proc/${entry}/cmdline`) : undefined;
+    const argv0 = cmdline?.split('\0')[0] ?? '';
+    // The cluster's processes: its components, and every process that names its state directory.
+    if (
+      (ours.some((name) => argv0.endsWith(name)) && cmdline?.includes(STATE)) ||
+      cmdline?.includes(CONTAINERD_SOCK)
+    )
+      found.push(`process ${entry}: ${cmdline?.replaceAll('\0', ' ').slice(0, 120)}`);
+  }
+  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+    const point = line.split(' ')[4] ?? '';
+    if (point.startsWith(STATE + '/') || point.includes('/io.containerd.runtime.v2.task/k8s.io/'))
+      found.push(`mount ${point}`);
+  }
+  const prefix = POD_CIDR.split('.').slice(0, 3).join('.') + '.';
+  for (const ns of spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout.split('\n')) {
+    const name = ns.split(' ')[0];
+    if (!name?.startsWith('cni-')) continue;
+    const addresses = spawnSync('ip', ['netns', 'exec', name, 'ip', '-4', '-o', 'addr'], {
+      encoding: 'utf8',
+    }).stdout;
+    if (addresses.includes(` ${prefix}`)) found.push(`network namespace ${name}`);
+  }
+  if (spawnSync('ip', ['link', 'show', BRIDGE]).status === 0) found.push(`bridge ${BRIDGE}`);
+  for (const controller of existsSync('/sys/fs/cgroup') ? readdirSync('/sys/fs/cgroup') : []) {
+    if (existsSync(path.join('/sys/fs/cgroup', controller, 'kubepods')))
+      found.push(`cgroup ${controller}/kubepods`);
+  }
+  for (const tool of ['iptables', 'ip6tables']) {
+    const saved = spawnSync(`${tool}-save`, { encoding: 'utf8' }).stdout ?? '';
+    const kube = saved.split('\n').filter((line) => /^:KUBE-|-j KUBE-/.test(line));
+    if (kube.length) found.push(`${tool}: ${kube.length} KUBE-* chains and rules, e.g. ${kube[0]}`);
+  }
+  if (existsSync(STATE)) found.push(`directory ${path.relative(ROOT, STATE)}`);
+  return found;
 }
 
 async function stop(name: Component) {
@@ -792,17 +853,22 @@ async function status() {
   if (alive('kube-apiserver')) console.log(await kubectl('get', 'pods', '-A'));
 }
 
-const command = process.argv[2] ?? 'up';
-const commands: Record<string, () => Promise<void>> = { up, down, status };
-if (!commands[command]) {
-  console.error(red(`unknown command ${command}: node tools/k8s/stack.ts [up | down | status]`));
-  process.exit(2);
-}
-try {
-  await commands[command]();
-} catch (error) {
-  console.error(red(`✗ ${(error as Error).message}`));
-  if (command === 'up') console.error('npm run stack:k8s -- down stops what was started');
-  if (error instanceof StepError && error.output) console.error(error.output.slice(-4000));
-  process.exit(1);
+if (import.meta.main) {
+  const [command = 'up', ...rest] = process.argv.slice(2);
+  const values = rest.filter((_, i) => rest[i - 1] === '-f');
+  const commands: Record<string, () => Promise<void>> = { up: () => up({ values }), down, status };
+  if (!commands[command]) {
+    console.error(
+      red(`unknown command ${command}: node tools/k8s/stack.ts [up [-f values.yaml] | down | status]`),
+    );
+    process.exit(2);
+  }
+  try {
+    await commands[command]();
+  } catch (error) {
+    console.error(red(`✗ ${(error as Error).message}`));
+    if (command === 'up') console.error('npm run stack:k8s -- down stops what was started');
+    if (error instanceof StepError && error.output) console.error(error.output.slice(-4000));
+    process.exit(1);
+  }
 }

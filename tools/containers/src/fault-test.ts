@@ -69,7 +69,7 @@ const parseKills = (kills: string): Kill[] =>
  * What the players saw: every answer counted by HTTP status ('network' for none), the instants of
  * the failures among them, and every move answered 2xx and game finished, to check afterwards.
  */
-class Outcomes implements Recorder {
+export class Outcomes implements Recorder {
   readonly byStatus: Record<string, number> = {};
   readonly failures: Array<{ at: number; status: string; what: string }> = [];
   readonly accepted: MoveRecord[] = [];
@@ -135,7 +135,7 @@ function readinessProbeFor(project: string, kill: Kill): string {
   return containerName(project, kill.service, kill.replica);
 }
 
-function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, FinishedGame['moves']>): string[] {
+export function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, FinishedGame['moves']>): string[] {
   const problems: string[] = [];
   for (const move of accepted) {
     const moves = finalMoves.get(move.gameId);
@@ -154,7 +154,7 @@ function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, FinishedGame
 type Totals = { playedGames: number; points: number; coins: number };
 
 /** What the rewards rules pay for the finished games seen (DECISIONS "Rewards"). */
-function expectedTotals(games: Iterable<FinishedGame>): Map<string, Totals> {
+export function expectedTotals(games: Iterable<FinishedGame>): Map<string, Totals> {
   const totals = new Map<string, Totals>();
   for (const { players, winner, endReason } of games) {
     for (const player of players) {

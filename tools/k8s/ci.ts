@@ -1,0 +1,380 @@
+// The Kubernetes stage of `npm test`: the one-node cluster of tools/k8s/stack.ts with the umbrella
+// chart (two replicas of every service) in a namespace where Pod Security Admission enforces
+// `restricted`, then, through the cluster's Services:
+//   1. every pod ready, and a privileged pod refused by the namespace;
+//   2. the browser scenarios that cross services (SYSTEM_SCENARIOS) through the web Service;
+//   3. `kubectl rollout restart` of every deployment, one after the other, while 20 games play:
+//      no failed request at all (no 5xx, no request without an answer), every move kept;
+//   4. faults the Kubernetes way while 20 games play: `kubectl delete pod` of one replica of each
+//      service, of NATS and of the database, and a SIGKILL of a rooms container's process: nothing
+//      lost, no 500;
+//   5. each service's NATS user refused outside its permissions by the in-cluster NATS;
+// and `-- down` afterwards, which fails if the cluster left a process, mount, network namespace,
+// cgroup or iptables rule behind. Logs of every pod go to .artifacts/k8s/.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect, type NatsConnection } from 'nats';
+import { buildImages } from '../containers/src/images.ts';
+import { bold, dim, formatDuration, green, parseOptions, red } from '../scripts/lib/log.ts';
+import { run } from '../scripts/lib/proc.ts';
+import { SHARED_ADDRESS_LIMITS, SYSTEM_SCENARIOS } from '../scripts/lib/stack.ts';
+import { ROOT } from '../scripts/lib/workspace.ts';
+import { type Disruption, gamesDuring, type GamesReport } from './games.ts';
+import { bin } from './build.ts';
+import { ADMIN_KUBECONFIG, CONTAINERD_SOCK, down, kubectl, NAMESPACE, STATE, up } from './stack.ts';
+
+const ARTIFACTS = path.join(ROOT, '.artifacts', 'k8s');
+const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
+const DEPLOYMENTS = [...SERVICES, 'web'].map((name) => `oasis198-${name}`);
+const REPLICAS = 2;
+
+type Pod = {
+  metadata: { name: string; uid: string; deletionTimestamp?: string; labels?: Record<string, string> };
+  status: {
+    phase?: string;
+    conditions?: Array<{ type: string; status: string }>;
+    containerStatuses?: Array<{ name: string; containerID?: string; restartCount: number; ready: boolean }>;
+  };
+};
+
+const timings: Array<[string, number]> = [];
+async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+  console.log(bold(`\n▸ ${name}`));
+  const t0 = Date.now();
+  const result = await work();
+  timings.push([name, Date.now() - t0]);
+  console.log(`${green('✓')} ${name} ${dim(formatDuration(Date.now() - t0))}`);
+  return result;
+}
+
+/** Polls until `check` answers true; throws naming `what` after `timeoutMs`. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 180_000) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(500)) {
+    if (await check().catch(() => false)) return;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const json = async <T>(...args: string[]): Promise<T> => JSON.parse(await kubectl(...args, '-o', 'json'));
+const pods = async (selector?: string) =>
+  (await json<{ items: Pod[] }>('-n', NAMESPACE, 'get', 'pods', ...(selector ? ['-l', selector] : []))).items;
+const isReady = (pod: Pod) =>
+  !pod.metadata.deletionTimestamp &&
+  pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+const clusterIp = async (service: string) =>
+  (await kubectl('-n', NAMESPACE, 'get', 'svc', service, '-o', 'jsonpath={.spec.clusterIP}')).trim();
+
+/** How many pods the release and the database run when nothing is disrupted. */
+const EXPECTED_PODS = DEPLOYMENTS.length * REPLICAS + 2;
+async function everythingReady(): Promise<boolean> {
+  const all = await pods();
+  return all.filter(isReady).length === EXPECTED_PODS && all.length === EXPECTED_PODS;
+}
+
+/** The values the stage installs with: every service twice, the gateway's per-address limits raised (one client address). */
+function ciValues(): string {
+  const replicas = { autoscaling: { enabled: false }, replicaCount: REPLICAS };
+  const values = {
+    gateway: { ...replicas, config: SHARED_ADDRESS_LIMITS },
+    ...Object.fromEntries(['auth', 'rewards', 'rooms', 'game-timer', 'web'].map((name) => [name, replicas])),
+  };
+  const file = path.join(ARTIFACTS, 'ci-values.json');
+  writeFileSync(file, JSON.stringify(values, null, 2) + '\n');
+  return file;
+}
+
+async function podSecurity() {
+  const labels = JSON.parse(
+    await kubectl('get', 'namespace', NAMESPACE, '-o', 'jsonpath={.metadata.labels}'),
+  ) as Record<string, string>;
+  if (labels['pod-security.kubernetes.io/enforce'] !== 'restricted')
+    throw new Error(`namespace ${NAMESPACE} does not enforce restricted: ${JSON.stringify(labels)}`);
+  const notReady = (await pods()).filter((pod) => !isReady(pod)).map((pod) => pod.metadata.name);
+  if (notReady.length) throw new Error(`pods not ready: ${notReady.join(', ')}`);
+  // A pod that breaks the profile (privileged, root) must be refused by the API server itself.
+  const refused = await run(
+    'sh',
+    [
+      '-c',
+      '"$0" --kubeconfig "$1" -n "$2" run psa-probe --image=localhost/oasis198/pause:local ' +
+        '--image-pull-policy=Never --restart=Never --privileged --dry-run=server',
+      ...(await kubectlArgv()),
+      NAMESPACE,
+    ],
+    { capture: true },
+  );
+  if (refused.code === 0 || !/violates PodSecurity "restricted/.test(refused.output))
+    throw new Error(`a privileged pod was not refused by Pod Security Admission:\n${refused.output}`);
+  console.log(
+    `  ${(await pods()).length} pods ready; a privileged pod: ${refused.output.trim().split('\n')[0]?.slice(0, 160)}`,
+  );
+}
+
+const kubectlArgv = async () => [bin('kubectl'), ADMIN_KUBECONFIG];
+
+async function scenarios() {
+  const url = `http://${await clusterIp('oasis198-web')}:8080`;
+  const e2e = path.join(ROOT, 'tools', 'scripts', 'e2e.ts');
+  const files = (names: readonly string[]) => names.map((name) => `/${name}\\.e2e\\.ts$`);
+  const output = (name: string) => `--output=${path.join(ROOT, '.artifacts', 'e2e', name)}`;
+  const playwright = async (args: string[]) => {
+    const result = await run(process.execPath, [e2e, '--url', url, ...args]);
+    if (result.code !== 0) throw new Error(`end-to-end scenarios against ${url} failed`);
+  };
+  // As in the container stage: two files at a time, then Play now alone (it seats a player in any open room).
+  await playwright([
+    '--workers=2',
+    output('k8s'),
+    ...files(SYSTEM_SCENARIOS.filter((n) => n !== 'play-now')),
+  ]);
+  await playwright(['--workers=1', output('k8s-play-now'), ...files(['play-now'])]);
+}
+
+const gameUrls = async () => ({
+  gateway: `http://${await clusterIp('oasis198-gateway')}:8080`,
+  web: `http://${await clusterIp('oasis198-web')}:8080`,
+});
+
+function check(name: string, report: GamesReport) {
+  writeFileSync(path.join(ARTIFACTS, `${name}.json`), JSON.stringify(report, null, 2) + '\n');
+  if (report.problems.length)
+    throw new Error(`${name}: ${report.problems.length} problems (.artifacts/k8s/${name}.json)`);
+}
+
+async function rolloutRestarts() {
+  const disruptions: Disruption[] = DEPLOYMENTS.map((deployment, k) => ({
+    name: `rollout restart ${deployment}`,
+    // The first once the games play; the others as soon as the one before is done.
+    at: 20_000 + k,
+    run: async () => {
+      await kubectl('-n', NAMESPACE, 'rollout', 'restart', `deployment/${deployment}`);
+      await kubectl('-n', NAMESPACE, 'rollout', 'status', `deployment/${deployment}`, '--timeout=300s');
+      // The old pods finish their preStop and shutdown before the next rollout starts.
+      await until('the old pods to be gone', everythingReady);
+      return 'replaced both pods';
+    },
+  }));
+  check('rollout-restart', await gamesDuring({ urls: await gameUrls(), disruptions, outagesAllowed: false }));
+}
+
+/** `kubectl delete pod` of one pod of `selector`; resolves when its replacement and everything else are ready. */
+async function deletePod(selector: string): Promise<string> {
+  const [victim] = (await pods(selector)).filter(isReady);
+  if (!victim) throw new Error(`no ready pod for ${selector}`);
+  await kubectl('-n', NAMESPACE, 'delete', 'pod', victim.metadata.name, '--wait=false');
+  const t0 = Date.now();
+  await until(`a replacement of ${victim.metadata.name}`, async () => {
+    const now = await pods(selector);
+    return !now.some((pod) => pod.metadata.uid === victim.metadata.uid) && now.every(isReady);
+  });
+  const replaced = Date.now() - t0;
+  await until('every pod ready', everythingReady);
+  return `${victim.metadata.name} deleted; replacement ready after ${formatDuration(replaced)}`;
+}
+
+/** SIGKILL to the main process of a pod's container, from the host; resolves when kubelet has restarted it and it is ready. */
+async function killContainer(selector: string): Promise<string> {
+  const [victim] = (await pods(selector)).filter(isReady);
+  const status = victim?.status.containerStatuses?.[0];
+  const id = status?.containerID?.replace(/^containerd:\/\//, '');
+  if (!victim || !status || !id) throw new Error(`no ready container for ${selector}`);
+  const tasks = await run('ctr', ['--address', CONTAINERD_SOCK, '-n', 'k8s.io', 'tasks', 'ls'], {
+    capture: true,
+  });
+  const pid = Number(
+    tasks.stdout
+      .split('\n')
+      .find((line) => line.startsWith(id))
+      ?.split(/\s+/)[1],
+  );
+  if (!pid) throw new Error(`no task of container ${id}`);
+  process.kill(pid, 'SIGKILL');
+  const t0 = Date.now();
+  await until(`${victim.metadata.name} to be restarted`, async () => {
+    const [now] = (await pods(selector)).filter((pod) => pod.metadata.uid === victim.metadata.uid);
+    const restarted = (now?.status.containerStatuses?.[0]?.restartCount ?? 0) > status.restartCount;
+    return restarted && !!now && !!isReady(now);
+  });
+  const back = Date.now() - t0;
+  await until('every pod ready', everythingReady);
+  return `${victim.metadata.name} killed (pid ${pid}); restarted and ready after ${formatDuration(back)}`;
+}
+
+async function faults() {
+  const app = (name: string) => `app.kubernetes.io/instance=oasis198,app.kubernetes.io/name=${name}`;
+  const actions: Array<[string, () => Promise<string>]> = [
+    ...[...SERVICES, 'web'].map((name): [string, () => Promise<string>] => [
+      `delete a ${name} pod`,
+      () => deletePod(app(name)),
+    ]),
+    ['SIGKILL a rooms container', () => killContainer(app('rooms'))],
+    ['delete the NATS pod', () => deletePod(app('nats'))],
+    ['delete the database pod', () => deletePod('app.kubernetes.io/instance=ferretdb')],
+  ];
+  // One every 25 s from 40 s in: each recovery has its own window, and each sleeper's turn runs out during one.
+  const disruptions = actions.map(([name, act], k): Disruption => ({
+    name,
+    at: 40_000 + k * 25_000,
+    run: act,
+  }));
+  check(
+    'faults',
+    await gamesDuring({ urls: await gameUrls(), disruptions, outagesAllowed: true, sleepers: true }),
+  );
+}
+
+/** NATS subject matching (`*` one token, `>` the rest). */
+const matches = (pattern: string, subject: string) => {
+  const p = pattern.split('.');
+  const s = subject.split('.');
+  for (const [i, token] of p.entries()) {
+    if (token === '>') return s.length > i;
+    if (token !== '*' && token !== s[i]) return false;
+  }
+  return p.length === s.length;
+};
+
+async function natsUsers() {
+  const permissions = JSON.parse(
+    readFileSync(path.join(ROOT, 'helm', 'oasis198', 'files', 'nats-permissions.json'), 'utf8'),
+  ).users as Record<string, { publish: string[]; subscribe: string[] }>;
+  const passwords = JSON.parse(
+    readFileSync(path.join(STATE, 'secrets', 'nats-passwords.json'), 'utf8'),
+  ) as Record<string, { nats: { password: string } }>;
+  const servers = `nats://${await clusterIp('oasis198-nats')}:4222`;
+  const candidates = [
+    'user.registered',
+    'rooms.create',
+    'rewards.create',
+    'auth.login',
+    'rooms.deadline',
+    'push.room.x',
+  ];
+  const problems: string[] = [];
+  const wrong = await connect({
+    servers,
+    user: 'gateway',
+    pass: 'not-the-password',
+    reconnect: false,
+    timeout: 3000,
+  }).then(
+    (nc) => nc.close().then(() => 'connected'),
+    (error: Error) => error.message,
+  );
+  if (!/Authorization Violation/i.test(wrong)) problems.push(`a wrong password: ${wrong}`);
+  for (const user of SERVICES) {
+    const allowed = permissions[user];
+    const password = passwords[user]?.nats.password;
+    if (!allowed || !password) throw new Error(`no permissions or password for ${user}`);
+    const publish = candidates.find((s) => !allowed.publish.some((p) => matches(p, s)));
+    const subscribe = candidates.find((s) => !allowed.subscribe.some((p) => matches(p, s)));
+    const nc: NatsConnection = await connect({
+      servers,
+      user,
+      pass: password,
+      reconnect: false,
+      timeout: 3000,
+    });
+    const seen: string[] = [];
+    void (async () => {
+      for await (const status of nc.status()) {
+        const context = (status as { permissionContext?: { operation: string; subject: string } })
+          .permissionContext;
+        if (context) seen.push(`${context.operation} ${context.subject}`);
+      }
+    })();
+    if (publish) nc.publish(publish, 'refused?');
+    if (subscribe) nc.subscribe(subscribe);
+    await nc.flush();
+    await sleep(300);
+    for (const [operation, subject] of [
+      ['publish', publish],
+      ['subscription', subscribe],
+    ] as const) {
+      if (subject && !seen.includes(`${operation} ${subject}`))
+        problems.push(
+          `${user}: ${operation} to ${subject} was not refused (seen: ${seen.join(', ') || 'nothing'})`,
+        );
+    }
+    console.log(`  ${user.padEnd(11)} refused: publish ${publish}, subscribe ${subscribe}`);
+    await nc.close().catch(() => undefined);
+  }
+  console.log(`  a wrong password: ${wrong}`);
+  if (problems.length) throw new Error(`NATS users:\n  ${problems.join('\n  ')}`);
+}
+
+async function saveLogs() {
+  const dir = path.join(ARTIFACTS, 'logs');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const pod of await pods()) {
+    const name = pod.metadata.name;
+    const logs = await run(
+      'sh',
+      [
+        '-c',
+        '"$0" --kubeconfig "$1" -n "$2" logs --all-containers "$3"',
+        ...(await kubectlArgv()),
+        NAMESPACE,
+        name,
+      ],
+      { capture: true },
+    );
+    writeFileSync(path.join(dir, `${name}.log`), logs.output);
+  }
+  writeFileSync(path.join(ARTIFACTS, 'pods.txt'), await kubectl('get', 'pods', '-A', '-o', 'wide'));
+}
+
+const USAGE = `Usage: node tools/k8s/ci.ts [--reuse] [--only psa,e2e,rollout,faults,nats]
+  --reuse  test the cluster that runs (npm run stack:k8s), and leave it up
+  --only   these checks only`;
+const options = parseOptions(USAGE, {
+  reuse: { type: 'boolean', default: false },
+  only: { type: 'string', default: 'psa,e2e,rollout,faults,nats' },
+}).values;
+const only = new Set(options.only.split(','));
+const checks: Array<[string, string, () => Promise<void>]> = [
+  ['psa', 'every pod ready, a privileged pod refused', podSecurity],
+  ['e2e', 'end-to-end scenarios through the web Service', scenarios],
+  ['rollout', 'rollout restart of every deployment while 20 games play', rolloutRestarts],
+  ['faults', 'kubectl delete pod and SIGKILL while 20 games play', faults],
+  ['nats', "each service's NATS user refused outside its permissions", natsUsers],
+];
+
+const started = Date.now();
+let failed = false;
+rmSync(ARTIFACTS, { recursive: true, force: true });
+mkdirSync(ARTIFACTS, { recursive: true });
+try {
+  if (!options.reuse) {
+    await step('images (npm run images, cached)', () => buildImages());
+    await step('the cluster and the chart (Pod Security Admission restricted)', () =>
+      up({ values: [ciValues()] }),
+    );
+  }
+  for (const [key, name, check] of checks) if (only.has(key)) await step(name, check);
+  const policies = (await kubectl('-n', NAMESPACE, 'get', 'networkpolicy', '-o', 'name'))
+    .split('\n')
+    .filter(Boolean);
+  console.log(
+    dim(
+      `  ${policies.length} NetworkPolicies installed, not enforced here: the bridge CNI has no policy engine (docs/adr/0055)`,
+    ),
+  );
+} catch (error) {
+  failed = true;
+  console.error(red((error as Error).message));
+} finally {
+  await saveLogs().catch((error: unknown) =>
+    console.error(red(`saving logs failed: ${(error as Error).message}`)),
+  );
+  if (!options.reuse)
+    await step('down: nothing left behind', down).catch((error: unknown) => {
+      failed = true;
+      console.error(red(`down failed: ${(error as Error).message}`));
+    });
+}
+for (const [name, ms] of timings) console.log(`  ${name.padEnd(64)} ${formatDuration(ms)}`);
+if (failed) process.exit(1);
+console.log(green(`✓ Kubernetes stage passed in ${formatDuration(Date.now() - started)}`));
