@@ -41,6 +41,23 @@ export const authEnv = baseEnv
      * Default 4: Node's thread pool, where argon2 runs (UV_THREADPOOL_SIZE), has 4 threads.
      */
     PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    /**
+     * Where mail goes out (DECISIONS "Forgotten password"): smtp:// or smtps://, with the user and
+     * password in it when the server wants them. The local stacks run Mailpit on 1025.
+     */
+    SMTP_URL: z.string().url().default('smtp://127.0.0.1:1025'),
+    /** The From of every mail. */
+    MAIL_FROM: z.string().min(3).default('Oasis 198 <no-reply@oasis198.local>'),
+    /** The web app's address as players open it: reset links point at its /reset-password page. */
+    PUBLIC_WEB_URL: z
+      .string()
+      .url()
+      .default('http://localhost:8080')
+      .transform((url) => url.replace(/\/+$/, '')),
+    /** How long a reset link works (30 min). */
+    RESET_TOKEN_TTL_S: positiveInt.default(30 * 60),
+    /** How often notices a crash left unsent are looked for and sent. */
+    MAIL_SWEEP_MS: positiveInt.default(5000),
     /** Dead letters of refused events, and the watch on the USERS stream's room (service-kit outbox.ts). */
     ...publisherEnv,
     /**

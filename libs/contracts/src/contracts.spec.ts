@@ -24,6 +24,7 @@ describe('error envelope', () => {
       METHOD_NOT_ALLOWED: 405,
       CONFLICT: 409,
       ROOM_FULL: 409,
+      GONE: 410,
       PAYLOAD_TOO_LARGE: 413,
       RATE_LIMITED: 429,
       UNAVAILABLE: 503,

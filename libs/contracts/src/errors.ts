@@ -21,6 +21,8 @@ export const ERROR_CODES = [
    * clients can tell it from other conflicts (another room of theirs, a race) without reading text.
    */
   'ROOM_FULL',
+  /** A password-reset link that is unknown, used or expired (DECISIONS "Forgotten password"). */
+  'GONE',
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
   'UNAVAILABLE',
@@ -53,6 +55,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   ROOM_FULL: 409,
+  GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,

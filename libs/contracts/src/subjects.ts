@@ -12,6 +12,9 @@ export const Requests = {
     edit: 'auth.edit',
     logout: 'auth.logout',
     delete: 'auth.delete',
+    /** Mails a password-reset link when the e-mail belongs to an account (DECISIONS "Forgotten password"). */
+    forgotPassword: 'auth.forgot-password',
+    resetPassword: 'auth.reset-password',
   },
   rewards: {
     get: 'rewards.get',

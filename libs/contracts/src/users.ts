@@ -27,6 +27,7 @@ export const USER_MESSAGES = {
   oneEditField: 'Send exactly one of name, email or password.',
   emailTaken: 'This e-mail address is already in use.',
   forgotPassword: 'Please, check your E-mail.',
+  resetLinkExpired: 'This link has expired. Ask for a new one.',
 } as const;
 
 // SPEC §5's fields. Whatever is wrong with one (missing, not text, too long, a symbol), it answers
@@ -107,6 +108,30 @@ export const editUserBodySchema = oneOfKeyed(
       : undefined),
 );
 export type EditUserBody = z.infer<typeof editUserBodySchema>;
+
+/** POST /api/users/forgot-password: answered 202 alike whether or not the e-mail has an account. */
+export const forgotPasswordBodySchema = strictBody({ email: emailSchema });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
+
+/**
+ * POST /api/users/reset-password: the new password with SPEC §5's rules (400); an unknown, used or
+ * expired token answers 410.
+ */
+export const resetPasswordBodySchema = strictBody({
+  token: z
+    .string({ error: USER_MESSAGES.resetLinkExpired })
+    .max(256, USER_MESSAGES.resetLinkExpired)
+    .meta({ description: 'The token of the link `/reset-password?token=…` that the e-mail carries.' }),
+  password: newPasswordSchema,
+  confirmedPassword: confirmedPasswordSchema,
+}).refine(passwordsMatch, PASSWORDS_MATCH);
+export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
+
+/** What auth.reset-password answers over NATS: the gateway applies the user's token record at once. */
+export interface ResetPasswordResult {
+  message: string;
+  userId: string;
+}
 
 /** What register and login answer, and what the web app keeps in localStorage under `user`. */
 export const authUserSchema = z.object({

@@ -6,10 +6,12 @@ import {
   type EditUserResult,
   type MessageResponse,
   Requests,
+  type ResetPasswordResult,
   type TokenClaims,
   type VerifyRequest,
 } from '@oasis198/contracts';
 import { parseCaller, type Sent } from '@oasis198/service-kit';
+import { PasswordResetsService } from '../resets/password-resets.service';
 import { SessionsService } from './sessions.service';
 import { UsersService } from './users.service';
 
@@ -19,6 +21,7 @@ export class UsersController {
   constructor(
     private readonly users: UsersService,
     private readonly sessions: SessionsService,
+    private readonly resets: PasswordResetsService,
   ) {}
 
   @MessagePattern(Requests.auth.register)
@@ -49,5 +52,15 @@ export class UsersController {
   @MessagePattern(Requests.auth.delete)
   delete(@Payload() request: unknown): Promise<MessageResponse> {
     return this.users.delete(parseCaller(request));
+  }
+
+  @MessagePattern(Requests.auth.forgotPassword)
+  forgotPassword(@Payload() body: unknown): Promise<MessageResponse> {
+    return this.resets.forgot(body);
+  }
+
+  @MessagePattern(Requests.auth.resetPassword)
+  resetPassword(@Payload() body: unknown): Promise<ResetPasswordResult> {
+    return this.resets.reset(body);
   }
 }

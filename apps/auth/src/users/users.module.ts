@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { MailModule } from '../mail/mail.module';
 import { PasswordHasher } from '../passwords/password-hasher';
 import { PasswordPolicy } from '../passwords/password-policy';
+import { PasswordReset, PasswordResetSchema } from '../resets/password-reset.schema';
+import { PasswordResetsService } from '../resets/password-resets.service';
 import { TokensModule } from '../tokens/tokens.module';
 import { SessionsService } from './sessions.service';
 import { UserEventsLifecycle, userEventsProvider } from './user-events';
@@ -11,12 +14,20 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [MongooseModule.forFeature([{ name: User.name, schema: UserSchema }]), TokensModule],
+  imports: [
+    MongooseModule.forFeature([
+      { name: User.name, schema: UserSchema },
+      { name: PasswordReset.name, schema: PasswordResetSchema },
+    ]),
+    TokensModule,
+    MailModule,
+  ],
   controllers: [UsersController],
   providers: [
     UsersRepository,
     UsersService,
     SessionsService,
+    PasswordResetsService,
     PasswordHasher,
     PasswordPolicy,
     userEventsProvider,

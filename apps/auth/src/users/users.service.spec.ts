@@ -83,8 +83,34 @@ const valid = {
   confirmedPassword: 'Zebra2Lamp',
 };
 
+/** ChangeNotices in memory: what was held, and what became of it. */
+class FakeNotices {
+  readonly held = new Map<string, { to: string; subject: string; state: 'held' | 'sent' | 'dropped' }>();
+  async hold(message: { to: string; subject: string }) {
+    const id = String(this.held.size + 1);
+    this.held.set(id, { to: message.to, subject: message.subject, state: 'held' });
+    return id;
+  }
+  async release(id: string) {
+    this.mark(id, 'sent');
+  }
+  async drop(id: string) {
+    this.mark(id, 'dropped');
+  }
+  private mark(id: string, state: 'sent' | 'dropped') {
+    const notice = this.held.get(id);
+    if (notice) notice.state = state;
+  }
+  in(state: 'held' | 'sent' | 'dropped') {
+    return [...this.held.values()]
+      .filter((n) => n.state === state)
+      .map(({ to, subject }) => ({ to, subject }));
+  }
+}
+
 function setup() {
   const repo = new InMemoryUsersRepository();
+  const notices = new FakeNotices();
   const tokens = new TokensService(config);
   const revocations = new FakeRevocations();
   const hasher = new FakeHasher();
@@ -111,6 +137,8 @@ function setup() {
     new PasswordPolicy(),
     relay,
     createLogger('auth-test', 'silent'),
+    notices,
+    { PUBLIC_WEB_URL: 'http://web.test' },
   );
   const sessions = new SessionsService(
     tokens,
@@ -118,7 +146,7 @@ function setup() {
     repo as unknown as UsersRepository,
   );
   const callerOf = (token: string) => sessions.verify(token);
-  return { repo, tokens, revocations, hasher, published, users, sessions, callerOf, stream };
+  return { repo, tokens, revocations, hasher, published, users, sessions, callerOf, stream, notices };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -288,6 +316,33 @@ describe('UsersService', () => {
       await users.edit(await callerOf(third), { password: 'Badger4Moon' });
       await expectError(callerOf(first), 'UNAUTHORIZED', COMMON_MESSAGES.invalidToken);
       expect((await callerOf(third)).userId).toBe(caller.userId);
+    });
+
+    it('mails a notice to the old address when the e-mail or the password changes, none when it fails', async () => {
+      const { users, callerOf, notices, revocations } = setup();
+      const alice = await callerOf((await users.register(valid)).token);
+      await users.register({ ...valid, name: 'bobby1', email: 'bob@example.com' });
+      await expectError(
+        users.edit(alice, { email: 'bob@example.com' }),
+        'CONFLICT',
+        USER_MESSAGES.emailTaken,
+      );
+      revocations.failing = true;
+      await expectError(
+        users.edit(alice, { password: 'Otter9River' }),
+        'UNAVAILABLE',
+        COMMON_MESSAGES.unavailable,
+      );
+      revocations.failing = false;
+      expect(notices.in('sent')).toEqual([]);
+      await users.edit(alice, { email: 'alice@example.org' });
+      await users.edit(alice, { password: 'Otter9River' });
+      await users.edit(alice, { name: 'alice2' });
+      expect(notices.in('sent')).toEqual([
+        { to: valid.email, subject: 'Your Oasis 198 e-mail was changed' },
+        { to: 'alice@example.org', subject: 'Your Oasis 198 password was changed' },
+      ]);
+      expect(notices.in('held')).toEqual([]);
     });
 
     it('needs a login within REAUTH_WINDOW_S for e-mail, password and deletion, not for a rename', async () => {

@@ -10,9 +10,12 @@ import {
   type TokenClaims,
   USER_MESSAGES,
 } from '@oasis198/contracts';
-import { LOGGER, type Logger, makeEvent, type OutboxRelay } from '@oasis198/service-kit';
+import { CONFIG, LOGGER, type Logger, makeEvent, type OutboxRelay } from '@oasis198/service-kit';
 import { Types } from 'mongoose';
+import type { AuthConfig } from '../config';
+import { type ChangeNotices, MailOutbox } from '../mail/mail-outbox';
 import { PasswordHasher } from '../passwords/password-hasher';
+import { MailTexts } from '../resets/mail-texts';
 import { PasswordPolicy } from '../passwords/password-policy';
 import { RevocationsService } from '../tokens/revocations.service';
 import { TokensService } from '../tokens/tokens.service';
@@ -37,6 +40,8 @@ export class UsersService {
     private readonly policy: PasswordPolicy,
     @Inject(USER_EVENTS) private readonly events: Pick<OutboxRelay, 'publishSoon' | 'assertCanPublish'>,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(MailOutbox) private readonly notices: ChangeNotices,
+    @Inject(CONFIG) private readonly config: Pick<AuthConfig, 'PUBLIC_WEB_URL'>,
   ) {}
 
   /** A new account and a token; 409 when the e-mail is taken, in any case, even under a race. */
@@ -121,12 +126,17 @@ export class UsersService {
         const emailKey = normalizeEmail(edit.email);
         const holder = await this.users.findActiveByEmailKey(emailKey);
         if (holder && holder._id !== caller.userId) throw emailTaken();
-        try {
-          user = await this.users.update(caller.userId, { email: edit.email, emailKey });
-        } catch (error) {
-          if (error instanceof EmailInUseError) throw emailTaken();
-          throw error;
-        }
+        const before = await this.users.findActiveById(caller.userId);
+        if (!before) throw invalidSession();
+        // The old address hears of the change (DECISIONS): stored before it, sent after it.
+        user = await this.withNotice(MailTexts.emailChanged(before.email, edit.email), async () => {
+          try {
+            return await this.users.update(caller.userId, { email: edit.email, emailKey });
+          } catch (error) {
+            if (error instanceof EmailInUseError) throw emailTaken();
+            throw error;
+          }
+        });
         break;
       }
       case 'password': {
@@ -134,14 +144,41 @@ export class UsersService {
         const passwordHash = await this.hasher.inTurn(() => this.hasher.hash(edit.password), caller.userId);
         // Every other token is void before the new password is stored, so a confirmed change never
         // leaves a thief's token working; the caller's token is kept (DECISIONS).
-        await this.revocations.revokeBefore(caller.userId, Date.now(), caller.jti);
-        user = await this.users.update(caller.userId, { passwordHash });
+        const before = await this.users.findActiveById(caller.userId);
+        if (!before) throw invalidSession();
+        const forgotLink = `${this.config.PUBLIC_WEB_URL}/forget-password`;
+        user = await this.withNotice(MailTexts.passwordChanged(before.email, forgotLink), async () => {
+          await this.revocations.revokeBefore(caller.userId, Date.now(), caller.jti);
+          return this.users.update(caller.userId, { passwordHash });
+        });
         break;
       }
     }
     if (!user) throw invalidSession();
     this.logger.info({ userId: user._id, field: edit.field }, 'user edited');
     return { user: { _id: user._id, name: user.name, email: user.email } };
+  }
+
+  /**
+   * Runs a change with its notice held first: sent once the change is stored, forgotten when it
+   * fails. A crash between the two leaves the notice to the outbox's sweep.
+   */
+  private async withNotice(
+    notice: Parameters<ChangeNotices['hold']>[0],
+    change: () => Promise<UserRecord | null>,
+  ): Promise<UserRecord | null> {
+    const id = await this.notices.hold(notice);
+    let user: UserRecord | null;
+    try {
+      user = await change();
+    } catch (error) {
+      await this.notices.drop(id);
+      throw error;
+    }
+    if (user)
+      void this.notices.release(id); // the SMTP server's pace is not the answer's
+    else await this.notices.drop(id);
+    return user;
   }
 
   /** Deletes the account: every token stops working at once; user.deleted goes out, then the record. */
