@@ -74,6 +74,10 @@ export const gatewayEnv = baseEnv
      */
     PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT: limit(10),
     PASSWORD_CHECKS_PER_MINUTE_PER_ADDRESS: limit(30),
+    /** Per client address: forgot-password requests an hour; more answer 429 (DECISIONS "Forgotten password"). */
+    FORGOT_PASSWORD_PER_ADDRESS_PER_HOUR: limit(10),
+    /** Per account (e-mail): reset mails an hour; further requests answer 202 alike and mail nothing. */
+    RESET_MAILS_PER_ACCOUNT_PER_HOUR: limit(3),
     /** Live push streams (room and room-list SSE) one client address may hold open on this replica. */
     PUSH_STREAMS_PER_ADDRESS: limit(20),
     /**

@@ -11,6 +11,7 @@ import {
   editRoomResponseSchema,
   editUserBodySchema,
   editUserResponseSchema,
+  forgotPasswordBodySchema,
   gameHistorySchema,
   httpErrorBodySchema,
   leaderboardPushDataSchema,
@@ -20,6 +21,7 @@ import {
   playedGameDetailSchema,
   rankedRewardSchema,
   registerBodySchema,
+  resetPasswordBodySchema,
   rewardViewSchema,
   roomGonePushDataSchema,
   roomMovesPushDataSchema,
@@ -37,7 +39,13 @@ import { RewardsController } from '../rewards/rewards.controller';
 import { RoomPushService } from '../rooms/room-push.service';
 import { RoomsController } from '../rooms/rooms.controller';
 import { UsersController } from '../users/users.controller';
-import { AccountEditThrottle, GatewayLimits, LoginThrottle, RegisterThrottle } from './rate-limit';
+import {
+  AccountEditThrottle,
+  GatewayLimits,
+  LoginThrottle,
+  PasswordResetThrottle,
+  RegisterThrottle,
+} from './rate-limit';
 import { apiDocument, openApiSchema } from './openapi';
 
 /**
@@ -53,6 +61,7 @@ async function documentOf(): Promise<OpenAPIObject> {
       { provide: LoginThrottle, useValue: unused },
       { provide: RegisterThrottle, useValue: unused },
       { provide: AccountEditThrottle, useValue: unused },
+      { provide: PasswordResetThrottle, useValue: unused },
       { provide: TokenRevocations, useValue: unused },
       { provide: RoomPushService, useValue: unused },
       { provide: LeaderboardPushService, useValue: unused },
@@ -104,6 +113,8 @@ describe('the OpenAPI document', () => {
       ['/api/users/login', 'post', loginBodySchema],
       ['/api/users', 'post', registerBodySchema],
       ['/api/users/edit', 'patch', editUserBodySchema],
+      ['/api/users/forgot-password', 'post', forgotPasswordBodySchema],
+      ['/api/users/reset-password', 'post', resetPasswordBodySchema],
       ['/api/rooms', 'post', createRoomBodySchema],
       ['/api/rooms/{id}/edit', 'patch', editRoomBodySchema],
       ['/api/rewards', 'post', createRewardBodySchema],
@@ -159,6 +170,8 @@ describe('the OpenAPI document', () => {
       'patch /api/users/edit': ['200', '400', '401', '409', '413', '429', '503'],
       'delete /api/users/delete': ['200', '401', '503'],
       'post /api/users/logout': ['200', '401', '429', '503'],
+      'post /api/users/forgot-password': ['202', '400', '413', '429', '503'],
+      'post /api/users/reset-password': ['200', '400', '410', '413', '429', '503'],
       'post /api/rooms': ['201', '400', '401', '403', '409', '413', '429', '503'],
       'post /api/rooms/play-now': ['200', '401', '409', '429', '503'],
       'get /api/rooms': ['200', '400', '503'],
@@ -195,6 +208,8 @@ describe('the OpenAPI document', () => {
       ['patch /api/users/edit', '200', editUserResponseSchema],
       ['delete /api/users/delete', '200', messageResponseSchema],
       ['post /api/users/logout', '200', messageResponseSchema],
+      ['post /api/users/forgot-password', '202', messageResponseSchema],
+      ['post /api/users/reset-password', '200', messageResponseSchema],
       ['post /api/rooms', '201', roomViewSchema],
       ['post /api/rooms/play-now', '200', roomViewSchema],
       ['get /api/rooms', '200', roomListSchema],

@@ -10,6 +10,7 @@ import {
   GatewayLimits,
   LimitPerUser,
   LoginThrottle,
+  PasswordResetThrottle,
   PerUserLimitInterceptor,
   type PerUserLimitName,
   RegisterThrottle,
@@ -31,6 +32,8 @@ const config = {
   ACCOUNT_EDITS_PER_HOUR: 2,
   PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT: 100,
   PASSWORD_CHECKS_PER_MINUTE_PER_ADDRESS: 100,
+  FORGOT_PASSWORD_PER_ADDRESS_PER_HOUR: 10,
+  RESET_MAILS_PER_ACCOUNT_PER_HOUR: 3,
 } as GatewayConfig;
 
 let now = 0;
@@ -77,6 +80,8 @@ describe('gateway limits', () => {
       accountEdits: { max: 10, windowMs: 3_600_000 },
       passwordAccount: { max: 10, windowMs: 60_000 },
       passwordAddress: { max: 30, windowMs: 60_000 },
+      forgotAddress: { max: 10, windowMs: 3_600_000 },
+      resetMails: { max: 3, windowMs: 3_600_000 },
     });
     expect(
       loadConfig(gatewayEnv, {
@@ -292,6 +297,40 @@ describe('AccountEditThrottle', () => {
     await expect(register.attempt('ip', 'b@x.com', async () => 'created')).rejects.toMatchObject({
       code: 'RATE_LIMITED',
     });
+  });
+});
+
+describe('PasswordResetThrottle', () => {
+  it('mails an e-mail 3 times an hour across replicas, then answers alike and mails nothing', async () => {
+    const [a, b] = replicas().map((limits) => new PasswordResetThrottle(limits));
+    const send = jest.fn(async () => ({ message: 'sent' }));
+    for (const [i, throttle] of [a, b, a, b, a].entries()) {
+      await expect(throttle?.forgot(`ip${i}`, i % 2 ? 'A@x.com ' : 'a@x.com', send)).resolves.toBeUndefined();
+    }
+    expect(send).toHaveBeenCalledTimes(3);
+    await b?.forgot('ip9', 'b@x.com', send);
+    expect(send).toHaveBeenCalledTimes(4);
+    now += 3_600_000;
+    await a?.forgot('ip0', 'a@x.com', send);
+    expect(send).toHaveBeenCalledTimes(5);
+  });
+
+  it('counts every request on its address: the 11th in an hour is 429, whatever the e-mail', async () => {
+    const [a, b] = replicas().map((limits) => new PasswordResetThrottle(limits));
+    const send = jest.fn(async () => ({ message: 'sent' }));
+    for (let i = 0; i < 10; i++) await (i % 2 ? a : b)?.forgot('ip', `u${i}@x.com`, send);
+    await expect(a?.forgot('ip', 'new@x.com', send)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect(send).toHaveBeenCalledTimes(10);
+    await expect(a?.forgot('other', 'new@x.com', send)).resolves.toBeUndefined();
+  });
+
+  it('gives the mail back when auth does not answer', async () => {
+    const [limits] = replicas();
+    const throttle = new PasswordResetThrottle(limits as GatewayLimits);
+    for (let i = 0; i < 3; i++) await expect(throttle.forgot('ip', 'a@x.com', down)).rejects.toThrow();
+    const send = jest.fn(async () => ({ message: 'sent' }));
+    await throttle.forgot('ip', 'a@x.com', send);
+    expect(send).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -56,6 +56,8 @@ export function gatewayLimitRules(config: GatewayConfig) {
     accountEdits: { max: config.ACCOUNT_EDITS_PER_HOUR, windowMs: HOUR_MS },
     passwordAccount: { max: config.PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT, windowMs: MINUTE_MS },
     passwordAddress: { max: config.PASSWORD_CHECKS_PER_MINUTE_PER_ADDRESS, windowMs: MINUTE_MS },
+    forgotAddress: { max: config.FORGOT_PASSWORD_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS },
+    resetMails: { max: config.RESET_MAILS_PER_ACCOUNT_PER_HOUR, windowMs: HOUR_MS },
   } satisfies Record<string, LimitRule>;
 }
 
@@ -234,6 +236,35 @@ export class AccountEditThrottle {
    */
   async emailChange(clientAddress: string): Promise<void> {
     await reserveAll([[this.limits.get('register'), clientAddress]]);
+  }
+}
+
+/**
+ * Forgotten passwords (DECISIONS "Forgotten password"): every request counts on its client address
+ * (over the limit: 429), then on its e-mail; past the e-mail's mails an hour the request answers as
+ * any other and mails nothing, so no answer tells an account from a made-up e-mail.
+ */
+@Injectable()
+export class PasswordResetThrottle {
+  constructor(private readonly limits: GatewayLimits) {}
+
+  async forgot(clientAddress: string, email: string, send: () => Promise<unknown>): Promise<void> {
+    await reserveAll([[this.limits.get('forgotAddress'), clientAddress]]);
+    const mails = this.limits.get('resetMails');
+    const reservation = await mails.reserve(email.trim().toLowerCase());
+    if (!reservation.allowed) return;
+    try {
+      await send();
+    } catch (error) {
+      // Nothing was mailed: auth did not answer.
+      await quietly(mails.refund(reservation));
+      throw error;
+    }
+  }
+
+  /** A reset is a password hash, counted on the client address. */
+  async reset(clientAddress: string): Promise<void> {
+    await reserveAll([[this.limits.get('passwordAddress'), clientAddress]]);
   }
 }
 

@@ -8,6 +8,8 @@ import {
   type EditUserResponse,
   editUserResponseSchema,
   type EditUserResult,
+  type ForgotPasswordBody,
+  forgotPasswordBodySchema,
   type LoginBody,
   loginBodySchema,
   type MessageResponse,
@@ -15,8 +17,12 @@ import {
   type RegisterBody,
   registerBodySchema,
   Requests,
+  type ResetPasswordBody,
+  resetPasswordBodySchema,
+  type ResetPasswordResult,
   type TokenClaims,
   TokenRecords,
+  USER_MESSAGES,
 } from '@oasis198/contracts';
 import { RpcClient } from '@oasis198/service-kit';
 import { AuthGuard, Caller } from '../auth/auth.guard';
@@ -27,6 +33,7 @@ import {
   ApiRateLimited,
   LimitPerUser,
   LoginThrottle,
+  PasswordResetThrottle,
   RegisterThrottle,
 } from '../http/rate-limit';
 import { DocumentedBody, parseInput, ValidBody } from '../http/schema-body';
@@ -46,6 +53,7 @@ export class UsersController {
     private readonly registerThrottle: RegisterThrottle,
     private readonly editThrottle: AccountEditThrottle,
     private readonly revocations: TokenRevocations,
+    private readonly resetThrottle: PasswordResetThrottle,
   ) {}
 
   @Post('login')
@@ -81,6 +89,51 @@ export class UsersController {
     return this.registerThrottle.attempt(client, body.email, () =>
       this.rpc.request<AuthUser>(Requests.auth.register, body),
     );
+  }
+
+  @Post('forgot-password')
+  @HttpCode(202)
+  @ApiAnswer(
+    202,
+    messageResponseSchema,
+    `'${USER_MESSAGES.forgotPassword}' for any well-formed e-mail, whether or not it has an account; an account's address receives a link to /reset-password (30 min, once), at most RESET_MAILS_PER_ACCOUNT_PER_HOUR (3) an hour.`,
+  )
+  @ApiError(400, 'The e-mail breaks SPEC §5 (its message).')
+  @ApiRateLimited(
+    'More than FORGOT_PASSWORD_PER_ADDRESS_PER_HOUR (10) requests from this address in an hour.',
+  )
+  async forgotPassword(
+    @ValidBody(forgotPasswordBodySchema) body: ForgotPasswordBody,
+    @ClientAddress() client: string,
+  ): Promise<MessageResponse> {
+    await this.resetThrottle.forgot(client, body.email, () =>
+      this.rpc.request<MessageResponse>(Requests.auth.forgotPassword, body),
+    );
+    return { message: USER_MESSAGES.forgotPassword };
+  }
+
+  @Post('reset-password')
+  @HttpCode(200)
+  @ApiAnswer(
+    200,
+    messageResponseSchema,
+    `'${USER_MESSAGES.passwordChanged}': every token of the account is void.`,
+  )
+  @ApiError(400, `A ${COMMON_PASSWORD_OR_FIELD} The link stays good.`)
+  @ApiError(410, `'${USER_MESSAGES.resetLinkExpired}': the token is unknown, used or expired.`)
+  @ApiRateLimited('Too many password checks from this address in a minute.')
+  async resetPassword(
+    @ValidBody(resetPasswordBodySchema) body: ResetPasswordBody,
+    @ClientAddress() client: string,
+  ): Promise<MessageResponse> {
+    await this.resetThrottle.reset(client);
+    const { message, userId } = await this.rpc.request<ResetPasswordResult>(
+      Requests.auth.resetPassword,
+      body,
+    );
+    // This replica refuses the account's old tokens at once (every replica's watch brings it too).
+    await this.revocations.refresh(TokenRecords.user(userId));
+    return { message };
   }
 
   @Patch('edit')
