@@ -83,6 +83,11 @@ export const baseEnv = z.object({
     .optional(),
   /** Surrounding whitespace (a Secret written from a file) is dropped, as the charts' NATS does. */
   NATS_PASSWORD: z.string().trim().min(1).optional(),
+  /**
+   * Copies JetStream keeps of each stream and KV bucket: 1 on a single server, 3 on a three-node
+   * cluster (a node may fail without losing a write). Publishers bring existing streams to it.
+   */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
 });
 
 /** Variables of services that own a MongoDB database. */

@@ -54,7 +54,11 @@ export class ServiceKitModule implements BeforeApplicationShutdown, OnApplicatio
       {
         provide: JetStreamService,
         useFactory: async () => {
-          const service = new JetStreamService({ ...natsEndpoint(config), name }, logger, metrics);
+          const service = new JetStreamService(
+            { ...natsEndpoint(config), name, streamReplicas: config.NATS_STREAM_REPLICAS },
+            logger,
+            metrics,
+          );
           await service.connect();
           return service;
         },

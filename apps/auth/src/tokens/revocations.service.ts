@@ -58,7 +58,7 @@ export class RevocationsService implements OnModuleInit {
     const { kv, updated } = await openKvBucket(
       this.jetstream.nc,
       KvBuckets.tokens,
-      { history: 1, ttl: ttlMs, max_bytes: maxBytes },
+      { history: 1, ttl: ttlMs, max_bytes: maxBytes, replicas: this.jetstream.streamReplicas },
       (config) =>
         config.max_age !== limits.max_age || config.max_bytes !== limits.max_bytes ? limits : undefined,
     );

@@ -11,7 +11,7 @@ import { FiredDeadlinesConsumer } from './fired-deadlines.consumer';
       // The TIMERS stream exists before the consumer reads it (rooms keeps its limits).
       useFactory: async (jetstream: JetStreamService, config: GameTimerConfig) => {
         const jsm = await jetstream.nc.jetstreamManager();
-        await ensureTimerStream(jsm);
+        await ensureTimerStream(jsm, undefined, jetstream.streamReplicas);
         return new ScheduleStore(jetstream.nc, jsm, config.TIMER_SCHEDULE_LEAD_MS);
       },
     },

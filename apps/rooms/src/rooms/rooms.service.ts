@@ -153,7 +153,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     await keepPublishedStream(this.jetstream, roomLog, this.config);
     this.roomLog = new RoomLog(nc.jetstream(), jsm);
     // Rooms writes each room's deadlines as its schedule in TIMERS, and keeps that stream's limits.
-    await ensureTimerStream(jsm, this.config.TIMERS_STREAM_MAX_BYTES);
+    await ensureTimerStream(jsm, this.config.TIMERS_STREAM_MAX_BYTES, this.jetstream.streamReplicas);
     const schedules = new ScheduleStore(nc, jsm, this.config.TIMER_SCHEDULE_LEAD_MS);
     const passcodeWindowMs = this.config.PASSCODE_FAILURE_WINDOW_S * 1000;
     const { passcodes, passcodesPerRoom } = await openSharedLimits(

@@ -26,6 +26,13 @@ export const limitsBucketEnv = {
     .default(LIMITS_BUCKET_MAX_BYTES),
 };
 
-export function limitsBucketBounds(config: { LIMITS_BUCKET_MAX_BYTES: number }): BucketBounds {
-  return { maxBytes: config.LIMITS_BUCKET_MAX_BYTES, maxValueSize: LIMITS_BUCKET_MAX_VALUE_SIZE };
+export function limitsBucketBounds(config: {
+  LIMITS_BUCKET_MAX_BYTES: number;
+  NATS_STREAM_REPLICAS?: number;
+}): BucketBounds {
+  return {
+    maxBytes: config.LIMITS_BUCKET_MAX_BYTES,
+    maxValueSize: LIMITS_BUCKET_MAX_VALUE_SIZE,
+    replicas: config.NATS_STREAM_REPLICAS,
+  };
 }

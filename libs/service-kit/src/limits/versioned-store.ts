@@ -44,6 +44,8 @@ export function isStoreFull(error: unknown): boolean {
 export interface BucketBounds {
   maxBytes: number;
   maxValueSize: number;
+  /** Copies JetStream keeps of the bucket (NATS_STREAM_REPLICAS); unset: 1 when created. */
+  replicas?: number;
 }
 
 export function isWrongRevision(error: unknown): boolean {
@@ -80,7 +82,11 @@ export class KvStore implements VersionedStore {
     ttlMs: number,
     bounds?: BucketBounds,
   ): Promise<KvStore> {
-    const sizes = bounds && { max_bytes: bounds.maxBytes, maxValueSize: bounds.maxValueSize };
+    const sizes = bounds && {
+      max_bytes: bounds.maxBytes,
+      maxValueSize: bounds.maxValueSize,
+      ...(bounds.replicas === undefined ? {} : { replicas: bounds.replicas }),
+    };
     const { kv } = await openKvBucket(nc, bucket, { history: 1, ttl: ttlMs, ...sizes }, (config) => {
       const changes: {
         max_age?: number;

@@ -36,8 +36,11 @@ export class JetStreamService {
   private readonly consumers: EventConsumers;
 
   constructor(
-    /** Servers and credentials (natsEndpoint), and the service's name for the connection. */
-    private readonly options: NatsEndpoint & { name: string },
+    /**
+     * Servers and credentials (natsEndpoint), the service's name for the connection, and the
+     * replicas of the streams and buckets it creates (NATS_STREAM_REPLICAS; unset: 1).
+     */
+    private readonly options: NatsEndpoint & { name: string; streamReplicas?: number },
     private readonly logger: Logger,
     private readonly metrics?: Metrics,
   ) {
@@ -47,7 +50,8 @@ export class JetStreamService {
 
   async connect(extra: Partial<ConnectionOptions> = {}): Promise<void> {
     if (this.connection) return;
-    this.connection = await connectNats(this.options, this.logger, extra);
+    const { streamReplicas: _replicas, ...endpoint } = this.options;
+    this.connection = await connectNats(endpoint, this.logger, extra);
     this.manager = await this.connection.jetstreamManager();
     this.client = this.connection.jetstream();
   }
@@ -55,6 +59,11 @@ export class JetStreamService {
   get nc(): NatsConnection {
     if (!this.connection) throw new Error('JetStreamService is not connected');
     return this.connection;
+  }
+
+  /** How many copies JetStream keeps of each stream and KV bucket this service creates. */
+  get streamReplicas(): number {
+    return this.options.streamReplicas ?? 1;
   }
 
   /** True while the connection is open (it may be reconnecting). */
@@ -69,7 +78,7 @@ export class JetStreamService {
 
   /** See ensureStreams (stream-setup.ts). */
   ensureStreams(streams: readonly StreamSpec[], options: { updateLimits?: boolean } = {}): Promise<void> {
-    return ensureStreams(this.jsm(), streams, this.logger, options);
+    return ensureStreams(this.jsm(), streams, this.logger, { replicas: this.streamReplicas, ...options });
   }
 
   /** Keeps a view of how full these streams are (capacity-watch.ts). */

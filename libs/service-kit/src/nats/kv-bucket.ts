@@ -10,7 +10,8 @@ export type KvBucketUpdate = (config: StreamConfig) => Partial<StreamConfig> | u
 
 /**
  * Opens a KV bucket, creating it with `options` when missing, then applies `update` to its stream
- * config. Replicas and services start together: when another one creates the bucket at the same
+ * config; with `options.replicas`, an existing bucket is brought to that many replicas too.
+ * Replicas and services start together: when another one creates the bucket at the same
  * moment (with its own settings), this one opens theirs and `update` sees those. A bucket named in
  * KvBucketMaxValueSize takes values of that size at most, on creation and on an existing bucket.
  */
@@ -30,11 +31,14 @@ export async function openKvBucket(
     if (!String((error as Error).message).includes('already in use')) throw error;
     kv = await open();
   }
-  if (!update && maxValueSize === undefined) return { kv };
+  if (!update && maxValueSize === undefined && options.replicas === undefined) return { kv };
   const { config } = (await kv.status()).streamInfo;
   let changes = update?.(config);
   if (maxValueSize !== undefined && config.max_msg_size !== maxValueSize) {
     changes = { ...changes, max_msg_size: maxValueSize };
+  }
+  if (options.replicas !== undefined && config.num_replicas !== options.replicas) {
+    changes = { ...changes, num_replicas: options.replicas };
   }
   if (!changes) return { kv };
   const jsm = await nc.jetstreamManager();

@@ -42,9 +42,9 @@ export const CONSUMER_SETTINGS: Partial<ConsumerConfig> = { ack_wait: 30 * 1e9, 
 const DAY_NS = 24 * 60 * 60 * 1e9;
 
 /**
- * Creates each stream if missing, with its retention, limits and discard policy NEW. With
- * updateLimits (the stream's publisher), an existing stream's retention, limits and discard
- * policy are brought up to date too, since deployments upgrade in place; lowering max_bytes
+ * Creates each stream if missing, with its retention, limits, `replicas` (default 1) and discard
+ * policy NEW. With updateLimits (the stream's publisher), an existing stream's retention, limits,
+ * replicas and discard policy are brought up to date too, since deployments upgrade in place; lowering max_bytes
  * below what is stored drops nothing under discard NEW, it only refuses new messages until
  * there is room. Consumers leave an existing stream as it is, so services configured
  * differently do not undo each other.
@@ -53,7 +53,7 @@ export async function ensureStreams(
   jsm: JetStreamManager,
   streams: readonly StreamSpec[],
   logger: Pick<Logger, 'info'>,
-  options: { updateLimits?: boolean } = {},
+  options: { updateLimits?: boolean; replicas?: number } = {},
 ): Promise<void> {
   for (const stream of streams) {
     const limits = {
@@ -61,6 +61,7 @@ export async function ensureStreams(
       max_bytes: stream.maxBytes ?? -1,
       max_msg_size: stream.maxMsgSize ?? -1,
       discard: DiscardPolicy.New,
+      num_replicas: options.replicas ?? 1,
     };
     let current;
     try {
@@ -91,7 +92,8 @@ export async function ensureStreams(
       config.retention === limits.retention &&
       config.max_bytes === limits.max_bytes &&
       config.max_msg_size === limits.max_msg_size &&
-      config.discard === limits.discard
+      config.discard === limits.discard &&
+      config.num_replicas === limits.num_replicas
     ) {
       continue;
     }
@@ -109,6 +111,7 @@ export async function ensureStreams(
           max_bytes: config.max_bytes,
           max_msg_size: config.max_msg_size,
           discard: config.discard,
+          num_replicas: config.num_replicas,
         },
       },
       'updated stream configuration',

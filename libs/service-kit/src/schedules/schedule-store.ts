@@ -32,14 +32,19 @@ const MAX_RACES = 5;
 const REMEMBERED_ROOMS = 100_000;
 
 /**
- * Creates the TIMERS stream when missing and, with `maxBytes`, brings its limits up to date:
+ * Creates the TIMERS stream when missing, with `replicas` copies, and, with `maxBytes`, brings its
+ * limits and replicas up to date:
  * rooms, which writes every room's schedule, keeps them (TIMERS_STREAM_MAX_BYTES); the game timer
  * only creates the stream if it starts first. Not service-kit's ensureStreams: a stream with
  * message schedules must discard OLD (the server refuses discard NEW with schedules), keeps one
  * message per subject (a room's schedule, its fired deadline) and uses work-queue retention (a
  * fired deadline goes once acked).
  */
-export async function ensureTimerStream(jsm: JetStreamManager, maxBytes?: number): Promise<void> {
+export async function ensureTimerStream(
+  jsm: JetStreamManager,
+  maxBytes?: number,
+  replicas = 1,
+): Promise<void> {
   const spec = Streams.timers;
   const config: TimerStreamConfig = {
     name: spec.name,
@@ -51,6 +56,7 @@ export async function ensureTimerStream(jsm: JetStreamManager, maxBytes?: number
     max_msg_size: spec.maxMsgSize,
     max_msgs_per_subject: spec.maxMsgsPerSubject,
     duplicate_window: 2 * MINUTE_NS,
+    num_replicas: replicas,
     allow_msg_schedules: true,
     allow_msg_ttl: true,
   };
@@ -74,6 +80,7 @@ export async function ensureTimerStream(jsm: JetStreamManager, maxBytes?: number
     current.max_bytes !== config.max_bytes ||
     current.max_msg_size !== config.max_msg_size ||
     current.max_msgs_per_subject !== config.max_msgs_per_subject ||
+    current.num_replicas !== config.num_replicas ||
     !current.allow_msg_schedules ||
     !current.allow_msg_ttl
   ) {
