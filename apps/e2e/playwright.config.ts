@@ -59,7 +59,10 @@ export default defineConfig({
     : {
         command: `"${process.execPath}" tools/scripts/e2e-stack.ts`,
         cwd: ROOT,
-        wait: { stdout: /e2e stack ready at (?<e2e_stack_url>http:\/\/\S+)/ },
+        // Named groups become variables: E2E_STACK_URL, and E2E_INBOX_URL (Mailpit's web inbox).
+        wait: {
+          stdout: /e2e stack ready at (?<e2e_stack_url>http:\/\/\S+) inbox (?<e2e_inbox_url>http:\/\/\S+)/,
+        },
         // The stack's output shows beside the scenarios' (stderr does by default).
         stdout: 'pipe',
         // NATS, FerretDB and five services on a busy machine; stopping waits up to 10 s per service.

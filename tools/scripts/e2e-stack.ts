@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The end-to-end tests' stack, which Playwright's webServer starts (apps/e2e/playwright.config.ts):
-// `npm start`'s stack (NATS, FerretDB, the gateway serving the built web app, auth, rewards, rooms
+// `npm start`'s stack (NATS, FerretDB, Mailpit, the gateway serving the built web app, auth, rewards, rooms
 // and game-timer) on free ports with throwaway run and data directories, so it never meets a
 // developer's running stack or data, and with the gateway's limits raised (every browser of the
 // scenarios comes from 127.0.0.1). Once every service answers its health check it prints
-// "e2e stack ready at <url>", the line Playwright waits for and takes the address from.
+// "e2e stack ready at <url> inbox <url>", the line Playwright waits for and takes the addresses from.
 // The services' output goes to .artifacts/e2e/stack.log. SIGTERM (Playwright's shutdown), SIGINT or
 // SIGHUP stop everything; so does a service dying, after its last lines are printed.
 import { fstatSync } from 'node:fs';
@@ -41,4 +41,7 @@ const stack = await throwaway.starting.catch((error) => {
   if (!stopRequested) console.error(`the stack did not start: ${error.message}`);
   return stop(1);
 });
-console.log(`e2e stack ready at ${stack.url} (services: ${stack.apps.map((a) => a.name).join(', ')})`);
+// The inbox: the scenarios read the mail auth sends (reset links) through Mailpit's API.
+console.log(
+  `e2e stack ready at ${stack.url} inbox ${stack.infra.mail.monitorUrl} (services: ${stack.apps.map((a) => a.name).join(', ')})`,
+);

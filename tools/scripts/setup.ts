@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Installs what the workspace needs, skipping every step that is already satisfied:
 //   npm packages (npm ci, keyed by a hash of package-lock.json),
-//   nats-server and the FerretDB launcher into .tools/bin (keyed by version / source hash),
+//   nats-server, Mailpit and the FerretDB launcher into .tools/bin (keyed by version / source hash),
 //   helm, kubeconform, the Kubernetes API schemas and checkov (--helm, for the chart checks),
 //   schemathesis (--fuzz, for the API fuzzing run), Debian's chromium (--chromium), and podman with
 //   its API service and the test images (--containers).
@@ -33,6 +33,8 @@ import {
   KUBECONFORM_BIN,
   KUBECONFORM_VERSION,
   KUBERNETES_VERSION,
+  MAILPIT_BIN,
+  MAILPIT_VERSION,
   NATS_SERVER_BIN,
   NATS_SERVER_VERSION,
   ROOT,
@@ -206,6 +208,12 @@ function installedMatchesLock(lockFile: string) {
 async function natsServer() {
   return goTool('nats-server', `${NATS_SERVER_VERSION}+static`, NATS_SERVER_BIN, async () => {
     await go(['install', `github.com/nats-io/nats-server/v2@${NATS_SERVER_VERSION}`], ROOT);
+  });
+}
+
+async function mailpit() {
+  return goTool('mailpit', `${MAILPIT_VERSION}+static`, MAILPIT_BIN, async () => {
+    await go(['install', `github.com/axllent/mailpit@${MAILPIT_VERSION}`], ROOT);
   });
 }
 
@@ -521,6 +529,7 @@ const steps = {
   npm: { name: 'npm packages', run: npmPackages },
   nats: { name: `nats-server ${NATS_SERVER_VERSION}`, run: natsServer },
   ferretdb: { name: 'ferretdb-launcher', run: ferretdbLauncher },
+  mailpit: { name: `mailpit ${MAILPIT_VERSION}`, run: mailpit },
   helm: { name: `helm ${HELM_VERSION}`, run: helm, wanted: flags.helm },
   kubeconform: { name: `kubeconform ${KUBECONFORM_VERSION}`, run: kubeconform, wanted: flags.helm },
   schemas: { name: `Kubernetes ${KUBERNETES_VERSION} schemas`, run: kubernetesSchemas, wanted: flags.helm },
@@ -540,7 +549,7 @@ const inTurn = (...lane: Step[]) =>
 const succeeded = await withLock(
   path.join(ROOT, '.tools', '.setup.lock'),
   async () => {
-    const goBuilds = inTurn(steps.nats, steps.ferretdb);
+    const goBuilds = inTurn(steps.nats, steps.ferretdb, steps.mailpit);
     await Promise.all([
       inTurn(steps.npm),
       goBuilds.then(() => inTurn(steps.helm, steps.kubeconform, steps.schemas)),

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: install what is missing, build, start NATS and FerretDB, start every built service,
+// `npm start`: install what is missing, build, start NATS, FerretDB and Mailpit, start every built service,
 // and keep them running until Ctrl-C, which stops the services and then the infrastructure this
 // run started (servers that were already running are left running).
 // Usage: npm start -- [--no-build] [--free-ports]
@@ -81,7 +81,9 @@ if (stopRequest) await stopEverything(stack, stopRequest);
 const rows = [[bold('what'), bold('where'), bold('')]];
 for (const service of SERVICES) {
   const s = stack.infra[service];
-  const where = s.monitorUrl ? `${s.url}  ${dim(`monitor ${s.monitorUrl}`)}` : s.url;
+  // Mailpit's web address is its inbox: the mail the services send (reset links) is read there.
+  const extra = service === 'mail' ? `inbox ${s.monitorUrl}` : `monitor ${s.monitorUrl}`;
+  const where = s.monitorUrl ? `${s.url}  ${service === 'mail' ? extra : dim(extra)}` : s.url;
   rows.push([
     labelOf(service),
     where,
@@ -99,11 +101,12 @@ if (stack.url) console.log(bold(green(`Open ${stack.url}`)));
 else if (stack.apps.length)
   console.log(yellow('The gateway is not built, so there is no web address to open yet.'));
 else console.log(yellow('No service is built yet, so only the infrastructure runs.'));
+console.log(`Mail inbox (reset links and notices go here): ${stack.infra.mail.monitorUrl}`);
 console.log(
   dim(`Ready in ${formatDuration(Date.now() - started)}. Logs: .run/logs (servers). Press Ctrl-C to stop.`),
 );
 
-// Keep watching: if NATS or FerretDB goes away, say so as loudly as for a service; if the parent
+// Keep watching: if NATS, FerretDB or Mailpit goes away, say so as loudly as for a service; if the parent
 // (npm) is gone, e.g. killed with SIGTERM, which its shell does not pass on, stop too.
 const parentPid = process.ppid;
 setInterval(() => {

@@ -1,5 +1,6 @@
-// Local infrastructure: a NATS server with JetStream and FerretDB (MongoDB wire protocol, SQLite
-// storage), run from the binaries setup.ts puts into .tools/bin.
+// Local infrastructure: a NATS server with JetStream, FerretDB (MongoDB wire protocol, SQLite
+// storage) and Mailpit (an SMTP server with a web inbox), run from the binaries setup.ts puts
+// into .tools/bin.
 //
 // The servers are started detached, so they outlive the command that started them; their pids and
 // ports are recorded in <runDir>/infra.json and their output goes to <runDir>/logs/*.log. A second
@@ -22,17 +23,20 @@ import {
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { GiveUp, HOST, choosePort, mongoPing, natsHealthy, waitFor, type PortsMode } from './net.ts';
+import { GiveUp, HOST, choosePort, httpGet, mongoPing, natsHealthy, waitFor, type PortsMode } from './net.ts';
 import { isRunning, stopProcess, withLock } from './proc.ts';
-import { DATA_DIR, FERRETDB_BIN, NATS_SERVER_BIN, RUN_DIR } from './workspace.ts';
+import { DATA_DIR, FERRETDB_BIN, MAILPIT_BIN, NATS_SERVER_BIN, RUN_DIR } from './workspace.ts';
 
-export const SERVICES = ['nats', 'mongo'] as const;
+export const SERVICES = ['nats', 'mongo', 'mail'] as const;
 export type Service = (typeof SERVICES)[number];
 export const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
-type Ports = Record<'nats' | 'natsMonitor' | 'mongo', number>;
+type Ports = Record<'nats' | 'natsMonitor' | 'mongo' | 'smtp' | 'inbox', number>;
 type PortVar = [variable: string, fallback: number];
 
-/** A server as <runDir>/infra.json records it (monitorPort and monitorUrl: NATS only). */
+/**
+ * A server as <runDir>/infra.json records it (monitorPort and monitorUrl: NATS's monitoring port;
+ * for Mailpit, its web inbox and API).
+ */
 export interface ServerEntry {
   pid: number;
   port: number;
@@ -92,6 +96,24 @@ const SERVERS: Record<Service, Server> = {
     ],
     describe: (ports) => ({ port: ports.mongo, url: `mongodb://${HOST}:${ports.mongo}` }),
     healthy: (entry) => mongoPing(entry.port),
+  },
+  mail: {
+    label: 'Mailpit',
+    binary: MAILPIT_BIN,
+    ports: { smtp: ['MAIL_SMTP_PORT', 1025], inbox: ['MAIL_INBOX_PORT', 8025] },
+    args: ({ ports, dataDir }) => [
+      ...['--smtp', `${HOST}:${ports.smtp}`, '--listen', `${HOST}:${ports.inbox}`],
+      ...['--database', path.join(dataDir, 'mailpit.db')],
+      // No calls out: a release check or a link check would wait on a network it may not reach.
+      '--disable-version-check',
+    ],
+    describe: (ports) => ({
+      port: ports.smtp,
+      url: `smtp://${HOST}:${ports.smtp}`,
+      monitorPort: ports.inbox,
+      monitorUrl: `http://${HOST}:${ports.inbox}`,
+    }),
+    healthy: async ({ monitorPort = 0 }) => (await httpGet(monitorPort, '/livez'))?.status === 200,
   },
 };
 

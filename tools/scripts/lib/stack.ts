@@ -19,6 +19,7 @@ import { DATA_DIR, NX_ENV, ROOT, RUN_DIR, npmBin } from './workspace.ts';
 //   database  MongoDB database name (none: a service without one)
 //   jwt       'private': it gets the local ES256 signing key as JWT_PRIVATE_KEY (auth); 'public': only
 //             its public key as JWT_PUBLIC_KEY (the gateway). See localSigningKey below.
+//   mail      it sends mail: SMTP_URL is Mailpit's, PUBLIC_WEB_URL the gateway's (reset links).
 //   env       further fixed variables
 
 const GATEWAY_DEFAULT_PORT = 8080;
@@ -30,6 +31,7 @@ interface App {
   portEnv: string;
   database?: string;
   jwt?: 'private' | 'public';
+  mail?: boolean;
   env?: Record<string, string>;
 }
 
@@ -48,7 +50,7 @@ export const APPS: App[] = [
     jwt: 'public',
     env: { WEB_DIST_DIR: 'dist/apps/web' },
   }),
-  app('auth', 3101, { database: 'oasis-auth', jwt: 'private' }),
+  app('auth', 3101, { database: 'oasis-auth', jwt: 'private', mail: true }),
   app('rewards', 3102, { database: 'oasis-rewards' }),
   app('rooms', 3103, { database: 'oasis-rooms' }),
   // Its deadlines are JetStream message schedules: NATS only.
@@ -76,6 +78,7 @@ export const SHARED_ADDRESS_LIMITS = {
   ACCOUNT_EDITS_PER_HOUR: '1000000',
   PASSWORD_CHECKS_PER_MINUTE_PER_ACCOUNT: '1000000',
   PASSWORD_CHECKS_PER_MINUTE_PER_ADDRESS: '1000000',
+  FORGOT_PASSWORD_PER_ADDRESS_PER_HOUR: '1000000',
   PUSH_STREAMS_PER_ADDRESS: '1000000',
   // Not an address's limit but the replica's memory guard for a 384 MiB pod: the benchmark's
   // 2,000 games hold 4,000 streams on one gateway with no pod limit around it.
@@ -235,6 +238,11 @@ export async function startStack({
         [app.portEnv]: String(port),
         ...(app.database && { MONGO_URL: `${infra.mongo.url}/${app.database}` }),
         ...(app.jwt && signingKey[app.jwt]),
+        ...(app.mail && {
+          SMTP_URL: infra.mail.url,
+          PUBLIC_WEB_URL:
+            stack.apps.find((a) => a.name === 'gateway')?.url ?? `http://${HOST}:${gatewayPort()}`,
+        }),
       };
       stack.apps.push(launchApp(app, stack, port, env, { onLine, onExit }));
     }
@@ -294,6 +302,7 @@ export const describeStack = ({ url, apps, infra }: Stack) => ({
   apps: apps.map(({ name, pid, port }) => ({ name, pid, port })),
   nats: { pid: infra.nats.pid, url: infra.nats.url, monitorUrl: infra.nats.monitorUrl },
   mongo: { pid: infra.mongo.pid, url: infra.mongo.url },
+  mail: { pid: infra.mail.pid, url: infra.mail.url, inboxUrl: infra.mail.monitorUrl },
 });
 
 /**

@@ -23,6 +23,8 @@ export const CONTAINERS_CONF = path.join(ROOT, 'tools', 'containers', 'container
 
 /** Pinned tool versions. Bumping one makes the next `npm run setup` reinstall it. */
 export const NATS_SERVER_VERSION = 'v2.14.9';
+/** The local SMTP server with a web inbox that auth's mail goes to (npm start, e2e, integration). */
+export const MAILPIT_VERSION = 'v1.33.1';
 export const HELM_VERSION = 'v3.22.0';
 /** The chart checks' kubeconform, and the Kubernetes release whose API schemas it validates with. */
 export const KUBECONFORM_VERSION = 'v0.7.0';
@@ -42,6 +44,7 @@ export const SCHEMATHESIS_BIN = path.join(venvOf('schemathesis'), 'bin', 'schema
 
 export const NATS_SERVER_BIN = path.join(TOOLS_BIN, 'nats-server');
 export const FERRETDB_BIN = path.join(TOOLS_BIN, 'ferretdb-launcher');
+export const MAILPIT_BIN = path.join(TOOLS_BIN, 'mailpit');
 export const HELM_BIN = path.join(TOOLS_BIN, 'helm');
 export const KUBECONFORM_BIN = path.join(TOOLS_BIN, 'kubeconform');
 
