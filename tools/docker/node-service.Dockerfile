@@ -29,6 +29,8 @@ RUN test -n "$APP" || { echo 'pass --build-arg APP=<gateway|auth|rewards|rooms|g
 WORKDIR /workspace
 ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false CI=true
 COPY package.json package-lock.json .npmrc ./
+# Applied by the install's postinstall (patch-package; docs/adr/0046-library-patches-for-speed.md).
+COPY patches/ patches/
 # npm ci, or npm install when npm ci refuses the lockfile: it has no entries for other platforms'
 # optional binaries (docs/adr/0041-local-toolchain-and-setup.md). Every version still comes from package-lock.json.
 RUN --mount=type=cache,target=/root/.npm \
@@ -45,6 +47,8 @@ WORKDIR /app
 COPY --from=build /workspace/dist/apps/${APP}/package.json /workspace/dist/apps/${APP}/package-lock.json ./
 # No install scripts: native modules (argon2) load their prebuilt binaries at run time.
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+# nats.js as patched in the build stage (patches/); every service bundle uses it.
+COPY --from=build /workspace/node_modules/nats/ /app/node_modules/nats/
 
 FROM scratch AS from-build
 ARG APP

@@ -68,7 +68,7 @@ async function prepareNodeService(app: string, dir: string): Promise<string> {
   const built = path.join(ROOT, 'dist', 'apps', app);
   const lock = readFileSync(path.join(built, 'package-lock.json'));
   const stamp = path.join(dir, '.deps-stamp');
-  const key = sha(lock);
+  const key = sha(Buffer.concat([lock, ...patchFiles().map((file) => readFileSync(file))]));
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== key) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -77,6 +77,11 @@ async function prepareNodeService(app: string, dir: string): Promise<string> {
     // No install scripts: argon2 loads its bundled prebuild, as in the Dockerfile's deps stage.
     await exec('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir });
     rmSync(path.join(dir, 'package-lock.json'));
+    // The patched packages (patches/, applied to the workspace at install), as the Dockerfile's deps stage takes them.
+    for (const name of patchedPackages()) {
+      const target = path.join(dir, 'node_modules', name);
+      if (existsSync(target)) cpSync(path.join(ROOT, 'node_modules', name), target, { recursive: true });
+    }
     writeFileSync(stamp, key + '\n');
   }
   const fingerprint = [key];
@@ -85,6 +90,26 @@ async function prepareNodeService(app: string, dir: string): Promise<string> {
     fingerprint.push(sha(readFileSync(path.join(dir, file))));
   }
   return fingerprint.join(':');
+}
+
+/** patch-package's patch files (patches/<name>+<version>.patch). */
+function patchFiles(): string[] {
+  const dir = path.join(ROOT, 'patches');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.patch'))
+    .sort()
+    .map((file) => path.join(dir, file));
+}
+
+/** The packages patch-package patches (a scoped name is written with '+' for '/'). */
+function patchedPackages(): string[] {
+  return patchFiles().map((file) =>
+    path
+      .basename(file)
+      .replace(/\+[^+]+\.patch$/, '')
+      .replace('+', '/'),
+  );
 }
 
 /** A fingerprint of every file under a directory (paths, modes and contents). */

@@ -1,9 +1,6 @@
 import { connect, type ConnectionOptions, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import type { NatsEndpoint } from '../config';
-// Every request of this connection (publish acks, KV writes) ends without a thrown-away error.
-import './answered-requests';
-import './coalesced-writes';
 
 /** The service's NATS connection for JetStream and core broadcasts: reconnects for ever, logs its status changes. */
 export async function connectNats(

@@ -1,6 +1,35 @@
+import { ErrorCode, NatsError, type Msg } from 'nats';
 import { DataBuffer } from 'nats/lib/nats-base-client/databuffer';
+import type { MuxSubscription } from 'nats/lib/nats-base-client/muxsubscription';
 import { ProtocolHandler } from 'nats/lib/nats-base-client/protocol';
-import './coalesced-writes';
+import { RequestOne } from 'nats/lib/nats-base-client/request';
+
+// nats.js as patches/nats+2.29.3.patch leaves it (applied by patch-package at install).
+
+const mux = { cancel: () => undefined } as unknown as MuxSubscription;
+const request = () => new RequestOne(mux, 'subject', { timeout: 60_000 }, false);
+
+describe('requests that end', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('build no error once answered', async () => {
+    const errors = jest.spyOn(NatsError, 'errorForCode');
+    const answered = request();
+    answered.resolver(null, { data: new Uint8Array() } as Msg);
+    await expect(answered.deferred).resolves.toBeDefined();
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('still get an error of their own when cancelled unanswered', async () => {
+    const [first, second] = [request(), request()];
+    first.cancel();
+    second.cancel();
+    const [a, b] = await Promise.all([first.deferred.catch((e) => e), second.deferred.catch((e) => e)]);
+    expect(a).toMatchObject({ code: ErrorCode.Cancelled });
+    expect(b).toMatchObject({ code: ErrorCode.Cancelled });
+    expect(a).not.toBe(b);
+  });
+});
 
 /** A connection's protocol handler with its queue, writing through a spy instead of a socket. */
 function handler(pendingLimit = 32 * 1024) {
