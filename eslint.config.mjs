@@ -113,6 +113,11 @@ export default [
     rules: boundaries({ allow: ['../../scripts/lib/*', '../containers/src/players.ts'], depConstraints }),
   },
   {
+    // The scripts poll and pick ports with the tests' own helpers, which use Node builtins only.
+    files: ['tools/scripts/lib/net.ts'],
+    rules: boundaries({ allow: ['../../../libs/testing/src/node-only/net.ts'], depConstraints }),
+  },
+  {
     // Node 24 runs these as they are and only strips what is marked as a type.
     files: ['tools/scripts/**/*.ts', 'tools/bench/**/*.ts', 'tools/bench/**/*.cts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'error' },

@@ -3,9 +3,9 @@ import { getModelToken } from '@nestjs/mongoose';
 import { type AuthUser, Requests, Streams, type TokenClaims } from '@oasis198/contracts';
 import { createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
 import {
+  expectAppError,
   fillStream,
   mongoUrlFor,
-  refusalOf,
   testSigningKeys,
   uniqueName,
   useTestInfra,
@@ -85,11 +85,11 @@ describe('auth service with a full USERS stream', () => {
 
     const unavailable = { code: 'UNAVAILABLE', message: STREAM_FULL_MESSAGE };
     const bob = account();
-    expect(await refusalOf(register(bob))).toEqual(unavailable);
+    expect(await expectAppError(register(bob))).toEqual(unavailable);
     expect(
-      await refusalOf(rpc.request(Requests.auth.edit, { caller: claims, body: { name: 'renamed1' } })),
+      await expectAppError(rpc.request(Requests.auth.edit, { caller: claims, body: { name: 'renamed1' } })),
     ).toEqual(unavailable);
-    expect(await refusalOf(rpc.request(Requests.auth.delete, { caller: claims }))).toEqual(unavailable);
+    expect(await expectAppError(rpc.request(Requests.auth.delete, { caller: claims }))).toEqual(unavailable);
     expect(await users().countDocuments({ emailKey: bob.email.toLowerCase() })).toBe(0);
     expect(await users().findById(alice._id).lean()).toMatchObject({ name: alice.name, outboxAt: null });
     expect(await rpc.request<TokenClaims>(Requests.auth.verify, { token: alice.token })).toMatchObject({

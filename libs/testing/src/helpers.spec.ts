@@ -1,4 +1,5 @@
-import { mongoBaseUrl, mongoUrlWithDb, uniqueName, waitFor } from './helpers';
+import { mongoBaseUrl, mongoUrlWithDb, uniqueName } from './helpers';
+import { waitFor } from './node-only/net';
 
 describe('uniqueName', () => {
   it('starts with the cleaned prefix and differs on every call', () => {

@@ -20,41 +20,6 @@ export function uniqueName(prefix: string): string {
   return `${clean}-${Date.now().toString(36)}-${counter.toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
-export interface WaitForOptions {
-  /** Give up after this long (default 10 s). */
-  timeoutMs?: number;
-  /** Pause between attempts (default 100 ms). */
-  intervalMs?: number;
-  /** What is awaited, for the timeout message (e.g. 'the room to be deleted'). */
-  what?: string;
-}
-
-/**
- * Polls `probe` until it returns a truthy value and returns that value. A probe that throws counts
- * as "not yet"; on timeout the error names `what` and the probe's last error.
- */
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined | false>,
-  options: WaitForOptions = {},
-): Promise<T> {
-  const { timeoutMs = 10_000, intervalMs = 100, what = 'a condition' } = options;
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() >= deadline) {
-      const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${cause}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
 const MONGO_URL = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(?:\/([^?]*))?(?:\?(.*))?$/;
 
 function parseMongoUrl(url: string): { hosts: string; query: string } {

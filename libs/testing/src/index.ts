@@ -1,8 +1,11 @@
 export { mongoUrlFor, startTestInfra, useTestInfra } from './infra';
 export type { TestInfra, TestInfraOptions } from './infra';
-export { mongoBaseUrl, uniqueName, waitFor } from './helpers';
-export type { WaitForOptions } from './helpers';
-export { fillStream, recordEvents, recordPushes, refusalOf, STREAM_FULL_ERR_CODE } from './streams';
+export { expectAppError } from './app-error';
+export type { Refusal } from './app-error';
+export { mongoBaseUrl, uniqueName } from './helpers';
+export { freePort, GiveUp, waitFor } from './node-only/net';
+export type { WaitForOptions } from './node-only/net';
+export { fillStream, recordEvents, recordPushes, STREAM_FULL_ERR_CODE } from './streams';
 export type { FilledStream, RecordedPush } from './streams';
 export { startServiceProcess } from './services';
 export type { ServiceName, ServiceProcess } from './services';

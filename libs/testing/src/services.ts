@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { waitFor, workspaceRoot } from './helpers';
+import { workspaceRoot } from './helpers';
+import { freePort, waitFor } from './node-only/net';
 
 /** The back-end services a test can run as processes of their own, from their build output. */
 export type ServiceName = 'auth' | 'rewards' | 'rooms' | 'game-timer';
@@ -102,15 +102,3 @@ async function launch(
 
 class PortTakenError extends Error {}
 class ExitedError extends Error {}
-
-/** A TCP port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}

@@ -1,5 +1,4 @@
 import {
-  AppError,
   type EventEnvelope,
   readRoomPushMeta,
   type RoomPushMeta,
@@ -66,23 +65,6 @@ export async function fillStream(
     }
   }
   throw new Error(`the stream ${stream} never filled`);
-}
-
-/**
- * How a request was refused, as `{ code, message }` of its AppError, or 'accepted' when it was
- * not: `expect(await refusalOf(call())).toEqual({ code: 'CONFLICT', message: ... })`. Any other
- * error is rethrown.
- */
-export async function refusalOf(
-  promise: Promise<unknown>,
-): Promise<{ code: string; message: string } | 'accepted'> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  return 'accepted';
 }
 
 /**

@@ -1,43 +1,18 @@
 // Network probes for the local infrastructure (Node builtins, and the MongoDB driver for its ping).
-import net from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { readIfExists } from './workspace.ts';
+// freePort and waitFor are the tests' own (libs/testing), so tools and tests poll alike.
+import {
+  freePort,
+  GiveUp,
+  listenable,
+  waitFor as sharedWaitFor,
+} from '../../../libs/testing/src/node-only/net.ts';
+
+export { freePort, GiveUp };
 
 export const HOST = '127.0.0.1';
 
 /** How a server's port is chosen: see choosePort. */
 export type PortsMode = 'fixed' | 'free' | 'fixed-or-free';
-
-/**
- * A TCP port that nothing uses right now, picked below the kernel's ephemeral range. A port the OS
- * picks (listen on 0) comes from that range, which is also where outgoing connections take their
- * source ports: between this check and a service's own listen, a connection to NATS or FerretDB
- * could take it (EADDRINUSE at start-up, seen in CI with five services connecting at once).
- */
-export async function freePort() {
-  // The start of the kernel's range of source ports (Linux; a common default elsewhere).
-  const range = readIfExists('/proc/sys/net/ipv4/ip_local_port_range');
-  const [low, high] = [20_000, Math.min(Number(range?.split(/\s/)[0]) || 49_152, 32_768) - 1];
-  for (let attempt = 0; attempt < 50 && high - low >= 1000; attempt++) {
-    const port = await listenable(low + Math.floor(Math.random() * (high - low + 1)), '0.0.0.0');
-    if (port) return port;
-  }
-  const port = await listenable(0, HOST);
-  if (!port) throw new Error('no free port to listen on');
-  return port;
-}
-
-/** Listens on `port` (0: the OS picks one) and closes again: resolves the port, or 0 if taken. */
-function listenable(port: number, host: string) {
-  return new Promise<number>((resolve) => {
-    const server = net.createServer().unref();
-    server.once('error', () => resolve(0));
-    server.listen(port, host, () => {
-      const bound = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(bound));
-    });
-  });
-}
 
 /**
  * The port `what` listens on: in mode 'free' (or when `wanted` is 0) one nothing uses; else
@@ -89,31 +64,6 @@ export async function mongoPing(port: number, { timeoutMs = 2000 } = {}) {
   }
 }
 
-/** Thrown by a waitFor probe to stop waiting at once (e.g. the awaited process has exited). */
-export class GiveUp extends Error {}
-
-/**
- * Polls `probe` until it returns a truthy value; throws naming `what` after `timeoutMs`. A probe
- * that throws counts as "not yet", unless it throws GiveUp, which ends the wait with that error.
- */
-export async function waitFor<T>(
-  probe: () => T | Promise<T>,
-  { timeoutMs = 15_000, intervalMs = 100, what = 'a condition' } = {},
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value as NonNullable<T>;
-    } catch (error) {
-      if (error instanceof GiveUp) throw error;
-      lastError = error;
-    }
-    if (Date.now() >= deadline) {
-      const cause = lastError ? ` (last error: ${(lastError as Error).message})` : '';
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${cause}`);
-    }
-    await sleep(intervalMs);
-  }
-}
+/** The shared waitFor, with the longer patience a starting server needs. */
+export const waitFor: typeof sharedWaitFor = (probe, options) =>
+  sharedWaitFor(probe, { timeoutMs: 15_000, ...options });

@@ -1,4 +1,4 @@
-import { AppError, ROOM_MESSAGES } from '@oasis198/contracts';
+import { ROOM_MESSAGES } from '@oasis198/contracts';
 import {
   applyMove,
   fromSpecSeconds,
@@ -9,6 +9,7 @@ import {
   toSpecSeconds,
   WAITING_ROOM_EXPIRY,
 } from '@oasis198/game-rules';
+import { expectAppError } from '@oasis198/testing';
 import {
   alice,
   bob,
@@ -42,16 +43,6 @@ const sec = 1000;
 function changed(plan: Plan): Transition {
   if (isUnchanged(plan)) throw new Error('expected a change');
   return plan;
-}
-
-function refusal(run: () => unknown): { code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof AppError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 /** A room whose game has just started (alice player1 to move, bob player2), at T0. */
@@ -91,7 +82,7 @@ describe('joining', () => {
 
   it('is a harmless repeat for a member, and refuses a third player with 409', () => {
     expect(isUnchanged(planJoin(waitingRoom(), alice, undefined, T0, fixedRandom()))).toBe(true);
-    expect(refusal(() => planJoin(startedRoom(), carol, undefined, T0, fixedRandom()))).toEqual({
+    expect(expectAppError(() => planJoin(startedRoom(), carol, undefined, T0, fixedRandom()))).toEqual({
       code: 'ROOM_FULL',
       message: ROOM_MESSAGES.full,
     });
@@ -99,11 +90,11 @@ describe('joining', () => {
 
   it('checks the passcode on the server', () => {
     const room = waitingRoom({ passCode: '0420' });
-    expect(refusal(() => planJoin(room, bob, '1234', T0, fixedRandom()))).toEqual({
+    expect(expectAppError(() => planJoin(room, bob, '1234', T0, fixedRandom()))).toEqual({
       code: 'FORBIDDEN',
       message: 'Oops, try again!',
     });
-    expect(refusal(() => planJoin(room, bob, undefined, T0, fixedRandom())).code).toBe('FORBIDDEN');
+    expect(expectAppError(() => planJoin(room, bob, undefined, T0, fixedRandom())).code).toBe('FORBIDDEN');
     expect(changed(planJoin(room, bob, '0420', T0, fixedRandom())).next.players).toHaveLength(2);
   });
 });
@@ -117,13 +108,15 @@ describe('moves', () => {
     expect(next.whosTurn.currentNumber).toBe(10);
     expect(next.version).toBe(room.version + 1);
     expect(
-      refusal(() => planMove(next, alice.id, { number: 5, option: 'plain' }, T0 + 2 * sec, fixedRandom())),
+      expectAppError(() =>
+        planMove(next, alice.id, { number: 5, option: 'plain' }, T0 + 2 * sec, fixedRandom()),
+      ),
     ).toEqual({
       code: 'CONFLICT',
       message: 'It is not your turn.',
     });
     expect(
-      refusal(() => planMove(next, carol.id, { number: 5, option: 'plain' }, T0, fixedRandom())),
+      expectAppError(() => planMove(next, carol.id, { number: 5, option: 'plain' }, T0, fixedRandom())),
     ).toEqual({
       code: 'FORBIDDEN',
       message: ROOM_MESSAGES.notAPlayer,
@@ -133,11 +126,11 @@ describe('moves', () => {
   it('refuses an option not offered at the total, and a move after the turn expired, with 400', () => {
     const room = startedRoom();
     expect(
-      refusal(() => planMove(room, alice.id, { number: 5, option: 'minus' }, T0, fixedRandom())).code,
+      expectAppError(() => planMove(room, alice.id, { number: 5, option: 'minus' }, T0, fixedRandom())).code,
     ).toBe('VALIDATION');
     const late = T0 + (room.duration + 4 + LATE_TOLERANCE) * sec + 1;
     expect(
-      refusal(() => planMove(room, alice.id, { number: 5, option: 'plain' }, late, fixedRandom())),
+      expectAppError(() => planMove(room, alice.id, { number: 5, option: 'plain' }, late, fixedRandom())),
     ).toEqual({
       code: 'VALIDATION',
       message: 'Time is up for this turn.',
@@ -183,14 +176,14 @@ describe('leaving and deleting', () => {
 
   it('lets only the creator or a player delete; a running game is lost by the deleting player', () => {
     const room = startedRoom();
-    expect(refusal(() => planDelete(room, carol.id, T0))).toEqual({
+    expect(expectAppError(() => planDelete(room, carol.id, T0))).toEqual({
       code: 'FORBIDDEN',
       message: ROOM_MESSAGES.notCreatorOrPlayer,
     });
     const change = changed(planDelete(room, alice.id, T0 + sec));
     expect(change.next.whosTurn).toMatchObject({ winner: 'player2', endReason: 'left' });
     expect(change.deleted?.reason).toBe('deleted');
-    expect(refusal(() => planLeave(room, carol.id, T0)).code).toBe('FORBIDDEN');
+    expect(expectAppError(() => planLeave(room, carol.id, T0)).code).toBe('FORBIDDEN');
   });
 });
 
@@ -246,7 +239,7 @@ describe('play again', () => {
   it('accepts only the caller’s own seat, and starts a new game when both are ready', () => {
     const room = finishedRoom();
     const endedMs = T0 + room.whosTurn.moves.length * sec;
-    expect(refusal(() => planReady(room, alice.id, 'player2', endedMs + sec, fixedRandom()))).toEqual({
+    expect(expectAppError(() => planReady(room, alice.id, 'player2', endedMs + sec, fixedRandom()))).toEqual({
       code: 'FORBIDDEN',
       message: ROOM_MESSAGES.notYourSeat,
     });
@@ -261,14 +254,16 @@ describe('play again', () => {
       currentNumber: 0,
     });
     expect(both.gameStartedAt).toEqual(new Date(endedMs + 3 * sec));
-    expect(refusal(() => planReady(room, bob.id, 'player2', endedMs + 51 * sec, fixedRandom()))).toEqual({
+    expect(
+      expectAppError(() => planReady(room, bob.id, 'player2', endedMs + 51 * sec, fixedRandom())),
+    ).toEqual({
       code: 'CONFLICT',
       message: 'The time to play again is over.',
     });
   });
 
   it('refuses Play Again while the game runs (409)', () => {
-    expect(refusal(() => planReady(startedRoom(), alice.id, 'player1', T0, fixedRandom())).code).toBe(
+    expect(expectAppError(() => planReady(startedRoom(), alice.id, 'player1', T0, fixedRandom())).code).toBe(
       'CONFLICT',
     );
   });
@@ -407,7 +402,8 @@ describe('fair play: the AI seed and the move limit', () => {
     const { aiSeed: _seed, aiCommit: _commit, ...legacy } = room.whosTurn;
     const old = { ...room, whosTurn: legacy as RoomRecord['whosTurn'] };
     expect(
-      refusal(() => planMove(old, alice.id, { number: 5, option: 'plain' }, T0 + sec, fixedRandom())).code,
+      expectAppError(() => planMove(old, alice.id, { number: 5, option: 'plain' }, T0 + sec, fixedRandom()))
+        .code,
     ).toBe('CONFLICT');
     expect(changed(planLeave(old, alice.id, T0 + sec)).next.whosTurn.endReason).toBe('left');
     // Its view has no commitment to show, and says so with null rather than leaving the field out.

@@ -2,7 +2,14 @@ import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import { Consumers, Requests, type RoomView, Streams } from '@oasis198/contracts';
 import { createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
-import { fillStream, mongoUrlFor, refusalOf, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import {
+  expectAppError,
+  fillStream,
+  mongoUrlFor,
+  uniqueName,
+  useTestInfra,
+  waitFor,
+} from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, DiscardPolicy, type JetStreamManager, type NatsConnection } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
@@ -78,14 +85,14 @@ describe('rooms service with a full GAMES stream', () => {
 
     const before = await stored(room._id);
     const unavailable = { code: 'UNAVAILABLE', message: STREAM_FULL_MESSAGE };
-    expect(await refusalOf(move(bob, room._id, 4))).toEqual(unavailable);
-    expect(await refusalOf(create(carol))).toEqual(unavailable);
-    expect(await refusalOf(call(Requests.rooms.delete, { caller: alice, roomId: room._id }))).toEqual(
+    expect(await expectAppError(move(bob, room._id, 4))).toEqual(unavailable);
+    expect(await expectAppError(create(carol))).toEqual(unavailable);
+    expect(await expectAppError(call(Requests.rooms.delete, { caller: alice, roomId: room._id }))).toEqual(
       unavailable,
     );
     // Nothing stored: the room as it was, no room for carol (and she is in none).
     expect(await stored(room._id)).toEqual(before);
-    expect(await refusalOf(call(Requests.rooms.mine, { caller: carol }))).toMatchObject({
+    expect(await expectAppError(call(Requests.rooms.mine, { caller: carol }))).toMatchObject({
       code: 'NOT_FOUND',
     });
     // Nothing dropped from the stream, nothing added.
@@ -116,10 +123,10 @@ describe('rooms service with a full GAMES stream', () => {
     await new Promise((resolve) => setTimeout(resolve, 600)); // two looks at the stream by rooms
 
     const unavailable = { code: 'UNAVAILABLE', message: STREAM_FULL_MESSAGE };
-    expect(await refusalOf(move(alice, room._id, 4))).toEqual(unavailable);
-    expect(await refusalOf(create(carol))).toEqual(unavailable);
+    expect(await expectAppError(move(alice, room._id, 4))).toEqual(unavailable);
+    expect(await expectAppError(create(carol))).toEqual(unavailable);
     expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({ version: 2 });
-    expect(await refusalOf(call(Requests.rooms.mine, { caller: carol }))).toMatchObject({
+    expect(await expectAppError(call(Requests.rooms.mine, { caller: carol }))).toMatchObject({
       code: 'NOT_FOUND',
     });
 

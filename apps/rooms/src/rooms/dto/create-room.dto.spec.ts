@@ -1,5 +1,6 @@
-import { AppError, ROOM_MESSAGES } from '@oasis198/contracts';
+import { ROOM_MESSAGES } from '@oasis198/contracts';
 import { MESSAGES } from '@oasis198/game-rules';
+import { expectAppError } from '@oasis198/testing';
 import { alice, bob, claims } from '../room.fixtures';
 import { parseCreateRoom } from './create-room.dto';
 
@@ -10,16 +11,7 @@ const body = {
   duration: 14,
   passCode: '',
 };
-
-function refused(input: unknown): AppError {
-  try {
-    parseCreateRoom(input, me);
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refused = (input: unknown) => expectAppError(() => parseCreateRoom(input, me));
 
 describe('parseCreateRoom', () => {
   it('accepts SPEC §5 values; an absent passcode means an open room', () => {
@@ -45,13 +37,16 @@ describe('parseCreateRoom', () => {
   });
 
   it('uses the SPEC messages for every bad field at once', () => {
-    const error = refused({ ...body, gameType: 'chess', duration: 15, passCode: '12a' });
-    expect(error.code).toBe('VALIDATION');
-    expect(error.details).toEqual({
-      gameType: MESSAGES.gameType,
-      duration: MESSAGES.duration,
-      passCode: MESSAGES.createPasscode,
-    });
+    expect(() => parseCreateRoom({ ...body, gameType: 'chess', duration: 15, passCode: '12a' }, me)).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION',
+        details: {
+          gameType: MESSAGES.gameType,
+          duration: MESSAGES.duration,
+          passCode: MESSAGES.createPasscode,
+        },
+      }),
+    );
     expect(refused({ ...body, passCode: '12345' }).message).toBe(MESSAGES.createPasscode);
     expect(refused({ ...body, duration: '32' }).message).toBe(MESSAGES.duration);
     expect(refused({ ...body, extra: 1 }).code).toBe('VALIDATION');

@@ -1,18 +1,10 @@
-import { AppError, ROOM_MESSAGES } from '@oasis198/contracts';
+import { ROOM_MESSAGES } from '@oasis198/contracts';
+import { expectAppError } from '@oasis198/testing';
 import { alice, bob, claims } from '../room.fixtures';
 import { parseEditIntent } from './edit-room.dto';
 
 const me = claims(alice);
-
-function refused(body: unknown): { code: string; message: string } {
-  try {
-    parseEditIntent(body, me);
-  } catch (error) {
-    if (error instanceof AppError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refused = (body: unknown) => expectAppError(() => parseEditIntent(body, me));
 
 const PICK = 'Pick a whole number from 1 to 9, or "random".';
 
