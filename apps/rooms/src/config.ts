@@ -45,6 +45,11 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
    * one whose caller has given up by its turn is not read (ReadLine).
    */
   PUBLIC_READS_AT_ONCE: z.coerce.number().int().min(1).max(256).default(8),
+  /**
+   * How long a closed room's tombstone stays in the room log: a GET of it answers 404 with the
+   * reason it was closed, for a player whose live stream missed the push (docs/adr/0050).
+   */
+  ROOM_CLOSED_NOTICE_S: z.coerce.number().int().min(1).max(86_400).default(600),
   /** Dead letters of refused events, and the watch on the GAMES stream's room (service-kit outbox.ts). */
   ...publisherEnv,
   /**

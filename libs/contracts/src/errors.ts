@@ -33,11 +33,11 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const errorEnvelopeSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string().meta({ example: 'Please enter a valid email address.' }),
-  /** Field name -> message, for validation errors that concern several fields. */
-  details: z
-    .record(z.string(), z.string())
-    .optional()
-    .meta({ description: 'Field name -> message, when several fields are wrong.' }),
+  /** Field name -> message, for validation errors that concern several fields; `reason` for a closed room's 404. */
+  details: z.record(z.string(), z.string()).optional().meta({
+    description:
+      "Field name -> message, when several fields are wrong; for a room closed lately, { reason } (as the room-deleted push's).",
+  }),
   /**
    * Seconds until another attempt is accepted (a 429 of a limit kept by a service behind the
    * gateway); the gateway sends it as the Retry-After header.

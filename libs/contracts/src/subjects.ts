@@ -151,6 +151,12 @@ export const RoomLogSubjects = {
   room: (roomId: string) => `roomlog.${roomId}`,
 } as const;
 
+/** Headers of room log messages. */
+export const RoomLogHeaders = {
+  /** On a deleted room's last message (its tombstone): why the room was closed. */
+  closed: 'Oasis-Room-Closed',
+} as const;
+
 /** The game timer's subjects in the TIMERS stream; a room id is one subject token. */
 export const TimerSubjects = {
   /** Holds the room's next deadline as a message schedule; its identity is the room. */

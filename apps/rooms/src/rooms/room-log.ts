@@ -2,13 +2,14 @@ import {
   AppError,
   type EventEnvelope,
   EventTypes,
+  RoomLogHeaders,
   RoomLogSubjects,
   type RoomSnapshot,
   Streams,
 } from '@oasis198/contracts';
 import { isNotFound, isOutOfSpace, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
 import { LRUCache } from 'lru-cache';
-import type { JetStreamClient, JetStreamManager, JsMsg } from 'nats';
+import { DeliverPolicy, headers, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import type { RoomRecord } from './room.schema';
 
 /**
@@ -31,6 +32,16 @@ export interface LoggedRoom {
   deleted: boolean;
   /** The message's sequence: the expected last sequence of the room's next change. */
   seq: number;
+  /** Why a deleted room was closed (its room.deleted event's reason). */
+  reason?: string;
+}
+
+/** A deleted room's last message, as the sweep of closed rooms finds it. */
+export interface ClosedRoom {
+  roomId: string;
+  seq: number;
+  /** When it was logged (ms since the epoch). */
+  atMs: number;
 }
 
 /**
@@ -108,6 +119,16 @@ export function decodeEntry(data: Uint8Array): RoomLogEntry {
   };
 }
 
+/** Why the room of a deleted entry was closed (its room.deleted event says); else 'deleted'. */
+function closedReasonOf(events: readonly (EventEnvelope | LoggedSnapshot)[]): string {
+  const gone = events.find((event): event is EventEnvelope => event.type === EventTypes.roomDeleted);
+  const reason = (gone?.data as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === 'string' ? reason : 'deleted';
+}
+
+/** Last messages the sweep of closed rooms reads at once. */
+const SWEEP_BATCH = 1000;
+
 /** The room id of a log subject (roomlog.<roomId>). */
 export const roomIdOf = (subject: string): string => subject.slice(subject.indexOf('.') + 1);
 
@@ -154,8 +175,12 @@ export class RoomLog {
   async append(entry: RoomLogEntry, expectedSeq: number): Promise<number | null> {
     const data = encodeEntry(entry);
     try {
+      // A tombstone says so in a header: the sweep of closed rooms reads headers only.
+      const closed = entry.deleted ? headers() : undefined;
+      closed?.set(RoomLogHeaders.closed, closedReasonOf(entry.events));
       const ack = await this.js.publish(RoomLogSubjects.room(entry.room._id), data, {
         expect: { lastSubjectSequence: expectedSeq, streamName: Streams.roomLog.name },
+        ...(closed ? { headers: closed } : {}),
       });
       this.appended.set(ack.seq, { entry, bytes: data.length });
       return ack.seq;
@@ -175,11 +200,45 @@ export class RoomLog {
       const msg = await this.jsm.streams.getMessage(Streams.roomLog.name, {
         last_by_subj: RoomLogSubjects.room(roomId),
       });
-      const { room, deleted } = decodeStored(msg.data);
-      return { room, deleted, seq: msg.seq };
+      const stored = decodeStored(msg.data);
+      const { room, deleted } = stored;
+      return {
+        room,
+        deleted,
+        seq: msg.seq,
+        ...(deleted ? { reason: closedReasonOf(stored.logged ?? stored.events ?? []) } : {}),
+      };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
+    }
+  }
+
+  /**
+   * The deleted rooms whose tombstone is still their subject's last message: read from the log's
+   * last messages, headers only, so it holds after a restart or with another replica gone.
+   */
+  async closedRooms(): Promise<ClosedRoom[]> {
+    const consumer = await this.js.consumers.get(Streams.roomLog.name, {
+      filterSubjects: [...Streams.roomLog.subjects],
+      deliver_policy: DeliverPolicy.LastPerSubject,
+      headers_only: true,
+      // Rooms may not delete ROOMLOG's consumers (the projector's is one): the server drops this one.
+      inactive_threshold: 10_000,
+    });
+    const found: ClosedRoom[] = [];
+    for (;;) {
+      let pending = 0;
+      let read = 0;
+      for await (const msg of await consumer.fetch({ max_messages: SWEEP_BATCH, expires: 2000 })) {
+        read += 1;
+        pending = msg.info.pending;
+        if (msg.headers?.has(RoomLogHeaders.closed)) {
+          const atMs = Math.floor(msg.info.timestampNanos / 1e6);
+          found.push({ roomId: roomIdOf(msg.subject), seq: msg.seq, atMs });
+        }
+      }
+      if (read === 0 || pending === 0) return found;
     }
   }
 

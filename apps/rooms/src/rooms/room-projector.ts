@@ -28,7 +28,14 @@ export interface RoomProjectorOptions {
   deadLetterAfterMs: number;
   /** How often projected rooms' older log messages are purged. */
   purgeEveryMs?: number;
+  /** How long a deleted room's tombstone stays, so a GET still says why it was closed. */
+  closedNoticeMs?: number;
 }
+
+/** A deleted room's tombstone stays this long by default (ROOM_CLOSED_NOTICE_S). */
+const CLOSED_NOTICE_MS = 600_000;
+/** How often the tombstones older than the notice are purged, at most. */
+const CLOSED_SWEEP_EVERY_MS = 60_000;
 
 /** Seconds JetStream waits for an ack: a message in hand waits at most for its writes. */
 const ACK_WAIT_S = 30;
@@ -70,13 +77,15 @@ export const isPublished = (event: EventEnvelope): boolean => READ_EVENT_TYPES.h
  * - Writes are guarded by the version (RoomsRepository.project): nothing rolls a room back.
  * - An event JetStream keeps refusing becomes a dead letter, as in the outbox relay (service-kit).
  * - Every purgeEveryMs, a projected room's older messages are purged below both its projected
- *   message and the consumer's ack floor; a deleted room's whole subject once its tombstone is
- *   below the ack floor. A room's last message stays: it is the room.
+ *   message and the consumer's ack floor. A room's last message stays: it is the room, or for a
+ *   deleted room its tombstone, which says why it was closed until closedNoticeMs have passed;
+ *   then a sweep of the log (sweepClosed, on every replica) purges the whole subject.
  */
 export class RoomProjector {
   private messages?: ConsumerMessages;
   private loop?: Promise<void>;
   private purgeTimer?: NodeJS.Timeout;
+  private closedTimer?: NodeJS.Timeout;
   private stopped = false;
   /** Each room's publishing, in order: one room's events never overtake each other here. */
   private readonly chains = new Map<string, Promise<void>>();
@@ -88,7 +97,7 @@ export class RoomProjector {
   private inFlight = 0;
   private readonly waiters: (() => void)[] = [];
   /** Rooms projected since their last purge: the projected message's sequence. */
-  private readonly projected = new Map<string, { seq: number; deleted: boolean }>();
+  private readonly projected = new Map<string, { seq: number }>();
   /** Events of a message in hand already published (a retry on this replica starts after them). */
   private readonly publishedOf = new Map<number, number>();
   /** When JetStream first refused an event, by event id (for the dead-letter delay). */
@@ -138,12 +147,16 @@ export class RoomProjector {
     })().catch((error) => this.logger.error({ err: error, consumer: durable }, 'room projector stopped'));
     this.purgeTimer = setInterval(() => void this.purge(), this.options.purgeEveryMs ?? 10_000);
     this.purgeTimer.unref();
+    const noticeMs = this.options.closedNoticeMs ?? CLOSED_NOTICE_MS;
+    this.closedTimer = setInterval(() => void this.sweepClosed(), Math.min(noticeMs, CLOSED_SWEEP_EVERY_MS));
+    this.closedTimer.unref();
   }
 
   /** Stops taking messages, and finishes (and acks) those in hand. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.purgeTimer);
+    clearInterval(this.closedTimer);
     this.messages?.stop();
     await this.loop;
     await Promise.allSettled([...this.chains.values()]);
@@ -191,7 +204,7 @@ export class RoomProjector {
         return;
       }
     }
-    this.done(roomId, seq, entry.deleted, msgs);
+    this.done(roomId, seq, msgs);
   }
 
   private async handle(msg: JsMsg): Promise<void> {
@@ -311,11 +324,11 @@ export class RoomProjector {
     this.publishedOf.delete(msg.seq);
   }
 
-  private done(roomId: string, seq: number, deleted: boolean, msgs: readonly JsMsg[]): void {
+  private done(roomId: string, seq: number, msgs: readonly JsMsg[]): void {
     for (const msg of msgs) this.ack(msg);
     this.publishedOf.delete(seq);
     const before = this.projected.get(roomId);
-    if (!before || seq >= before.seq) this.projected.set(roomId, { seq, deleted });
+    if (!before || seq >= before.seq) this.projected.set(roomId, { seq });
   }
 
   /** Runs a task after the room's earlier ones in `chains` (one room's messages in order). */
@@ -333,7 +346,7 @@ export class RoomProjector {
   /**
    * Purges projected rooms' older log messages: below both the projected message (the room's
    * newest state, which stays) and the consumer's ack floor (everything below it is
-   * published and projected). A deleted room's subject goes whole once its tombstone is acked.
+   * published and projected). A deleted room's tombstone stays for sweepClosed.
    */
   async purge(): Promise<void> {
     if (this.projected.size === 0) return;
@@ -341,14 +354,38 @@ export class RoomProjector {
     try {
       const jsm = await this.jetstream.nc.jetstreamManager();
       const floor = (await jsm.consumers.info(stream, durable)).ack_floor.stream_seq;
-      for (const [roomId, { seq, deleted }] of [...this.projected]) {
+      for (const [roomId, { seq }] of [...this.projected]) {
         if (this.stopped) return;
-        const below = deleted && seq <= floor ? seq + 1 : Math.min(seq, floor + 1);
+        const below = Math.min(seq, floor + 1);
         if (below > 1) await this.log.purge(roomId, below);
         if (seq <= floor && this.projected.get(roomId)?.seq === seq) this.projected.delete(roomId);
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'purging the room log failed; the next purge retries');
     }
+  }
+
+  /**
+   * Purges the whole subject of each deleted room whose tombstone is older than the notice and
+   * projected (below the ack floor). It reads the log, not this replica's memory, so tombstones
+   * projected before a restart, or by a replica gone since, go too. `nowMs` is for tests.
+   */
+  async sweepClosed(nowMs = Date.now()): Promise<number> {
+    const noticeMs = this.options.closedNoticeMs ?? CLOSED_NOTICE_MS;
+    const { stream, durable } = Consumers.roomsProjector;
+    let purged = 0;
+    try {
+      const jsm = await this.jetstream.nc.jetstreamManager();
+      const floor = (await jsm.consumers.info(stream, durable)).ack_floor.stream_seq;
+      for (const { roomId, seq, atMs } of await this.log.closedRooms()) {
+        if (this.stopped) break;
+        if (seq > floor || nowMs - atMs < noticeMs) continue;
+        await this.log.purge(roomId, seq + 1);
+        purged += 1;
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'purging closed rooms failed; the next sweep retries');
+    }
+    return purged;
   }
 }

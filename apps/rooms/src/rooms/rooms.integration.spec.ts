@@ -514,7 +514,7 @@ function suite(infra: () => TestInfra) {
       expect((await storedEvents(room._id)).map((e) => e.id)).toEqual(before.map((e) => e.id));
     });
 
-    it("purges a room's projected log messages but its last, and a deleted room's whole subject; a late message brings no room back", async () => {
+    it("purges a room's projected log messages but its last, and a closed room's whole subject after the notice; a late message brings no room back", async () => {
       const [alice, bob] = [user('alice'), user('bob')];
       const room = await create(alice);
       await join(bob, room._id);
@@ -543,15 +543,62 @@ function suite(infra: () => TestInfra) {
       await waitFor(
         async () => {
           await projector.purge();
-          return (await messagesOf(room._id)) === 0;
+          return (await messagesOf(room._id)) === 1;
         },
-        { what: 'the deleted room purged', timeoutMs: 10_000 },
+        { what: "the deleted room's older messages purged", timeoutMs: 10_000 },
       );
+      // Its tombstone goes once the notice (ROOM_CLOSED_NOTICE_S, 600 s) is over, and not before.
+      expect(await projector.sweepClosed()).toBe(0);
+      expect(await messagesOf(room._id)).toBe(1);
+      await projector.sweepClosed(Date.now() + 601_000);
+      expect(await messagesOf(room._id)).toBe(0);
       expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
       // A message of the room handled again after it went (a redelivery): no room in the lists.
       await projector.project({ ...old.entry, listed: true }, old.seq);
       expect(await repositoryRoom(room._id)).toBeNull();
       expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+    });
+
+    it('says why a room was closed to a GET for the notice, also after a restart; then the subject goes', async () => {
+      const [alice, bob] = [user('alice'), user('bob')];
+      const room = await create(alice);
+      await join(bob, room._id);
+      await move(alice, room._id, 3);
+      await edit(bob, room._id, { players: { playerId: bob.userId, removePlayer: true } });
+      const jsm = await nc.jetstreamManager();
+      const messagesOf = async (roomId: string) =>
+        (await jsm.streams.info(Streams.roomLog.name, { subjects_filter: `roomlog.${roomId}` })).state
+          .subjects?.[`roomlog.${roomId}`] ?? 0;
+      const get = () =>
+        call<RoomView>(Requests.rooms.get, { roomId: room._id }).catch((error: unknown) => error);
+      const projector = app.get(RoomsService).projector;
+      await waitFor(
+        async () => {
+          await projector.purge();
+          return (await messagesOf(room._id)) === 1;
+        },
+        { what: 'the closed room purged but its tombstone', timeoutMs: 10_000 },
+      );
+      // A player whose stream missed the room-deleted push still learns why the room went.
+      expect(await get()).toMatchObject({
+        code: 'NOT_FOUND',
+        message: ROOM_MESSAGES.notFound,
+        details: { reason: 'left' },
+      });
+      // A replica started later (this one's memory gone) sweeps it once the notice is over.
+      const { app: next } = await createService(roomsDefinition, env);
+      try {
+        const later = next.get(RoomsService).projector;
+        expect(await later.sweepClosed(Date.now() + 300_000)).toBe(0);
+        expect(await get()).toMatchObject({ code: 'NOT_FOUND', details: { reason: 'left' } });
+        expect(await later.sweepClosed(Date.now() + 601_000)).toBeGreaterThanOrEqual(1);
+      } finally {
+        await next.close();
+      }
+      expect(await messagesOf(room._id)).toBe(0);
+      const gone = await get();
+      expect(gone).toMatchObject({ code: 'NOT_FOUND', message: ROOM_MESSAGES.notFound });
+      expect((gone as AppError).details).toBeUndefined();
     });
 
     it('takes over a room stored before the room log: its left-over outbox events go out, and play goes on', async () => {

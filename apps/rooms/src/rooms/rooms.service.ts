@@ -175,6 +175,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       {
         deadLetterAttempts: this.config.OUTBOX_DEAD_LETTER_ATTEMPTS,
         deadLetterAfterMs: this.config.OUTBOX_DEAD_LETTER_AFTER_MS,
+        closedNoticeMs: this.config.ROOM_CLOSED_NOTICE_S * 1000,
       },
       this.metrics,
     );
@@ -631,12 +632,17 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     this.jetstream.assertCanPublish(Streams.games.name);
   }
 
-  /** The room and its log sequence for a change or a GET; 404 when it is not there or gone. */
+  /**
+   * The room and its log sequence for a change or a GET; 404 when it is not there or gone, with
+   * details { reason } while a closed room's tombstone stays (a client that missed the push learns why).
+   */
   private async load(roomId: unknown): Promise<Pick<LoggedRoom, 'room' | 'seq'>> {
     if (typeof roomId !== 'string' || !ROOM_ID.test(roomId)) throw notFound();
     const logged = await this.log.last(roomId);
     if (logged) {
-      if (logged.deleted) throw notFound();
+      if (logged.deleted) {
+        throw new AppError('NOT_FOUND', ROOM_MESSAGES.notFound, { reason: logged.reason ?? 'deleted' });
+      }
       return logged;
     }
     // No message for it: a room from before the room log (its first change appends expecting 0).
