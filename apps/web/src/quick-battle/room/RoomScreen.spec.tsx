@@ -222,6 +222,54 @@ describe('room screen: lobby', () => {
     expect(router.state.location.pathname).toBe('/quick-battle');
   });
 
+  it('goes to the room list and says why when polling finds the room closed (the push was missed)', async () => {
+    jest.useFakeTimers();
+    const closed = {
+      status: 404,
+      body: { message: 'This room does not exist any more.', code: 'NOT_FOUND', details: { reason: 'left' } },
+    };
+    let gone = false;
+    serve(gameRoom({ total: 10 }), { [GET]: () => (gone ? closed : { body: gameRoom({ total: 10 }) }) });
+    const { router } = renderApp(PATH, { user: ALICE, fakeTimers: true });
+    expect(await screen.findByRole('status', { name: 'Total' })).toHaveTextContent('10');
+    gone = true;
+    await advance(5_100);
+    expect(await screen.findByText('A player left, so the room was closed.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/quick-battle/rooms');
+  });
+
+  it('says why the room was closed when its stream comes back after the room went', async () => {
+    jest.useFakeTimers();
+    installEventSource();
+    let gone = false;
+    serve(gameRoom({ total: 10 }), {
+      [GET]: () =>
+        gone
+          ? {
+              status: 404,
+              body: {
+                message: 'This room does not exist any more.',
+                code: 'NOT_FOUND',
+                details: { reason: 'left' },
+              },
+            }
+          : { body: gameRoom({ total: 10 }) },
+    });
+    const { router } = renderApp(PATH, { user: ALICE, fakeTimers: true });
+    expect(await screen.findByRole('status', { name: 'Total' })).toHaveTextContent('10');
+    const stream = FakeEventSource.latest(`/api/rooms/${ROOM_ID}/stream`);
+    await act(async () => stream?.open());
+    // The stream drops while the room closes, and its reconnection is refused (404): no push comes.
+    gone = true;
+    await act(async () => {
+      stream?.close();
+      stream?.onerror?.();
+    });
+    await advance(5_100);
+    expect(await screen.findByText('A player left, so the room was closed.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/quick-battle/rooms');
+  });
+
   it('shows a fetch failure with a retry instead of leaving', async () => {
     let fail = true;
     fakeApi({

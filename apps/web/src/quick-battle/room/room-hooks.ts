@@ -1,6 +1,6 @@
 import type { AuthUser, RoomView } from '@oasis198/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type RefObject } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage, isApiError, keys, useRoom, useRoomIntent, useRoomStream, visitorId } from '../../api';
 import { useTimeouts } from '../../components/hooks';
@@ -27,27 +27,33 @@ export function joinRefusal(error: unknown, hasPassCode: boolean): JoinRefusal {
 /**
  * The room, live from its stream (polling while the stream is down). Unless the viewer is leaving
  * on purpose, a room the server closes (its clock ran out, a player left) sends them back to the
- * room list with the reason (SPEC §4, DECISIONS "Time"), and one that cannot be fetched (404) to
+ * room list with the reason (SPEC §4, DECISIONS "Time"): from the push, or from the 404 of a room
+ * closed lately, which says why (a stream that was down missed the push). Any other 404 goes to
  * /quick-battle (SPEC §8).
  */
 export function useLiveRoom(roomId: string, leaving: RefObject<boolean>) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const live = useRoomStream(roomId, (reason) => {
+  const closed = (reason: string): void => {
     if (leaving.current) return;
     client.removeQueries({ queryKey: keys.room(roomId) });
     const notice = T.roomGone[reason] ?? T.roomGone.deleted;
     void navigate('/quick-battle/rooms', { replace: true, state: { notice } });
-  });
+  };
+  const live = useRoomStream(roomId, closed);
   const query = useRoom(roomId, live);
   const notFound = isApiError(query.error) && query.error.code === 'NOT_FOUND';
+  const closedReason = notFound && isApiError(query.error) ? query.error.details?.['reason'] : undefined;
+  const onNotFound = useEffectEvent(() => {
+    if (closedReason !== undefined) return closed(closedReason);
+    if (leaving.current) return;
+    client.removeQueries({ queryKey: keys.room(roomId) });
+    void navigate('/quick-battle', { replace: true, state: { notice: T.roomGone.notFound } });
+  });
 
   useEffect(() => {
-    if (notFound && !leaving.current) {
-      client.removeQueries({ queryKey: keys.room(roomId) });
-      void navigate('/quick-battle', { replace: true, state: { notice: T.roomGone.notFound } });
-    }
-  }, [notFound, client, navigate, roomId, leaving]);
+    if (notFound) onNotFound();
+  }, [notFound]);
 
   return { query, notFound };
 }
