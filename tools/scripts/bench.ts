@@ -15,12 +15,20 @@
 //      receives the room version containing it) at p50/p95/p99; errors of every kind; CPU and RSS
 //      of every process; the services' own /metrics. The ladder stops at the first step with
 //      errors or a p99 above --max-p99.
-//   3. The floor: as many moves as the largest step held made, applied in this process straight
-//      through libs/game-rules with one MongoDB write each, against the same FerretDB.
-//   4. Timer lateness with 10,000 pending deadlines and 2 timer replicas (tools/bench/timer-bench.ts, its own stack).
+//   3. The floor (tools/bench/lib/floor.ts): as many moves as the largest step held made, over as
+//      many games, in this process with no HTTP: each validated, applied with libs/game-rules,
+//      appended to its room's subject with Nats-Expected-Last-Subject-Sequence (the room log's
+//      stream settings, NATS_STREAM_REPLICAS replicas) and its push published on core NATS, against
+//      the same NATS. The old floor (libs/game-rules + one guarded FerretDB write per move) is
+//      printed beside it.
+//   4. With --peer colyseus, the same ladder against the peer (tools/bench/peer-colyseus): the same
+//      game on Colyseus in one process, in memory, driven by the same bot logic over Colyseus's
+//      client; both ladders side by side (moves/s, p99, CPU per move). The stack is stopped first.
+//   5. Timer lateness with 10,000 pending deadlines and 2 timer replicas (tools/bench/timer-bench.ts, its own stack).
 // The last line of the output is one JSON object for the largest load held with 0 errors, with
-// cpuPerMoveMs (every stack process, at the step the floor was measured against) and
-// floorCpuPerMoveMs (the floor in the same run).
+// cpuPerMoveMs (every stack process, at the step the floor was measured against),
+// floorCpuPerMoveMs (the floor in the same run), oldFloorCpuPerMoveMs, and with --peer the peer's
+// peerMovesPerSec, peerP99Ms and peerCpuPerMoveMs at the same number of games (else its largest held).
 //
 // Usage: npm run bench -- [options]      (all optional)
 //   --steps 100,250,500,1000,2000   games per ladder step
@@ -34,12 +42,14 @@
 //   --fresh                         start a throwaway stack even if one answers on $PORT/8080
 //   --no-build                      use what is built
 //   --no-floor, --no-timer          skip those parts
+//   --peer colyseus                 also climb the ladder on the peer
 //   --timer-rooms 10000             pending deadlines for the timer part
 //   --profile                       CPU profiles of every service and FerretDB for every step's
 //                                   window (.artifacts/bench/profiles; summarize with
 //                                   node tools/bench/profile-summary.ts <files>, and FerretDB's
 //                                   with go tool pprof -top <file>)
-//   --mongo-url mongodb://host:port the FerretDB for the floor when --url's cannot be found
+//   --mongo-url mongodb://host:port the FerretDB for the old floor when --url's cannot be found
+//   --nats-url nats://host:port     the NATS for the floor when --url's cannot be found
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +59,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotView } from '@oasis198/game-rules';
 import { measureFloor } from '../bench/lib/floor.ts';
+import { measureOldFloor } from '../bench/lib/old-floor.ts';
+import { PeerFleet } from '../bench/peer-colyseus/bots.ts';
+import { startPeer } from '../bench/peer-colyseus/process.ts';
 import { diffMetrics, scrapeAll } from '../bench/lib/metrics.ts';
 import { ProcessSampler, discoverContainers, loadAverage } from '../bench/lib/procs.ts';
 import { chooseMove } from '../bench/lib/rules.ts';
@@ -94,6 +107,8 @@ const opts = parseOptions(usage, {
   'timer-rooms': { type: 'string', default: '10000' },
   profile: { type: 'boolean', default: false },
   'mongo-url': { type: 'string' },
+  'nats-url': { type: 'string' },
+  peer: { type: 'string' },
 }).values;
 /** `value`, when it is positive; otherwise the run ends with what is wrong with --<name>. */
 function positive(name: string, value: number) {
@@ -111,6 +126,10 @@ const WARMUP_S = Number(opts.warmup);
 const THINK_MS = positive('think', Number(opts.think));
 const MAX_P99 = Number(opts['max-p99']);
 const GIVEN_URL = opts.url === undefined ? undefined : baseUrl(opts.url, usage);
+if (opts.peer !== undefined && opts.peer !== 'colyseus') {
+  console.error(red(`--peer: the one peer is colyseus, not ${opts.peer}`));
+  process.exit(1);
+}
 
 // ------------------------------------------------------------------------------------------------
 // Clean-up on every way out
@@ -118,6 +137,9 @@ const GIVEN_URL = opts.url === undefined ? undefined : baseUrl(opts.url, usage);
 /** The stack this run started (startThrowawayStack), if it started one. */
 let own: ReturnType<typeof startThrowawayStack> | undefined;
 let fleet: Fleet | undefined;
+/** The peer's server and bots, while they run. */
+let peer: Awaited<ReturnType<typeof startPeer>> | undefined;
+let peerFleet: PeerFleet | undefined;
 let interrupted = false;
 const abort = new AbortController();
 const log = (line = '') => console.log(line);
@@ -143,6 +165,8 @@ async function wait(seconds: number) {
 
 async function cleanUp() {
   if (fleet && !fleet.stopping) await fleet.stop().catch(() => undefined);
+  if (peerFleet && !peerFleet.stopping) await peerFleet.stop().catch(() => undefined);
+  await peer?.stop();
   await own?.stop();
 }
 
@@ -167,6 +191,8 @@ type BenchedStack = {
   metricsUrls: Record<string, string>;
   /** NATS's monitoring endpoint, when known: its traffic per move. */
   natsMonitorUrl?: string;
+  /** NATS's client address, for the floor. */
+  natsUrl?: string;
   mongoUrl?: string;
   own?: boolean;
 };
@@ -211,6 +237,7 @@ function benchedStack(record: StackRecord, mongoUrl = record.mongo.url): Benched
     pids: { ...pids, nats: record.nats.pid, ferretdb: record.mongo.pid },
     metricsUrls: Object.fromEntries(record.apps.map((a) => [a.name, `http://${HOST}:${a.port}`])),
     natsMonitorUrl: record.nats.monitorUrl,
+    natsUrl: opts['nats-url'] ?? record.nats.url,
     mongoUrl,
   };
 }
@@ -235,9 +262,21 @@ function useRunningStack(url: string): BenchedStack {
     log(
       dim(`  the container stack: ${JSON.stringify(containers.replicas)} (replicas; CPU and memory summed)`),
     );
-    return { url, pids: containers.pids, metricsUrls: {}, mongoUrl: opts['mongo-url'] };
+    return {
+      url,
+      pids: containers.pids,
+      metricsUrls: {},
+      mongoUrl: opts['mongo-url'],
+      natsUrl: opts['nats-url'],
+    };
   }
-  return { url, pids: {}, metricsUrls: { gateway: url }, mongoUrl: opts['mongo-url'] };
+  return {
+    url,
+    pids: {},
+    metricsUrls: { gateway: url },
+    mongoUrl: opts['mongo-url'],
+    natsUrl: opts['nats-url'],
+  };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -485,47 +524,205 @@ async function runTimerBench(rooms: string) {
 }
 
 /**
- * The floor against `basis`'s step: as many moves as it made, over as many games, straight through
- * libs/game-rules with one write each, with the CPU of FerretDB and this process; then the same work
- * one move at a time (single).
+ * The floors against `basis`'s step: as many moves as it made, over as many games. The floor
+ * (floor.ts) against the stack's NATS, with the CPU of NATS and this process; the old floor
+ * (old-floor.ts) against its FerretDB, with the CPU of FerretDB and this process. Each is also
+ * measured one move at a time (single). A floor whose server is unknown is left out (null).
  */
-async function theFloor(basis: StepResult, mongoUrl: string, ferretdbPid: ProcessSampler['pids'][string]) {
+async function theFloors(basis: StepResult, stack: BenchedStack) {
   // The moves the step made, or (when it made none) the moves its games were meant to make.
   const floorMoves = basis.moves || Math.round((basis.games * DURATION_S * 1000) / THINK_MS);
-  log(
-    bold(
-      `\n▸ The floor: ${floorMoves} moves over ${basis.games} games through libs/game-rules, one write each`,
-    ),
+  const singleMoves = Math.min(floorMoves, 2000);
+  /** Runs `measure` with `server` (its pid) and this process sampled; the figures with CPU per move. */
+  async function measured<T extends { moves: number }>(
+    server: string,
+    pid: ProcessSampler['pids'][string],
+    measure: () => Promise<T>,
+  ) {
+    const sampler = new ProcessSampler({ [server]: pid, bench: process.pid });
+    sampler.start();
+    const figures = await measure();
+    const usage = sampler.stop();
+    const cpu = (usage.processes[server]?.cpuSeconds ?? 0) + (usage.processes.bench?.cpuSeconds ?? 0);
+    return {
+      ...figures,
+      serverCpuPct: round(usage.processes[server]?.cpuPct),
+      benchCpuPct: round(usage.processes.bench?.cpuPct),
+      cpuMsPerMove: figures.moves ? round((1000 * cpu) / figures.moves, 2) : null,
+    };
+  }
+  const line = (
+    f: Awaited<ReturnType<typeof measureOldFloor>> & {
+      serverCpuPct: unknown;
+      benchCpuPct: unknown;
+      cpuMsPerMove: number | null | undefined;
+    },
+    server: string,
+  ) =>
+    `  ${f.moves} moves in ${round(f.seconds, 1)} s = ${round(f.movesPerSec, 0)} moves/s with ${f.inFlight} in flight ` +
+    `(per move p50 ${round(f.latency.p50, 1)} / p99 ${round(f.latency.p99, 1)} ms); ` +
+    `CPU ${f.cpuMsPerMove} ms per move (${server} ${f.serverCpuPct} %, this process ${f.benchCpuPct} %)`;
+  const singleLine = (f: Awaited<ReturnType<typeof measureOldFloor>>) =>
+    `  one at a time: ${f.moves} moves = ${round(f.movesPerSec, 0)} moves/s, ` +
+    `per move p50 ${round(f.latency.p50, 2)} / p99 ${round(f.latency.p99, 2)} ms`;
+
+  let floor;
+  const natsUrl = stack.natsUrl;
+  if (natsUrl) {
+    log(
+      bold(
+        `\n▸ The floor: ${floorMoves} moves over ${basis.games} games: validate, libs/game-rules, a guarded append, a push`,
+      ),
+    );
+    const many = await measured('nats', stack.pids.nats, () =>
+      measureFloor({ natsUrl, moves: floorMoves, games: basis.games }),
+    );
+    log(`${line(many, 'NATS')}; stream replicas ${many.replicas}`);
+    const single = await measureFloor({ natsUrl, moves: singleMoves, games: basis.games, inFlight: 1 });
+    log(singleLine(single));
+    floor = { ...many, basisGames: basis.games, single };
+  } else {
+    log(yellow('\n▸ The floor: skipped (the NATS address is unknown: --nats-url)'));
+  }
+
+  let oldFloor;
+  const mongoUrl = stack.mongoUrl;
+  if (mongoUrl) {
+    log(
+      bold(
+        `\n▸ The old floor: ${floorMoves} moves over ${basis.games} games through libs/game-rules, one FerretDB write each`,
+      ),
+    );
+    const many = await measured('ferretdb', stack.pids.ferretdb, () =>
+      measureOldFloor({ mongoUrl, moves: floorMoves, games: basis.games }),
+    );
+    log(line(many, 'FerretDB'));
+    const single = await measureOldFloor({ mongoUrl, moves: singleMoves, games: basis.games, inFlight: 1 });
+    log(singleLine(single));
+    oldFloor = { ...many, basisGames: basis.games, single };
+  } else {
+    log(yellow('\n▸ The old floor: skipped (the FerretDB address is unknown: --mongo-url)'));
+  }
+  return { floor, oldFloor };
+}
+
+/**
+ * The ladder on the peer (tools/bench/peer-colyseus): its server in a process of its own, each step
+ * a new set of `games` games played by the peer's bots, measured as a stack step is. Stops at the
+ * first step not held, as the stack's ladder does.
+ */
+async function runPeerLadder() {
+  log(bold('\n▸ The peer: the same game on Colyseus (tools/bench/peer-colyseus, one process, in memory)'));
+  peer = await startPeer({
+    onLine: (line) => {
+      if (/error|warn/i.test(line)) log(dim(`  [peer] ${line}`));
+    },
+  });
+  const peerRecorder = new Recorder();
+  const steps = [];
+  try {
+    for (const target of STEPS) {
+      peerRecorder.resetErrors();
+      log(bold(`\n▸ peer: ${target} games`) + dim(`  (load average ${loadAverage().join(' ')})`));
+      const started = Date.now();
+      peerFleet = new PeerFleet(peer.url.replace(/^http/, 'ws'), peerRecorder, {
+        ...fleetOptions,
+        chooseMove: (whosTurn, seat) => chooseMove(whosTurn, seat),
+      } as ConstructorParameters<typeof PeerFleet>[2]);
+      const failed = await peerFleet.add(target);
+      log(
+        dim(
+          `  ${target - failed}/${target} games opened in ${((Date.now() - started) / 1000).toFixed(1)} s; warming up ${WARMUP_S} s`,
+        ),
+      );
+      await wait(WARMUP_S);
+      const sampler = new ProcessSampler({ peer: peer.pid, bench: process.pid });
+      sampler.start();
+      peerRecorder.open();
+      const sampling = setInterval(() => sampler.sample(), 2000);
+      log(dim(`  measuring ${DURATION_S} s ...`));
+      await wait(DURATION_S);
+      clearInterval(sampling);
+      const window = peerRecorder.close();
+      const usage = sampler.stop();
+      await peerFleet.stop();
+      await settle();
+      const rtt = summarize(window.rtt);
+      const server = usage.processes.peer;
+      const errors = peerRecorder.errorCount;
+      const step = {
+        games: target,
+        moves: window.moves,
+        movesPerSec: round(window.moves / window.seconds, 1),
+        gamesFinished: window.games,
+        p50Ms: round(rtt.p50),
+        p95Ms: round(rtt.p95),
+        p99Ms: round(rtt.p99),
+        maxMs: round(rtt.max),
+        errors,
+        errorKinds: Object.fromEntries(peerRecorder.errors),
+        errorExamples: Object.fromEntries(peerRecorder.examples),
+        machineBusyPct: round(usage.machineBusyPct),
+        peerCpuPct: round(server?.cpuPct),
+        peerPeakRssMb: round(server?.peakRssMb, 0),
+        benchCpuPct: round(usage.processes.bench?.cpuPct),
+        cpuPerMoveMs: window.moves ? round((1000 * (server?.cpuSeconds ?? 0)) / window.moves, 2) : null,
+        held: errors === 0 && failed === 0 && rtt.count > 0 && (rtt.p99 ?? Infinity) <= MAX_P99,
+      };
+      steps.push(step);
+      log(
+        `  ${step.movesPerSec} moves/s (${step.moves} moves, ${step.gamesFinished} games finished); ` +
+          `round trip p50 ${step.p50Ms} / p95 ${step.p95Ms} / p99 ${step.p99Ms} / max ${step.maxMs} ms`,
+      );
+      log(
+        `  errors: ${errors}${errors ? ` ${JSON.stringify(step.errorKinds)}` : ''}; machine busy ${step.machineBusyPct} %; ` +
+          `peer CPU ${step.cpuPerMoveMs} ms per move; peer ${step.peerCpuPct}% ${step.peerPeakRssMb} MB | bench ${step.benchCpuPct}%`,
+      );
+      for (const [kind, example] of Object.entries(step.errorExamples))
+        log(dim(`    e.g. ${kind}: ${example}`));
+      if (!step.held) {
+        log(
+          yellow(
+            `  not held (${errors ? `${errors} errors` : `p99 ${step.p99Ms} ms > ${MAX_P99} ms`}): the peer's ladder stops here`,
+          ),
+        );
+        break;
+      }
+    }
+  } finally {
+    await peerFleet?.stop().catch(() => undefined);
+    await peer.stop();
+    peer = undefined;
+  }
+  return steps;
+}
+
+/** Both ladders side by side, one row per number of games either climbed. */
+function sideBySide(stack: StepResult[], peerSteps: Awaited<ReturnType<typeof runPeerLadder>>) {
+  const games = [...new Set([...stack.map((r) => r.games), ...peerSteps.map((r) => r.games)])].sort(
+    (a, b) => a - b,
   );
-  const sampler = new ProcessSampler({ ferretdb: ferretdbPid, bench: process.pid });
-  sampler.start();
-  const measured = await measureFloor({ mongoUrl, moves: floorMoves, games: basis.games });
-  const usage = sampler.stop();
-  const floorCpu = (usage.processes.ferretdb?.cpuSeconds ?? 0) + (usage.processes.bench?.cpuSeconds ?? 0);
-  const floor = {
-    ...measured,
-    ferretdbCpuPct: round(usage.processes.ferretdb?.cpuPct),
-    benchCpuPct: round(usage.processes.bench?.cpuPct),
-    cpuMsPerMove: measured.moves ? round((1000 * floorCpu) / measured.moves, 2) : null,
-    basisGames: basis.games,
-    // The same work one move at a time: what a move costs without queueing behind others.
-    single: await measureFloor({
-      mongoUrl,
-      moves: Math.min(floorMoves, 2000),
-      games: basis.games,
-      inFlight: 1,
-    }),
-  };
-  log(
-    `  ${floor.moves} moves in ${round(floor.seconds, 1)} s = ${round(floor.movesPerSec, 0)} moves/s with ${floor.games} in flight ` +
-      `(per move p50 ${round(floor.latency.p50, 1)} / p99 ${round(floor.latency.p99, 1)} ms); ` +
-      `CPU ${floor.cpuMsPerMove} ms per move (FerretDB ${floor.ferretdbCpuPct} %, this process ${floor.benchCpuPct} %)`,
-  );
-  log(
-    `  one at a time: ${floor.single.moves} moves = ${round(floor.single.movesPerSec, 0)} moves/s, ` +
-      `per move p50 ${round(floor.single.latency.p50, 2)} / p99 ${round(floor.single.latency.p99, 2)} ms`,
-  );
-  return floor;
+  const head = [
+    'games',
+    'stack moves/s',
+    'stack p99 ms',
+    'stack CPU ms/move',
+    'stack held',
+    'peer moves/s',
+    'peer p99 ms',
+    'peer CPU ms/move',
+    'peer held',
+  ];
+  const rows = games.map((g) => {
+    const a = stack.find((r) => r.games === g);
+    const b = peerSteps.find((r) => r.games === g);
+    return [
+      g,
+      ...(a ? [a.movesPerSec, a.p99Ms, a.stackCpuMsPerMove, a.held ? 'yes' : 'NO'] : ['-', '-', '-', '-']),
+      ...(b ? [b.movesPerSec, b.p99Ms, b.cpuPerMoveMs, b.held ? 'yes' : 'NO'] : ['-', '-', '-', '-']),
+    ];
+  });
+  return [head, head.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -560,7 +757,8 @@ function ladderTable(results: StepResult[]) {
 const results: StepResult[] = [];
 /** The step with the most games held (held: no errors, p99 within --max-p99). */
 const bestHeld = () => results.findLast((r) => r.held);
-let floor: Awaited<ReturnType<typeof theFloor>> | undefined;
+let floors: Awaited<ReturnType<typeof theFloors>> | undefined;
+let peerSteps: Awaited<ReturnType<typeof runPeerLadder>> = [];
 let timer: Record<string, unknown> | undefined;
 let failure: unknown;
 const started = Date.now();
@@ -621,16 +819,19 @@ try {
   client.close();
 
   const basis = bestHeld() ?? results[0];
-  if (!opts['no-floor'] && basis && stack.mongoUrl) {
-    floor = await theFloor(basis, stack.mongoUrl, stack.pids.ferretdb);
+  if (!opts['no-floor'] && basis) {
+    floors = await theFloors(basis, stack);
   } else if (!opts['no-floor']) {
-    log(yellow('\n▸ The floor: skipped (no step measured, or the FerretDB address is unknown: --mongo-url)'));
+    log(yellow('\n▸ The floors: skipped (no step measured)'));
   }
 
   if (own) {
     log(bold('\n▸ Stop the stack'));
     await cleanUp();
   }
+
+  // After the stack: its idle processes would take their share of the peer's machine.
+  if (opts.peer) peerSteps = await runPeerLadder();
 
   if (!opts['no-timer']) {
     log(
@@ -645,8 +846,9 @@ try {
 }
 
 const best = bestHeld();
-// The step the floor was measured against: the stack's CPU per move there (same run, same moves).
-const floorBasis = floor && results.find((r) => r.games === floor.basisGames);
+const { floor, oldFloor } = floors ?? {};
+// The step the floors were measured against: the stack's CPU per move there (same run, same moves).
+const floorBasis = results.find((r) => r.games === (floor ?? oldFloor)?.basisGames);
 log(bold('\n▸ Ladder'));
 log(
   dim(
@@ -654,17 +856,30 @@ log(
   ),
 );
 if (results.length) log(ladderTable(results));
+const floorLine = (name: string, f: NonNullable<typeof floor> | NonNullable<typeof oldFloor>) =>
+  `${name}: ${f.moves} moves over ${f.games} games in ${round(f.seconds, 1)} s = ${round(f.movesPerSec, 0)} moves/s, ` +
+  `${f.cpuMsPerMove} ms CPU per move; one move at a time p50 ${round(f.single.latency.p50, 2)} ms / ` +
+  `p99 ${round(f.single.latency.p99, 2)} ms`;
 if (floor) {
   log(
-    `\nfloor (one process: libs/game-rules + one guarded write per move, same FerretDB): ${floor.moves} moves over ` +
-      `${floor.games} games in ${round(floor.seconds, 1)} s = ${round(floor.movesPerSec, 0)} moves/s, ` +
-      `${floor.cpuMsPerMove} ms CPU per move; one move at a time p50 ${round(floor.single.latency.p50, 2)} ms / ` +
-      `p99 ${round(floor.single.latency.p99, 2)} ms` +
-      (floorBasis
-        ? `\ndistributed path at ${floorBasis.games} games: ${floorBasis.movesPerSec} moves/s, ${floorBasis.stackCpuMsPerMove} ms CPU per move ` +
-          `(all stack processes, background included), round trip p50 ${floorBasis.p50Ms} ms / p99 ${floorBasis.p99Ms} ms`
+    `\n${floorLine(`floor (one process: validate, libs/game-rules, guarded append R${floor.replicas}, push; same NATS)`, floor)}`,
+  );
+}
+if (oldFloor)
+  log(floorLine('old floor (one process: libs/game-rules + one guarded FerretDB write)', oldFloor));
+if (floorBasis && (floor || oldFloor)) {
+  log(
+    `distributed path at ${floorBasis.games} games: ${floorBasis.movesPerSec} moves/s, ${floorBasis.stackCpuMsPerMove} ms CPU per move ` +
+      `(all stack processes, background included), round trip p50 ${floorBasis.p50Ms} ms / p99 ${floorBasis.p99Ms} ms` +
+      (floor?.cpuMsPerMove
+        ? `; ${round((floorBasis.stackCpuMsPerMove ?? NaN) / floor.cpuMsPerMove, 2)} x the floor`
         : ''),
   );
+}
+if (opts.peer) {
+  log(bold('\n▸ The stack and the peer (Colyseus), side by side'));
+  log(dim('  peer CPU = its one process; stack CPU = every stack process; the bots are in neither'));
+  log(sideBySide(results, peerSteps));
 }
 if (timer?.bench) {
   log(
@@ -675,9 +890,12 @@ if (timer?.bench) {
 log(dim(`took ${Math.round((Date.now() - started) / 1000)} s; load average now ${loadAverage().join(' ')}`));
 writeFileSync(
   path.join(ARTIFACTS, 'results.json'),
-  JSON.stringify({ machine: info, options: opts, results, floor, timer }, null, 2),
+  JSON.stringify({ machine: info, options: opts, results, floor, oldFloor, peer: peerSteps, timer }, null, 2),
 );
 if (failure) console.error(red(bold(`\n✗ benchmark failed: ${(failure as Error).message}`)));
+// The peer's step with as many games as the stack's largest held, else the peer's largest held.
+const peerCompared =
+  peerSteps.find((r) => r.games === best?.games) ?? peerSteps.findLast((r) => r.held) ?? peerSteps[0];
 const summary = {
   games: best?.games ?? 0,
   movesPerSec: best?.movesPerSec ?? 0,
@@ -687,6 +905,12 @@ const summary = {
   errors: best ? best.errors : (results[0]?.errors ?? null),
   cpuPerMoveMs: floorBasis?.stackCpuMsPerMove ?? best?.stackCpuMsPerMove ?? null,
   floorCpuPerMoveMs: floor?.cpuMsPerMove ?? null,
+  oldFloorCpuPerMoveMs: oldFloor?.cpuMsPerMove ?? null,
+  peerGames: peerCompared?.games ?? null,
+  peerMovesPerSec: peerCompared?.movesPerSec ?? null,
+  peerP99Ms: peerCompared?.p99Ms ?? null,
+  peerCpuPerMoveMs: peerCompared?.cpuPerMoveMs ?? null,
+  peerErrors: peerCompared?.errors ?? null,
   timerLateP50Ms: timer?.p50Ms ?? null,
   timerLateP99Ms: timer?.p99Ms ?? null,
 };

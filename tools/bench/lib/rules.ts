@@ -6,6 +6,8 @@ import type * as GameRules from '@oasis198/game-rules';
 import { ROOT } from '../../scripts/lib/workspace.ts';
 
 const require = createRequire(path.join(ROOT, 'package.json'));
+// The base tsconfig's paths resolve @oasis198/* to the libraries' sources (contracts imports the rules).
+process.env.SWC_NODE_PROJECT ??= path.join(ROOT, 'tsconfig.base.json');
 require('@swc-node/register');
 
 export const rules: typeof GameRules = require(path.join(ROOT, 'libs', 'game-rules', 'src', 'index.ts'));
