@@ -54,9 +54,9 @@ export const entrantId = (arenaId: string, playerId: string): string => `${arena
 /** The tournaments' durable state: one MongoDB document per arena, entrant and pairing. */
 @Injectable()
 export class ArenaRepository implements OnModuleInit {
-  readonly arenas: Collection<ArenaDoc>;
-  readonly entrants: Collection<EntrantDoc>;
-  readonly pairings: Collection<PairingDoc>;
+  private readonly arenas: Collection<ArenaDoc>;
+  private readonly entrants: Collection<EntrantDoc>;
+  private readonly pairings: Collection<PairingDoc>;
   private readonly leases: Collection<{ _id: string; owner: string; until: number }>;
 
   constructor(@InjectConnection() connection: Connection) {
@@ -170,6 +170,49 @@ export class ArenaRepository implements OnModuleInit {
       },
     );
     return scored.modifiedCount === 1;
+  }
+
+  async arena(arenaId: string): Promise<ArenaDoc | null> {
+    return this.arenas.findOne({ _id: arenaId });
+  }
+
+  /** Arenas ended by `nowMs` and not yet finished (their standings or prizes still to settle). */
+  async unfinishedArenas(nowMs: number): Promise<ArenaDoc[]> {
+    return this.arenas.find({ finishedAt: null, endsAt: { $lte: nowMs } }).toArray();
+  }
+
+  /** Writes the arena's final standings, once. */
+  async setFinal(arenaId: string, final: NonNullable<ArenaDoc['final']>): Promise<void> {
+    await this.arenas.updateOne({ _id: arenaId, final: null }, { $set: { final } });
+  }
+
+  async markPaid(arenaId: string, place: number): Promise<void> {
+    await this.arenas.updateOne({ _id: arenaId }, { $addToSet: { paidPlaces: place } });
+  }
+
+  async markFinished(arenaId: string, nowMs: number): Promise<void> {
+    await this.arenas.updateOne({ _id: arenaId }, { $set: { finishedAt: nowMs } });
+  }
+
+  async pairing(roomId: string): Promise<PairingDoc | null> {
+    return this.pairings.findOne({ _id: roomId });
+  }
+
+  async addPairing(pairing: PairingDoc): Promise<void> {
+    await this.pairings.insertOne(pairing);
+  }
+
+  /** Pairings still opening that were started before `before` (a replica stopped half way). */
+  async openingSince(before: number): Promise<PairingDoc[]> {
+    return this.pairings.find({ state: 'opening', at: { $lt: before } }).toArray();
+  }
+
+  /** How many of the pairing's players are seated in its room. */
+  async seatedIn(pairing: Pick<PairingDoc, '_id' | 'arenaId' | 'players'>): Promise<number> {
+    return this.entrants.countDocuments({
+      _id: { $in: pairing.players.map((p) => entrantId(pairing.arenaId, p.id)) },
+      roomId: pairing._id,
+    });
   }
 
   async setPairing(roomId: string, state: PairingState): Promise<void> {

@@ -11,7 +11,7 @@ import {
 import { CONFIG, LOGGER, type Logger, Metrics, natsEndpoint, RpcClient } from '@oasis198/service-kit';
 import { Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
-import { type ArenaDoc, ArenaRepository, entrantId, type PairingDoc } from './arena.repository';
+import { type ArenaDoc, ArenaRepository, type PairingDoc } from './arena.repository';
 import { ArenaService } from './arena.service';
 import { pairFree } from './pairing';
 import { currentOrNextArena, isRunning, previousArena } from './schedule';
@@ -83,7 +83,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       const before = previousArena(schedule, nowMs);
       await this.repository.ensureArena({ _id: before.arenaId, ...before }).catch(() => undefined);
     }
-    const ended = await this.repository.arenas.find({ finishedAt: null, endsAt: { $lte: nowMs } }).toArray();
+    const ended = await this.repository.unfinishedArenas(nowMs);
     for (const arena of ended) await this.settle(arena, nowMs);
   }
 
@@ -105,7 +105,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   /** Writes the pairing, seats both players in it, then asks rooms to open it. */
   private async open(arenaId: string, players: [Person, Person], freeSince: number): Promise<void> {
     const roomId = newRoomId();
-    await this.repository.pairings.insertOne({
+    await this.repository.addPairing({
       _id: roomId,
       arenaId,
       players,
@@ -153,14 +153,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Openings a stopped replica left half done: asked again (rooms opens each room once). */
   private async resumeOpenings(nowMs: number): Promise<void> {
-    const stale = await this.repository.pairings
-      .find({ state: 'opening', at: { $lt: nowMs - 2 * this.config.RPC_TIMEOUT_MS } })
-      .toArray();
+    const stale = await this.repository.openingSince(nowMs - 2 * this.config.RPC_TIMEOUT_MS);
     for (const pairing of stale) {
-      const seated = await this.repository.entrants.countDocuments({
-        _id: { $in: pairing.players.map((p) => entrantId(pairing.arenaId, p.id)) },
-        roomId: pairing._id,
-      });
+      const seated = await this.repository.seatedIn(pairing);
       if (seated === 2) {
         await this.askRooms(pairing).catch((error: unknown) =>
           this.logger.warn({ err: error, roomId: pairing._id }, 'opening an arena room failed; retrying'),
@@ -182,9 +177,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       const open = await this.repository.openPairings(arena._id);
       if (open > 0 && nowMs < arena.endsAt + this.config.ARENA_SETTLE_MAX_MS) return;
       const final = this.arenas.rank(await this.repository.standingsOf(arena._id));
-      await this.repository.arenas.updateOne({ _id: arena._id, final: null }, { $set: { final } });
+      await this.repository.setFinal(arena._id, final);
     }
-    const settled = await this.repository.arenas.findOne({ _id: arena._id });
+    const settled = await this.repository.arena(arena._id);
     if (!settled?.final) return;
     for (const prize of prizesFor(settled.final)) {
       if (settled.paidPlaces.includes(prize.place)) continue;
@@ -195,10 +190,10 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
         playerName: prize.name,
       };
       const answer = await this.rpc.request<ArenaPrizeResponse>(Requests.rewards.arenaPrize, request);
-      await this.repository.arenas.updateOne({ _id: arena._id }, { $addToSet: { paidPlaces: prize.place } });
+      await this.repository.markPaid(arena._id, prize.place);
       this.logger.info({ ...request, outcome: answer.outcome }, 'arena prize paid');
     }
-    await this.repository.arenas.updateOne({ _id: arena._id }, { $set: { finishedAt: nowMs } });
+    await this.repository.markFinished(arena._id, nowMs);
     this.arenas.changed(arena.eventId);
   }
 }

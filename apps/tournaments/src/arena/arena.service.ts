@@ -106,7 +106,7 @@ export class ArenaService {
 
   /** An ended arena's standings: its final ones once settled, else as they are; null when nobody joined. */
   private async finalView(arena: ArenaWindow): Promise<ArenaView | null> {
-    const doc = await this.repository.arenas.findOne({ _id: arena.arenaId });
+    const doc = await this.repository.arena(arena.arenaId);
     if (!doc) return null;
     const view = await this.view(arena, Number.MAX_SAFE_INTEGER);
     return doc.final ? { ...view, standings: doc.final.slice(0, this.config.STANDINGS_SHOWN) } : view;
@@ -142,9 +142,8 @@ export class ArenaService {
 
   /** The arena of an arena room, with its players' scores; 404 for any other room. */
   async room(roomId: unknown): Promise<ArenaRoomResponse> {
-    const pairing =
-      typeof roomId === 'string' ? await this.repository.pairings.findOne({ _id: roomId }) : null;
-    const arena = pairing ? await this.repository.arenas.findOne({ _id: pairing.arenaId }) : null;
+    const pairing = typeof roomId === 'string' ? await this.repository.pairing(roomId) : null;
+    const arena = pairing ? await this.repository.arena(pairing.arenaId) : null;
     if (!pairing || !arena) throw new AppError('NOT_FOUND', 'This is not an arena room.');
     const standings = rankScores(await this.repository.standingsOf(arena._id));
     return {
@@ -166,7 +165,7 @@ export class ArenaService {
    * Games of other rooms are not the arena's.
    */
   async onGameFinished(game: GameFinished): Promise<void> {
-    const pairing = await this.repository.pairings.findOne({ _id: game.roomId });
+    const pairing = await this.repository.pairing(game.roomId);
     if (!pairing || game.gameNumber !== 1) return;
     const at = Date.parse(game.finishedAt);
     const players = [game.player1, game.player2];
