@@ -34,6 +34,9 @@ export const ARENA_MESSAGES = {
   unavailable: 'The Cup is currently unavailable',
   notRunning: 'This arena has ended. Join the next one.',
   notJoined: 'You have not joined this arena.',
+  samePlayer: 'An arena room needs two different players.',
+  roomsByArena: 'Tournament rooms are opened by the Event cup arenas: join an event to play.',
+  playedOnce: 'An arena game is played once: the arena pairs you again when it ends.',
 } as const;
 
 /** One line of the standings: ranked by score, then wins, then who reached the score first. */

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  type ArenaPrizeResponse,
   type CreateRewardRequest,
   type DeleteRewardRequest,
   type DeleteRewardResponse,
@@ -44,6 +45,11 @@ export class RewardsController {
   @MessagePattern(Requests.rewards.edit)
   edit(@Payload() request: Sent<EditRewardRequest>): Promise<EditRewardResponse> {
     return this.rewards.edit(parseCaller(request), request?.id, request?.body);
+  }
+
+  @MessagePattern(Requests.rewards.arenaPrize)
+  arenaPrize(@Payload() request: unknown): Promise<ArenaPrizeResponse> {
+    return this.rewards.arenaPrize(request);
   }
 
   @MessagePattern(Requests.rewards.delete)

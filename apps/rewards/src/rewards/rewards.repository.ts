@@ -18,6 +18,8 @@ export interface Credit {
   /** 1 for a win that counts on the leaderboard, else 0. */
   wins: number;
   titles: readonly ChampionTitle[];
+  /** Played games it counts: 1 for a game (the default), 0 for an arena prize. */
+  playedGames?: number;
 }
 
 export type CreditOutcome = 'paid' | 'already-paid';
@@ -169,7 +171,7 @@ export class RewardsRepository implements OnModuleInit {
             { _id: credit.playerId, recentGames: { $ne: gameId } },
             {
               $inc: {
-                playedGames: 1,
+                playedGames: credit.playedGames ?? 1,
                 wins: credit.wins,
                 'assets.points': credit.points,
                 'assets.coins': credit.coins,

@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ARENA_PRIZES,
+  arenaPrizeId,
+  arenaPrizeRequestSchema,
+  type ArenaPrizeResponse,
   AppError,
   COMMON_MESSAGES,
   createRewardBodySchema,
@@ -25,6 +29,30 @@ const notFound = () => new AppError('NOT_FOUND', REWARD_MESSAGES.notFound);
 @Injectable()
 export class RewardsService {
   constructor(private readonly rewards: RewardsRepository) {}
+
+  /**
+   * tournaments: pays one place of an ended arena, keyed as a game of its own among the player's
+   * paid games, so a retried or repeated request pays it once. A deleted player gets nothing.
+   */
+  async arenaPrize(request: unknown): Promise<ArenaPrizeResponse> {
+    const { arenaId, place, playerId, playerName } = parseWith(arenaPrizeRequestSchema, request);
+    const prize = ARENA_PRIZES.find((p) => p.place === place);
+    if (!prize) throw new AppError('VALIDATION', 'There is no such place.');
+    if (await this.rewards.isDeleted(playerId)) return { outcome: 'deleted' };
+    const [outcome = 'already-paid'] = await this.rewards.creditGames([
+      {
+        playerId,
+        gameId: arenaPrizeId(arenaId, place),
+        playerName,
+        points: 0,
+        coins: prize.coins,
+        wins: 0,
+        titles: prize.title ? [prize.title] : [],
+        playedGames: 0,
+      },
+    ]);
+    return { outcome };
+  }
 
   /** A record with its rank: one indexed count of the players ahead of it. */
   async get(userId: unknown): Promise<RankedReward> {

@@ -1,5 +1,6 @@
 import {
   AppError,
+  ARENA_MESSAGES,
   type DeadlineDueRequest,
   type Person,
   ROOM_MESSAGES,
@@ -194,6 +195,8 @@ export function planReady(
   const own = seatOf(room, playerId);
   if (!own) throw new AppError('FORBIDDEN', ROOM_MESSAGES.notAPlayer);
   if (own !== seat) throw new AppError('FORBIDDEN', ROOM_MESSAGES.notYourSeat);
+  // An arena pairs its players anew after each game: its room plays one.
+  if (room.gameType === 'tournament') throw new AppError('CONFLICT', ARENA_MESSAGES.playedOnce);
   const result = markReady(room.whosTurn, seat, {
     duration: room.duration,
     nowMs,

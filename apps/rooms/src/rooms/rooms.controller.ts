@@ -11,6 +11,7 @@ import {
   type ListRoomsRequest,
   type MessageResponse,
   type MyRoomRequest,
+  type OpenArenaRoomResponse,
   type PlayNowRequest,
   Requests,
   type RoomPage,
@@ -60,6 +61,11 @@ export class RoomsController {
   @MessagePattern(Requests.rooms.delete)
   delete(@Payload() request: DeleteRoomRequest): Promise<MessageResponse> {
     return this.rooms.delete(request.caller, request.roomId);
+  }
+
+  @MessagePattern(Requests.rooms.openArena)
+  openArena(@Payload() request: unknown): Promise<OpenArenaRoomResponse> {
+    return this.rooms.openArena(request);
   }
 
   @MessagePattern(Requests.rooms.deadline)

@@ -13,7 +13,9 @@ import {
   RoomLogSubjects,
   ROOM_MESSAGES,
   type RoomPage,
+  type OpenArenaRoomResponse,
   type RoomView,
+  type TokenClaims,
   Streams,
   TimerSubjects,
 } from '@oasis198/contracts';
@@ -37,6 +39,7 @@ import {
   waitFor,
 } from '@oasis198/testing';
 import { Types } from 'mongoose';
+import { randomBytes } from 'node:crypto';
 import { AckPolicy, connect, type NatsConnection, RetentionPolicy } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
 import { cryptoRandom } from './random';
@@ -101,6 +104,18 @@ function suite(infra: () => TestInfra) {
         passCode: '',
       });
     const { call, create, edit, join, move } = roomsClient(() => rpc);
+    const person = (caller: TokenClaims) => ({ id: caller.userId, name: caller.name });
+    const arenaRoomId = () => randomBytes(12).toString('hex');
+    /** What tournaments asks for a pairing: the room as rooms then shows it. */
+    const openArena = async ([a, b]: [TokenClaims, TokenClaims]) => {
+      const answer = await call<OpenArenaRoomResponse>(Requests.rooms.openArena, {
+        roomId: arenaRoomId(),
+        arenaId: 'event-9:0',
+        players: [person(a), person(b)],
+      });
+      if (!answer.opened) throw new Error(`arena room not opened: ${answer.busy.join(', ')} busy`);
+      return call<RoomView>(Requests.rooms.get, { roomId: answer.roomId });
+    };
     const failure = async (promise: Promise<unknown>) => {
       try {
         await promise;
@@ -285,7 +300,7 @@ function suite(infra: () => TestInfra) {
       const creators = Array.from({ length: 10 }, (_, i) => user(`lister${i}`));
       const rooms: RoomView[] = [];
       for (const [i, creator] of creators.entries()) {
-        rooms.push(await create(creator, { gameType: i === 0 ? 'tournament' : 'quick-battle' }));
+        rooms.push(i === 0 ? await openArena([creator, user('arena')]) : await create(creator));
       }
       await join(user('joiner'), rooms[9]?._id ?? '');
       const first = await call<RoomPage>(Requests.rooms.list, { page: 1, freeSpot: false });
@@ -312,6 +327,47 @@ function suite(infra: () => TestInfra) {
       });
       expect(tournaments.rooms.map((r) => r._id)).toEqual([rooms[0]?._id]);
       expect(JSON.stringify(first)).not.toMatch(/passCode"/);
+    });
+
+    it('opens an arena room once, seated and started, and refuses tournament rooms any other way', async () => {
+      const [ann, ben, cat, dan] = [user('ann'), user('ben'), user('cat'), user('dan')];
+      const room = await openArena([ann, ben]);
+      expect(room).toMatchObject({ gameType: 'tournament', duration: 14, gameStarted: true });
+      expect(room.players.map((p) => p.id)).toEqual([ann.userId, ben.userId]);
+      // A retry of the same pairing opens nothing more.
+      const again = await call<OpenArenaRoomResponse>(Requests.rooms.openArena, {
+        roomId: room._id,
+        arenaId: 'event-9:0',
+        players: [person(ann), person(ben)],
+      });
+      expect(again).toEqual({ opened: true, roomId: room._id });
+      expect((await call<RoomView>(Requests.rooms.get, { roomId: room._id })).roomNumber).toBe(
+        room.roomNumber,
+      );
+      // A player in a quick battle is busy: nothing opens, and the other one is not held.
+      await create(dan);
+      const busy = await call<OpenArenaRoomResponse>(Requests.rooms.openArena, {
+        roomId: arenaRoomId(),
+        arenaId: 'event-9:0',
+        players: [person(cat), person(dan)],
+      });
+      expect(busy).toEqual({ opened: false, busy: [dan.userId] });
+      expect((await failure(call(Requests.rooms.mine, { caller: cat }))).code).toBe('NOT_FOUND');
+      // By hand: no tournament room, and no second game in an arena room.
+      expect((await failure(create(cat, { gameType: 'tournament' }))).code).toBe('VALIDATION');
+      await move(ann, room._id, 5);
+      await move(ben, room._id, 5);
+      await edit(ann, room._id, { players: { playerId: ann.userId, removePlayer: true } });
+      // The finished arena room is gone with the leave; the next pairing seats Ben again.
+      const next = await openArena([ben, cat]);
+      expect(next.players.map((p) => p.id)).toEqual([ben.userId, cat.userId]);
+      expect(
+        (
+          await failure(
+            edit(ben, next._id, { whosTurnReadyPlayer: { player1: { turn: false, restart: true } } }),
+          )
+        ).code,
+      ).toBe('CONFLICT');
     });
 
     it('checks the passcode, refuses a third player, and starts the game when the second joins', async () => {

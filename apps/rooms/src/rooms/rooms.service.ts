@@ -1,6 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import {
   AppError,
+  ARENA_MESSAGES,
+  ARENA_TURN_SECONDS,
   COMMON_MESSAGES,
   Consumers,
   consumersOf,
@@ -10,7 +12,9 @@ import {
   KvBuckets,
   type ListRoomsRequest,
   type MessageResponse,
-  parseEvent,
+  openArenaRoomRequestSchema,
+  type OpenArenaRoomResponse,
+  parseWith,
   type Person,
   ROOM_MESSAGES,
   type RoomPage,
@@ -228,6 +232,8 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     if (request.gameType !== undefined && !isGameType(request.gameType)) {
       throw new AppError('VALIDATION', MESSAGES.gameType);
     }
+    // Arena rooms are opened by the arenas alone, with both players seated.
+    if (input.gameType === 'tournament') throw new AppError('VALIDATION', ARENA_MESSAGES.roomsByArena);
     // A page past any offset the database takes (?page=3.6e307) is empty, not a database error.
     const read = readablePage(page, ROOM_PAGE_SIZE);
     const { rooms, total } = await this.repository.list({
@@ -347,6 +353,97 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     const roomId = new Types.ObjectId().toHexString();
     const now = Date.now();
     this.assertCanLog(); // 503 while a stream is full: no room that cannot be logged or whose events cannot go out
+  /**
+   * From tournaments: opens the arena room `roomId` with both players seated and its game started
+   * (a tournament room: 14 s turns, no passcode). Once per roomId: a retry finds it in the room
+   * log and opens nothing more. A player still seated in their finished arena room leaves it
+   * first; a player in any other room is busy, and nothing is opened.
+   */
+  async openArena(request: unknown): Promise<OpenArenaRoomResponse> {
+    const { roomId, arenaId, players } = parseWith(openArenaRoomRequestSchema, request);
+    if (players[0].id === players[1].id) throw new AppError('VALIDATION', ARENA_MESSAGES.samePlayer);
+    if (await this.log.last(roomId)) return { opened: true, roomId };
+    this.assertCanLog();
+    for (const player of players) await this.leaveFinishedArena(player.id, roomId);
+    const now = Date.now();
+    const seated: string[] = [];
+    const busy: string[] = [];
+    for (const player of players) {
+      try {
+        await this.takeMembership(player.id, roomId, new Date(now));
+        seated.push(player.id);
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'CONFLICT')) {
+          await this.repository.releaseMemberships(seated, roomId);
+          throw error;
+        }
+        busy.push(player.id);
+      }
+    }
+    if (busy.length > 0) {
+      await this.repository.releaseMemberships(seated, roomId);
+      return { opened: false, busy };
+    }
+    try {
+      const roomNumber = await this.repository.nextRoomNumber();
+      const [first, second] = players;
+      const waiting: RoomRecord = {
+        _id: roomId,
+        name: `Room ${roomNumber}`,
+        roomNumber,
+        gameType: 'tournament',
+        createdBy: first,
+        duration: ARENA_TURN_SECONDS,
+        passCode: '',
+        players: [first],
+        playerCount: 1,
+        gameStarted: false,
+        gameOver: false,
+        whosTurn: initialGameState(),
+        version: 0,
+        waitingSince: new Date(now),
+        gameStartedAt: null,
+        aiJoinAfter: null,
+        createdAt: new Date(now),
+        updatedAt: new Date(now),
+      };
+      const plan = planJoin(waiting, second, '', now, cryptoRandom);
+      if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
+      const room = { ...plan.next, version: 1 };
+      const view = toRoomView(room, now);
+      const entry = {
+        room,
+        events: eventsFor(null, { next: room }, now, view),
+        deleted: false,
+        listed: true,
+      };
+      const seq = await this.log.append(entry, 0);
+      if (seq === null) return { opened: true, roomId };
+      this.recent.set(room, seq);
+      this.push(roomPushes(null, { next: room }, view));
+      await this.projectNow(entry);
+      this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
+      return { opened: true, roomId };
+    } catch (error) {
+      await this.repository.releaseMemberships(
+        players.map((p) => p.id),
+        roomId,
+      );
+      throw error;
+    }
+  }
+
+  /** A player's finished arena room (other than `roomId`) is left, so the arena can seat them again. */
+  private async leaveFinishedArena(playerId: string, roomId: string): Promise<void> {
+    const room = await this.roomOf(playerId);
+    if (!room || room._id === roomId || room.gameType !== 'tournament' || !room.whosTurn.gameOver) return;
+    await this.change(room._id, (r, now) =>
+      seatOf(r, playerId) && r.whosTurn.gameOver ? planLeave(r, playerId, now) : { unchanged: true },
+    ).catch((error: unknown) => {
+      if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+    });
+  }
+
     await this.takeMembership(playerId, roomId, new Date(now));
     try {
       const roomNumber = await this.repository.nextRoomNumber();
