@@ -8,6 +8,8 @@ export type { WaitForOptions } from './node-only/net';
 export { fillStream, recordEvents, recordPushes, STREAM_FULL_ERR_CODE } from './streams';
 export type { FilledStream, RecordedPush } from './streams';
 export { startServiceProcess } from './services';
+export { startTestMail } from './mail';
+export type { InboxMessage, TestMail } from './mail';
 export type { ServiceName, ServiceProcess } from './services';
 export { roomView, sec, startedGame, T0 } from './room-views';
 export { newSigningKeys, testSigningKeys } from './signing-keys';

@@ -9,11 +9,16 @@ import { workspaceRoot } from './helpers';
 interface LocalServer {
   pid: number;
   url: string;
+  /** Mailpit: its web inbox and API. */
+  monitorUrl?: string;
 }
 
 export interface LocalInfra {
   natsUrl?: string;
   mongoUrl?: string;
+  /** Mailpit's SMTP server (smtp://host:port) and its web inbox and API (http://host:port). */
+  smtpUrl?: string;
+  inboxUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -29,17 +34,21 @@ const TEMP_PREFIX = 'oasis-test-infra-';
  * before node_modules exists) and Jest loads CommonJS, so a child process is the one way to share
  * them without keeping a second copy of the process handling.
  */
-export async function startLocalInfra(services: { nats: boolean; mongo: boolean }): Promise<LocalInfra> {
+export async function startLocalInfra(services: {
+  nats: boolean;
+  mongo: boolean;
+  mail?: boolean;
+}): Promise<LocalInfra> {
   const root = workspaceRoot();
   const script = path.join(root, 'tools', 'scripts', 'infra.ts');
   await reapAbandoned(script);
 
-  const only = (['nats', 'mongo'] as const).filter((s) => services[s]);
+  const only = (['nats', 'mongo', 'mail'] as const).filter((s) => services[s]);
   const dir = await mkdtemp(path.join(os.tmpdir(), TEMP_PREFIX));
   await writeFile(path.join(dir, 'owner.pid'), String(process.pid));
   const dirs = ['--run-dir', path.join(dir, 'run'), '--data-dir', path.join(dir, 'data')];
 
-  let started: { nats?: LocalServer; mongo?: LocalServer };
+  let started: { nats?: LocalServer; mongo?: LocalServer; mail?: LocalServer };
   try {
     started = JSON.parse(
       await infraCli(script, ['start', '--free-ports', '--json', '--only', only.join(','), ...dirs]),
@@ -54,7 +63,9 @@ export async function startLocalInfra(services: { nats: boolean; mongo: boolean 
   }
 
   // Last resort if stop() is never called (a suite without afterAll): don't leave servers behind.
-  const pids = [started.nats?.pid, started.mongo?.pid].filter((pid): pid is number => !!pid);
+  const pids = [started.nats?.pid, started.mongo?.pid, started.mail?.pid].filter(
+    (pid): pid is number => !!pid,
+  );
   const onExit = () => {
     for (const pid of pids) killQuietly(pid);
     rmSync(dir, { recursive: true, force: true });
@@ -65,6 +76,8 @@ export async function startLocalInfra(services: { nats: boolean; mongo: boolean 
   return {
     natsUrl: started.nats?.url,
     mongoUrl: started.mongo?.url,
+    smtpUrl: started.mail?.url,
+    inboxUrl: started.mail?.monitorUrl,
     stop: () =>
       (stopping ??= (async () => {
         process.removeListener('exit', onExit);

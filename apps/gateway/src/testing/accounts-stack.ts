@@ -69,9 +69,10 @@ export class AccountsStack {
     };
   }
 
-  static async start(infra: TestInfra, gatewayEnv: Env = {}): Promise<AccountsStack> {
+  /** `authEnv`: further variables of the auth replicas (e.g. SMTP_URL). */
+  static async start(infra: TestInfra, gatewayEnv: Env = {}, authEnv: Env = {}): Promise<AccountsStack> {
     const stack = new AccountsStack(infra, gatewayEnv);
-    await Promise.all([stack.startAuth(), stack.startRewards()]);
+    await Promise.all([stack.startAuth(authEnv), stack.startRewards()]);
     await stack.startGateway();
     return stack;
   }
@@ -88,6 +89,11 @@ export class AccountsStack {
     });
     this.auth.push(auth);
     return auth;
+  }
+
+  /** auth's database (e.g. to age a reset link on purpose). */
+  get authMongoUrl(): string {
+    return mongoUrlFor(this.infra, `${this.db}-auth`);
   }
 
   async stopAuth(): Promise<void> {
