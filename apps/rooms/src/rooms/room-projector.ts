@@ -1,19 +1,17 @@
 import { Consumers, consumersOf, type EventEnvelope, type RoomSchedule, Streams } from '@oasis198/contracts';
 import {
-  DEAD_LETTERS_COLLECTION,
-  type DeadLetterRecord,
+  type DeadLetterPolicy,
   describeError,
   ensureDurable,
-  encodeOutboxEvent,
-  isPublishRefusal,
-  retryDelayMs,
   type JetStreamService,
   type Logger,
   type Metrics,
+  type Refusals,
+  retryDelayMs,
   scheduleOf,
   type ScheduleStore,
-  storeDeadLetter,
 } from '@oasis198/service-kit';
+import pLimit from 'p-limit';
 import { Counter } from 'prom-client';
 import type { ConsumerMessages, JsMsg } from 'nats';
 import { type RoomLog, type RoomLogEntry, roomIdOf } from './room-log';
@@ -22,10 +20,6 @@ import type { RoomsRepository } from './rooms.repository';
 import { toRoomView } from './room-view';
 
 export interface RoomProjectorOptions {
-  /** Refusals by JetStream of one event before it becomes a dead letter... */
-  deadLetterAttempts: number;
-  /** ...spread over at least this long. */
-  deadLetterAfterMs: number;
   /** How often projected rooms' older log messages are purged. */
   purgeEveryMs?: number;
   /** How long a deleted room's tombstone stays, so a GET still says why it was closed. */
@@ -75,7 +69,8 @@ export const isPublished = (event: EventEnvelope): boolean => READ_EVENT_TYPES.h
  *   every room's last message, so its message is acked once its events and deadlines are out. A
  *   replica that dies has its unacked messages redelivered.
  * - Writes are guarded by the version (RoomsRepository.project): nothing rolls a room back.
- * - An event JetStream keeps refusing becomes a dead letter, as in the outbox relay (service-kit).
+ * - An event JetStream keeps refusing becomes a dead letter (service-kit's DeadLetterPolicy, as
+ *   in the outbox relay).
  * - Every purgeEveryMs, a projected room's older messages are purged below both its projected
  *   message and the consumer's ack floor. A room's last message stays: it is the room, or for a
  *   deleted room its tombstone, which says why it was closed until closedNoticeMs have passed;
@@ -94,8 +89,8 @@ export class RoomProjector {
    * move do not wait for the database (docs/adr/0024-room-log-is-the-commit-point.md).
    */
   private readonly writes = new Map<string, Promise<void>>();
-  private inFlight = 0;
-  private readonly waiters: (() => void)[] = [];
+  /** Messages in hand at once, across rooms: the loop takes the next one when a slot is free. */
+  private readonly inFlight = pLimit(MAX_IN_FLIGHT);
   /** Rooms projected since their last purge: the projected message's sequence. */
   private readonly projected = new Map<string, { seq: number }>();
   /** Events of a message in hand already published (a retry on this replica starts after them). */
@@ -111,6 +106,7 @@ export class RoomProjector {
     private readonly schedules: Pick<ScheduleStore, 'write'>,
     private readonly logger: Logger,
     private readonly options: RoomProjectorOptions,
+    private readonly deadLetters: DeadLetterPolicy,
     private readonly metrics?: Metrics,
   ) {
     if (metrics) {
@@ -121,6 +117,14 @@ export class RoomProjector {
         registers: [metrics.registry],
       });
     }
+  }
+
+  onModuleInit(): Promise<void> {
+    return this.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.stop();
   }
 
   async start(): Promise<void> {
@@ -137,11 +141,13 @@ export class RoomProjector {
     this.loop = (async () => {
       for await (const msg of messages) {
         if (this.stopped) break;
-        while (this.inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => this.waiters.push(r));
-        this.inFlight += 1;
-        this.run(this.chains, roomIdOf(msg.subject), () => this.handle(msg)).finally(() => {
-          this.inFlight -= 1;
-          this.waiters.shift()?.();
+        // Chained once it holds a slot: p-limit starts tasks in the order they came, so each
+        // room's messages join its chain in stream order.
+        await new Promise<void>((started) => {
+          void this.inFlight(() => {
+            started();
+            return this.run(this.chains, roomIdOf(msg.subject), () => this.handle(msg));
+          });
         });
       }
     })().catch((error) => this.logger.error({ err: error, consumer: durable }, 'room projector stopped'));
@@ -255,8 +261,8 @@ export class RoomProjector {
       const event = pending[i] as EventEnvelope;
       if (result.status === 'fulfilled') {
         this.firstRefusedAt.delete(event.id);
-      } else if (isPublishRefusal(result.reason) && this.deadLetterDue(event, msg)) {
-        await this.deadLetter(event, result.reason, msg);
+      } else if (await this.buryIfDue(event, result.reason, msg)) {
+        this.firstRefusedAt.delete(event.id);
       } else {
         failure ??= result.reason;
         continue;
@@ -267,42 +273,25 @@ export class RoomProjector {
     if (failure !== undefined) throw failure;
   }
 
-  private deadLetterDue(event: EventEnvelope, msg?: JsMsg): boolean {
-    const now = Date.now();
-    const first = this.firstRefusedAt.get(event.id) ?? now;
-    this.firstRefusedAt.set(event.id, first);
-    const attempts = msg?.info.redeliveryCount ?? 1;
-    return attempts >= this.options.deadLetterAttempts && now - first >= this.options.deadLetterAfterMs;
-  }
-
-  private async deadLetter(event: EventEnvelope, error: unknown, msg?: JsMsg): Promise<void> {
+  /**
+   * Makes the event a dead letter when the policy says its refusals are enough: the message's
+   * deliveries count as its attempts, since the first refusal this replica saw.
+   */
+  private async buryIfDue(event: EventEnvelope, error: unknown, msg?: JsMsg): Promise<boolean> {
+    if (!this.deadLetters.counts(error)) return false;
     const now = new Date();
-    const firstAt = new Date(this.firstRefusedAt.get(event.id) ?? now.getTime());
-    const record: DeadLetterRecord = {
-      _id: event.id,
-      service: 'rooms',
-      type: event.type,
-      event: encodeOutboxEvent(event),
-      source: { collection: Streams.roomLog.name, id: msg ? `${msg.subject}#${msg.seq}` : 'projector' },
-      error: describeError(error),
+    const first = this.firstRefusedAt.get(event.id) ?? now.getTime();
+    this.firstRefusedAt.set(event.id, first);
+    const refusals: Refusals = {
       attempts: msg?.info.redeliveryCount ?? 1,
-      firstFailedAt: firstAt,
-      lastFailedAt: now,
-      deadAt: now,
+      firstAt: new Date(first),
+      lastAt: now,
+      error: describeError(error),
     };
-    await storeDeadLetter(this.repository.rooms.db, record);
-    this.firstRefusedAt.delete(event.id);
-    this.metrics?.deadLetters.inc({ type: event.type });
-    this.logger.error(
-      {
-        eventId: event.id,
-        type: event.type,
-        source: record.source,
-        attempts: record.attempts,
-        error: record.error,
-      },
-      `room event ${event.id} moved to the dead letters (${DEAD_LETTERS_COLLECTION}) after ${record.attempts} refusals by JetStream; replay it with replay-dead-letters once the cause is fixed`,
-    );
+    if (!this.deadLetters.isDue(refusals)) return false;
+    const source = { collection: Streams.roomLog.name, id: msg ? `${msg.subject}#${msg.seq}` : 'projector' };
+    await this.deadLetters.bury(event, refusals, source, 'room');
+    return true;
   }
 
   /**

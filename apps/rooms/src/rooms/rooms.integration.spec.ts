@@ -38,7 +38,8 @@ import {
   useTestInfra,
   waitFor,
 } from '@oasis198/testing';
-import { Types } from 'mongoose';
+import { getModelToken } from '@nestjs/mongoose';
+import { type Model, Types } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import { AckPolicy, connect, type NatsConnection, RetentionPolicy } from 'nats';
 import { roomsDefinition } from '../rooms.definition';
@@ -47,6 +48,7 @@ import { eventsFor, hasLastState } from './room-events';
 import { decodeEntry, RoomLog, type RoomLogEntry } from './room-log';
 import { isUnchanged, planMove } from './room-transitions';
 import { referenceAi, referenceCommit } from './room.fixtures';
+import { ROOM_MODEL, type RoomRecord } from './room.schema';
 import { toRoomView } from './room-view';
 import { RoomsRepository } from './rooms.repository';
 import { RoomsService } from './rooms.service';
@@ -157,6 +159,7 @@ function suite(infra: () => TestInfra) {
 
     /** The room as MongoDB holds it (the projection). */
     const repositoryRoom = (roomId: string) => app.get(RoomsRepository).find(roomId);
+    const roomModel = () => app.get<Model<RoomRecord>>(getModelToken(ROOM_MODEL));
     /** The room as the first page of the list shows it (the newest rooms). */
     const listedRoom = async (roomId: string) =>
       (await call<RoomPage>(Requests.rooms.list, { page: 1, freeSpot: false })).rooms.find(
@@ -671,7 +674,7 @@ function suite(infra: () => TestInfra) {
         occurredAt: new Date().toISOString(),
         data: { room: { ...room, _id: legacyId } },
       };
-      await app.get(RoomsRepository).rooms.collection.insertOne({
+      await roomModel().collection.insertOne({
         ...legacy,
         whosTurn: JSON.stringify(legacy.whosTurn),
         outbox: { [`room_updated:${legacyId}:1`]: JSON.stringify(event) },
@@ -685,7 +688,7 @@ function suite(infra: () => TestInfra) {
         });
         await waitFor(
           async () => {
-            const doc = await app.get(RoomsRepository).rooms.collection.findOne({ _id: legacyId } as never);
+            const doc = await roomModel().collection.findOne({ _id: legacyId } as never);
             return doc?.['outboxAt'] === null && Object.keys(doc?.['outbox'] ?? {}).length === 0;
           },
           { what: 'the outbox emptied' },

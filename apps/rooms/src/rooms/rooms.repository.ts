@@ -19,7 +19,7 @@ import {
 @Injectable()
 export class RoomsRepository {
   constructor(
-    @InjectModel(ROOM_MODEL) readonly rooms: Model<RoomRecord>,
+    @InjectModel(ROOM_MODEL) private readonly rooms: Model<RoomRecord>,
     @InjectModel(MEMBERSHIP_MODEL) private readonly memberships: Model<MembershipRecord>,
     @InjectModel(COUNTER_MODEL) private readonly counters: Model<CounterRecord>,
   ) {}

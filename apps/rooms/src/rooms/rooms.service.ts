@@ -1,15 +1,12 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   AppError,
   ARENA_MESSAGES,
   ARENA_TURN_SECONDS,
   COMMON_MESSAGES,
-  Consumers,
-  consumersOf,
   type DeadlineDueRequest,
   type DeadlineDueResponse,
   type EditRoomResponse,
-  KvBuckets,
   type ListRoomsRequest,
   type MessageResponse,
   openArenaRoomRequestSchema,
@@ -18,15 +15,12 @@ import {
   type Person,
   ROOM_MESSAGES,
   type RoomPage,
-  RetiredConsumers,
   roomPushHeaders,
   type RoomView,
   Streams,
   type TokenClaims,
-  userDeletedSchema,
 } from '@oasis198/contracts';
 import {
-  checkJoinPasscode,
   DEFAULT_TURN_DURATION,
   initialGameState,
   isGameType,
@@ -37,26 +31,14 @@ import {
   CallerGaveUpError,
   CONFIG,
   currentDeadline,
-  deleteRetiredConsumers,
-  ensureTimerStream,
   JetStreamService,
-  keepPublishedStream,
-  limitsBucketBounds,
   LOGGER,
   type Logger,
-  Metrics,
-  openSharedLimits,
-  type OutboxDocument,
-  OutboxRelay,
   pastDeadline,
-  publisherRelayOptions,
-  rateLimited,
   readablePage,
-  ScheduleStore,
-  type SharedLimit,
   WorkLine,
 } from '@oasis198/service-kit';
-import { type Model, Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RoomsConfig } from '../config';
@@ -65,6 +47,7 @@ import { parseEditIntent } from './dto/edit-room.dto';
 import { cryptoRandom } from './random';
 import type { RoomRecord } from './room.schema';
 import { eventsFor, hasLastState } from './room-events';
+import { PasscodeLimit } from './passcode-limit';
 import { type LoggedRoom, RoomLog, type RoomLogEntry } from './room-log';
 import { type RoomPush, roomPushes } from './room-push';
 import { RoomProjector } from './room-projector';
@@ -110,118 +93,22 @@ const notFound = () => new AppError('NOT_FOUND', ROOM_MESSAGES.notFound);
  * that lists see is also written to MongoDB at once here, so a list shows it on the next read.
  */
 @Injectable()
-export class RoomsService implements OnModuleInit, OnApplicationShutdown {
-  private roomLog?: RoomLog;
-  private roomProjector?: RoomProjector;
-  private retiredSweep?: NodeJS.Timeout;
+export class RoomsService {
   /** Rooms as this replica last logged them: the first guess of the next change (see change()). */
   private readonly recent = new RecentRooms(RECENT_ROOMS);
   /** Play now's requests of this replica, one at a time to the pairing lease (see playNow()). */
   private readonly playNowLine = new WorkLine(1);
-  /** Wrong passcodes per room and player, and per room, shared by every rooms replica (opened at start-up). */
-  private passcodes?: { byPlayer: SharedLimit; byRoom: SharedLimit };
 
   constructor(
     private readonly repository: RoomsRepository,
     private readonly jetstream: JetStreamService,
+    private readonly log: RoomLog,
+    /** The room log's projector of this replica. */
+    readonly projector: RoomProjector,
+    private readonly passcodes: PasscodeLimit,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CONFIG) private readonly config: RoomsConfig,
-    private readonly metrics: Metrics,
   ) {}
-
-  async onModuleInit(): Promise<void> {
-    // Rooms publishes to GAMES: it keeps the stream's limits as configured, creates its readers'
-    // consumers (an interest stream stores events only for those) and watches its room.
-    const games = {
-      ...Streams.games,
-      maxBytes: this.config.GAMES_STREAM_MAX_BYTES,
-      maxMsgSize: this.config.GAMES_STREAM_MAX_MSG_SIZE,
-    };
-    await keepPublishedStream(this.jetstream, games, this.config, consumersOf(Streams.games.name));
-    const nc = this.jetstream.nc;
-    const jsm = await nc.jetstreamManager();
-    // At start-up, and again every RETIRED_CONSUMERS_SWEEP_MS: during a rolling upgrade, a timer
-    // replica of the earlier release may create its consumer again after this one deleted it.
-    await deleteRetiredConsumers(jsm, RetiredConsumers, this.logger);
-    this.retiredSweep = setInterval(() => {
-      deleteRetiredConsumers(jsm, RetiredConsumers, this.logger).catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'deleting retired consumers failed; the next sweep retries'),
-      );
-    }, this.config.RETIRED_CONSUMERS_SWEEP_MS);
-    this.retiredSweep.unref();
-    const roomLog = {
-      ...Streams.roomLog,
-      maxBytes: this.config.ROOMLOG_STREAM_MAX_BYTES,
-      maxMsgSize: this.config.ROOMLOG_STREAM_MAX_MSG_SIZE,
-    };
-    await keepPublishedStream(this.jetstream, roomLog, this.config);
-    this.roomLog = new RoomLog(nc.jetstream(), jsm);
-    // Rooms writes each room's deadlines as its schedule in TIMERS, and keeps that stream's limits.
-    await ensureTimerStream(jsm, this.config.TIMERS_STREAM_MAX_BYTES, this.jetstream.streamReplicas);
-    const schedules = new ScheduleStore(nc, jsm, this.config.TIMER_SCHEDULE_LEAD_MS);
-    const passcodeWindowMs = this.config.PASSCODE_FAILURE_WINDOW_S * 1000;
-    const { passcodes, passcodesPerRoom } = await openSharedLimits(
-      this.jetstream.nc,
-      KvBuckets.limits,
-      {
-        passcodes: { max: this.config.PASSCODE_MAX_FAILURES, windowMs: passcodeWindowMs },
-        passcodesPerRoom: { max: this.config.PASSCODE_MAX_FAILURES_PER_ROOM, windowMs: passcodeWindowMs },
-      },
-      { logger: this.logger, bucket: limitsBucketBounds(this.config) },
-    );
-    this.passcodes = { byPlayer: passcodes, byRoom: passcodesPerRoom };
-    this.roomProjector = new RoomProjector(
-      this.repository,
-      this.jetstream,
-      this.roomLog,
-      schedules,
-      this.logger,
-      {
-        deadLetterAttempts: this.config.OUTBOX_DEAD_LETTER_ATTEMPTS,
-        deadLetterAfterMs: this.config.OUTBOX_DEAD_LETTER_AFTER_MS,
-        closedNoticeMs: this.config.ROOM_CLOSED_NOTICE_S * 1000,
-      },
-      this.metrics,
-    );
-    await this.roomProjector.start();
-    void this.publishLegacyOutboxes();
-    // An account deleted while it plays leaves its room, as Leave would have it.
-    await this.jetstream.ensureStreams([Streams.users]);
-    await this.jetstream.consume(Consumers.roomsUsers, (event) =>
-      this.onUserDeleted(parseEvent(userDeletedSchema, event.data, 'user.deleted').userId),
-    );
-  }
-
-  /**
-   * Rooms written before the room log kept their events in an outbox in the document until they
-   * were published; a crash before that left some there. One sweep of the old relay at start-up
-   * publishes them (msg-ids make a repeat harmless), so the upgrade loses none.
-   */
-  private async publishLegacyOutboxes(): Promise<void> {
-    const relay = new OutboxRelay(
-      this.repository.rooms as unknown as Model<OutboxDocument>,
-      this.jetstream,
-      this.logger,
-      { metrics: this.metrics, ...publisherRelayOptions('rooms', Streams.games.name, this.config) },
-    );
-    await relay.sweep(0).catch((error) => this.logger.warn({ err: error }, 'legacy outbox sweep failed'));
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.retiredSweep);
-    await this.roomProjector?.stop();
-  }
-
-  /** The room log's projector of this replica. */
-  get projector(): RoomProjector {
-    if (!this.roomProjector) throw new Error('rooms is not started');
-    return this.roomProjector;
-  }
-
-  private get log(): RoomLog {
-    if (!this.roomLog) throw new Error('rooms is not started');
-    return this.roomLog;
-  }
 
   // ---------------------------------------------------------------------------------- reads
 
@@ -232,8 +119,6 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     if (request.gameType !== undefined && !isGameType(request.gameType)) {
       throw new AppError('VALIDATION', MESSAGES.gameType);
     }
-    // Arena rooms are opened by the arenas alone, with both players seated.
-    if (input.gameType === 'tournament') throw new AppError('VALIDATION', ARENA_MESSAGES.roomsByArena);
     // A page past any offset the database takes (?page=3.6e307) is empty, not a database error.
     const read = readablePage(page, ROOM_PAGE_SIZE);
     const { rooms, total } = await this.repository.list({
@@ -350,100 +235,11 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
   async create(caller: TokenClaims, body: unknown): Promise<RoomView> {
     const playerId = callerId(caller);
     const input = parseCreateRoom(body, caller);
+    // Arena rooms are opened by the arenas alone, with both players seated.
+    if (input.gameType === 'tournament') throw new AppError('VALIDATION', ARENA_MESSAGES.roomsByArena);
     const roomId = new Types.ObjectId().toHexString();
     const now = Date.now();
     this.assertCanLog(); // 503 while a stream is full: no room that cannot be logged or whose events cannot go out
-  /**
-   * From tournaments: opens the arena room `roomId` with both players seated and its game started
-   * (a tournament room: 14 s turns, no passcode). Once per roomId: a retry finds it in the room
-   * log and opens nothing more. A player still seated in their finished arena room leaves it
-   * first; a player in any other room is busy, and nothing is opened.
-   */
-  async openArena(request: unknown): Promise<OpenArenaRoomResponse> {
-    const { roomId, arenaId, players } = parseWith(openArenaRoomRequestSchema, request);
-    if (players[0].id === players[1].id) throw new AppError('VALIDATION', ARENA_MESSAGES.samePlayer);
-    if (await this.log.last(roomId)) return { opened: true, roomId };
-    this.assertCanLog();
-    for (const player of players) await this.leaveFinishedArena(player.id, roomId);
-    const now = Date.now();
-    const seated: string[] = [];
-    const busy: string[] = [];
-    for (const player of players) {
-      try {
-        await this.takeMembership(player.id, roomId, new Date(now));
-        seated.push(player.id);
-      } catch (error) {
-        if (!(error instanceof AppError && error.code === 'CONFLICT')) {
-          await this.repository.releaseMemberships(seated, roomId);
-          throw error;
-        }
-        busy.push(player.id);
-      }
-    }
-    if (busy.length > 0) {
-      await this.repository.releaseMemberships(seated, roomId);
-      return { opened: false, busy };
-    }
-    try {
-      const roomNumber = await this.repository.nextRoomNumber();
-      const [first, second] = players;
-      const waiting: RoomRecord = {
-        _id: roomId,
-        name: `Room ${roomNumber}`,
-        roomNumber,
-        gameType: 'tournament',
-        createdBy: first,
-        duration: ARENA_TURN_SECONDS,
-        passCode: '',
-        players: [first],
-        playerCount: 1,
-        gameStarted: false,
-        gameOver: false,
-        whosTurn: initialGameState(),
-        version: 0,
-        waitingSince: new Date(now),
-        gameStartedAt: null,
-        aiJoinAfter: null,
-        createdAt: new Date(now),
-        updatedAt: new Date(now),
-      };
-      const plan = planJoin(waiting, second, '', now, cryptoRandom);
-      if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
-      const room = { ...plan.next, version: 1 };
-      const view = toRoomView(room, now);
-      const entry = {
-        room,
-        events: eventsFor(null, { next: room }, now, view),
-        deleted: false,
-        listed: true,
-      };
-      const seq = await this.log.append(entry, 0);
-      if (seq === null) return { opened: true, roomId };
-      this.recent.set(room, seq);
-      this.push(roomPushes(null, { next: room }, view));
-      await this.projectNow(entry);
-      this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
-      return { opened: true, roomId };
-    } catch (error) {
-      await this.repository.releaseMemberships(
-        players.map((p) => p.id),
-        roomId,
-      );
-      throw error;
-    }
-  }
-
-  /** A player's finished arena room (other than `roomId`) is left, so the arena can seat them again. */
-  private async leaveFinishedArena(playerId: string, roomId: string): Promise<void> {
-    const room = await this.roomOf(playerId);
-    if (!room || room._id === roomId || room.gameType !== 'tournament' || !room.whosTurn.gameOver) return;
-    await this.change(room._id, (r, now) =>
-      seatOf(r, playerId) && r.whosTurn.gameOver ? planLeave(r, playerId, now) : { unchanged: true },
-    ).catch((error: unknown) => {
-      if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
-    });
-  }
-
     await this.takeMembership(playerId, roomId, new Date(now));
     try {
       const roomNumber = await this.repository.nextRoomNumber();
@@ -560,6 +356,97 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     return outcome;
   }
 
+  /**
+   * From tournaments: opens the arena room `roomId` with both players seated and its game started
+   * (a tournament room: 14 s turns, no passcode). Once per roomId: a retry finds it in the room
+   * log and opens nothing more. A player still seated in their finished arena room leaves it
+   * first; a player in any other room is busy, and nothing is opened.
+   */
+  async openArena(request: unknown): Promise<OpenArenaRoomResponse> {
+    const { roomId, arenaId, players } = parseWith(openArenaRoomRequestSchema, request);
+    if (players[0].id === players[1].id) throw new AppError('VALIDATION', ARENA_MESSAGES.samePlayer);
+    if (await this.log.last(roomId)) return { opened: true, roomId };
+    this.assertCanLog();
+    for (const player of players) await this.leaveFinishedArena(player.id, roomId);
+    const now = Date.now();
+    const seated: string[] = [];
+    const busy: string[] = [];
+    for (const player of players) {
+      try {
+        await this.takeMembership(player.id, roomId, new Date(now));
+        seated.push(player.id);
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'CONFLICT')) {
+          await this.repository.releaseMemberships(seated, roomId);
+          throw error;
+        }
+        busy.push(player.id);
+      }
+    }
+    if (busy.length > 0) {
+      await this.repository.releaseMemberships(seated, roomId);
+      return { opened: false, busy };
+    }
+    try {
+      const roomNumber = await this.repository.nextRoomNumber();
+      const [first, second] = players;
+      const waiting: RoomRecord = {
+        _id: roomId,
+        name: `Room ${roomNumber}`,
+        roomNumber,
+        gameType: 'tournament',
+        createdBy: first,
+        duration: ARENA_TURN_SECONDS,
+        passCode: '',
+        players: [first],
+        playerCount: 1,
+        gameStarted: false,
+        gameOver: false,
+        whosTurn: initialGameState(),
+        version: 0,
+        waitingSince: new Date(now),
+        gameStartedAt: null,
+        aiJoinAfter: null,
+        createdAt: new Date(now),
+        updatedAt: new Date(now),
+      };
+      const plan = planJoin(waiting, second, '', now, cryptoRandom);
+      if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
+      const room = { ...plan.next, version: 1 };
+      const view = toRoomView(room, now);
+      const entry = {
+        room,
+        events: eventsFor(null, { next: room }, now, view),
+        deleted: false,
+        listed: true,
+      };
+      const seq = await this.log.append(entry, 0);
+      if (seq === null) return { opened: true, roomId };
+      this.recent.set(room, seq);
+      this.push(roomPushes(null, { next: room }, view));
+      await this.projectNow(entry);
+      this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
+      return { opened: true, roomId };
+    } catch (error) {
+      await this.repository.releaseMemberships(
+        players.map((p) => p.id),
+        roomId,
+      );
+      throw error;
+    }
+  }
+
+  /** A player's finished arena room (other than `roomId`) is left, so the arena can seat them again. */
+  private async leaveFinishedArena(playerId: string, roomId: string): Promise<void> {
+    const room = await this.roomOf(playerId);
+    if (!room || room._id === roomId || room.gameType !== 'tournament' || !room.whosTurn.gameOver) return;
+    await this.change(room._id, (r, now) =>
+      seatOf(r, playerId) && r.whosTurn.gameOver ? planLeave(r, playerId, now) : { unchanged: true },
+    ).catch((error: unknown) => {
+      if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+    });
+  }
+
   // ------------------------------------------------------------------------------ internals
 
   private async join(caller: TokenClaims, roomId: unknown, passCode: unknown): Promise<RoomView> {
@@ -567,7 +454,7 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
     const { room } = await this.load(roomId);
     if (seatOf(room, playerId)) return toRoomView(room, Date.now());
     const me: Person = { id: playerId, name: caller.name };
-    await this.countPasscodeAttempt(room, playerId, passCode);
+    await this.passcodes.countAttempt(room, playerId, passCode);
     // Judge once before taking the membership, so a full room or a wrong passcode costs no write.
     planJoin(room, me, passCode, Date.now(), cryptoRandom);
     await this.takeMembership(playerId, room._id, new Date());
@@ -580,37 +467,6 @@ export class RoomsService implements OnModuleInit, OnApplicationShutdown {
       // Not in the room after all: the membership taken (or left over) for it goes.
       await this.repository.releaseMemberships([playerId], room._id);
       throw error;
-    }
-  }
-
-  /**
-   * A join of a room with a passcode is an attempt of that player on that room, and on that room
-   * from anyone, counted BEFORE the passcode is judged, so parallel guesses count too. At
-   * PASSCODE_MAX_FAILURES of the player, or PASSCODE_MAX_FAILURES_PER_ROOM of everyone, within the
-   * window every such join answers 429 (the right passcode included) until it ends; a right
-   * passcode gives its attempts back, a wrong one keeps them (DECISIONS "Fair play").
-   */
-  private async countPasscodeAttempt(room: RoomRecord, playerId: string, passCode: unknown): Promise<void> {
-    if (room.passCode === '') return;
-    if (!this.passcodes) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
-    const { byPlayer, byRoom } = this.passcodes;
-    const mine = await byPlayer.reserve(`${room._id}:${playerId}`);
-    if (!mine.allowed) throw rateLimited(mine.retryAfterMs);
-    let everyone;
-    try {
-      everyone = await byRoom.reserve(room._id);
-    } catch (error) {
-      await byPlayer.refund(mine).catch(() => undefined);
-      throw error;
-    }
-    if (!everyone.allowed) {
-      // Not judged, so not the player's guess either.
-      await byPlayer.refund(mine).catch(() => undefined);
-      throw rateLimited(everyone.retryAfterMs);
-    }
-    if (checkJoinPasscode(passCode, room.passCode) === null) {
-      // Best effort: the limit logs a store failure, and the right passcode is still let in.
-      await Promise.all([byPlayer.refund(mine), byRoom.refund(everyone)]).catch(() => undefined);
     }
   }
 
