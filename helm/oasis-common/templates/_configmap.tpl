@@ -26,6 +26,9 @@ data:
   {{- if include "oasis-common.natsAuth" . }}
   NATS_USER: {{ include "oasis-common.natsUser" . | quote }}
   {{- end }}
+  {{- with and .Values.nats.enabled (include "oasis-common.natsStreamReplicas" .) }}
+  NATS_STREAM_REPLICAS: {{ . | quote }}
+  {{- end }}
   {{- range $key, $value := .Values.config }}
   {{ $key }}: {{ $value | toString | quote }}
   {{- end }}

@@ -101,6 +101,16 @@ Name of a dependency the umbrella chart can run in the cluster for trying Oasis 
 {{- printf "%s-%s" .top.Release.Name .name | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
+{{/* NATS_STREAM_REPLICAS: global.nats.streamReplicas, else 3 with the in-cluster NATS cluster ("": the service's 1). */}}
+{{- define "oasis-common.natsStreamReplicas" -}}
+{{- $replicas := dig "nats" "streamReplicas" "" .Values.global -}}
+{{- if $replicas -}}
+{{- $replicas -}}
+{{- else if dig "nats" "inCluster" false .Values.global -}}
+3
+{{- end -}}
+{{- end -}}
+
 {{/* NATS_URL: the in-cluster NATS when global.nats.inCluster, else global.nats.url (tpl). */}}
 {{- define "oasis-common.natsUrl" -}}
 {{- if dig "nats" "inCluster" false .Values.global -}}

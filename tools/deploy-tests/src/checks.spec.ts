@@ -141,7 +141,8 @@ describe('the generated files', () => {
       file: 'k8s/overlays/dev/dependencies.yaml',
       args: [
         ...['-f', 'k8s/base/helm-values.yaml'],
-        ...['--set', 'global.nats.inCluster=true,global.mongodb.inCluster=true'],
+        // One NATS node: the base's services keep their streams on one (NATS_STREAM_REPLICAS unset).
+        ...['--set', 'global.nats.inCluster=true,global.mongodb.inCluster=true,nats.replicas=1'],
         ...['--show-only', 'templates/nats.yaml', '--show-only', 'templates/mongodb.yaml'],
       ],
       about: 'Single-node NATS (JetStream) and MongoDB for the dev overlay.',

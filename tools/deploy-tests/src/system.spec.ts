@@ -246,11 +246,12 @@ describe('the oasis198 umbrella chart', () => {
         `a NetworkPolicy over ${JSON.stringify(labels)}`,
       );
 
-    it('runs NATS with JetStream and MongoDB as single-replica StatefulSets on persistent volumes', () => {
+    it('runs NATS as a three-node JetStream cluster and MongoDB as one node, on persistent volumes', () => {
       const nats = one(deps, 'StatefulSet', 'oasis198-nats');
       const mongodb = one(deps, 'StatefulSet', 'oasis198-mongodb');
+      expect(spec(nats).replicas).toBe(3);
+      expect(spec(mongodb).replicas).toBe(1);
       for (const set of [nats, mongodb]) {
-        expect(spec(set).replicas).toBe(1);
         expect(spec(set).volumeClaimTemplates).toHaveLength(1);
         const container = mainContainer(set);
         expect(container.securityContext).toMatchObject({
@@ -263,9 +264,14 @@ describe('the oasis198 umbrella chart', () => {
         expect(container.livenessProbe).toBeDefined();
         expect(container.resources?.limits).toBeDefined();
       }
-      expect(one(deps, 'ConfigMap', 'oasis198-nats').data?.['nats.conf']).toMatch(
-        /jetstream \{\s+store_dir: \/data\/jetstream/,
-      );
+      const conf = one(deps, 'ConfigMap', 'oasis198-nats').data?.['nats.conf'] ?? '';
+      expect(conf).toMatch(/jetstream \{\s+store_dir: \/data\/jetstream/);
+      // Each node routes to every node by its stable name; the services keep every stream on three.
+      for (const i of [0, 1, 2])
+        expect(conf).toContain(`nats://oasis198-nats-${i}.oasis198-nats-headless.oasis198.svc:6222`);
+      for (const service of NEST_SERVICES)
+        expect(one(deps, 'ConfigMap', `oasis198-${service}`).data?.['NATS_STREAM_REPLICAS']).toBe('3');
+      expect(one(deps, 'PodDisruptionBudget', 'oasis198-nats').spec).toMatchObject({ maxUnavailable: 1 });
     });
 
     it('gives every service its own NATS user, the passwords staying in the Secrets', () => {
@@ -390,9 +396,11 @@ describe('the oasis198 umbrella chart', () => {
       for (const service of [...DATABASE_SERVICES, 'game-timer']) {
         expect(allows(policyOf(pod(service)), 'ingress', pod('gateway'), 'http')).toBe(false);
       }
-      // NATS and MongoDB accept only Oasis 198 pods and call nothing.
+      // NATS and MongoDB accept only Oasis 198 pods; MongoDB calls nothing, NATS only its own nodes.
       expect(allows(policyOf(mongodb), 'ingress', { app: 'intruder' }, 'mongodb')).toBe(false);
-      expect(spec(policyOf(nats)).egress).toEqual([]);
+      expect(allows(policyOf(nats), 'ingress', nats, 'cluster')).toBe(true);
+      expect(allows(policyOf(nats), 'egress', nats, 6222)).toBe(true);
+      expect(allows(policyOf(nats), 'egress', pod('gateway'), 8080)).toBe(false);
       expect(spec(policyOf(mongodb)).egress).toEqual([]);
     });
   });
