@@ -11,6 +11,7 @@ import {
 } from '@oasis198/contracts';
 import {
   isBodyParserError,
+  Lifecycle,
   LOGGER,
   type Logger,
   Metrics,
@@ -25,6 +26,7 @@ import type { Server } from 'node:http';
 import { Histogram } from 'prom-client';
 import type { GatewayConfig } from '../config';
 import { IPV6_PREFIX_SETTING } from './client-address';
+import { closeConnectionsWhenShuttingDown } from './keep-alive';
 import { apiDocument } from './openapi';
 import { API_PATHS } from './web-app';
 
@@ -43,6 +45,7 @@ export function configureHttp(nest: INestApplication, config: GatewayConfig): vo
   const server = app.getHttpServer() as Server;
   server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_S * 1000;
   server.headersTimeout = server.keepAliveTimeout + 1000;
+  app.use(closeConnectionsWhenShuttingDown(app.get(Lifecycle)));
   app.disable('x-powered-by');
   // The web app's strict Content-Security-Policy on everything it serves (the local stack serves
   // the web app here, so the browser tests run under the policy the web image sends), and on the
