@@ -73,6 +73,11 @@ export const T = {
   registered: USER_MESSAGES.registered,
   alreadyExists: USER_MESSAGES.alreadyExists,
   checkEmail: USER_MESSAGES.forgotPassword,
+  resetTitle: 'Choose a new password',
+  resetIntro: 'Pick a password you have not used here before.',
+  setPassword: 'Set password',
+  resetLinkExpired: USER_MESSAGES.resetLinkExpired,
+  askAgain: 'Ask for a new link',
 
   // Profile (SPEC §2, §4)
   profile: 'Profile',

@@ -10,6 +10,9 @@ export const ApiPaths = {
   editUser: '/api/users/edit',
   deleteUser: '/api/users/delete',
   logout: '/api/users/logout',
+  /** DECISIONS "Forgotten password": the mailed link, and the reset through it. */
+  forgotPassword: '/api/users/forgot-password',
+  resetPassword: '/api/users/reset-password',
   rooms: '/api/rooms/',
   myRoom: '/api/rooms/mine',
   /** Seats the caller in the oldest open room with a free spot, or opens one. */

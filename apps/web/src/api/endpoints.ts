@@ -8,12 +8,14 @@ import {
   type EditRoomResponse,
   type EditUserBody,
   type EditUserResponse,
+  type ForgotPasswordBody,
   type LoginBody,
   type MessageResponse,
   type PlayedGame,
   type PlayedGameDetail,
   type RankedReward,
   type RegisterBody,
+  type ResetPasswordBody,
   type RewardView,
   type RoomView,
 } from '@oasis198/contracts';
@@ -28,6 +30,10 @@ export const api = {
     apiRequest<EditUserResponse>(ApiPaths.editUser, { method: 'PATCH', body, auth: true }),
   deleteUser: () => apiRequest<MessageResponse>(ApiPaths.deleteUser, { method: 'DELETE', auth: true }),
   logout: () => apiRequest<MessageResponse>(ApiPaths.logout, { method: 'POST', auth: true }),
+  forgotPassword: (body: ForgotPasswordBody) =>
+    apiRequest<MessageResponse>(ApiPaths.forgotPassword, { method: 'POST', body }),
+  resetPassword: (body: ResetPasswordBody) =>
+    apiRequest<MessageResponse>(ApiPaths.resetPassword, { method: 'POST', body }),
 
   reward: (userId: string, signal?: AbortSignal) =>
     apiRequest<RankedReward>(ApiPaths.reward(userId), { signal }),

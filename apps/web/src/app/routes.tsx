@@ -20,6 +20,7 @@ const tournaments = () => import('../tournaments');
 const Login = screen(accounts, 'Login');
 const Join = screen(accounts, 'Join');
 const ForgetPassword = screen(accounts, 'ForgetPassword');
+const ResetPassword = screen(accounts, 'ResetPassword');
 const Profile = screen(profile, 'Profile');
 const Leaderboard = screen(leaderboard, 'Leaderboard');
 const QuickBattleLayout = screen(quickBattle, 'QuickBattleLayout');
@@ -49,6 +50,7 @@ export const routes: RouteObject[] = [
       { path: 'login', element: <Login /> },
       { path: 'join', element: <Join /> },
       { path: 'forget-password', element: <ForgetPassword /> },
+      { path: 'reset-password', element: <ResetPassword /> },
       { path: 'profile', element: <Profile /> },
       { path: 'leaderboard', element: <Leaderboard /> },
       {
