@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole check suite, in order, stopping at the first failure:
-//   setup (with helm, chromium and podman), formatting, lint + typecheck + unit tests + build of
+//   setup (with helm, chromium and podman), formatting, commit messages, lint + typecheck + unit tests + build of
 //   every project (these scripts and the benchmark are the `tools` project), integration tests
 //   (real NATS and MongoDB, in containers where podman runs), the deployment checks, the end-to-end tests, the API fuzzing run
 //   (schemathesis against the OpenAPI document of the stack as `npm start` runs it), and the
@@ -25,6 +25,8 @@ const STATIC = '--output-style=static';
 const stages: Stage[] = [
   { name: 'setup', command: node('scripts/setup.ts', '--helm', '--fuzz', '--chromium', '--containers') },
   { name: 'format', command: [bin('prettier'), '--check', '.'] },
+  // Conventional Commits, subjects of at most 72 characters, since CHECKED_FROM (commitlint.config.mjs).
+  { name: 'commit messages', command: node('scripts/commit-messages.ts') },
   {
     name: 'lint, typecheck, test, build',
     command: [bin('nx'), 'run-many', '-t', 'lint', 'typecheck', 'test', 'build', '--parallel=2', STATIC],
