@@ -542,6 +542,7 @@ const wanted: Step[] = Object.values(steps).filter(({ wanted = true }: Step) => 
 const width = Math.max(...wanted.map(({ name }) => name.length));
 
 /** Runs the steps one after the other (a lane). */
+  hooks: { name: 'git hooks', run: gitHooks },
 const inTurn = (...lane: Step[]) =>
   lane.reduce((before, step) => before.then(() => runStep(step)), Promise.resolve());
 
@@ -551,7 +552,7 @@ const succeeded = await withLock(
   async () => {
     const goBuilds = inTurn(steps.nats, steps.ferretdb, steps.mailpit);
     await Promise.all([
-      inTurn(steps.npm),
+      inTurn(steps.npm, steps.hooks),
       goBuilds.then(() => inTurn(steps.helm, steps.kubeconform, steps.schemas)),
       inTurn(steps.checkov),
       inTurn(steps.schemathesis),
@@ -579,6 +580,22 @@ async function runStep(step: Step) {
       return;
     }
     printStepFailure(step.name, caught);
+/**
+ * Points git at tools/git-hooks (its commit-msg hook runs commitlint), once. A hooks path of the
+ * developer's own is left alone, with a note; outside a git clone there is nothing to do.
+ */
+async function gitHooks() {
+  const hooks = 'tools/git-hooks';
+  if ((await run('git', ['rev-parse', '--git-dir'], { capture: true, abort })).code !== 0) return undefined;
+  const current = await run('git', ['config', '--get', 'core.hooksPath'], { capture: true, abort });
+  const value = current.stdout.trim();
+  if (value === hooks) return undefined;
+  if (value) return `core.hooksPath is ${value}: add tools/git-hooks/commit-msg there yourself`;
+  const set = await run('git', ['config', 'core.hooksPath', hooks], { capture: true, abort });
+  if (set.code !== 0) throw new StepError('git config core.hooksPath failed', set.output);
+  return `core.hooksPath = ${hooks}`;
+}
+
     stopping.abort();
   }
 }
