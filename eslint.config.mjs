@@ -119,7 +119,12 @@ export default [
   },
   {
     // Node 24 runs these as they are and only strips what is marked as a type.
-    files: ['tools/scripts/**/*.ts', 'tools/bench/**/*.ts', 'tools/bench/**/*.cts'],
+    files: [
+      'tools/scripts/**/*.ts',
+      'tools/bench/**/*.ts',
+      'tools/bench/**/*.cts',
+      'tools/containers/src/**/*.ts',
+    ],
     rules: { '@typescript-eslint/consistent-type-imports': 'error' },
   },
   {

@@ -16,8 +16,9 @@ const base = {
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
   // ESM-only packages SWC compiles to CommonJS for Jest (Node itself loads them with require(esm)):
-  // jose 6 (auth, gateway) and @noble/hashes (game-rules' SHA-256 and HMAC, so every project using it).
-  transformIgnorePatterns: ['/node_modules/(?!(?:jose|@noble/hashes)/)'],
+  // jose 6 (auth, gateway), @noble/hashes (game-rules' SHA-256 and HMAC, so every project using it)
+  // and eventsource-parser (the testing library's SSE client).
+  transformIgnorePatterns: ['/node_modules/(?!(?:jose|@noble/hashes|eventsource-parser)/)'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   coverageReporters: ['text-summary', 'html'],
 };

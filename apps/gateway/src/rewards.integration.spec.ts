@@ -22,11 +22,10 @@ import {
   verifyGame,
 } from '@oasis198/game-rules';
 import { makeEvent } from '@oasis198/service-kit';
-import { waitFor } from '@oasis198/testing';
+import { SseClient, waitFor } from '@oasis198/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { newAccount, useAccountsStack } from './testing/accounts-stack';
 import { expectExactly } from './testing/exactly';
-import { SseClient } from './testing/sse-client';
 
 interface ErrorBody {
   message: string;

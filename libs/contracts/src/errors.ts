@@ -70,13 +70,15 @@ export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
 
 /** An expected failure with a code and a message meant for the user. Services throw it; filters turn it into an envelope. */
 export class AppError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Record<string, string>,
-  ) {
+  // Fields, not parameter properties: the command-line tools, which Node runs as they are, read these types too.
+  readonly code: ErrorCode;
+  readonly details?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, string>) {
     super(message);
     this.name = 'AppError';
+    this.code = code;
+    this.details = details;
   }
 
   toEnvelope(): ErrorEnvelope {

@@ -7,6 +7,8 @@ export { freePort, GiveUp, waitFor } from './node-only/net';
 export type { WaitForOptions } from './node-only/net';
 export { fillStream, recordEvents, recordPushes, STREAM_FULL_ERR_CODE } from './streams';
 export type { FilledStream, RecordedPush } from './streams';
+export { SseClient } from './sse-client';
+export type { SseEvent, SseOptions } from './sse-client';
 export { startServiceProcess } from './services';
 export { startTestMail } from './mail';
 export type { InboxMessage, TestMail } from './mail';

@@ -5,12 +5,11 @@ import {
   roomMovesPushDataSchema,
   type RoomView,
 } from '@oasis198/contracts';
-import { waitFor } from '@oasis198/testing';
+import { SseClient, waitFor } from '@oasis198/testing';
 import { connect, type Msg, StringCodec } from 'nats';
 import { useGameStack } from '../testing/game-stack';
 import { LeaderboardPushService } from '../rewards/leaderboard-push.service';
 import { expectExactly } from '../testing/exactly';
-import { SseClient } from '../testing/sse-client';
 import { RoomPushService } from './room-push.service';
 
 const STREAMS_PER_ADDRESS = 3;
@@ -59,7 +58,7 @@ describe('live push streams', () => {
     for (const url of [listUrl(), roomUrl(room._id)]) {
       const refused = await SseClient.open(url, from('10.1.0.1'));
       expect(refused.status).toBe(429);
-      expect(JSON.parse(refused.frames[0] ?? '{}')).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(JSON.parse(refused.body || '{}')).toMatchObject({ code: 'RATE_LIMITED' });
       const seconds = Number(refused.headers?.get('retry-after'));
       expect(seconds).toBeGreaterThanOrEqual(1);
       expect(seconds).toBeLessThanOrEqual(10);

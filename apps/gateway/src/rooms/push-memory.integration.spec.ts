@@ -1,11 +1,16 @@
-import { roomPushHeaders, RoomPushSubjects, type RoomView, toRoomMoves } from '@oasis198/contracts';
-import { waitFor } from '@oasis198/testing';
+import {
+  roomPushHeaders,
+  RoomPushSubjects,
+  type RoomSummary,
+  type RoomView,
+  toRoomMoves,
+} from '@oasis198/contracts';
+import { SseClient, type SseEvent, waitFor } from '@oasis198/testing';
 import { connect, headers as natsHeaders, type NatsConnection } from 'nats';
 import net from 'node:net';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { useGameStack } from '../testing/game-stack';
-import { SseClient } from '../testing/sse-client';
 
 const ADDRESSES = 15;
 const STREAMS_PER_ADDRESS = 20;
@@ -48,48 +53,17 @@ function stalledStream(port: number, localAddress: string): Promise<{ socket: ne
  * A room-list reader that keeps up and keeps little: the versions of one room's summaries, and the
  * last version of the other rooms' (their frames are dropped).
  */
-class ListReader {
-  lastOther = 0;
-  readonly versions: number[] = [];
-  private readonly abort = new AbortController();
-
-  constructor(private readonly roomId: string) {}
-
-  async open(url: string): Promise<void> {
-    const response = await fetch(url, {
-      signal: this.abort.signal,
-      headers: { accept: 'text/event-stream' },
-    });
-    if (!response.ok || !response.body) throw new Error(`list stream: ${response.status}`);
-    void this.read(response.body);
-  }
-
-  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (!block.startsWith('id:')) continue;
-          if (block.includes(`"_id":"${this.roomId}"`)) {
-            this.versions.push((JSON.parse(block.slice(block.indexOf('data: ') + 6)) as RoomView).version);
-          } else {
-            this.lastOther = Math.max(this.lastOther, Number(block.slice(4, block.indexOf('\n'))));
-          }
-        }
-      }
-    } catch {
-      // aborted by close()
-    }
-  }
-
-  close(): void {
-    this.abort.abort();
-  }
+async function listReader(url: string, roomId: string) {
+  const seen = { lastOther: 0, versions: [] as number[] };
+  const onEvent = ({ id, data }: SseEvent) => {
+    if (!id) return;
+    const room = JSON.parse(data) as RoomSummary;
+    if (room._id === roomId) seen.versions.push(room.version);
+    else seen.lastOther = Math.max(seen.lastOther, Number(id));
+  };
+  const client = await SseClient.open(url, {}, { keep: false, onEvent });
+  if (client.status !== 200) throw new Error(`list stream: ${client.status}`);
+  return Object.assign(seen, { close: () => client.close() });
 }
 
 /**
@@ -116,8 +90,7 @@ describe('stalled push streams', () => {
   it('keeps the replica within its memory budget, closes the stalled streams, and readers see every move', async () => {
     const s = stack();
     const { alice, bob, room } = await s.startedGame();
-    const lister = new ListReader(room._id);
-    await lister.open(`${s.baseUrl}/api/rooms/stream`);
+    const lister = await listReader(`${s.baseUrl}/api/rooms/stream`, room._id);
     const watcher = await SseClient.open(`${s.baseUrl}/api/rooms/${room._id}/stream`);
     await watcher.until((w) => w.of('room').length === 1, 'the current room');
     const readers = 2;

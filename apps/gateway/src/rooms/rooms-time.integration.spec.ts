@@ -1,9 +1,8 @@
 import { EventTypes, type GameFinished, type PlayedGame, Streams } from '@oasis198/contracts';
-import { recordEvents, waitFor } from '@oasis198/testing';
+import { recordEvents, SseClient, waitFor } from '@oasis198/testing';
 import { connect } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Player, useGameStack } from '../testing/game-stack';
-import { SseClient } from '../testing/sse-client';
 
 const sec = 1000;
 

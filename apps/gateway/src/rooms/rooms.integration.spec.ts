@@ -13,10 +13,9 @@ import {
   TOTAL_COUNT_HEADER,
 } from '@oasis198/contracts';
 import { MESSAGES, offeredOptions, OPTION_LABELS, type OasisOption, verifyGame } from '@oasis198/game-rules';
-import { waitFor } from '@oasis198/testing';
+import { SseClient, waitFor } from '@oasis198/testing';
 import { expectExactly } from '../testing/exactly';
 import { type GameStack, type Player, useGameStack } from '../testing/game-stack';
-import { SseClient } from '../testing/sse-client';
 
 const PICK = 'Pick a whole number from 1 to 9, or "random".';
 
