@@ -1,6 +1,7 @@
 // `npm run images`: builds every image of the system with podman, from the Dockerfiles the charts
 // deploy, on bases made here (no image can be pulled): the five Node.js services and web, plus
-// NATS and the FerretDB launcher for the Compose stack and the Testcontainers suites.
+// NATS and the FerretDB launcher for the Compose stack and the Testcontainers suites, and Mailpit
+// for the Compose stack.
 //
 // The apps are built on the host (Nx, cached) and their artifacts prepared in dist/images/<name>/;
 // the Dockerfiles take them with --build-arg ARTIFACTS=context (see their headers). Nothing
@@ -39,7 +40,7 @@ import { parseOptions } from '../../scripts/lib/log.ts';
 import { NX_ENV, npmBin, TOOLS_BIN } from '../../scripts/lib/workspace.ts';
 
 const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
-const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb'] as const;
+const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb', 'mailpit'] as const;
 export type ImageName = (typeof IMAGE_NAMES)[number];
 
 /** An image built here, tagged `local`: compose.yaml uses that tag unless OASIS_IMAGE_TAG says otherwise. */
@@ -157,6 +158,11 @@ const SPECS: Partial<Record<ImageName, ImageSpec>> = {
     dockerfile: 'tools/docker/ferretdb.Dockerfile',
     args: {},
     prepare: prepareStatic('ferretdb-launcher', 'ferretdb', ['data', 'tmp']),
+  },
+  mailpit: {
+    dockerfile: 'tools/docker/mailpit.Dockerfile',
+    args: {},
+    prepare: prepareStatic('mailpit', 'mailpit', ['data']),
   },
 };
 
