@@ -13,7 +13,10 @@
 //      stay on from one step to the next; each step adds games, warms up, then measures for
 //      --duration seconds: moves/s; the move round trip (PATCH sent -> the OPPONENT's stream
 //      receives the room version containing it) at p50/p95/p99; errors of every kind; CPU and RSS
-//      of every process; the services' own /metrics. The ladder stops at the first step with
+//      of every process (a service's from its own /metrics, process_cpu_seconds_total and
+//      process_resident_memory_bytes; NATS's, FerretDB's and the bench's from /proc); the
+//      services' own histograms; NATS messages and bytes per move (its /varz), then, in a 5 s
+//      census after the window, what each message is for. The ladder stops at the first step with
 //      errors or a p99 above --max-p99.
 //   3. The floor (tools/bench/lib/floor.ts): as many moves as the largest step held made, over as
 //      many games, in this process with no HTTP: each validated, applied with libs/game-rules,
@@ -62,7 +65,8 @@ import { measureFloor } from '../bench/lib/floor.ts';
 import { measureOldFloor } from '../bench/lib/old-floor.ts';
 import { PeerFleet } from '../bench/peer-colyseus/bots.ts';
 import { startPeer } from '../bench/peer-colyseus/process.ts';
-import { diffMetrics, scrapeAll } from '../bench/lib/metrics.ts';
+import { diffMetrics, processUsage, rssOf, scrapeAll } from '../bench/lib/metrics.ts';
+import { natsCensus } from '../bench/lib/nats-census.ts';
 import { ProcessSampler, discoverContainers, loadAverage } from '../bench/lib/procs.ts';
 import { chooseMove } from '../bench/lib/rules.ts';
 import { Recorder, round, summarize } from '../bench/lib/stats.ts';
@@ -125,6 +129,10 @@ const DURATION_S = positive('duration', Number(opts.duration));
 const WARMUP_S = Number(opts.warmup);
 const THINK_MS = positive('think', Number(opts.think));
 const MAX_P99 = Number(opts['max-p99']);
+/** Seconds of the NATS census after each step's window. */
+const CENSUS_S = 5;
+/** Moves each floor makes unmeasured before it is measured. */
+const WARM_MOVES = 1000;
 const GIVEN_URL = opts.url === undefined ? undefined : baseUrl(opts.url, usage);
 if (opts.peer !== undefined && opts.peer !== 'colyseus') {
   console.error(red(`--peer: the one peer is colyseus, not ${opts.peer}`));
@@ -344,25 +352,74 @@ async function runStep(target: number, stack: BenchedStack, client: GatewayClien
   );
   await wait(WARMUP_S);
 
-  const sampler = new ProcessSampler({ ...stack.pids, bench: process.pid });
   const before = await scrapeAll(stack.metricsUrls);
+  const scrapedAt = performance.now();
+  // A service's CPU and memory come from its own metrics (prom-client's process_* metrics); /proc
+  // only for what has none: NATS, FerretDB, the bench, and services whose metrics did not answer.
+  const metered = Object.keys(stack.metricsUrls).filter((name) => rssOf(before[name]) !== null);
+  const sampler = new ProcessSampler({
+    ...Object.fromEntries(Object.entries(stack.pids).filter(([name]) => !metered.includes(name))),
+    bench: process.pid,
+  });
+  const peakRss: Record<string, number> = {};
+  const meteredUrls = Object.fromEntries(metered.map((name) => [name, stack.metricsUrls[name] as string]));
+  const samplePeaks = async () => {
+    for (const [name, metrics] of Object.entries(await scrapeAll(meteredUrls))) {
+      peakRss[name] = Math.max(peakRss[name] ?? 0, rssOf(metrics) ?? 0);
+    }
+  };
   const natsBefore = await natsTraffic(stack.natsMonitorUrl);
   if (opts.profile && stack.own) signalProfilers(stack, `games-${target}`);
   const ferretProfile = opts.profile && stack.own ? profileFerretDB(`games-${target}`) : undefined;
   loopDelay.reset();
   sampler.start();
   recorder.open();
-  const sampling = setInterval(() => sampler.sample(), 2000);
+  let ticks = 0;
+  // The services' memory peaks every 10 s: a scrape costs them more than a /proc read.
+  const sampling = setInterval(() => {
+    sampler.sample();
+    if (++ticks % 5 === 0) void samplePeaks();
+  }, 2000);
   const errorsBefore = recorder.errorCount;
   log(dim(`  measuring ${DURATION_S} s ...`));
   await wait(DURATION_S);
   clearInterval(sampling);
   const window = recorder.close();
-  const usage = sampler.stop();
+  const sampled = sampler.stop();
+  const after = await scrapeAll(stack.metricsUrls);
+  const scrapedSeconds = (performance.now() - scrapedAt) / 1000;
+  const usage = {
+    ...sampled,
+    processes: {
+      ...sampled.processes,
+      ...Object.fromEntries(
+        metered.flatMap((name) => {
+          const used = processUsage(before[name], after[name], scrapedSeconds, peakRss[name]);
+          return used ? [[name, used]] : [];
+        }),
+      ),
+    },
+  };
   if (opts.profile && stack.own) signalProfilers(stack, `games-${target}`);
   await ferretProfile;
-  const after = await scrapeAll(stack.metricsUrls);
   const natsAfter = await natsTraffic(stack.natsMonitorUrl);
+  // Then, outside the window (the census's subscriber adds to NATS's counters), what each message is for.
+  let census;
+  if (stack.natsUrl) {
+    recorder.open();
+    const counted = await natsCensus(stack.natsUrl, CENSUS_S).catch(() => undefined);
+    const moves = recorder.close().moves;
+    if (counted && moves) {
+      census = {
+        moves,
+        rows: counted.rows.map((row) => ({
+          what: row.what,
+          msgsPerMove: round(row.msgs / moves, 2),
+          bytesPerMove: round(row.bytes / moves, 0),
+        })),
+      };
+    }
+  }
   // Every step starts from no games: stop the bots and delete their rooms (memberships go with them).
   await fleet.stop({ deleteRooms: true });
   await settle();
@@ -411,6 +468,7 @@ async function runStep(target: number, stack: BenchedStack, client: GatewayClien
     ),
     stackCpuMsPerMove: window.moves ? round((1000 * stackCpu) / window.moves, 2) : null,
     natsPerMove: perMove(natsBefore, natsAfter, window.moves),
+    natsCensus: census,
     held: errorCount === 0 && rtt.count > 0 && (rtt.p99 ?? Infinity) <= MAX_P99 && failures.length === 0,
   };
   printStep(result);
@@ -476,6 +534,16 @@ function printStep(r: StepResult) {
   if (nats) {
     log(
       `  NATS per move: ${nats.inMsgs} messages in, ${nats.outMsgs} out; ${nats.inKb} kB in, ${nats.outKb} kB out`,
+    );
+  }
+  if (r.natsCensus) {
+    const rows = r.natsCensus.rows.filter((row) => (row.msgsPerMove ?? 0) >= 0.01);
+    const total = rows.reduce((sum, row) => sum + (row.msgsPerMove ?? 0), 0);
+    log(
+      dim(
+        `  NATS messages per move by purpose (${CENSUS_S} s census, ${r.natsCensus.moves} moves; ${round(total, 2)} in all, payload bytes): ` +
+          rows.map((row) => `${row.what} ${row.msgsPerMove} (${row.bytesPerMove} B)`).join('; '),
+      ),
     );
   }
   for (const [kind, example] of Object.entries(r.errorExamples)) log(dim(`    e.g. ${kind}: ${example}`));
@@ -574,6 +642,8 @@ async function theFloors(basis: StepResult, stack: BenchedStack) {
         `\n▸ The floor: ${floorMoves} moves over ${basis.games} games: validate, libs/game-rules, a guarded append, a push`,
       ),
     );
+    // Unmeasured, so the engine, the schemas and the client are compiled and warm when measured.
+    await measureFloor({ natsUrl, moves: WARM_MOVES, games: basis.games });
     const many = await measured('nats', stack.pids.nats, () =>
       measureFloor({ natsUrl, moves: floorMoves, games: basis.games }),
     );
@@ -593,6 +663,7 @@ async function theFloors(basis: StepResult, stack: BenchedStack) {
         `\n▸ The old floor: ${floorMoves} moves over ${basis.games} games through libs/game-rules, one FerretDB write each`,
       ),
     );
+    await measureOldFloor({ mongoUrl, moves: WARM_MOVES, games: basis.games });
     const many = await measured('ferretdb', stack.pids.ferretdb, () =>
       measureOldFloor({ mongoUrl, moves: floorMoves, games: basis.games }),
     );

@@ -14,6 +14,9 @@ const HISTOGRAMS: Record<string, (l: Labels) => string> = {
   oasis_db_command_duration_seconds: (l) => `DB ${l.command}${l.outcome === 'ok' ? '' : ` (${l.outcome})`}`,
 };
 const LOOP_LAG_P99 = 'nodejs_eventloop_lag_p99_seconds';
+/** prom-client's default process metrics: a service's own CPU (user + system) and resident memory. */
+const PROCESS_CPU = 'process_cpu_seconds_total';
+const PROCESS_RSS = 'process_resident_memory_bytes';
 
 /** The samples of an exposition text: [{ name, labels, value }], one per line that is not a comment. */
 export function samples(text: string) {
@@ -29,7 +32,7 @@ function parseMetrics(text: string): Metrics {
   const histograms: Metrics['histograms'] = {};
   const gauges: Metrics['gauges'] = {};
   for (const { name, labels, value } of samples(text)) {
-    if (name === LOOP_LAG_P99) gauges[name] = value;
+    if (name === LOOP_LAG_P99 || name === PROCESS_CPU || name === PROCESS_RSS) gauges[name] = value;
     const family = Object.keys(HISTOGRAMS).find((f) => name.startsWith(f));
     if (!family) continue;
     const { le, service: _service, ...rest } = labels;
@@ -80,4 +83,30 @@ export function diffMetrics(before: Metrics | null | undefined, after: Metrics |
   }
   rows.sort((a, b) => b.totalS - a.totalS);
   return { rows, loopLagP99Ms: (after.gauges[LOOP_LAG_P99] ?? NaN) * 1000 };
+}
+
+/** A service's resident memory in bytes, as its last scrape says; null when it has no such metric. */
+export const rssOf = (metrics: Metrics | null | undefined) => metrics?.gauges[PROCESS_RSS] ?? null;
+
+/**
+ * A service's CPU between two scrapes and its memory, from its own prom-client metrics, in the
+ * shape ProcessSampler.stop() gives for a process: { cpuSeconds, cpuPct, rssMb, peakRssMb }; null
+ * when either scrape lacks process_cpu_seconds_total.
+ */
+export function processUsage(
+  before: Metrics | null | undefined,
+  after: Metrics | null | undefined,
+  seconds: number,
+  peakRssBytes = 0,
+) {
+  const [start, end] = [before?.gauges[PROCESS_CPU], after?.gauges[PROCESS_CPU]];
+  if (start === undefined || end === undefined) return null;
+  const rss = rssOf(after);
+  const mb = (bytes: number | null) => (bytes === null ? null : bytes / 2 ** 20);
+  return {
+    cpuSeconds: end - start,
+    cpuPct: (100 * (end - start)) / seconds,
+    rssMb: mb(rss),
+    peakRssMb: mb(Math.max(peakRssBytes, rss ?? 0) || null),
+  };
 }
