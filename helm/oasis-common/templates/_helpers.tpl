@@ -165,6 +165,23 @@ written by the chart from jwt.value). */}}
 {{- dict "name" (tpl $name .) "key" .Values.jwt.existingSecretKey | toJson -}}
 {{- end -}}
 
+{{/* "true" when the service sends mail (auth): SMTP_URL is read from a Secret. */}}
+{{- define "oasis-common.smtp" -}}
+{{- with .Values.smtp }}{{ if .enabled }}true{{ end }}{{ end -}}
+{{- end -}}
+
+{{/* The Secret and key SMTP_URL is read from (JSON): smtp.existingSecret, else <fullname>-smtp
+(created by you, or written by the chart from smtp.url). */}}
+{{- define "oasis-common.smtp.secretRef" -}}
+{{- $name := .Values.smtp.existingSecret | default (printf "%s-smtp" (include "oasis-common.fullname" .)) -}}
+{{- dict "name" (tpl $name .) "key" .Values.smtp.existingSecretKey | toJson -}}
+{{- end -}}
+
+{{/* "true" when the chart writes SMTP_URL's Secret, <fullname>-smtp, from smtp.url. */}}
+{{- define "oasis-common.writesSmtpSecret" -}}
+{{- if and (include "oasis-common.smtp" .) (not .Values.smtp.existingSecret) .Values.smtp.url }}true{{ end -}}
+{{- end -}}
+
 {{/* "true" when the chart writes the JWT key's Secret, <fullname>-jwt, from jwt.value. */}}
 {{- define "oasis-common.writesJwtSecret" -}}
 {{- if and .Values.jwt.enabled (not .Values.jwt.existingSecret) .Values.jwt.value }}true{{ end -}}
@@ -223,6 +240,9 @@ which `kubectl describe`, `ps e` and crash dumps show.
 {{- if .Values.jwt.enabled -}}
 {{- $refs = append $refs (list (required "jwt.variable is required" .Values.jwt.variable) "oasis-common.jwt.secretRef") -}}
 {{- end -}}
+{{- if include "oasis-common.smtp" . -}}
+{{- $refs = append $refs (list "SMTP_URL" "oasis-common.smtp.secretRef") -}}
+{{- end -}}
 {{- range $refs -}}
 {{- $ref := include (index . 1) $ | fromJson -}}
 {{- $files = append $files (dict "variable" (index . 0) "name" $ref.name "key" $ref.key) -}}
@@ -242,7 +262,7 @@ which `kubectl describe`, `ps e` and crash dumps show.
 
 {{/* "true" when this chart writes a Secret of its own (oasis-common.secret). */}}
 {{- define "oasis-common.createsSecret" -}}
-{{- if or (include "oasis-common.writesMongoUrl" .) (include "oasis-common.writesNatsPassword" .) (include "oasis-common.writesJwtSecret" .) }}true{{ end -}}
+{{- if or (include "oasis-common.writesMongoUrl" .) (include "oasis-common.writesNatsPassword" .) (include "oasis-common.writesJwtSecret" .) (include "oasis-common.writesSmtpSecret" .) }}true{{ end -}}
 {{- end -}}
 
 {{/* "true" when the container reads environment variables from the chart's ConfigMap. */}}

@@ -44,4 +44,17 @@ data:
   JWT_PUBLIC_KEY: {{ . | b64enc | quote }}
   {{- end }}
 {{- end }}
+{{- if include "oasis-common.writesSmtpSecret" . }}
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ include "oasis-common.fullname" . }}-smtp
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- include "oasis-common.labels" . | nindent 4 }}
+type: Opaque
+data:
+  {{ .Values.smtp.existingSecretKey }}: {{ .Values.smtp.url | b64enc | quote }}
+{{- end }}
 {{- end -}}
