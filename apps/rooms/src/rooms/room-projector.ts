@@ -57,24 +57,8 @@ const READ_EVENT_TYPES: ReadonlySet<string> = new Set(
 export const isPublished = (event: EventEnvelope): boolean => READ_EVENT_TYPES.has(event.type);
 
 /**
- * Turns the room log into its effects, shared by the rooms replicas through one durable consumer:
- * for each message, publishes its events that have readers to GAMES (game.finished; their ids
- * are their msg-ids, so a redelivery is dropped by the stream's duplicate window) and writes the room's schedule of deadlines to
- * TIMERS (version-guarded, so a repeat or a late older message changes nothing), then makes sure
- * MongoDB has the room, then acks.
- *
- * - A change that lists and Play now see (creation, players, a game started or ended, deletion)
- *   is written to MongoDB at once, and its message acked once written. A move-only change is
- *   never written: lists read a listed room's state from the log (RoomsService.list), which keeps
- *   every room's last message, so its message is acked once its events and deadlines are out. A
- *   replica that dies has its unacked messages redelivered.
- * - Writes are guarded by the version (RoomsRepository.project): nothing rolls a room back.
- * - An event JetStream keeps refusing becomes a dead letter (service-kit's DeadLetterPolicy, as
- *   in the outbox relay).
- * - Every purgeEveryMs, a projected room's older messages are purged below both its projected
- *   message and the consumer's ack floor. A room's last message stays: it is the room, or for a
- *   deleted room its tombstone, which says why it was closed until closedNoticeMs have passed;
- *   then a sweep of the log (sweepClosed, on every replica) purges the whole subject.
+ * Turns the room log into its effects (events to GAMES, schedules to TIMERS, rooms to MongoDB),
+ * one room's messages in order, and purges what is projected: docs/architecture.md tells when.
  */
 export class RoomProjector {
   private messages?: ConsumerMessages;

@@ -85,12 +85,8 @@ const PLAY_NOW_CANDIDATES = 5;
 const notFound = () => new AppError('NOT_FOUND', ROOM_MESSAGES.notFound);
 
 /**
- * The behaviour of rooms. Every change: load the room, let the room rules and the game engine
- * decide (room-transitions.ts), and append the result with its events as ONE message to the
- * room's subject in the room log, guarded by the sequence the decision was made on (the commit
- * point); on a lost race, reload and decide again. The projector (room-projector.ts) publishes
- * the events to GAMES and writes the room to MongoDB, which lists and Play now read; a change
- * that lists see is also written to MongoDB at once here, so a list shows it on the next read.
+ * The use cases of rooms; every change goes through change(). The commit protocol (the room log's
+ * guarded append, the projector) is told in docs/architecture.md, "Rules of the road".
  */
 @Injectable()
 export class RoomsService {
