@@ -79,7 +79,7 @@ export const RoomSchema = new Schema<RoomRecord & LegacyOutbox>(
     aiJoinAfter: { type: Number, default: null },
     tombstone: { type: Boolean, default: false },
     // Only in documents from before the room log: events a crash left unpublished, which the old
-    // outbox relay publishes once at start-up (RoomsService.publishLegacyOutboxes); declared so
+    // outbox relay publishes once at start-up (legacy-outboxes.ts); declared so
     // that its updates keep these paths. Nothing writes them any more.
     outbox: { type: Schema.Types.Mixed, default: undefined },
     outboxAt: { type: Date, default: undefined },
