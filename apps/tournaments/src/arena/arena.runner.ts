@@ -182,7 +182,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     const settled = await this.repository.arena(arena._id);
     if (!settled?.final) return;
     for (const prize of prizesFor(settled.final)) {
-      if (settled.paidPlaces.includes(prize.place)) continue;
+      if ((settled.paidPlaces ?? []).includes(prize.place)) continue;
       const request: ArenaPrizeRequest = {
         arenaId: arena._id,
         place: prize.place,

@@ -1,0 +1,196 @@
+import type { INestApplication } from '@nestjs/common';
+import {
+  type ArenaPrizeRequest,
+  type EventArenaResponse,
+  EventTypes,
+  type GameFinished,
+  type OpenArenaRoomRequest,
+  QueueGroups,
+  Requests,
+  Streams,
+  type TokenClaims,
+} from '@oasis198/contracts';
+import {
+  createLogger,
+  createService,
+  JetStreamService,
+  makeEvent,
+  natsServers,
+  RpcClient,
+} from '@oasis198/service-kit';
+import { type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { tournamentsDefinition } from './tournaments.definition';
+
+const EVERY_MS = 20_000;
+const DURATION_MS = 12_000;
+
+// Two tournaments replicas against a real NATS and database. The rooms and rewards services are
+// stand-ins over NATS that record what they are asked (rooms opens every room; rewards pays), and
+// the games' results are published to GAMES as rooms publishes them.
+describe('tournaments', () => {
+  const infra = useTestInfra();
+  describe('an event-9 arena of four players', suite(infra));
+});
+
+function suite(infra: () => TestInfra) {
+  return () => {
+    let nc: NatsConnection;
+    let rpc: RpcClient;
+    let events: JetStreamService;
+    const replicas: INestApplication[] = [];
+    const opened: OpenArenaRoomRequest[] = [];
+    const prizes: ArenaPrizeRequest[] = [];
+    const codec = JSONCodec<{ id: string; data: unknown }>();
+
+    /** A stand-in service: answers each request on `subject` with `answer` and records it. */
+    const standIn = (subject: string, queue: string, answer: (data: never) => unknown) => {
+      const sub = nc.subscribe(subject, { queue });
+      void (async () => {
+        for await (const msg of sub) {
+          const packet = codec.decode(msg.data);
+          msg.respond(
+            JSONCodec().encode({ id: packet.id, response: answer(packet.data as never), isDisposed: true }),
+          );
+        }
+      })();
+    };
+
+    beforeAll(async () => {
+      nc = await connect({ servers: natsServers(infra().natsUrl) });
+      // Two rounds open; from then on both players are busy elsewhere (a quick battle, say).
+      standIn(Requests.rooms.openArena, QueueGroups.rooms, (request: OpenArenaRoomRequest) => {
+        if (opened.length >= 4) return { opened: false, busy: request.players.map((p) => p.id) };
+        opened.push(request);
+        return { opened: true, roomId: request.roomId };
+      });
+      standIn(Requests.rewards.arenaPrize, QueueGroups.rewards, (request: ArenaPrizeRequest) => {
+        prizes.push(request);
+        return { outcome: 'paid' };
+      });
+      const env = {
+        NATS_URL: infra().natsUrl,
+        MONGO_URL: `${infra().mongoUrl}/${uniqueName('tournaments')}`,
+        LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
+        NODE_ENV: 'test',
+        SHUTDOWN_GRACE_MS: '200',
+        EVENT_2_EVERY_MS: '0',
+        EVENT_6_EVERY_MS: '0',
+        EVENT_9_EVERY_MS: String(EVERY_MS),
+        EVENT_9_DURATION_MS: String(DURATION_MS),
+        ARENA_TICK_MS: '50',
+        ARENA_LEASE_MS: '1000',
+      };
+      for (let i = 0; i < 2; i++) replicas.push((await createService(tournamentsDefinition, env)).app);
+      rpc = await RpcClient.forTests(infra().natsUrl, 'tournaments-test', 5000);
+      events = new JetStreamService(
+        { servers: natsServers(infra().natsUrl), name: 'test' },
+        createLogger('t', 'silent'),
+      );
+      await events.connect();
+      await events.ensureStreams([Streams.games]);
+    }, 120_000);
+
+    afterAll(async () => {
+      await rpc?.close();
+      await events?.close();
+      for (const app of replicas) await app.close();
+      await nc?.close();
+    }, 60_000);
+
+    const caller = (name: string): TokenClaims => ({
+      userId: uniqueName(name),
+      name,
+      jti: uniqueName('jti'),
+      exp: Math.floor(Date.now() / 1000) + 3600,
+    });
+    const view = (who?: TokenClaims) =>
+      rpc.request<EventArenaResponse>(Requests.tournaments.event, { eventId: 'event-9', caller: who });
+    /** game.finished for an arena room, as rooms publishes it; `id` apart from the game's makes a redelivery. */
+    const finish = (
+      request: OpenArenaRoomRequest,
+      result: 'first' | 'draw',
+      id = `game.finished:${request.roomId}:1`,
+    ) => {
+      const [a, b] = request.players;
+      const game: GameFinished =
+        result === 'draw'
+          ? { ...common(request), draw: true, winner: null, loser: null, endReason: 'moveLimit', moves: 250 }
+          : {
+              ...common(request),
+              draw: false,
+              winner: { ...a, seat: 'player1' },
+              loser: { ...b, seat: 'player2' },
+              endReason: 'reached198',
+              moves: 30,
+            };
+      return events.publish(makeEvent(EventTypes.gameFinished, id, game));
+    };
+    const common = (request: OpenArenaRoomRequest) => ({
+      gameId: `${request.roomId}:1`,
+      roomId: request.roomId,
+      gameNumber: 1,
+      player1: request.players[0],
+      player2: request.players[1],
+      duration: 14,
+      playedSeconds: 20,
+      aiSeed: null,
+      aiCommit: null,
+      specialRandom: 123456,
+      finishedAt: new Date().toISOString(),
+    });
+    const pairOf = (r: OpenArenaRoomRequest) =>
+      r.players
+        .map((p) => p.id)
+        .sort()
+        .join('+');
+
+    it('pairs and re-pairs, scores each game once, survives a replica, and pays each place once', async () => {
+      // Join while no arena runs: the next one starts within EVERY_MS - DURATION_MS.
+      const inPause = () =>
+        Date.now() % EVERY_MS >= DURATION_MS + 200 && Date.now() % EVERY_MS < EVERY_MS - 4000;
+      await waitFor(async () => inPause(), { timeoutMs: EVERY_MS, what: 'a pause' });
+      const players = ['ann', 'ben', 'cat', 'dan'].map(caller);
+      for (const p of players)
+        await rpc.request(Requests.tournaments.join, { eventId: 'event-9', caller: p });
+      const before = await view(players[0]);
+      expect(before).toMatchObject({ joined: true, arena: { status: 'upcoming' } });
+      expect(before.arena?.standings).toHaveLength(4);
+
+      await waitFor(async () => opened.length >= 2, { timeoutMs: EVERY_MS, what: 'two arena rooms' });
+      const [roomA, roomB] = opened as [OpenArenaRoomRequest, OpenArenaRoomRequest];
+      expect(new Set([...roomA.players, ...roomB.players].map((p) => p.id)).size).toBe(4);
+      const seatedIn = await view(players.find((p) => p.userId === roomA.players[0].id));
+      expect(seatedIn.roomId).toBe(roomA.roomId);
+
+      // A wins; B is a draw; A's result arrives twice (a redelivery) and scores once.
+      await finish(roomA, 'first');
+      await finish(roomA, 'first', 'redelivered');
+      await finish(roomB, 'draw');
+      await waitFor(async () => opened.length >= 4, { timeoutMs: 10_000, what: 'the second round' });
+      const standings = (await view()).arena?.standings ?? [];
+      const winner = roomA.players[0].id;
+      expect(standings[0]).toMatchObject({ playerId: winner, score: 2, wins: 1, games: 1 });
+      expect(standings.map((s) => s.score).sort()).toEqual([0, 1, 1, 2]);
+      // Each player is in one room of the second round (rematches are the unit tests' business:
+      // two players freed while the others still play may meet again, as nobody else is free).
+      const roundTwoPlayers = opened.slice(2, 4).flatMap((r) => r.players.map((p) => p.id));
+      expect(new Set(roundTwoPlayers).size).toBe(4);
+
+      // A replica stops mid-arena: the other one carries on.
+      await replicas.shift()?.close();
+      const roundTwo = opened.slice(2, 4);
+      for (const room of roundTwo) await finish(room, 'first');
+
+      // The end: final standings, each place paid once.
+      await waitFor(async () => prizes.length >= 3, { timeoutMs: EVERY_MS + 5000, what: 'three prizes' });
+      await sleep(1000);
+      expect(prizes.map((p) => p.place).sort()).toEqual([1, 2, 3]);
+      const final = (await view()).previous;
+      expect(final?.status).toBe('ended');
+      expect(prizes.find((p) => p.place === 1)?.playerId).toBe(final?.standings[0]?.playerId);
+      expect(new Set(prizes.map((p) => p.arenaId)).size).toBe(1);
+    }, 90_000);
+  };
+}
