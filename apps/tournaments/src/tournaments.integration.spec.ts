@@ -140,11 +140,6 @@ function suite(infra: () => TestInfra) {
       specialRandom: 123456,
       finishedAt: new Date().toISOString(),
     });
-    const pairOf = (r: OpenArenaRoomRequest) =>
-      r.players
-        .map((p) => p.id)
-        .sort()
-        .join('+');
 
     it('pairs and re-pairs, scores each game once, survives a replica, and pays each place once', async () => {
       // Join while no arena runs: the next one starts within EVERY_MS - DURATION_MS.
