@@ -221,7 +221,9 @@ function suite(infra: () => TestInfra) {
       expect((await jsm.streams.info(Streams.games.name)).config.retention).toBe(RetentionPolicy.Interest);
       const readers = consumersOf(Streams.games.name);
       expect(readers.map((reader) => reader.durable).sort()).toEqual(
-        [Consumers.rewardsGames, Consumers.rewardsHistory].map((c) => c.durable).sort(),
+        [Consumers.rewardsGames, Consumers.rewardsHistory, Consumers.tournamentsGames]
+          .map((c) => c.durable)
+          .sort(),
       );
       for (const reader of readers) {
         const { config } = await jsm.consumers.info(reader.stream, reader.durable);
