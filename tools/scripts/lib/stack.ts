@@ -55,6 +55,8 @@ export const APPS: App[] = [
   app('rooms', 3103, { database: 'oasis-rooms' }),
   // Its deadlines are JetStream message schedules: NATS only.
   app('game-timer', 3104),
+  // Event cup arenas: its own database; rooms opens the arena rooms it pairs.
+  app('tournaments', 3105, { database: 'oasis-tournaments' }),
 ];
 
 /** Variables every service gets (NATS_URL is added from the infrastructure). */
