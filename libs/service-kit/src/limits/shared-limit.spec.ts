@@ -18,11 +18,39 @@ class CountingStore implements VersionedStore {
     return this.inner.read(key);
   }
 
-  async write(key: string, value: Uint8Array, expected: number): Promise<number | null> {
+  async write(key: string, value: Uint8Array, expected: number, ttlMs?: number): Promise<number | null> {
     this.writes++;
     this.keys.push(key);
     if (this.failing) throw new Error('NATS down');
-    return this.inner.write(key, value, expected);
+    return this.inner.write(key, value, expected, ttlMs);
+  }
+}
+
+/** A store whose values go once their TTL is over, as NATS KV's do: the key then holds nothing. */
+class ExpiringStore implements VersionedStore {
+  /** Keeps values past their TTL, as a server whose expiry sweep has not come yet. */
+  sweepsLate = false;
+  private readonly entries = new Map<string, VersionedEntry & { goneAt: number }>();
+  private sequence = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  private live(key: string) {
+    const entry = this.entries.get(key);
+    if (entry && entry.goneAt <= this.now() && !this.sweepsLate) this.entries.delete(key);
+    return this.entries.get(key);
+  }
+
+  async read(key: string): Promise<VersionedEntry> {
+    const entry = this.live(key);
+    return entry ? { revision: entry.revision, value: entry.value } : { revision: 0, value: null };
+  }
+
+  async write(key: string, value: Uint8Array, expected: number, ttlMs = Infinity): Promise<number | null> {
+    if ((this.live(key)?.revision ?? 0) !== expected) return null;
+    const revision = ++this.sequence;
+    this.entries.set(key, { revision, value, goneAt: this.now() + ttlMs });
+    return revision;
   }
 }
 
@@ -101,6 +129,27 @@ describe('SharedLimit', () => {
     store.writes = 0;
     expect(await limit.reserve('user-1')).toMatchObject({ allowed: true, count: 1 });
     expect({ reads: store.reads, writes: store.writes }).toEqual({ reads: 1, writes: 2 });
+  });
+
+  it('costs one round trip for a key whose TTL has passed since this replica wrote it', async () => {
+    const expiring = new ExpiringStore(clock);
+    const store = new CountingStore(expiring);
+    const limit = new SharedLimit(store, 'edits', { max: 10, windowMs: 1000 }, { now: clock });
+    expect(await limit.reserve('user-1')).toMatchObject({ allowed: true, count: 1 });
+    // A player's next move comes after the 1 s window and its key are gone.
+    for (let i = 0; i < 3; i++) {
+      now += 2000;
+      [store.reads, store.writes] = [0, 0];
+      expect(await limit.reserve('user-1')).toMatchObject({ allowed: true, count: 1 });
+      expect({ reads: store.reads, writes: store.writes }).toEqual({ reads: 0, writes: 1 });
+    }
+    // The store drops it late: a lost race, a read and a write, and the count still holds.
+    expiring.sweepsLate = true;
+    now += 2000;
+    [store.reads, store.writes] = [0, 0];
+    expect(await limit.reserve('user-1')).toMatchObject({ allowed: true, count: 1 });
+    expect({ reads: store.reads, writes: store.writes }).toEqual({ reads: 1, writes: 2 });
+    expect(await limit.reserve('user-1')).toMatchObject({ allowed: true, count: 2 });
   });
 
   it('remembers the revisions of at most cacheSize keys, forgetting the least recently used', async () => {

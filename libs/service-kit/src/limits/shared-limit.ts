@@ -61,6 +61,8 @@ export const LIMITS_FULL_MESSAGE =
 interface Known {
   revision: number;
   state: WindowState | null;
+  /** When the store may drop the value this replica wrote (the write's TTL); unknown for a read. */
+  goneAt?: number;
 }
 
 /** A decision on a key's state: what to write (null: nothing) and what to answer. */
@@ -154,6 +156,9 @@ export class SharedLimit {
     const storeKey = this.storeKey(key);
     try {
       let known = this.known.get(storeKey) ?? ABSENT;
+      // Past its TTL the key is most likely gone: writing as if it held nothing is then one round
+      // trip instead of a lost race, a read and a write; a wrong guess costs what that did.
+      if (known.goneAt !== undefined && this.now() >= known.goneAt) known = ABSENT;
       let stored = false;
       for (let lost = 0; ;) {
         const { next, result } = decide(known.state, this.now());
@@ -167,7 +172,7 @@ export class SharedLimit {
         const ttlMs = next.endsAt - this.now();
         const revision = await this.store.write(storeKey, encodeWindow(next), known.revision, ttlMs);
         if (revision !== null) {
-          this.known.set(storeKey, { revision, state: next });
+          this.known.set(storeKey, { revision, state: next, goneAt: this.now() + ttlMs });
           return result;
         }
         lost += 1;
