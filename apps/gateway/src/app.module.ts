@@ -5,10 +5,11 @@ import { GatewayCoreModule } from './gateway-core.module';
 import { webAppModule } from './http/web-app';
 import { RewardsModule } from './rewards/rewards.module';
 import { RoomsModule } from './rooms/rooms.module';
+import { TournamentsModule } from './tournaments/tournaments.module';
 import { UsersModule } from './users/users.module';
 
-/** Feature modules register here: users and rewards (accounts), rooms (play and live push). */
-const FEATURES: DynamicModule['imports'] = [UsersModule, RewardsModule, RoomsModule];
+/** Feature modules register here: users and rewards (accounts), rooms (play and live push), tournaments. */
+const FEATURES: DynamicModule['imports'] = [UsersModule, RewardsModule, RoomsModule, TournamentsModule];
 
 @Module({})
 export class AppModule {

@@ -15,6 +15,10 @@ export const isArenaEvent = (id: unknown): id is ArenaEventId =>
 /** 'event-6' → 'Event 6': the name SPEC's event list shows. */
 export const arenaEventName = (eventId: string): string => eventId.replace(/^event-(\d+)$/, 'Event $1');
 
+/** The event page's live stream: event type `arena`, data `{}`, at most once a second per event. */
+export const ARENA_PUSH_EVENT = 'arena';
+export const ARENA_PUSH_INTERVAL_MS = 1000;
+
 /** Arena rooms' turn duration in seconds. */
 export const ARENA_TURN_SECONDS = 14;
 
