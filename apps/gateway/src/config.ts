@@ -25,6 +25,11 @@ export const gatewayEnv = baseEnv
      * can reuse a connection the gateway is just closing, and its request meets a reset.
      */
     HTTP_KEEP_ALIVE_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(65),
+    /**
+     * On shutdown, how long the gateway keeps answering on kept-alive connections (each answer with
+     * Connection: close, so clients retire them) before it closes the idle ones.
+     */
+    HTTP_DRAIN_MS: z.coerce.number().int().min(0).max(20_000).default(2000),
     /** How long the gateway waits for a service's answer before answering 503. */
     RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     /** Origins allowed to call the API from a browser (comma-separated); empty = same origin only. */

@@ -1,7 +1,14 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Global,
+  Inject,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import {
   CONFIG,
   JetStreamService,
+  Lifecycle,
   limitsBucketBounds,
   LOGGER,
   type Logger,
@@ -59,8 +66,22 @@ const PACING_LIMITS: readonly PerUserLimitName[] = [
   ],
   exports: [RpcClient, TokenRevocations, JwtStrategy, AuthGuard, GatewayLimits],
 })
-export class GatewayCoreModule implements OnApplicationShutdown {
-  constructor(@Inject(RpcClient) private readonly rpc: RpcClient) {}
+export class GatewayCoreModule implements BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    @Inject(RpcClient) private readonly rpc: RpcClient,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+    private readonly lifecycle: Lifecycle,
+  ) {}
+
+  /**
+   * Before the HTTP server closes its idle connections: every answer says Connection: close
+   * meanwhile (http/keep-alive.ts), so clients retire kept-alive sockets instead of sending on one
+   * that closes under them.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.lifecycle.shuttingDown = true;
+    await new Promise((resolve) => setTimeout(resolve, this.config.HTTP_DRAIN_MS));
+  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.rpc.close();
