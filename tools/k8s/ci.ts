@@ -65,11 +65,15 @@ const isReady = (pod: Pod) =>
 const clusterIp = async (service: string) =>
   (await kubectl('-n', NAMESPACE, 'get', 'svc', service, '-o', 'jsonpath={.spec.clusterIP}')).trim();
 
-/** How many pods the release and the database run when nothing is disrupted. */
-const EXPECTED_PODS = DEPLOYMENTS.length * REPLICAS + 2;
+/** Every pod of the release and the database ready, and no more pods than their controllers want (none terminating). */
 async function everythingReady(): Promise<boolean> {
+  type Controllers = { items: Array<{ spec: { replicas?: number } }> };
+  const wanted = (await json<Controllers>('-n', NAMESPACE, 'get', 'deployments,statefulsets')).items.reduce(
+    (sum, item) => sum + (item.spec.replicas ?? 1),
+    0,
+  );
   const all = await pods();
-  return all.filter(isReady).length === EXPECTED_PODS && all.length === EXPECTED_PODS;
+  return all.length === wanted && all.every(isReady);
 }
 
 /** The values the stage installs with: every service twice, the gateway's per-address limits raised (one client address). */
@@ -143,7 +147,8 @@ function check(name: string, report: GamesReport) {
 }
 
 async function rolloutRestarts() {
-  const disruptions: Disruption[] = DEPLOYMENTS.map((deployment, k) => ({
+  const chosen = DEPLOYMENTS.filter((name) => rollouts.has(name.replace(/^oasis198-/, '')));
+  const disruptions: Disruption[] = chosen.map((deployment, k) => ({
     name: `rollout restart ${deployment}`,
     // The first once the games play; the others as soon as the one before is done.
     at: 20_000 + k,
@@ -326,13 +331,16 @@ async function saveLogs() {
   writeFileSync(path.join(ARTIFACTS, 'pods.txt'), await kubectl('get', 'pods', '-A', '-o', 'wide'));
 }
 
-const USAGE = `Usage: node tools/k8s/ci.ts [--reuse] [--only psa,e2e,rollout,faults,nats]
-  --reuse  test the cluster that runs (npm run stack:k8s), and leave it up
-  --only   these checks only`;
+const USAGE = `Usage: node tools/k8s/ci.ts [--reuse] [--only psa,e2e,rollout,faults,nats] [--rollouts gateway,web]
+  --reuse     test the cluster that runs (npm run stack:k8s), and leave it up
+  --only      these checks only
+  --rollouts  the deployments the rollout check restarts (all by default)`;
 const options = parseOptions(USAGE, {
   reuse: { type: 'boolean', default: false },
   only: { type: 'string', default: 'psa,e2e,rollout,faults,nats' },
+  rollouts: { type: 'string', default: [...SERVICES, 'web'].join(',') },
 }).values;
+const rollouts = new Set(options.rollouts.split(','));
 const only = new Set(options.only.split(','));
 const checks: Array<[string, string, () => Promise<void>]> = [
   ['psa', 'every pod ready, a privileged pod refused', podSecurity],

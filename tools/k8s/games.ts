@@ -68,7 +68,14 @@ export async function gamesDuring({
   outcomes.error = () => void notices++;
   const onAnswer = (status: number | 'network', what: string) => outcomes.count(status, what);
   const viaGateway = new GatewayClient(urls.gateway, { maxSockets: 64, timeoutMs: 15_000, onAnswer });
-  const viaWeb = new GatewayClient(urls.web, { maxSockets: 64, timeoutMs: 15_000, onAnswer });
+  // nginx closes its idle kept-alive connections at once when it stops: a request sent on one at that
+  // instant is sent again, as a browser does (docs/adr/0054). The gateway's own path gets no retry.
+  const viaWeb = new GatewayClient(urls.web, {
+    maxSockets: 64,
+    timeoutMs: 15_000,
+    onAnswer,
+    retryResetReusedSocket: true,
+  });
   const run = Date.now().toString(36);
   const pairs = async (count: number, prefix: string): Promise<Array<[Player, Player]>> => {
     const names = Array.from({ length: count }, (_, i) => [`${prefix}${run}a${i}`, `${prefix}${run}b${i}`]);

@@ -81,6 +81,11 @@ type Stream = ReturnType<GatewayClient['stream']>;
 type ClientOptions = {
   maxSockets?: number;
   timeoutMs?: number;
+  /**
+   * Send a request again, once, when a kept-alive socket was reset before any answer came (the
+   * server closed it as the request left), as browsers do. Off by default: every failure counts.
+   */
+  retryResetReusedSocket?: boolean;
   onAnswer?: (status: number | 'network', what: string) => void;
 };
 
@@ -94,8 +99,13 @@ export class GatewayClient {
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly onAnswer: ClientOptions['onAnswer'];
+  private readonly retryResetReusedSocket: boolean;
 
-  constructor(base: string, { maxSockets = 128, timeoutMs = 10_000, onAnswer }: ClientOptions = {}) {
+  constructor(
+    base: string,
+    { maxSockets = 128, timeoutMs = 10_000, onAnswer, retryResetReusedSocket = false }: ClientOptions = {},
+  ) {
+    this.retryResetReusedSocket = retryResetReusedSocket;
     this.agent = new http.Agent({
       keepAlive: true,
       maxSockets,
@@ -114,8 +124,10 @@ export class GatewayClient {
   async request<T = unknown>(
     method: string,
     path: string,
-    { token, body, timeoutMs = this.timeoutMs }: { token?: string; body?: unknown; timeoutMs?: number } = {},
+    options: { token?: string; body?: unknown; timeoutMs?: number } = {},
+    retried = false,
   ): Promise<Answer<T>> {
+    const { token, body, timeoutMs = this.timeoutMs } = options;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const started = performance.now();
     const what = `${method} ${path}`;
@@ -141,6 +153,8 @@ export class GatewayClient {
       const json = text && /json/.test(res.headers['content-type'] ?? '');
       return { status, body: (json ? parseOr(text) : text) as T, ms: performance.now() - started };
     } catch (error) {
+      const reset = (error as NodeJS.ErrnoException).code === 'ECONNRESET' && req.reusedSocket;
+      if (reset && this.retryResetReusedSocket && !retried) return this.request(method, path, options, true);
       this.onAnswer?.('network', what);
       throw Object.assign(error as Failure, { kind: (error as Failure).kind ?? 'network' });
     } finally {
