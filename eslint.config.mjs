@@ -113,6 +113,11 @@ export default [
     rules: boundaries({ allow: ['../../scripts/lib/*', '../containers/src/players.ts'], depConstraints }),
   },
   {
+    // The Kubernetes stage plays the container tools' bots, checks as their fault test does, and builds their images.
+    files: ['tools/k8s/*.ts'],
+    rules: boundaries({ allow: ['../containers/src/*'], depConstraints }),
+  },
+  {
     // The scripts poll and pick ports with the tests' own helpers, which use Node builtins only.
     files: ['tools/scripts/lib/net.ts'],
     rules: boundaries({ allow: ['../../../libs/testing/src/node-only/net.ts'], depConstraints }),
