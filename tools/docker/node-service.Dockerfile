@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Every Oasis 198 Node.js service (gateway, auth, rewards, rooms, game-timer) from one Dockerfile;
+# Every Oasis 198 Node.js service (gateway, auth, rewards, rooms, game-timer, tournaments) from one Dockerfile;
 # the service is a build argument. Build from the repository root:
 #   docker build -f tools/docker/node-service.Dockerfile --build-arg APP=auth -t oasis198/auth:0.1.0 .
 #
@@ -18,14 +18,14 @@
 # That is how `npm run images` builds here, where a container cannot reach the package registry
 # without the host's certificates (docs/deploy.md); NODE_IMAGE then names a base made here.
 ARG NODE_IMAGE=node:24-trixie-slim
-# The service to build: gateway, auth, rewards, rooms or game-timer (its Nx project, apps/<APP>).
+# The service to build: gateway, auth, rewards, rooms, game-timer or tournaments (its Nx project, apps/<APP>).
 ARG APP
 # build: compile inside the image build; context: take prebuilt artifacts from dist/images/<APP>.
 ARG ARTIFACTS=build
 
 FROM ${NODE_IMAGE} AS build
 ARG APP
-RUN test -n "$APP" || { echo 'pass --build-arg APP=<gateway|auth|rewards|rooms|game-timer>' >&2; exit 1; }
+RUN test -n "$APP" || { echo 'pass --build-arg APP=<gateway|auth|rewards|rooms|game-timer|tournaments>' >&2; exit 1; }
 WORKDIR /workspace
 ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false CI=true
 COPY package.json package-lock.json .npmrc ./

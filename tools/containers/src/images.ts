@@ -1,5 +1,5 @@
 // `npm run images`: builds every image of the system with podman, from the Dockerfiles the charts
-// deploy, on bases made here (no image can be pulled): the five Node.js services and web, plus
+// deploy, on bases made here (no image can be pulled): the six Node.js services and web, plus
 // NATS and the FerretDB launcher for the Compose stack and the Testcontainers suites, and Mailpit
 // for the Compose stack.
 //
@@ -39,7 +39,7 @@ import {
 import { parseOptions } from '../../scripts/lib/log.ts';
 import { NX_ENV, npmBin, TOOLS_BIN } from '../../scripts/lib/workspace.ts';
 
-const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
+const NODE_SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'tournaments'] as const;
 const IMAGE_NAMES = [...NODE_SERVICES, 'web', 'nats', 'ferretdb', 'mailpit'] as const;
 export type ImageName = (typeof IMAGE_NAMES)[number];
 
