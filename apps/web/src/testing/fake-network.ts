@@ -1,12 +1,17 @@
 /**
- * The network boundary, faked for component tests: a routing fetch that answers JSON and records
- * every call, and an EventSource whose events a test pushes by hand.
+ * The network boundary for component tests. HTTP goes through the app's real fetch and MSW answers
+ * it from a route table that records every call; EventSource is a fake whose events a test pushes
+ * by hand (jsdom has no EventSource for MSW's sse handlers to serve).
  */
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+
 export interface FakeRequest {
   method: string;
   path: string;
   url: URL;
   body: unknown;
+  /** The request's headers by their usual names (e.g. Authorization). */
   headers: Record<string, string>;
 }
 
@@ -20,8 +25,12 @@ export interface FakeApi {
   callsTo: (route: string) => FakeRequest[];
   /** Replaces or adds a route. */
   on: (route: string, handler: Handler) => void;
-  fetch: jest.Mock;
 }
+
+const server = setupServer();
+server.listen({ onUnhandledRequest: 'error' });
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
 
 function matcher(route: string): { method: string; test: (path: string) => boolean; exact: boolean } {
   const [method = 'GET', pattern = '/'] = route.split(' ');
@@ -30,6 +39,11 @@ function matcher(route: string): { method: string; test: (path: string) => boole
   return { method, exact: false, test: (path) => regex.test(path) };
 }
 
+/** 'authorization' -> 'Authorization', 'content-type' -> 'Content-Type'. */
+const usualName = (name: string) =>
+  name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
+/** Routes by method and path (any host), exact paths before patterns; anything else answers 404. */
 export function fakeApi(routes: Record<string, Handler> = {}): FakeApi {
   const table = new Map<string, Handler>(Object.entries(routes));
   const calls: FakeRequest[] = [];
@@ -42,33 +56,33 @@ export function fakeApi(routes: Record<string, Handler> = {}): FakeApi {
     );
   };
 
-  const fetchImpl = jest.fn(async (input: string, init: RequestInit = {}) => {
-    const url = new URL(input, 'http://localhost');
-    const method = (init.method ?? 'GET').toUpperCase();
-    const headers = { ...(init.headers as Record<string, string> | undefined) };
-    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const request: FakeRequest = { method, path: url.pathname, url, body, headers };
-    calls.push(request);
-    const handler = find(method, url.pathname);
-    const answer: FakeResponse =
-      handler === undefined
-        ? { status: 404, body: { message: 'Not found.', code: 'NOT_FOUND' } }
-        : typeof handler === 'function'
-          ? await handler(request)
-          : handler;
-    if (answer === 'network-error') throw new TypeError('Failed to fetch');
-    const status = answer.status ?? 200;
-    const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-    const answered = new Map(Object.entries(answer.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-    return {
-      ok: status >= 200 && status < 300,
-      status,
-      headers: { get: (name: string) => answered.get(name.toLowerCase()) ?? null },
-      text: async () => text,
-    } as unknown as Response;
-  });
-
-  global.fetch = fetchImpl as unknown as typeof fetch;
+  server.resetHandlers(
+    http.all('*', async ({ request }) => {
+      const url = new URL(request.url);
+      const text = await request.text();
+      const headers = Object.fromEntries(
+        [...request.headers].map(([name, value]) => [usualName(name), value]),
+      );
+      const call: FakeRequest = {
+        method: request.method,
+        path: url.pathname,
+        url,
+        body: text ? (JSON.parse(text) as unknown) : undefined,
+        headers,
+      };
+      calls.push(call);
+      const handler = find(call.method, call.path);
+      const answer: FakeResponse =
+        handler === undefined
+          ? { status: 404, body: { message: 'Not found.', code: 'NOT_FOUND' } }
+          : typeof handler === 'function'
+            ? await handler(call)
+            : handler;
+      if (answer === 'network-error') return HttpResponse.error();
+      const init = { status: answer.status ?? 200, headers: answer.headers };
+      return answer.body === undefined ? new HttpResponse(null, init) : HttpResponse.json(answer.body, init);
+    }),
+  );
   return {
     calls,
     callsTo: (route) => {
@@ -76,7 +90,6 @@ export function fakeApi(routes: Record<string, Handler> = {}): FakeApi {
       return calls.filter((c) => c.method === m.method && m.test(c.path));
     },
     on: (route, handler) => void table.set(route, handler),
-    fetch: fetchImpl,
   };
 }
 

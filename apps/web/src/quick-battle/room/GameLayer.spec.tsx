@@ -61,8 +61,8 @@ describe('room screen: game layer', () => {
     for (const name of ['Random', '1', '5', '9'])
       expect(within(dial).getByRole('button', { name })).toBeEnabled();
     await user.click(within(dial).getByRole('button', { name: '5' }));
-    expect(api.callsTo(EDIT)[0]?.body).toEqual({ move: { number: 5, option: 'plain' } });
     expect(await screen.findByText("Opponent's turn")).toBeInTheDocument();
+    expect(api.callsTo(EDIT)[0]?.body).toEqual({ move: { number: 5, option: 'plain' } });
     expect(screen.getByText('Continuing')).toBeInTheDocument();
   });
 
