@@ -19,6 +19,16 @@ export const arenaEventName = (eventId: string): string => eventId.replace(/^eve
 export const ARENA_PUSH_EVENT = 'arena';
 export const ARENA_PUSH_INTERVAL_MS = 1000;
 
+/** The tournaments routes of the gateway, as the web app calls them. */
+export const ArenaPaths = {
+  event: (eventId: string) => `/api/tournaments/events/${encodeURIComponent(eventId)}`,
+  mine: (eventId: string) => `/api/tournaments/events/${encodeURIComponent(eventId)}/me`,
+  join: (eventId: string) => `/api/tournaments/events/${encodeURIComponent(eventId)}/join`,
+  leave: (eventId: string) => `/api/tournaments/events/${encodeURIComponent(eventId)}/leave`,
+  stream: (eventId: string) => `/api/tournaments/events/${encodeURIComponent(eventId)}/stream`,
+  room: (roomId: string) => `/api/tournaments/rooms/${encodeURIComponent(roomId)}`,
+} as const;
+
 /** Arena rooms' turn duration in seconds. */
 export const ARENA_TURN_SECONDS = 14;
 

@@ -37,6 +37,7 @@ const ContinentPage = screen(tournaments, 'ContinentPage');
 const CountryCup = screen(tournaments, 'CountryCup');
 const CityCup = screen(tournaments, 'CityCup');
 const EventCup = screen(tournaments, 'EventCup');
+const ArenaRoom = screen(tournaments, 'ArenaRoom');
 
 /** SPEC §2's routes. Any unknown path shows home. */
 export const routes: RouteObject[] = [
@@ -63,6 +64,8 @@ export const routes: RouteObject[] = [
           { path: 'create', element: <CreateRoom /> },
         ],
       },
+      // DECISIONS "Event cup arenas": an arena room's route; the game layer shows as in quick battle.
+      { path: 'tournament/rooms/:roomId', element: <ArenaRoom /> },
       {
         path: 'tournaments',
         element: <TournamentsLayout />,

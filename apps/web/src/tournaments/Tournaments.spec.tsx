@@ -59,6 +59,19 @@ describe('tournaments', () => {
   ])(
     '%s enables only some choices and shows the chosen one as unavailable',
     async (cup, label, enabled, pick, name) => {
+      // An event that runs no arenas answers without one: the page says the cup is unavailable.
+      fakeApi({
+        'GET /api/tournaments/events/event-6': {
+          body: {
+            eventId: 'event-6',
+            name: 'Event 6',
+            arena: null,
+            previous: null,
+            joined: false,
+            roomId: null,
+          },
+        },
+      });
       const { user, router } = renderApp(`/tournaments/${cup}`);
       const select = await screen.findByLabelText(label);
       const options = within(select).getAllByRole('option') as HTMLOptionElement[];
@@ -73,6 +86,42 @@ describe('tournaments', () => {
       expect(screen.getByRole('status')).toHaveTextContent('The Cup is currently unavailable');
     },
   );
+
+  it('shows a running arena: its countdown, its standings and a login link for a visitor', async () => {
+    const now = Date.now();
+    fakeApi({
+      'GET /api/tournaments/events/event-9': {
+        body: {
+          eventId: 'event-9',
+          name: 'Event 9',
+          arena: {
+            arenaId: `event-9:${now}`,
+            eventId: 'event-9',
+            name: 'Event 9',
+            startsAt: new Date(now - 60_000).toISOString(),
+            endsAt: new Date(now + 125_000).toISOString(),
+            status: 'running',
+            standings: [
+              { rank: 1, playerId: 'a', name: 'Ann', score: 4, wins: 2, games: 2 },
+              { rank: 2, playerId: 'b', name: 'Ben', score: 1, wins: 0, games: 2 },
+            ],
+          },
+          previous: null,
+          joined: false,
+          roomId: null,
+        },
+      },
+    });
+    renderApp('/tournaments/event-cup/event-9');
+    expect(await screen.findByRole('timer')).toHaveTextContent(/^Ends in 02:0[45]$/);
+    const table = screen.getByRole('table', { name: 'Standings' });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual(['RankPlayerScoreGames', '1Ann42', '2Ben12']);
+    expect(screen.getByRole('link', { name: 'Log in to join' })).toHaveAttribute('href', '/login');
+  });
 
   it('sends a disabled choice back to its cup', async () => {
     const { router } = renderApp('/tournaments/country-cup/brazil');

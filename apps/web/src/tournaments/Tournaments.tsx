@@ -1,8 +1,12 @@
 import { useState } from 'react';
 import { Link, Navigate, Outlet, useNavigate, useParams } from 'react-router-dom';
+import { isArenaEvent } from '@oasis198/contracts';
 import { T } from '../texts';
 import { CITIES, CONTINENTS, COUNTRIES, EVENTS, type Choice } from './data';
+import { EventArena } from './EventArena';
 import styles from './Tournaments.module.css';
+
+const EVENT_CUP = '/tournaments/event-cup';
 import { WorldMap } from './WorldMap';
 
 export function TournamentsLayout() {
@@ -166,7 +170,7 @@ function ChoiceCup({
         <BackToTournaments />
         <p className={styles.kicker}>{title}</p>
         <h1 id="choice-title">{chosen.name}</h1>
-        <Unavailable />
+        {isArenaEvent(chosen.id) && base === EVENT_CUP ? <EventArena eventId={chosen.id} /> : <Unavailable />}
         <p>
           <Link to={base}>← {label}</Link>
         </p>
@@ -220,7 +224,5 @@ export function CityCup() {
 }
 
 export function EventCup() {
-  return (
-    <ChoiceCup title={T.cups.event} base="/tournaments/event-cup" label={T.chooseEvent} options={EVENTS} />
-  );
+  return <ChoiceCup title={T.cups.event} base={EVENT_CUP} label={T.chooseEvent} options={EVENTS} />;
 }

@@ -9,3 +9,4 @@ export {
   CityCup,
   EventCup,
 } from './Tournaments';
+export { ArenaRoom } from './ArenaRoom';

@@ -68,7 +68,7 @@ function PlayerLayers({
   onLeave,
   leaving,
 }: RoomLayersProps & { mySeat: Seat }) {
-  if (room.players.length < MAX_PLAYERS || room.gameType !== 'quick-battle') {
+  if (room.players.length < MAX_PLAYERS) {
     return <WaitingPanel room={room} member onExit={onExit} />;
   }
   if (room.gameOver) return <GameOver room={room} mySeat={mySeat} onLeave={onLeave} leaving={leaving} />;
@@ -80,8 +80,7 @@ function SpectatorLayers({ room }: { room: RoomView }) {
   const navigate = useNavigate();
   const back = (): void => void navigate('/quick-battle/rooms');
   let layer;
-  if (room.gameType !== 'quick-battle') layer = <WaitingPanel room={room} member={false} />;
-  else if (room.gameOver) layer = <GameOver room={room} mySeat={null} onLeave={back} leaving={false} />;
+  if (room.gameOver) layer = <GameOver room={room} mySeat={null} onLeave={back} leaving={false} />;
   else layer = <GameLayer room={room} mySeat={null} helpAllowed={false} onExit={back} />;
   return (
     <>
