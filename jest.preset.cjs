@@ -16,8 +16,9 @@ const base = {
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
   transform: { '^.+\\.m?(t|j)sx?$': ['@swc/jest', swcOptions] },
   // ESM-only packages SWC compiles to CommonJS for Jest (Node itself loads them with require(esm)):
-  // jose 6 (auth, gateway), @noble/hashes (game-rules' SHA-256 and HMAC, so every project using it)
-  // eventsource-parser (the testing library's SSE client) rettime, until-async and @open-draft (MSW's, in the web tests).
+  // jose 6 (auth, gateway), @noble/hashes (game-rules' SHA-256 and HMAC, so every project using it),
+  // eventsource-parser (the testing library's SSE client), and rettime, until-async and @open-draft
+  // (MSW's, in the web tests).
   transformIgnorePatterns: [
     '/node_modules/(?!(?:jose|@noble/hashes|eventsource-parser|rettime|until-async|@open-draft)/)',
   ],

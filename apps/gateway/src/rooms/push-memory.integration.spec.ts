@@ -1,10 +1,4 @@
-import {
-  roomPushHeaders,
-  RoomPushSubjects,
-  type RoomSummary,
-  type RoomView,
-  toRoomMoves,
-} from '@oasis198/contracts';
+import { roomPushHeaders, RoomPushSubjects, type RoomView, toRoomMoves } from '@oasis198/contracts';
 import { SseClient, type SseEvent, waitFor } from '@oasis198/testing';
 import { connect, headers as natsHeaders, type NatsConnection } from 'nats';
 import net from 'node:net';
@@ -57,7 +51,7 @@ async function listReader(url: string, roomId: string) {
   const seen = { lastOther: 0, versions: [] as number[] };
   const onEvent = ({ id, data }: SseEvent) => {
     if (!id) return;
-    const room = JSON.parse(data) as RoomSummary;
+    const room = JSON.parse(data) as Pick<RoomView, '_id' | 'version'>;
     if (room._id === roomId) seen.versions.push(room.version);
     else seen.lastOther = Math.max(seen.lastOther, Number(id));
   };

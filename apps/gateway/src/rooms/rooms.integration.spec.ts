@@ -56,156 +56,216 @@ async function playTo198(stack: GameStack, roomId: string, players: Record<'play
 describe('rooms through the gateway (SPEC §7) with live push', () => {
   const stack = useGameStack();
 
-  it('plays a full game to 198 with every option at every tier, watched live, and pays both players once', async () => {
-    const s = stack();
-    const [alice, bob, carol] = await Promise.all([s.register('a'), s.register('b'), s.register('c')]);
+  describe('a full game to 198 with every option at every tier, watched live', () => {
+    // The set-up plays the whole game and records what it saw; each case checks one part of it.
     const secret = '9073';
-    const created = await s.createRoom(alice, { passCode: secret, duration: 60 });
-    expect(created.status).toBe(201);
-    expectExactly(roomViewSchema, created.body);
-    const roomId = created.body._id;
-    expect(created.body).toMatchObject({
-      hasPassCode: true,
-      players: [{ id: alice.id }],
-      gameStarted: false,
-    });
+    const PRE_MOVE = [0, 10, 2.5, '5'] as const;
+    let s: GameStack;
+    let alice: Player, bob: Player, winner: Player, loser: Player;
+    let roomId: string;
+    let created: Awaited<ReturnType<GameStack['createRoom']>>;
+    let watcher: SseClient, lister: SseClient;
+    let joins: Record<
+      'wrongCode' | 'noCode' | 'joined' | 'repeat' | 'full',
+      Awaited<ReturnType<GameStack['join']>>
+    >;
+    let refusals: Record<string, Awaited<ReturnType<GameStack['move']>>>;
+    let optionRefusals: Array<{ status: number; message: unknown; expected: string }>;
+    let moveStatuses: number[];
+    let usedAt: Map<number, Set<OasisOption>>;
+    let room: RoomView;
 
-    // Visitors watch without logging in: one room, and the whole list.
-    const watcher = await SseClient.open(`${s.baseUrl}/api/rooms/${roomId}/stream`);
-    const lister = await SseClient.open(`${s.baseUrl}/api/rooms/stream`);
-    expect(watcher.status).toBe(200);
-    expect(watcher.headers?.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(watcher.headers?.get('cache-control')).toMatch(/no-cache/);
-    expect(watcher.headers?.get('x-accel-buffering')).toBe('no');
-    await watcher.until((w) => w.of('room').length === 1, 'the current room first');
+    beforeAll(async () => {
+      s = stack();
+      let carol: Player;
+      [alice, bob, carol] = await Promise.all([s.register('a'), s.register('b'), s.register('c')]);
+      created = await s.createRoom(alice, { passCode: secret, duration: 60 });
+      roomId = created.body._id;
+      // Visitors watch without logging in: one room, and the whole list.
+      watcher = await SseClient.open(`${s.baseUrl}/api/rooms/${roomId}/stream`);
+      lister = await SseClient.open(`${s.baseUrl}/api/rooms/stream`);
+      await watcher.until((w) => w.of('room').length === 1, 'the current room first');
 
-    // The passcode is checked by the server; a third player is refused.
-    expect(await s.join(bob, roomId, '1111')).toMatchObject({
-      status: 403,
-      body: { message: 'Oops, try again!' },
-    });
-    expect(await s.join(bob, roomId)).toMatchObject({ status: 403, body: { message: 'Oops, try again!' } });
-    const joined = await s.join(bob, roomId, secret);
-    expect(joined.status).toBe(200);
-    expectExactly(editRoomResponseSchema, joined.body);
-    expect(joined.body.room.whosTurn).toMatchObject({
-      gameStarted: true,
-      gameNumber: 1,
-      specialRandom: null,
-    });
-    expect((await s.join(bob, roomId, secret)).status).toBe(200); // a member's repeat is harmless
-    const full = await s.join(carol, roomId, secret);
-    expect(full).toMatchObject({ status: 409, body: { message: ROOM_MESSAGES.full, code: 'ROOM_FULL' } });
-    expectExactly(httpErrorBodySchema, full.body);
+      const wrongCode = await s.join(bob, roomId, '1111');
+      const noCode = await s.join(bob, roomId);
+      const joined = await s.join(bob, roomId, secret);
+      joins = {
+        wrongCode,
+        noCode,
+        joined,
+        repeat: await s.join(bob, roomId, secret),
+        full: await s.join(carol, roomId, secret),
+      };
 
-    // Refusals that change nothing.
-    expect(await s.move(bob, roomId, 5)).toMatchObject({
-      status: 409,
-      body: { message: 'It is not your turn.' },
-    });
-    expect(await s.move(carol, roomId, 5)).toMatchObject({
-      status: 403,
-      body: { message: ROOM_MESSAGES.notAPlayer },
-    });
-    for (const pick of [0, 10, 2.5, '5']) {
-      expect(await s.move(alice, roomId, pick)).toMatchObject({ status: 400, body: { message: PICK } });
-    }
-    expect(await s.edit(alice, roomId, { whosTurn: { currentNumber: 197, gameOver: false } })).toMatchObject({
-      status: 400,
-      body: { message: ROOM_MESSAGES.rawWhosTurn },
-    });
-    expect(await s.edit(alice, roomId, { move: { number: 3 }, whosTurn: {} })).toMatchObject({ status: 400 });
+      refusals = {
+        outOfTurn: await s.move(bob, roomId, 5),
+        notAPlayer: await s.move(carol, roomId, 5),
+        rawWhosTurn: await s.edit(alice, roomId, { whosTurn: { currentNumber: 197, gameOver: false } }),
+        moveAndWhosTurn: await s.edit(alice, roomId, { move: { number: 3 }, whosTurn: {} }),
+      };
+      for (const pick of PRE_MOVE) refusals[`pick ${String(pick)}`] = await s.move(alice, roomId, pick);
 
-    // Play: every option offered at each tier once, after checking the others are refused there.
-    const players = { player1: alice, player2: bob };
-    const usedAt = new Map<number, Set<OasisOption>>();
-    let room: RoomView = joined.body.room;
-    let moves = 0;
-    while (!room.whosTurn.gameOver) {
-      const seat = room.whosTurn.player1.turn ? 'player1' : 'player2';
-      const mover = players[seat];
-      const total = room.whosTurn.currentNumber;
-      const tier = total >= 161 ? 3 : total >= 73 ? 2 : 1;
-      const used = usedAt.get(tier) ?? new Set<OasisOption>();
-      usedAt.set(tier, used);
-      if (used.size === 0) {
-        for (const option of (['double', 'extra', 'added', 'bonus', 'minus'] as const).filter(
-          (o) => !offeredOptions(total).includes(o),
-        )) {
-          expect(await s.move(mover, roomId, 1, option)).toMatchObject({
-            status: 400,
-            body: { message: `${OPTION_LABELS[option]} is not offered at a total of ${total}.` },
-          });
+      // Play: every option offered at each tier once, after trying the others there.
+      const players = { player1: alice, player2: bob };
+      optionRefusals = [];
+      moveStatuses = [];
+      usedAt = new Map();
+      room = joined.body.room;
+      while (!room.whosTurn.gameOver && moveStatuses.length < 200) {
+        const mover = players[room.whosTurn.player1.turn ? 'player1' : 'player2'];
+        const total = room.whosTurn.currentNumber;
+        const tier = total >= 161 ? 3 : total >= 73 ? 2 : 1;
+        const used = usedAt.get(tier) ?? new Set<OasisOption>();
+        usedAt.set(tier, used);
+        if (used.size === 0) {
+          for (const option of (['double', 'extra', 'added', 'bonus', 'minus'] as const).filter(
+            (o) => !offeredOptions(total).includes(o),
+          )) {
+            const res = await s.move(mover, roomId, 1, option);
+            const expected = `${OPTION_LABELS[option]} is not offered at a total of ${total}.`;
+            optionRefusals.push({
+              status: res.status,
+              message: (res.body as { message?: unknown }).message,
+              expected,
+            });
+          }
         }
+        const option = offeredOptions(total).find((o) => !used.has(o));
+        const number =
+          option === 'minus' || (tier === 3 && option) ? 1 : moveStatuses.length === 3 ? 'random' : 9;
+        const res = await s.move(mover, roomId, number, option ?? 'plain');
+        moveStatuses.push(res.status);
+        if (res.status !== 200) break;
+        if (option) used.add(option);
+        room = res.body.room;
       }
-      const option = offeredOptions(total).find((o) => !used.has(o));
-      const number = option === 'minus' || (tier === 3 && option) ? 1 : moves === 3 ? 'random' : 9;
-      const res = await s.move(mover, roomId, number, option ?? 'plain');
-      expect(res.status).toBe(200);
-      if (option) used.add(option);
-      room = res.body.room;
-      moves++;
-    }
-    expect(usedAt).toEqual(
-      new Map([
-        [1, new Set(['double', 'extra', 'bonus'])],
-        [2, new Set(['extra', 'added', 'bonus'])],
-        [3, new Set(['added', 'bonus', 'minus'])],
-      ]),
-    );
-
-    // The result: the player who made the last move wins; the secrets are revealed and check out.
-    const last = room.whosTurn.moves.at(-1);
-    expect(room.whosTurn).toMatchObject({ gameOver: true, endReason: 'reached198', winner: last?.player });
-    expect(room.whosTurn.currentNumber).toBeGreaterThanOrEqual(198);
-    expect(room.whosTurn.specialRandom).toEqual(expect.any(Number));
-    expect(verifyGame(room.aiSeed ?? '', room.aiCommit ?? '', room.whosTurn.moves)).toEqual({
-      valid: true,
-      problems: [],
+      const last = room.whosTurn.moves.at(-1);
+      winner = players[last?.player ?? 'player1'];
+      loser = winner === alice ? bob : alice;
+      await watcher.until((w) => w.rooms().some((r) => r.whosTurn.gameOver), 'the final state');
+      await lister.until(
+        (l) => l.of<RoomView>('room').some((r) => r._id === roomId && r.gameOver),
+        'the list stream',
+      );
     });
-    const winner = players[last?.player ?? 'player1'];
-    const loser = winner === alice ? bob : alice;
 
-    // The watcher saw every move, in order, each in its own version.
-    await watcher.until((w) => w.rooms().some((r) => r.whosTurn.gameOver), 'the final state');
-    const views = watcher.rooms();
-    const versions = views.map((v) => v.version);
-    expect(versions).toEqual([...versions].sort((a, b) => a - b));
-    expect(new Set(versions).size).toBe(versions.length);
-    const frames = watcher.events.filter((e) => e.event === 'room' || e.event === 'room-moves');
-    expect(frames.map((e) => Number(e.id))).toEqual(versions);
-    // After the first frame, a move of the game comes with the new moves only.
-    const moveFrames = watcher.of<RoomMovesPushData>('room-moves');
-    expect(moveFrames.length).toBeGreaterThan(0);
-    for (const frame of moveFrames) expect(frame.whosTurn.moves.length).toBeLessThanOrEqual(1);
-    const moveCounts = views.map((v) => v.whosTurn.moves.length);
-    for (let n = 1; n <= room.whosTurn.moves.length; n++) expect(moveCounts).toContain(n);
-    expect(views.at(-1)?.whosTurn.moves).toEqual(room.whosTurn.moves);
-    expectExactly(roomViewSchema, room);
-    // What the streams push is what the document states: the room (or its new moves), and on the
-    // list its summary.
-    for (const frame of watcher.of('room')) expectExactly(roomViewSchema, frame);
-    for (const frame of moveFrames) expectExactly(roomMovesPushDataSchema, frame);
-    for (const view of views) expectExactly(roomViewSchema, view);
-    await lister.until(
-      (l) => l.of<RoomView>('room').some((r) => r._id === roomId && r.gameOver),
-      'the list stream',
-    );
-    for (const summary of lister.of('room')) expectExactly(roomSummarySchema, summary);
+    afterAll(() => {
+      watcher.close();
+      lister.close();
+    });
 
-    // Rewards: 25 points and 10 coins to the winner, 5 and 1 to the loser, once each.
-    const won = await s.rewardOf(winner.id, (r) => r.playedGames === 1);
-    const lost = await s.rewardOf(loser.id, (r) => r.playedGames === 1);
-    expect(won.assets).toEqual({ points: 25, coins: 10 });
-    expect(lost.assets).toEqual({ points: 5, coins: 1 });
+    it('creates the room, showing that it has a passcode', () => {
+      expect(created.status).toBe(201);
+      expectExactly(roomViewSchema, created.body);
+      expect(created.body).toMatchObject({
+        hasPassCode: true,
+        players: [{ id: alice.id }],
+        gameStarted: false,
+      });
+    });
 
-    // No answer or pushed frame ever carried the passcode.
-    watcher.close();
-    lister.close();
-    const texts = [...s.seen, ...watcher.events.map((e) => e.data), ...lister.events.map((e) => e.data)];
-    expect(texts.filter((t) => leaks(t, secret))).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await s.rewardOf(winner.id)).playedGames).toBe(1);
+    it('streams to visitors without a login, unbuffered and uncached', () => {
+      expect(watcher.status).toBe(200);
+      expect(watcher.headers?.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(watcher.headers?.get('cache-control')).toMatch(/no-cache/);
+      expect(watcher.headers?.get('x-accel-buffering')).toBe('no');
+    });
+
+    it('checks the passcode, starts the game on the second player, takes a repeat, and refuses a third', () => {
+      expect(joins.wrongCode).toMatchObject({ status: 403, body: { message: 'Oops, try again!' } });
+      expect(joins.noCode).toMatchObject({ status: 403, body: { message: 'Oops, try again!' } });
+      expect(joins.joined.status).toBe(200);
+      expectExactly(editRoomResponseSchema, joins.joined.body);
+      expect(joins.joined.body.room.whosTurn).toMatchObject({
+        gameStarted: true,
+        gameNumber: 1,
+        specialRandom: null,
+      });
+      expect(joins.repeat.status).toBe(200);
+      expect(joins.full).toMatchObject({
+        status: 409,
+        body: { message: ROOM_MESSAGES.full, code: 'ROOM_FULL' },
+      });
+      expectExactly(httpErrorBodySchema, joins.full.body);
+    });
+
+    it('refuses a move out of turn, by a non-player, a bad pick, and a raw game-state write', () => {
+      expect(refusals['outOfTurn']).toMatchObject({ status: 409, body: { message: 'It is not your turn.' } });
+      expect(refusals['notAPlayer']).toMatchObject({
+        status: 403,
+        body: { message: ROOM_MESSAGES.notAPlayer },
+      });
+      for (const pick of PRE_MOVE) {
+        expect(refusals[`pick ${String(pick)}`]).toMatchObject({ status: 400, body: { message: PICK } });
+      }
+      expect(refusals['rawWhosTurn']).toMatchObject({
+        status: 400,
+        body: { message: ROOM_MESSAGES.rawWhosTurn },
+      });
+      expect(refusals['moveAndWhosTurn']).toMatchObject({ status: 400 });
+    });
+
+    it('refuses the options a tier does not offer and plays each offered one', () => {
+      expect(optionRefusals.length).toBeGreaterThan(0);
+      for (const { status, message, expected } of optionRefusals)
+        expect({ status, message }).toEqual({ status: 400, message: expected });
+      expect(moveStatuses.every((status) => status === 200)).toBe(true);
+      expect(usedAt).toEqual(
+        new Map([
+          [1, new Set(['double', 'extra', 'bonus'])],
+          [2, new Set(['extra', 'added', 'bonus'])],
+          [3, new Set(['added', 'bonus', 'minus'])],
+        ]),
+      );
+    });
+
+    it('ends at 198 with the last mover winning, and reveals secrets that check out', () => {
+      const last = room.whosTurn.moves.at(-1);
+      expect(room.whosTurn).toMatchObject({ gameOver: true, endReason: 'reached198', winner: last?.player });
+      expect(room.whosTurn.currentNumber).toBeGreaterThanOrEqual(198);
+      expect(room.whosTurn.specialRandom).toEqual(expect.any(Number));
+      expect(verifyGame(room.aiSeed ?? '', room.aiCommit ?? '', room.whosTurn.moves)).toEqual({
+        valid: true,
+        problems: [],
+      });
+      expectExactly(roomViewSchema, room);
+    });
+
+    it('pushes every move to the watcher in order, each in its own version, then only the new moves', () => {
+      const views = watcher.rooms();
+      const versions = views.map((v) => v.version);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+      expect(new Set(versions).size).toBe(versions.length);
+      const frames = watcher.events.filter((e) => e.event === 'room' || e.event === 'room-moves');
+      expect(frames.map((e) => Number(e.id))).toEqual(versions);
+      const moveFrames = watcher.of<RoomMovesPushData>('room-moves');
+      expect(moveFrames.length).toBeGreaterThan(0);
+      for (const frame of moveFrames) expect(frame.whosTurn.moves.length).toBeLessThanOrEqual(1);
+      const moveCounts = views.map((v) => v.whosTurn.moves.length);
+      for (let n = 1; n <= room.whosTurn.moves.length; n++) expect(moveCounts).toContain(n);
+      expect(views.at(-1)?.whosTurn.moves).toEqual(room.whosTurn.moves);
+    });
+
+    it('pushes what the contracts state: the room or its new moves, and on the list its summary', () => {
+      for (const frame of watcher.of('room')) expectExactly(roomViewSchema, frame);
+      for (const frame of watcher.of('room-moves')) expectExactly(roomMovesPushDataSchema, frame);
+      for (const view of watcher.rooms()) expectExactly(roomViewSchema, view);
+      for (const summary of lister.of('room')) expectExactly(roomSummarySchema, summary);
+    });
+
+    it('pays 25 points and 10 coins to the winner, 5 and 1 to the loser, once each', async () => {
+      const won = await s.rewardOf(winner.id, (r) => r.playedGames === 1);
+      const lost = await s.rewardOf(loser.id, (r) => r.playedGames === 1);
+      expect(won.assets).toEqual({ points: 25, coins: 10 });
+      expect(lost.assets).toEqual({ points: 5, coins: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await s.rewardOf(winner.id)).playedGames).toBe(1);
+    });
+
+    it('never carries the passcode in an answer or a pushed frame', () => {
+      const texts = [...s.seen, ...watcher.events.map((e) => e.data), ...lister.events.map((e) => e.data)];
+      expect(texts.filter((t) => leaks(t, secret))).toEqual([]);
+    });
   });
 
   it('refuses an option with no uses left, then plays it again once matched credit or uses allow', async () => {
