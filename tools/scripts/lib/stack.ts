@@ -88,6 +88,18 @@ export const SHARED_ADDRESS_LIMITS = {
 };
 
 /**
+ * Arena schedules for end-to-end stacks: event-9 starts every minute and runs 40 s; the others
+ * are off, so a scenario waits at most a minute for an arena and meets no other.
+ */
+export const SHORT_ARENAS = {
+  EVENT_2_EVERY_MS: '0',
+  EVENT_6_EVERY_MS: '0',
+  EVENT_9_EVERY_MS: '60000',
+  EVENT_9_DURATION_MS: '40000',
+  ARENA_SETTLE_MAX_MS: '20000',
+};
+
+/**
  * The browser scenarios that cross services and replicas (accounts, a whole game with a visitor,
  * the turn clock, Play now and the AI through the timer, the live leaderboard), by file name
  * (apps/e2e/src/<name>.e2e.ts). `npm test` runs them once, in its container stage, against the

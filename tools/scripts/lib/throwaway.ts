@@ -10,7 +10,7 @@ import path from 'node:path';
 import { stopInfra } from './infra.ts';
 import { red } from './log.ts';
 import { isRunning, stopProcess } from './proc.ts';
-import { runningStack, SHARED_ADDRESS_LIMITS, startStack, type Stack } from './stack.ts';
+import { runningStack, SHARED_ADDRESS_LIMITS, SHORT_ARENAS, startStack, type Stack } from './stack.ts';
 
 /**
  * A runner's command line: --no-build, --url <http://host:port> (a stack that already runs: nothing
@@ -68,7 +68,7 @@ export function startThrowawayStack({ prefix, script, logFile, onExit }: Throwaw
       signal: abort.signal,
       runDir: dirs.runDir,
       dataDir: dirs.dataDir,
-      extraEnv: { gateway: SHARED_ADDRESS_LIMITS },
+      extraEnv: { gateway: SHARED_ADDRESS_LIMITS, tournaments: SHORT_ARENAS },
       onLine: (app, line) => {
         log.write(`${app.padEnd(10)} | ${line}\n`);
         const tail = (recent[app] ??= []);
