@@ -36,7 +36,7 @@ describe('compose.yaml', () => {
 
   it('runs two replicas of every service behind the web entry point, each gateway on its own port', () => {
     const compose = loadCompose(COMPOSE_FILE, {});
-    for (const service of ['gateway', 'auth', 'rewards', 'rooms', 'game-timer']) {
+    for (const service of ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'tournaments']) {
       assert.equal(compose.services[service]?.deploy?.replicas, 2, service);
     }
     assert.deepEqual(compose.services['web']?.ports, ['127.0.0.1:8080:8080']);
@@ -161,6 +161,7 @@ describe("compose.yaml's NATS, run by the real nats-server with its configuratio
       'gateway',
       'rewards',
       'rooms',
+      'tournaments',
     ]);
     const passwords = new Map<string, string>();
     for (const spec of users) {
