@@ -9,7 +9,7 @@ import {
   Requests,
 } from '@oasis198/contracts';
 import { CONFIG, LOGGER, type Logger, Metrics, natsEndpoint, RpcClient } from '@oasis198/service-kit';
-import { Histogram } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
 import { type ArenaDoc, ArenaRepository, type PairingDoc } from './arena.repository';
 import { ArenaService } from './arena.service';
@@ -35,6 +35,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private ticking?: Promise<void>;
   private stopping = false;
   private readonly pairingLatency: Histogram;
+  private readonly ticks: Counter<'outcome'>;
 
   constructor(
     private readonly repository: ArenaRepository,
@@ -50,6 +51,12 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
       registers: [metrics.registry],
     });
+    this.ticks = new Counter({
+      name: 'oasis_arena_ticks_total',
+      help: 'Arena rounds of this replica: ok (it held the lease), standby (another one did), failed.',
+      labelNames: ['outcome'],
+      registers: [metrics.registry],
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -57,7 +64,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     const loop = () => {
       if (this.stopping) return;
       this.ticking = this.tick()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'arena tick failed'))
+        .then((led) => this.ticks.inc({ outcome: led ? 'ok' : 'standby' }))
+        .catch((error: unknown) => {
+          this.ticks.inc({ outcome: 'failed' });
+          this.logger.warn({ err: error }, 'arena tick failed');
+        })
         .finally(() => {
           if (!this.stopping) this.timer = setTimeout(loop, this.config.ARENA_TICK_MS);
         });
@@ -73,9 +84,10 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     await this.rpc.close();
   }
 
-  /** One round: under the lease, retry unfinished openings, pair each running arena, settle ended ones. */
-  async tick(nowMs = Date.now()): Promise<void> {
-    if (!(await this.repository.holdLease(LEASE, this.owner, this.config.ARENA_LEASE_MS, nowMs))) return;
+  /** One round: under the lease, retry unfinished openings, pair each running arena, settle ended ones; false without the lease. */
+  async tick(nowMs = Date.now()): Promise<boolean> {
+    if (!(await this.repository.holdLease(LEASE, this.owner, this.config.ARENA_LEASE_MS, nowMs)))
+      return false;
     await this.resumeOpenings(nowMs);
     for (const schedule of this.arenas.schedules) {
       const arena = currentOrNextArena(schedule, nowMs);
@@ -85,6 +97,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     }
     const ended = await this.repository.unfinishedArenas(nowMs);
     for (const arena of ended) await this.settle(arena, nowMs);
+    return true;
   }
 
   private async pair(arenaId: string, endsAt: number, nowMs: number): Promise<void> {
