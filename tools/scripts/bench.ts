@@ -331,7 +331,9 @@ async function runStep(target: number, stack: BenchedStack, client: GatewayClien
     const more = await enlist(
       client,
       Array.from({ length: missing }, (_, i) => `bot${String(first + i).padStart(5, '0')}`),
-      { loginFirst: !stack.own, onError: (kind, detail) => recorder.error(kind, detail) },
+      // Logging in first also on a new stack: a registration answered 5xx under load may have been
+      // made, and its retry would be refused as a duplicate.
+      { loginFirst: true, onError: (kind, detail) => recorder.error(kind, detail) },
     );
     players.push(...more);
     log(
