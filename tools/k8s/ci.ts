@@ -25,7 +25,7 @@ import { bin } from './build.ts';
 import { ADMIN_KUBECONFIG, CONTAINERD_SOCK, down, kubectl, NAMESPACE, STATE, up } from './stack.ts';
 
 const ARTIFACTS = path.join(ROOT, '.artifacts', 'k8s');
-const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'] as const;
+const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'tournaments'] as const;
 const DEPLOYMENTS = [...SERVICES, 'web'].map((name) => `oasis198-${name}`);
 const REPLICAS = 2;
 
@@ -81,7 +81,9 @@ function ciValues(): string {
   const replicas = { autoscaling: { enabled: false }, replicaCount: REPLICAS };
   const values = {
     gateway: { ...replicas, config: SHARED_ADDRESS_LIMITS },
-    ...Object.fromEntries(['auth', 'rewards', 'rooms', 'game-timer', 'web'].map((name) => [name, replicas])),
+    ...Object.fromEntries(
+      ['auth', 'rewards', 'rooms', 'game-timer', 'tournaments', 'web'].map((name) => [name, replicas]),
+    ),
   };
   const file = path.join(ARTIFACTS, 'ci-values.json');
   writeFileSync(file, JSON.stringify(values, null, 2) + '\n');

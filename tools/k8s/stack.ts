@@ -61,7 +61,7 @@ const images = {
   node: 'localhost/oasis198/node:24-bookworm',
   ferretdb: 'localhost/oasis198/ferretdb:local',
 };
-const APP_IMAGES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'web'].map(
+const APP_IMAGES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'tournaments', 'web'].map(
   (name) => `localhost/oasis198/${name}:local`,
 );
 
@@ -633,7 +633,7 @@ async function install(values: string[]) {
   // The passwords go in a file, not on helm's command line (which every user of the machine sees).
   const passwords = path.join(secrets, 'nats-passwords.json');
   const generated = Object.fromEntries(
-    ['gateway', 'auth', 'rewards', 'rooms', 'game-timer'].map((service) => [
+    ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'tournaments'].map((service) => [
       service,
       { nats: { password: randomBytes(32).toString('hex') } },
     ]),
@@ -656,7 +656,16 @@ async function install(values: string[]) {
   );
   writeFileSync(path.join(STATE, 'ferretdb.yaml'), ferretdb);
   await kubectl('-n', NAMESPACE, 'apply', '-f', path.join(STATE, 'ferretdb.yaml'));
-  for (const chart of ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'web', 'oasis198']) {
+  for (const chart of [
+    'gateway',
+    'auth',
+    'rewards',
+    'rooms',
+    'game-timer',
+    'tournaments',
+    'web',
+    'oasis198',
+  ]) {
     await sh(HELM_BIN, ['dependency', 'build', path.join(ROOT, 'helm', chart)]);
   }
   await sh(

@@ -83,7 +83,7 @@ same rule as oasis-common.nats.secretRef, seen from the umbrella).
 {{- define "oasis198.natsUsers" -}}
 {{- $users := list -}}
 {{- if dig "nats" "auth" "enabled" true .Values.global -}}
-{{- range $chart := list "gateway" "auth" "rewards" "rooms" "game-timer" -}}
+{{- range $chart := list "gateway" "auth" "rewards" "rooms" "game-timer" "tournaments" -}}
 {{- $values := index $.Values $chart | default dict -}}
 {{- if $values.enabled -}}
 {{- $nats := $values.nats | default dict -}}
@@ -109,7 +109,7 @@ oasis-common.mongodb.secretRef, seen from the umbrella).
 */}}
 {{- define "oasis198.mongoUsers" -}}
 {{- $users := list -}}
-{{- range $chart := list "auth" "rewards" "rooms" -}}
+{{- range $chart := list "auth" "rewards" "rooms" "tournaments" -}}
 {{- $values := index $.Values $chart | default dict -}}
 {{- $m := $values.mongodb | default dict -}}
 {{- if and $values.enabled (dig "enabled" true $m) -}}

@@ -19,10 +19,10 @@ if [ ! -s "$dir/jwt-key.pem" ]; then
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/jwt-key.pem"
   openssl pkey -in "$dir/jwt-key.pem" -pubout -out "$dir/jwt-public-key.pem"
 fi
-for service in gateway auth rewards rooms game-timer; do
+for service in gateway auth rewards rooms game-timer tournaments; do
   make "$service-nats.env" NATS_PASSWORD
 done
-for service in auth rewards rooms; do
+for service in auth rewards rooms tournaments; do
   if [ ! -s "$dir/$service-mongodb.env" ]; then
     printf 'MONGO_URL=mongodb://%s:%s@oasis198-mongodb:27017/oasis-%s?authSource=oasis-%s\n' \
       "$service" "$(random)" "$service" "$service" > "$dir/$service-mongodb.env"

@@ -103,11 +103,11 @@ export function listCharts(): Chart[] {
 }
 
 /** The Oasis 198 service charts, each installable on its own. */
-export const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'web'] as const;
+export const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'tournaments', 'web'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 export const NEST_SERVICES = SERVICES.filter((s) => s !== 'web');
 /** The services with a MongoDB database (the game timer keeps its deadlines in NATS). */
-export const DATABASE_SERVICES = ['auth', 'rewards', 'rooms'] as const;
+export const DATABASE_SERVICES = ['auth', 'rewards', 'rooms', 'tournaments'] as const;
 
 export interface RenderOptions {
   /** Value files, relative to the chart (e.g. ci/hpa-off.yaml) or the workspace root. */

@@ -46,6 +46,7 @@ const IMAGE_UID: Record<ServiceName, number> = {
   rewards: 10001,
   rooms: 10001,
   'game-timer': 10001,
+  tournaments: 10001,
   web: 10101,
 };
 
@@ -65,6 +66,7 @@ const HEALTH: Record<ServiceName, { startup: string; readiness: string; liveness
   rewards: { startup: '/health/live', readiness: '/health/ready', liveness: '/health/live' },
   rooms: { startup: '/health/live', readiness: '/health/ready', liveness: '/health/live' },
   'game-timer': { startup: '/health/live', readiness: '/health/ready', liveness: '/health/live' },
+  tournaments: { startup: '/health/live', readiness: '/health/ready', liveness: '/health/live' },
   web: { startup: '/healthz', readiness: '/healthz', liveness: '/healthz' },
 };
 
@@ -79,6 +81,7 @@ const NEEDS: Record<ServiceName, { ingress: string[]; egress: string[] }> = {
   rewards: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
   rooms: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
   'game-timer': { ingress: ['prometheus'], egress: ['dns', 'nats'] },
+  tournaments: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
   web: { ingress: ['ingress-controller'], egress: ['dns', 'gateway'] },
 };
 
