@@ -29,6 +29,7 @@ import {
   VERSION_HEADER,
 } from '@oasis198/service-kit';
 import {
+  expectAppError,
   mongoUrlFor,
   recordEvents,
   recordPushes,
@@ -117,15 +118,6 @@ function suite(infra: () => TestInfra) {
       });
       if (!answer.opened) throw new Error(`arena room not opened: ${answer.busy.join(', ')} busy`);
       return call<RoomView>(Requests.rooms.get, { roomId: answer.roomId });
-    };
-    const failure = async (promise: Promise<unknown>) => {
-      try {
-        await promise;
-      } catch (error) {
-        if (error instanceof AppError) return { code: error.code, message: error.message };
-        throw error;
-      }
-      throw new Error('expected a refusal');
     };
 
     /** Every event of a room stored in the GAMES stream since the service started, in stream order. */
@@ -285,20 +277,22 @@ function suite(infra: () => TestInfra) {
       expect(JSON.stringify(room)).not.toContain('0420');
       expect(await call<RoomView>(Requests.rooms.get, { roomId: room._id })).toMatchObject({ _id: room._id });
       expect(await call<RoomView>(Requests.rooms.mine, { caller: alice })).toMatchObject({ _id: room._id });
-      expect(await failure(create(alice))).toEqual({
+      expect(await expectAppError(create(alice))).toEqual({
         code: 'CONFLICT',
         message: ROOM_MESSAGES.inAnotherRoom,
       });
-      expect(await failure(create(user('mallory'), { createdBy: { id: alice.userId, name: 'x' } }))).toEqual({
+      expect(
+        await expectAppError(create(user('mallory'), { createdBy: { id: alice.userId, name: 'x' } })),
+      ).toEqual({
         code: 'FORBIDDEN',
         message: ROOM_MESSAGES.identityMismatch,
       });
-      expect(await failure(call(Requests.rooms.get, { roomId: 'nope' }))).toEqual({
+      expect(await expectAppError(call(Requests.rooms.get, { roomId: 'nope' }))).toEqual({
         code: 'NOT_FOUND',
         message: ROOM_MESSAGES.notFound,
       });
       await call<MessageResponse>(Requests.rooms.delete, { caller: alice, roomId: room._id });
-      expect((await failure(call(Requests.rooms.mine, { caller: alice }))).code).toBe('NOT_FOUND');
+      expect((await expectAppError(call(Requests.rooms.mine, { caller: alice }))).code).toBe('NOT_FOUND');
     });
 
     it('lists newest first, 8 a page, with the free-spot and game-type filters', async () => {
@@ -357,9 +351,9 @@ function suite(infra: () => TestInfra) {
         players: [person(cat), person(dan)],
       });
       expect(busy).toEqual({ opened: false, busy: [dan.userId] });
-      expect((await failure(call(Requests.rooms.mine, { caller: cat }))).code).toBe('NOT_FOUND');
+      expect((await expectAppError(call(Requests.rooms.mine, { caller: cat }))).code).toBe('NOT_FOUND');
       // By hand: no tournament room, and no second game in an arena room.
-      expect((await failure(create(cat, { gameType: 'tournament' }))).code).toBe('VALIDATION');
+      expect((await expectAppError(create(cat, { gameType: 'tournament' }))).code).toBe('VALIDATION');
       await move(ann, room._id, 5);
       await move(ben, room._id, 5);
       await edit(ann, room._id, { players: { playerId: ann.userId, removePlayer: true } });
@@ -368,7 +362,7 @@ function suite(infra: () => TestInfra) {
       expect(next.players.map((p) => p.id)).toEqual([ben.userId, cat.userId]);
       expect(
         (
-          await failure(
+          await expectAppError(
             edit(ben, next._id, { whosTurnReadyPlayer: { player1: { turn: false, restart: true } } }),
           )
         ).code,
@@ -378,17 +372,20 @@ function suite(infra: () => TestInfra) {
     it('checks the passcode, refuses a third player, and starts the game when the second joins', async () => {
       const [alice, bob, carol] = [user('alice'), user('bob'), user('carol')];
       const room = await create(alice, { passCode: '77' });
-      expect(await failure(join(bob, room._id, '78'))).toEqual({
+      expect(await expectAppError(join(bob, room._id, '78'))).toEqual({
         code: 'FORBIDDEN',
         message: 'Oops, try again!',
       });
-      expect(await failure(join(bob, room._id))).toEqual({ code: 'FORBIDDEN', message: 'Oops, try again!' });
+      expect(await expectAppError(join(bob, room._id))).toEqual({
+        code: 'FORBIDDEN',
+        message: 'Oops, try again!',
+      });
       const started = await join(bob, room._id, '77');
       expect(started.players.map((p) => p.id)).toEqual([alice.userId, bob.userId]);
       expect(started.whosTurn).toMatchObject({ gameStarted: true, gameNumber: 1, specialRandom: null });
       expect(started.whosTurn.player1.turn).toBe(true);
       expect((await join(bob, room._id, '77')).version).toBe(started.version);
-      expect(await failure(join(carol, room._id, '77'))).toEqual({
+      expect(await expectAppError(join(carol, room._id, '77'))).toEqual({
         code: 'ROOM_FULL',
         message: ROOM_MESSAGES.full,
       });
@@ -613,11 +610,11 @@ function suite(infra: () => TestInfra) {
       expect(await messagesOf(room._id)).toBe(1);
       await projector.sweepClosed(Date.now() + 601_000);
       expect(await messagesOf(room._id)).toBe(0);
-      expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+      expect((await expectAppError(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
       // A message of the room handled again after it went (a redelivery): no room in the lists.
       await projector.project({ ...old.entry, listed: true }, old.seq);
       expect(await repositoryRoom(room._id)).toBeNull();
-      expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+      expect((await expectAppError(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
     });
 
     it('says why a room was closed to a GET for the notice, also after a restart; then the subject goes', async () => {
@@ -780,7 +777,7 @@ function suite(infra: () => TestInfra) {
       await join(bob, room._id);
       await move(alice, room._id, 9);
       await edit(bob, room._id, { players: { playerId: bob.userId, removePlayer: true } });
-      expect((await failure(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+      expect((await expectAppError(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
       await waitFor(async () => pushes(room._id).some((push) => push.meta.type === 'room-deleted'), {
         what: 'the deletion pushed',
       });
@@ -936,7 +933,7 @@ function suite(infra: () => TestInfra) {
       });
       expect(view.whosTurn.endedAt).toEqual(expect.any(Number));
       expectProvablyFair(view, commit);
-      expect(await failure(move(alice, room._id, 1))).toEqual({
+      expect(await expectAppError(move(alice, room._id, 1))).toEqual({
         code: 'CONFLICT',
         message: 'The game is over.',
       });
