@@ -4,7 +4,7 @@
 //   nats-server, Mailpit and the FerretDB launcher into .tools/bin (keyed by version / source hash),
 //   helm, kubeconform, the Kubernetes API schemas and checkov (--helm, for the chart checks),
 //   schemathesis (--fuzz, for the API fuzzing run), Debian's chromium (--chromium), and podman with
-//   its API service and the test images (--containers).
+//   its API service, the test images and Docker Compose into .tools/bin (--containers).
 // Independent steps run at the same time (see runSteps), each printing its line as it ends.
 // Usage: npm run setup -- [--helm] [--fuzz] [--chromium] [--containers] [--quiet]
 // Node builtins only: this runs before node_modules exists.
@@ -26,6 +26,8 @@ import path from 'node:path';
 import { StepError, dim, formatDuration, parseOptions, printStepDone, printStepFailure } from './lib/log.ts';
 import { hasCommand, run, withLock } from './lib/proc.ts';
 import {
+  DOCKER_COMPOSE_BIN,
+  DOCKER_COMPOSE_VERSION,
   FERRETDB_BIN,
   HELM_BIN,
   HELM_VERSION,
@@ -214,6 +216,19 @@ async function natsServer() {
 async function mailpit() {
   return goTool('mailpit', `${MAILPIT_VERSION}+static`, MAILPIT_BIN, async () => {
     await go(['install', `github.com/axllent/mailpit@${MAILPIT_VERSION}`], ROOT);
+  });
+}
+
+/**
+ * Docker Compose, built in its own module (as its Makefile does): `go install` refuses a module
+ * whose go.mod has exclude directives, and these make its dependency versions.
+ */
+async function dockerCompose() {
+  const module = `github.com/docker/compose/v5@${DOCKER_COMPOSE_VERSION}`;
+  return goTool('docker-compose', `${DOCKER_COMPOSE_VERSION}+static`, DOCKER_COMPOSE_BIN, async () => {
+    const { Dir: dir } = JSON.parse(await go(['mod', 'download', '-json', module], ROOT)) as { Dir: string };
+    const ldflags = `-w -X github.com/docker/compose/v5/internal.Version=${DOCKER_COMPOSE_VERSION}`;
+    await go(['build', '-trimpath', '-ldflags', ldflags, '-o', DOCKER_COMPOSE_BIN, './cmd'], dir);
   });
 }
 
@@ -527,10 +542,12 @@ type Step = { name: string; run: () => Promise<string | undefined>; wanted?: boo
 
 const steps = {
   npm: { name: 'npm packages', run: npmPackages },
+  hooks: { name: 'git hooks', run: gitHooks },
   nats: { name: `nats-server ${NATS_SERVER_VERSION}`, run: natsServer },
   ferretdb: { name: 'ferretdb-launcher', run: ferretdbLauncher },
   mailpit: { name: `mailpit ${MAILPIT_VERSION}`, run: mailpit },
   helm: { name: `helm ${HELM_VERSION}`, run: helm, wanted: flags.helm },
+  compose: { name: `docker compose ${DOCKER_COMPOSE_VERSION}`, run: dockerCompose, wanted: flags.containers },
   kubeconform: { name: `kubeconform ${KUBECONFORM_VERSION}`, run: kubeconform, wanted: flags.helm },
   schemas: { name: `Kubernetes ${KUBERNETES_VERSION} schemas`, run: kubernetesSchemas, wanted: flags.helm },
   checkov: pythonTool('checkov', flags.helm),
@@ -542,7 +559,6 @@ const wanted: Step[] = Object.values(steps).filter(({ wanted = true }: Step) => 
 const width = Math.max(...wanted.map(({ name }) => name.length));
 
 /** Runs the steps one after the other (a lane). */
-  hooks: { name: 'git hooks', run: gitHooks },
 const inTurn = (...lane: Step[]) =>
   lane.reduce((before, step) => before.then(() => runStep(step)), Promise.resolve());
 
@@ -556,13 +572,29 @@ const succeeded = await withLock(
       goBuilds.then(() => inTurn(steps.helm, steps.kubeconform, steps.schemas)),
       inTurn(steps.checkov),
       inTurn(steps.schemathesis),
-      Promise.all([goBuilds, inTurn(steps.chromium)]).then(() => inTurn(steps.containers)),
+      Promise.all([goBuilds, inTurn(steps.chromium)]).then(() => inTurn(steps.containers, steps.compose)),
     ]);
     return !stopping.signal.aborted;
   },
   { onWait: (pid) => console.log(dim(`  … waiting for another setup (pid ${pid || '?'}) to finish`)) },
 );
 if (!succeeded) process.exit(1);
+
+/**
+ * Points git at tools/git-hooks (its commit-msg hook runs commitlint), once. A hooks path of the
+ * developer's own is left alone, with a note; outside a git clone there is nothing to do.
+ */
+async function gitHooks() {
+  const hooks = 'tools/git-hooks';
+  if ((await run('git', ['rev-parse', '--git-dir'], { capture: true, abort })).code !== 0) return undefined;
+  const current = await run('git', ['config', '--get', 'core.hooksPath'], { capture: true, abort });
+  const value = current.stdout.trim();
+  if (value === hooks) return undefined;
+  if (value) return `core.hooksPath is ${value}: add tools/git-hooks/commit-msg there yourself`;
+  const set = await run('git', ['config', 'core.hooksPath', hooks], { capture: true, abort });
+  if (set.code !== 0) throw new StepError('git config core.hooksPath failed', set.output);
+  return `core.hooksPath = ${hooks}`;
+}
 
 /**
  * Runs one step (if wanted) and prints its line (log.ts's). The first failure prints
@@ -580,22 +612,6 @@ async function runStep(step: Step) {
       return;
     }
     printStepFailure(step.name, caught);
-/**
- * Points git at tools/git-hooks (its commit-msg hook runs commitlint), once. A hooks path of the
- * developer's own is left alone, with a note; outside a git clone there is nothing to do.
- */
-async function gitHooks() {
-  const hooks = 'tools/git-hooks';
-  if ((await run('git', ['rev-parse', '--git-dir'], { capture: true, abort })).code !== 0) return undefined;
-  const current = await run('git', ['config', '--get', 'core.hooksPath'], { capture: true, abort });
-  const value = current.stdout.trim();
-  if (value === hooks) return undefined;
-  if (value) return `core.hooksPath is ${value}: add tools/git-hooks/commit-msg there yourself`;
-  const set = await run('git', ['config', 'core.hooksPath', hooks], { capture: true, abort });
-  if (set.code !== 0) throw new StepError('git config core.hooksPath failed', set.output);
-  return `core.hooksPath = ${hooks}`;
-}
-
     stopping.abort();
   }
 }

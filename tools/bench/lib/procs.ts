@@ -142,7 +142,8 @@ export function discoverContainers() {
   for (const container of containers) {
     const service = container.Labels?.['com.docker.compose.service'];
     if (!service || !(container.Pid > 0)) continue;
-    const name = CONTAINER_PROCESS[service] ?? service;
+    // The NATS cluster's nodes (nats-1..3) count as one process group, as replicas do.
+    const name = CONTAINER_PROCESS[service] ?? service.replace(/^nats-\d+$/, 'nats');
     (found.pids[name] ??= []).push(container.Pid, ...(children.get(container.Pid) ?? []));
     found.replicas[name] = (found.replicas[name] ?? 0) + 1;
   }

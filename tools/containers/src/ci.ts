@@ -7,7 +7,7 @@ import { SYSTEM_SCENARIOS } from '../../scripts/lib/stack.ts';
 import { containersOf, loadCompose } from './compose.ts';
 import { bold, exec, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { runFaultTest } from './fault-test.ts';
-import { raiseAddressLimitsForTests, stackUrls, startContainerStack, stopContainerStack } from './stack.ts';
+import { entryUrl, raiseAddressLimitsForTests, startContainerStack, stopContainerStack } from './stack.ts';
 
 const LOGS = path.join(ROOT, '.artifacts', 'containers');
 
@@ -56,7 +56,7 @@ try {
     // Playwright's file filters are regular expressions over the path: each names one file exactly.
     const scenarios = (names: readonly string[], options: string[]) => {
       const files = names.map((name) => `/${name}\\.e2e\\.ts$`);
-      return exec(process.execPath, [e2e, '--url', stackUrls().entry, ...options, ...files], {
+      return exec(process.execPath, [e2e, '--url', entryUrl(), ...options, ...files], {
         inherit: true,
       });
     };

@@ -1,11 +1,13 @@
 // The fault test: at least 20 concurrent games on the replicated container stack while, one at a
-// time, a rooms, a game-timer, a rewards and a gateway replica, NATS and the database crash
-// (SIGKILL from the host to the container's main process, so the restart policy brings it back).
+// time, a rooms, a game-timer, a rewards and a gateway replica, each of the three NATS nodes, the
+// whole NATS cluster at once and the database crash (SIGKILL from the host to the container's
+// main process, so the restart policy brings it back).
 // Players of one game use different gateway replicas, so live push crosses replicas. Then it
 // proves:
 //   - every move that got a 2xx is stored in its game;
 //   - every finished game is paid exactly once to each player;
 //   - no 500 was ever answered (an outage answers 502, 503 or 504, or no answer at all);
+//   - one NATS node down fails no more requests than were in flight when it went;
 //   - a turn that timed out during an outage is applied once;
 //   - a new game plays normally afterwards.
 // It prints what was killed, how long each took to come back and what clients saw meanwhile, then
@@ -38,8 +40,8 @@ import {
   stopContainerStack,
 } from './stack.ts';
 
-const USAGE = `Usage: node tools/containers/src/fault-test.ts [--games 20] [--kills rooms:1,nats:1] [--keep]
-  --kills  the crashes (service:replica), in order
+const USAGE = `Usage: node tools/containers/src/fault-test.ts [--games 20] [--kills rooms:1,nats-1:1] [--keep]
+  --kills  the crashes (service:replica), in order; services joined by "+" crash together
   --keep   leave the stack up`;
 const TURN_SECONDS = 60;
 /** Sleeper games use the shortest turn, so their turn times out during an outage. */
@@ -58,12 +60,16 @@ const KILL_INTERVAL_MS = 25_000;
 type Kill = { service: string; replica: number };
 
 /** The crashes, in order, as --kills takes them (service:replica, the replica 1 unless given). */
-const DEFAULT_KILLS = 'rooms:1,game-timer:1,rewards:1,gateway:2,nats:1,mongo:1';
+const DEFAULT_KILLS =
+  'rooms:1,game-timer:1,rewards:1,gateway:2,nats-1:1,nats-2:1,nats-3:1,nats-1+nats-2+nats-3:1,mongo:1';
 const parseKills = (kills: string): Kill[] =>
   kills.split(',').map((item) => {
     const [service = '', replica = '1'] = item.split(':');
     return { service, replica: Number(replica) };
   });
+const isNats = (kill: Kill) => kill.service.startsWith('nats');
+/** One NATS node of the cluster (not the whole cluster at once). */
+const isOneNatsNode = (kill: Kill) => isNats(kill) && !kill.service.includes('+');
 
 /**
  * What the players saw: every answer counted by HTTP status ('network' for none), the instants of
@@ -74,11 +80,19 @@ export class Outcomes implements Recorder {
   readonly failures: Array<{ at: number; status: string; what: string }> = [];
   readonly accepted: MoveRecord[] = [];
   readonly finished = new Map<string, FinishedGame>();
+  /** When each request started and ended, to count those in flight at a crash. */
+  private readonly spans: Array<[number, number]> = [];
 
-  count(status: number | 'network', what: string): void {
+  count(status: number | 'network', what: string, startedAt = Date.now()): void {
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
+    this.spans.push([startedAt, Date.now()]);
     if (status === 'network' || status >= 500)
       this.failures.push({ at: Date.now(), status: String(status), what });
+  }
+
+  /** Requests sent before `at` and answered after it. */
+  inFlightAt(at: number): number {
+    return this.spans.filter(([from, to]) => from <= at && to >= at).length;
   }
 
   /** What the players complain of (cut streams, stalls) is no failure here. */
@@ -112,6 +126,11 @@ async function inspect(name: string): Promise<{ running: boolean; pid: number }>
   return { running: running === 'true', pid: Number(pid) };
 }
 
+/** SIGKILL to the main process of each container at once; resolves when all run again. */
+async function crashAll(names: string[]): Promise<number> {
+  return Math.max(...(await Promise.all(names.map(crash))));
+}
+
 /** SIGKILL to the container's main process from the host; resolves when it runs again. */
 async function crash(name: string): Promise<number> {
   const before = await inspect(name);
@@ -130,7 +149,7 @@ async function crash(name: string): Promise<number> {
 
 /** Which container's readiness shows that a killed one serves again. */
 function readinessProbeFor(project: string, kill: Kill): string {
-  if (kill.service === 'nats') return containerName(project, 'gateway', 1);
+  if (isNats(kill)) return containerName(project, 'gateway', 1);
   if (kill.service === 'mongo') return containerName(project, 'rooms', 1);
   return containerName(project, kill.service, kill.replica);
 }
@@ -184,12 +203,13 @@ export async function runFaultTest({
   console.log(bold('▸ the container stack'));
   raiseAddressLimitsForTests();
   await startContainerStack();
-  const { gateways } = stackUrls();
-  if (gateways.length < 2) throw new Error('the fault test needs two gateway replicas (GATEWAY_PORTS)');
+  const { gateways } = await stackUrls();
+  if (gateways.length < 2) throw new Error('the fault test needs two gateway replicas');
 
   console.log(bold(`▸ ${games} games and ${planned.length} sleeper games`));
   // Player 1 of each game plays through gateway 1, player 2 through gateway 2.
-  const onAnswer = (status: number | 'network', what: string) => outcomes.count(status, what);
+  const onAnswer = (status: number | 'network', what: string, startedAt: number) =>
+    outcomes.count(status, what, startedAt);
   const [gw1, gw2] = gateways.map(
     (url) => new GatewayClient(url, { maxSockets: 64, timeoutMs: 15_000, onAnswer }),
   ) as [GatewayClient, GatewayClient];
@@ -223,17 +243,19 @@ export async function runFaultTest({
 
   console.log(bold('▸ crashes, one at a time'));
   const kills = [];
+  const problems: string[] = [];
   const lateCrashes: string[] = [];
   for (const [k, kill] of planned.entries()) {
     await sleep(Math.max(0, killAt(k) - Date.now()));
-    const name = containerName(project, kill.service, kill.replica);
+    const names = kill.service.split('+').map((service) => containerName(project, service, kill.replica));
+    const name = names.join('+');
     const at = Date.now();
     // A crash that comes after sleeper k's turn has run out (the last recovery took longer than
     // KILL_INTERVAL_MS allows) leaves that timeout to a system with nothing down.
     if (at > killAt(k) + SLEEPER_TIMEOUT_AFTER_CRASH_MS) {
       lateCrashes.push(`${name} crashed ${at - killAt(k)} ms late, after sleeper ${k}'s turn ran out`);
     }
-    const downMs = await crash(name);
+    const downMs = await crashAll(names);
     const probe = readinessProbeFor(project, kill);
     await waitFor(() => replicaReady(probe), {
       timeoutMs: Math.max(0, at + 120_000 - Date.now()),
@@ -247,9 +269,14 @@ export async function runFaultTest({
       killedAt: new Date(at).toISOString(),
       downMs,
       readyMs,
+      inFlightAtKill: outcomes.inFlightAt(at),
       clientsSaw: outcomes.failuresBetween(at, Date.now()),
     };
     kills.push(report);
+    const failed = Object.values(report.clientsSaw).reduce((sum, n) => sum + n, 0);
+    if (isOneNatsNode(kill) && failed > report.inFlightAtKill) {
+      problems.push(`${name}: ${failed} requests failed, more than the ${report.inFlightAtKill} in flight`);
+    }
     console.log(
       `  ${name.padEnd(24)} restarted in ${formatDuration(downMs)}, serving in ${formatDuration(readyMs)}; ` +
         `failures meanwhile ${JSON.stringify(report.clientsSaw)}`,
@@ -278,7 +305,7 @@ export async function runFaultTest({
     if (answer.status === 200)
       finalMoves.set(`${game.roomId}:${answer.body.whosTurn.gameNumber}`, answer.body.whosTurn.moves);
   }
-  const problems = [...lateCrashes, ...checkMoves(outcomes.accepted, finalMoves)];
+  problems.push(...lateCrashes, ...checkMoves(outcomes.accepted, finalMoves));
 
   const sleeperResults = sleepers.games.map((game) => outcomes.finishedIn(game));
   sleeperResults.forEach((game, k) => {

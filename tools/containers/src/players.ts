@@ -86,7 +86,7 @@ type ClientOptions = {
    * server closed it as the request left), as browsers do. Off by default: every failure counts.
    */
   retryResetReusedSocket?: boolean;
-  onAnswer?: (status: number | 'network', what: string) => void;
+  onAnswer?: (status: number | 'network', what: string, startedAt: number) => void;
 };
 
 /**
@@ -130,6 +130,7 @@ export class GatewayClient {
     const { token, body, timeoutMs = this.timeoutMs } = options;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const started = performance.now();
+    const startedAt = Date.now();
     const what = `${method} ${path}`;
     const req = http.request(this.base + path, {
       method,
@@ -149,13 +150,13 @@ export class GatewayClient {
       let text = '';
       for await (const chunk of res.setEncoding('utf8')) text += chunk;
       const status = res.statusCode ?? 0;
-      this.onAnswer?.(status, what);
+      this.onAnswer?.(status, what, startedAt);
       const json = text && /json/.test(res.headers['content-type'] ?? '');
       return { status, body: (json ? parseOr(text) : text) as T, ms: performance.now() - started };
     } catch (error) {
       const reset = (error as NodeJS.ErrnoException).code === 'ECONNRESET' && req.reusedSocket;
       if (reset && this.retryResetReusedSocket && !retried) return this.request(method, path, options, true);
-      this.onAnswer?.('network', what);
+      this.onAnswer?.('network', what, startedAt);
       throw Object.assign(error as Failure, { kind: (error as Failure).kind ?? 'network' });
     } finally {
       clearTimeout(timer);

@@ -22,7 +22,7 @@ async function answers(socketPath = PODMAN_SOCKET, timeout = 2000): Promise<bool
   return response?.statusCode === 200;
 }
 
-async function ensureService(): Promise<'running' | 'started'> {
+export async function ensureService(): Promise<'running' | 'started'> {
   if (await answers()) return 'running';
   mkdirSync(RUN_DIR, { recursive: true });
   rmSync(PODMAN_SOCKET, { force: true });

@@ -8,9 +8,18 @@ import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { waitFor } from '../../scripts/lib/net.ts';
 import { SHARED_ADDRESS_LIMITS } from '../../scripts/lib/stack.ts';
-import { type ComposeFile, containersOf, down, loadCompose, replicaNames, up } from './compose.ts';
+import {
+  type ComposeFile,
+  containersOf,
+  dockerCompose,
+  down,
+  loadCompose,
+  replicaNames,
+  up,
+} from './compose.ts';
 import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { buildImages } from './images.ts';
+import { ensureService } from './podman-service.ts';
 
 const SECRET_FILE = path.join(ROOT, '.data', 'containers', 'jwt-key.pem');
 
@@ -24,13 +33,18 @@ export function raiseAddressLimitsForTests(): void {
   for (const [name, value] of Object.entries(SHARED_ADDRESS_LIMITS)) process.env[name] ??= value;
 }
 
-/** The entry point and each gateway replica, from the same variables compose.yaml reads. */
-export function stackUrls(): { entry: string; gateways: string[] } {
-  const port = process.env['PORT'] ?? '8080';
-  const [first = '8081', last = '8082'] = (process.env['GATEWAY_PORTS'] ?? '8081-8082').split('-');
+/** The entry point, from the variable compose.yaml reads. */
+export const entryUrl = (): string => `http://127.0.0.1:${process.env['PORT'] ?? '8080'}`;
+
+/** The entry point and each gateway replica at the host port Compose published it on. */
+export async function stackUrls(): Promise<{ entry: string; gateways: string[] }> {
+  const replicas = loadCompose().services['gateway']?.deploy?.replicas ?? 1;
   const gateways: string[] = [];
-  for (let p = Number(first); p <= Number(last); p++) gateways.push(`http://127.0.0.1:${p}`);
-  return { entry: `http://127.0.0.1:${port}`, gateways };
+  for (let n = 1; n <= replicas; n++) {
+    const { stdout } = await dockerCompose(['port', '--index', String(n), 'gateway', '8080']);
+    gateways.push(`http://${stdout.trim()}`);
+  }
+  return { entry: entryUrl(), gateways };
 }
 
 /** A random secret, made once and kept (readable by the containers' user, in a 0700 folder). */
@@ -117,14 +131,14 @@ function serviceReplicas(compose: ComposeFile): Array<{ name: string; port: stri
  * answering yet) is restarted by its policy meanwhile; the stack is not ready until it is back.
  */
 async function waitUntilReady(compose: ComposeFile): Promise<void> {
-  const { entry, gateways } = stackUrls();
   const replicas = serviceReplicas(compose);
-  const checks = [`${entry}/`, `${entry}/api/rooms`, ...gateways.map((g) => `${g}/health`)];
   const answers = (url: string) =>
     fetch(url, { signal: AbortSignal.timeout(2000) })
       .then((r) => r.ok)
       .catch(() => false);
   const probe = async () => {
+    const { entry, gateways } = await stackUrls();
+    const checks = [`${entry}/`, `${entry}/api/rooms`, ...gateways.map((g) => `${g}/health`)];
     const results = await Promise.all(checks.map(answers));
     const failing = checks.filter((_, i) => !results[i]);
     if (failing.length) throw new Error(`no answer from ${failing.join(', ')}`);
@@ -136,16 +150,18 @@ async function waitUntilReady(compose: ComposeFile): Promise<void> {
   await waitFor(probe, { timeoutMs: 120_000, intervalMs: 500, what: 'the container stack' });
 }
 
-export async function startContainerStack(log: (line: string) => void = console.log): Promise<void> {
+export async function startContainerStack(): Promise<void> {
   await buildImages();
   const compose = loadCompose();
   ensureSecrets(compose);
-  await up(compose, (line) => log(dim(`  ${line}`)));
+  await ensureService(); // Compose talks to podman's Docker API
+  await up();
   await waitUntilReady(compose);
 }
 
 export async function stopContainerStack(): Promise<void> {
-  await down(loadCompose().name);
+  await ensureService();
+  await down();
 }
 
 if (import.meta.main) {
@@ -157,7 +173,7 @@ if (import.meta.main) {
       console.log(green('✓ the container stack is removed (containers, network, volumes)'));
     } else if (command === 'up') {
       await startContainerStack();
-      const { entry, gateways } = stackUrls();
+      const { entry, gateways } = await stackUrls();
       const running = await containersOf(loadCompose().name);
       console.log(
         `\n${green('✓')} ${running.length} containers ready in ${formatDuration(Date.now() - started)}\n\n` +

@@ -26,6 +26,11 @@ export const NATS_SERVER_VERSION = 'v2.14.9';
 /** The local SMTP server with a web inbox that auth's mail goes to (npm start, e2e, integration). */
 export const MAILPIT_VERSION = 'v1.33.1';
 export const HELM_VERSION = 'v3.22.0';
+/**
+ * Docker Compose, which runs compose.yaml against podman's Docker API (.run/podman.sock). v5.7.x
+ * needs modules (github.com/docker/secrets-engine) the module proxy does not serve here.
+ */
+export const DOCKER_COMPOSE_VERSION = 'v5.6.0';
 /** The chart checks' kubeconform, and the Kubernetes release whose API schemas it validates with. */
 export const KUBECONFORM_VERSION = 'v0.7.0';
 export const KUBERNETES_VERSION = 'v1.34.4';
@@ -46,6 +51,7 @@ export const NATS_SERVER_BIN = path.join(TOOLS_BIN, 'nats-server');
 export const FERRETDB_BIN = path.join(TOOLS_BIN, 'ferretdb-launcher');
 export const MAILPIT_BIN = path.join(TOOLS_BIN, 'mailpit');
 export const HELM_BIN = path.join(TOOLS_BIN, 'helm');
+export const DOCKER_COMPOSE_BIN = path.join(TOOLS_BIN, 'docker-compose');
 export const KUBECONFORM_BIN = path.join(TOOLS_BIN, 'kubeconform');
 
 /** A file's text, or undefined when it cannot be read (e.g. it does not exist). */
