@@ -45,6 +45,9 @@
 //   --fresh                         start a throwaway stack even if one answers on $PORT/8080
 //   --no-build                      use what is built
 //   --no-floor, --no-timer          skip those parts
+//   --arena                         also an event-9 arena of bot players on its own stack
+//                                   (tools/bench/arena-bench.ts): pairing latency p50/p99, games
+//   --arena-players 500, --arena-minutes 5   its size and length
 //   --peer colyseus                 also climb the ladder on the peer
 //   --timer-rooms 10000             pending deadlines for the timer part
 //   --profile                       CPU profiles of every service and FerretDB for every step's
@@ -108,6 +111,9 @@ const opts = parseOptions(usage, {
   'no-build': { type: 'boolean', default: false },
   'no-floor': { type: 'boolean', default: false },
   'no-timer': { type: 'boolean', default: false },
+  arena: { type: 'boolean', default: false },
+  'arena-players': { type: 'string', default: '500' },
+  'arena-minutes': { type: 'string', default: '5' },
   'timer-rooms': { type: 'string', default: '10000' },
   profile: { type: 'boolean', default: false },
   'mongo-url': { type: 'string' },
@@ -593,6 +599,26 @@ async function runTimerBench(rooms: string) {
   return figures;
 }
 
+/** The arena bench (tools/bench/arena-bench.ts) on its own stack, shown as it runs; its JSON line. */
+async function runArenaBench() {
+  const script = path.join(ROOT, 'tools', 'bench', 'arena-bench.ts');
+  const args = ['--players', opts['arena-players'], '--minutes', opts['arena-minutes'], '--no-build'];
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    signal: abort.signal,
+  });
+  let figures: Record<string, unknown> = {};
+  const show = (line: string) => {
+    if (line.startsWith('{"bench":"arena"')) figures = JSON.parse(line);
+    if (line.trim()) log(dim(`  ${line}`));
+  };
+  forEachLine(child.stdout, show);
+  forEachLine(child.stderr, show);
+  await once(child, 'close');
+  return figures;
+}
+
 /**
  * The floors against `basis`'s step: as many moves as it made, over as many games. The floor
  * (floor.ts) against the stack's NATS, with the CPU of NATS and this process; the old floor
@@ -833,6 +859,7 @@ const bestHeld = () => results.findLast((r) => r.held);
 let floors: Awaited<ReturnType<typeof theFloors>> | undefined;
 let peerSteps: Awaited<ReturnType<typeof runPeerLadder>> = [];
 let timer: Record<string, unknown> | undefined;
+let arena: Record<string, unknown> | undefined;
 let failure: unknown;
 const started = Date.now();
 mkdirSync(ARTIFACTS, { recursive: true });
@@ -912,6 +939,10 @@ try {
     );
     timer = await runTimerBench(opts['timer-rooms']);
   }
+  if (opts.arena) {
+    log(bold(`\n▸ An arena of ${opts['arena-players']} bot players (tools/bench/arena-bench.ts)`));
+    arena = await runArenaBench();
+  }
 } catch (error) {
   failure = error;
 } finally {
@@ -986,6 +1017,10 @@ const summary = {
   peerErrors: peerCompared?.errors ?? null,
   timerLateP50Ms: timer?.p50Ms ?? null,
   timerLateP99Ms: timer?.p99Ms ?? null,
+  arenaPairingP50Ms: arena?.arenaPairingP50Ms ?? null,
+  arenaPairingP99Ms: arena?.arenaPairingP99Ms ?? null,
+  arenaPlayers: arena?.arenaPlayers ?? null,
+  arenaGames: arena?.arenaGames ?? null,
 };
 console.log(JSON.stringify(summary));
 process.exit(failure || !best ? 1 : 0);
