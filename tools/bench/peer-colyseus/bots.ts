@@ -146,6 +146,8 @@ class PeerGame {
   }
 
   async halt() {
+    // A room left once answers a second leave never.
+    if (this.halted) return;
     this.halted = true;
     for (const timer of this.timers) clearTimeout(timer);
     if (this.pending) clearTimeout(this.pending.timer);
@@ -194,6 +196,7 @@ export class PeerFleet {
   }
 
   async stop() {
+    if (this.stopping) return;
     this.stopping = true;
     await Promise.all(this.games.map((game) => game.halt()));
   }
