@@ -110,11 +110,11 @@ describe('rankScores', () => {
 });
 
 describe('prizesFor', () => {
-  it('pays the first three who played: 100 coins and the title, 50, 25', () => {
+  it('pays the first three who scored: 100 coins and the title, 50, 25', () => {
     const standings = rankScores([
       score('a', { score: 6 }),
       score('b', { score: 4 }),
-      score('c'),
+      score('c', { score: 1 }),
       score('d'),
     ]);
     expect(prizesFor(standings)).toEqual([
@@ -124,8 +124,12 @@ describe('prizesFor', () => {
     ]);
   });
 
-  it('pays nobody who played no game', () => {
-    const standings = rankScores([score('a', { score: 2 }), score('idle', { games: 0 })]);
+  it('pays nobody with no score: who played no game, or only lost or aborted ones', () => {
+    const standings = rankScores([
+      score('a', { score: 2 }),
+      score('idle', { games: 0 }),
+      score('aborts', { games: 3 }),
+    ]);
     expect(prizesFor(standings).map((p) => p.playerId)).toEqual(['a']);
   });
 });

@@ -64,9 +64,12 @@ export interface Prize {
   title: string | null;
 }
 
-/** The places paid at the end: the first three of the final standings who played a game. */
+/**
+ * The places paid at the end: the first three of the final standings with a score above 0, so
+ * games aborted or left at once win nothing.
+ */
 export function prizesFor(standings: readonly ArenaStanding[]): Prize[] {
-  const played = standings.filter((s) => s.games > 0);
+  const played = standings.filter((s) => s.score > 0);
   return ARENA_PRIZES.flatMap(({ place, coins, title }) => {
     const standing = played[place - 1];
     return standing ? [{ place, playerId: standing.playerId, name: standing.name, coins, title }] : [];
