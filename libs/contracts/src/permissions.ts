@@ -237,6 +237,7 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
         `${JS_API}.STREAM.PURGE.${Streams.roomLog.name}`,
         // The sweep of closed rooms' tombstones reads the log's last messages (an ordered consumer,
         // which the server drops once idle: no delete, so the projector's durable cannot go).
+        `${JS_API}.CONSUMER.CREATE.${Streams.roomLog.name}`,
         `${JS_API}.CONSUMER.CREATE.${Streams.roomLog.name}.>`,
         `${JS_API}.CONSUMER.MSG.NEXT.${Streams.roomLog.name}.>`,
         `${JS_API}.CONSUMER.INFO.${Streams.roomLog.name}.>`,
