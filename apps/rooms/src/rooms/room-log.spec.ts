@@ -2,7 +2,7 @@ import { EventTypes } from '@oasis198/contracts';
 import { bob, fixedRandom, playBelow198, T0, waitingRoom } from './room.fixtures';
 import type { RoomRecord } from './room.schema';
 import { eventsFor, hasLastState } from './room-events';
-import { decodeEntry, encodeEntry, type RoomLogEntry } from './room-log';
+import { decodeEntry, encodeEntry, isLostRace, type RoomLogEntry } from './room-log';
 import { isUnchanged, planJoin, planLeave, type Transition } from './room-transitions';
 import { toRoomView } from './room-view';
 
@@ -80,5 +80,21 @@ describe('entries appended before the compact encoding', () => {
       EventTypes.roomDeleted,
     ]);
     expect(JSON.stringify(decodeEntry(earlier).room)).toBe(JSON.stringify(entry.room));
+  });
+});
+
+describe('a lost append race', () => {
+  // As nats.js 2.29 throws them: from a single server, and from an R3 stream on a three-node cluster.
+  const refusal = (errCode: number, description: string) =>
+    Object.assign(new Error(description), {
+      code: '400',
+      api_error: { code: 400, err_code: errCode, description },
+    });
+
+  it('is told apart from other refusals, on one server and on a cluster', () => {
+    expect(isLostRace(refusal(10071, 'wrong last sequence: 41'))).toBe(true);
+    expect(isLostRace(refusal(10164, 'wrong last sequence'))).toBe(true);
+    expect(isLostRace(refusal(10077, 'maximum messages exceeded'))).toBe(false);
+    expect(isLostRace(new Error('TIMEOUT'))).toBe(false);
   });
 });

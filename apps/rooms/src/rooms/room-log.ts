@@ -132,9 +132,13 @@ const SWEEP_BATCH = 1000;
 /** The room id of a log subject (roomlog.<roomId>). */
 export const roomIdOf = (subject: string): string => subject.slice(subject.indexOf('.') + 1);
 
-/** JetStream's "wrong last sequence": another change of the room was appended first. */
-function isLostRace(error: unknown): boolean {
-  return (error as { api_error?: { err_code?: number } } | null)?.api_error?.err_code === 10071;
+/**
+ * JetStream's "wrong last sequence": another change of the room was appended first. A single
+ * server answers err_code 10071; a replicated stream on a cluster answers 10164.
+ */
+export function isLostRace(error: unknown): boolean {
+  const code = (error as { api_error?: { err_code?: number } } | null)?.api_error?.err_code;
+  return code === 10071 || code === 10164;
 }
 
 /**
