@@ -1,6 +1,6 @@
 import type { ArenaStanding, ArenaView } from '@oasis198/contracts';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { errorMessage, serverNowMs, useSession } from '../api';
 import { T } from '../texts';
 import { useArenaEntry, useArenaStream, useEventArena } from './arena-api';
@@ -68,6 +68,12 @@ export function EventArena({ eventId }: { eventId: string }) {
   const entry = useArenaEntry(eventId, user?._id);
   const now = useNow();
   const data = query.data;
+  const navigate = useNavigate();
+  const roomId = user ? data?.roomId : null;
+  // A game in an arena starts at once: its player goes to it, or its first turn runs out unseen.
+  useEffect(() => {
+    if (roomId) void navigate(`/tournament/rooms/${roomId}`);
+  }, [roomId, navigate]);
 
   if (!data) {
     return query.isError ? <p role="alert">{errorMessage(query.error)}</p> : <p role="status">{T.loading}</p>;

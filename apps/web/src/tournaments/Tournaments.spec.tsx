@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { ALICE } from '../testing/fixtures';
 import { fakeApi } from '../testing/fake-network';
 import { renderApp } from '../testing/render';
 
@@ -121,6 +122,32 @@ describe('tournaments', () => {
         .map((r) => r.textContent),
     ).toEqual(['RankPlayerScoreGames', '1Ann42', '2Ben12']);
     expect(screen.getByRole('link', { name: 'Log in to join' })).toHaveAttribute('href', '/login');
+  });
+
+  it('takes a joined player to their arena room as soon as they are paired', async () => {
+    const now = Date.now();
+    fakeApi({
+      'GET /api/tournaments/events/event-9/me': {
+        body: {
+          eventId: 'event-9',
+          name: 'Event 9',
+          arena: {
+            arenaId: `event-9:${now}`,
+            eventId: 'event-9',
+            name: 'Event 9',
+            startsAt: new Date(now - 1000).toISOString(),
+            endsAt: new Date(now + 60_000).toISOString(),
+            status: 'running',
+            standings: [],
+          },
+          previous: null,
+          joined: true,
+          roomId: 'ab'.repeat(12),
+        },
+      },
+    });
+    const { router } = renderApp('/tournaments/event-cup/event-9', { user: ALICE });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/tournament/rooms/${'ab'.repeat(12)}`));
   });
 
   it('sends a disabled choice back to its cup', async () => {
