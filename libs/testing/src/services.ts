@@ -5,7 +5,7 @@ import { workspaceRoot } from './helpers';
 import { freePort, waitFor } from './node-only/net';
 
 /** The back-end services a test can run as processes of their own, from their build output. */
-export type ServiceName = 'auth' | 'rewards' | 'rooms' | 'game-timer';
+export type ServiceName = 'auth' | 'rewards' | 'rooms' | 'game-timer' | 'tournaments';
 
 /** One service running as its own process, as in production (see startServiceProcess). */
 export interface ServiceProcess {

@@ -64,6 +64,11 @@ export class GameStack {
     this.rooms = await startServiceProcess('rooms', { ...this.env(this.roomsDb), ...this.roomsEnv });
   }
 
+  /** One more rooms replica on the same database and queue group (the caller stops it). */
+  startRoomsReplica(): Promise<ServiceProcess> {
+    return startServiceProcess('rooms', { ...this.env(this.roomsDb), ...this.roomsEnv });
+  }
+
   /** A graceful stop (SIGTERM), or with `kill` a SIGKILL: the process dies where it stands. */
   async stopRooms({ kill = false } = {}): Promise<void> {
     await (kill ? this.rooms?.kill() : this.rooms?.stop());
