@@ -5,7 +5,8 @@
 //   (real NATS and MongoDB, in containers where podman runs), the deployment checks, the end-to-end tests, the API fuzzing run
 //   (schemathesis against the OpenAPI document of the stack as `npm start` runs it), and the
 //   container stage (the replicated container stack, the end-to-end scenarios against it, the
-//   fault test), and the Kubernetes stage (the charts on a one-node cluster: tools/k8s/ci.ts).
+//   fault test). The Kubernetes stage (the charts on a one-node cluster: tools/k8s/ci.ts) runs with
+//   `npm test -- --kubernetes` or alone with `npm run test:k8s` (docs/adr/0053).
 import path from 'node:path';
 import { bold, dim, formatDuration, green, red, table } from './lib/log.ts';
 import { run } from './lib/proc.ts';
@@ -44,7 +45,9 @@ const stages: Stage[] = [
   { name: 'containers', command: node('containers/src/ci.ts') },
   // The charts on a one-node Kubernetes cluster built here: Pod Security Admission, the scenarios
   // through its Services, rollout restarts and deleted pods under play, NATS users, a clean down.
-  { name: 'kubernetes', command: node('k8s/ci.ts') },
+  ...(process.argv.includes('--kubernetes')
+    ? [{ name: 'kubernetes', command: node('k8s/ci.ts') } satisfies Stage]
+    : []),
 ];
 
 let interrupted = false;
