@@ -261,7 +261,6 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     schedules(Streams.timers.name, TimerSubjects.schedule('*')),
     consumes(Consumers.timerFired),
   ),
-};
   tournaments: user(
     'tournaments',
     serves(Requests.tournaments),
@@ -273,3 +272,4 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
     // After an arena changed: the gateways push it to the event pages open in browsers.
     { publish: [Broadcasts.arenaChanged] },
   ),
+};

@@ -26,11 +26,11 @@ export const Requests = {
     games: 'rewards.games',
     /** One game of a player's history, with its moves (for Verify). */
     game: 'rewards.game',
+    /** Internal: tournaments pays one place of an ended arena (ArenaPrizeRequest). */
+    arenaPrize: 'rewards.arena-prize',
   },
   rooms: {
     create: 'rooms.create',
-    /** Internal: tournaments pays one place of an ended arena (ArenaPrizeRequest). */
-    arenaPrize: 'rewards.arena-prize',
     list: 'rooms.list',
     get: 'rooms.get',
     mine: 'rooms.mine',
@@ -40,9 +40,6 @@ export const Requests = {
     delete: 'rooms.delete',
     /** Internal: the game timer asks rooms to apply a due deadline. */
     deadline: 'rooms.deadline',
-  },
-} as const;
-
     /** Internal: tournaments opens an arena room with both players seated (OpenArenaRoomRequest). */
     openArena: 'rooms.open-arena',
   },
@@ -53,6 +50,9 @@ export const Requests = {
     leave: 'tournaments.leave',
     /** The arena of an arena room, for its room screen. */
     room: 'tournaments.room',
+  },
+} as const;
+
 /**
  * Event types, as their subjects. Rooms publishes only game.finished to GAMES now: room.created,
  * room.updated and room.deleted stay in its log entries for a rooms replica of the earlier release,
@@ -190,6 +190,12 @@ export const Consumers = {
   },
   /** The room log, projected into MongoDB and published to GAMES by the rooms replicas together. */
   roomsProjector: { stream: Streams.roomLog.name, durable: 'rooms-projector', filterSubjects: ['roomlog.>'] },
+  /** Arena games' results, scored by the tournaments replicas together (rooms it did not open are skipped). */
+  tournamentsGames: {
+    stream: Streams.games.name,
+    durable: 'tournaments-games',
+    filterSubjects: [EventTypes.gameFinished],
+  },
   /** Fired deadlines, shared by the timer's replicas: each one goes to one replica until acked. */
   timerFired: { stream: Streams.timers.name, durable: 'game-timer-fired', filterSubjects: ['timer.fired.>'] },
 } as const;
@@ -199,12 +205,6 @@ export const consumersOf = (stream: string): Array<(typeof Consumers)[keyof type
   Object.values(Consumers).filter((consumer) => consumer.stream === stream);
 
 /**
-  /** Arena games' results, scored by the tournaments replicas together (rooms it did not open are skipped). */
-  tournamentsGames: {
-    stream: Streams.games.name,
-    durable: 'tournaments-games',
-    filterSubjects: [EventTypes.gameFinished],
-  },
  * Durable consumers that earlier releases created and no service reads any more. The stream's
  * publisher deletes them at start-up: on an interest stream, one left behind would keep every
  * event it takes until the stream is full. The game timer read room events here until rooms
@@ -242,7 +242,12 @@ export const KvBucketMaxValueSize: Record<(typeof KvBuckets)[keyof typeof KvBuck
 export const Broadcasts = {
   /** rewards, after paying a game: leaderboards may have changed (LeaderboardChanged). */
   leaderboardChanged: 'leaderboard.changed',
+  /** tournaments, after an event's arena changed (a join, a leave, a score, its end): arenaChangedSubject. */
+  arenaChanged: 'arena.changed.*',
 } as const;
+
+/** The arena broadcast of one event; the event id is the last token. */
+export const arenaChangedSubject = (eventId: string): string => `arena.changed.${eventId}`;
 
 /** Queue groups for request/reply: replicas of one service share its subjects. */
 export const QueueGroups = {
@@ -250,20 +255,15 @@ export const QueueGroups = {
   rewards: 'rewards',
   rooms: 'rooms',
   gameTimer: 'game-timer',
+  tournaments: 'tournaments',
 } as const;
-  /** tournaments, after an event's arena changed (a join, a leave, a score, its end): arenaChangedSubject. */
-  arenaChanged: 'arena.changed.*',
 
 /** Carried from the browser request through every NATS hop and log line. */
-/** The arena broadcast of one event; the event id is the last token. */
-export const arenaChangedSubject = (eventId: string): string => `arena.changed.${eventId}`;
-
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 /**
  * When the caller stops waiting for a request's answer, in epoch milliseconds. A service does not
  * start a request whose caller has already given up (and answered the browser 503), so a request
  * that waited out a stalled replica changes nothing when the replica wakes.
-  tournaments: 'tournaments',
  */
 export const REQUEST_DEADLINE_HEADER = 'x-request-deadline';
