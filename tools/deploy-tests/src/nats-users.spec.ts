@@ -62,9 +62,15 @@ Logger.overrideLogger(false);
 const logger = createLogger('nats-users-test', 'silent');
 const codec = StringCodec();
 
-/** The in-cluster NATS of ci/in-cluster-deps.yaml: its nats.conf, password script and Secrets. */
+/**
+ * The in-cluster NATS of ci/in-cluster-deps.yaml as one node (its nats.conf, password script and
+ * Secrets): a single nats-server started from the three-node configuration has no JetStream quorum.
+ */
 function renderNats() {
-  const objects = helmTemplate('oasis198', { values: ['ci/in-cluster-deps.yaml'] });
+  const objects = helmTemplate('oasis198', {
+    values: ['ci/in-cluster-deps.yaml'],
+    set: ['nats.replicas=1', 'global.nats.streamReplicas=1'],
+  });
   const config = one(objects, 'ConfigMap', 'oasis198-nats').data ?? {};
   const pod = podSpec(one(objects, 'StatefulSet', 'oasis198-nats'));
   const init = must(pod.initContainers?.[0], 'the init container that writes the passwords');
@@ -230,6 +236,14 @@ describe('NATS users of the umbrella chart, on a real nats-server', () => {
     server?.kill('SIGTERM');
     if (server && server.exitCode === null) await new Promise((r) => server?.once('exit', r));
     if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs the users and permissions of the three-node cluster: only its cluster block differs', () => {
+    const objects = helmTemplate('oasis198', { values: ['ci/in-cluster-deps.yaml'] });
+    const clustered = must(one(objects, 'ConfigMap', 'oasis198-nats').data?.['nats.conf'], 'nats.conf');
+    const cluster = /^cluster \{\n[\s\S]*?^\}\n/m;
+    expect(clustered).toMatch(cluster);
+    expect(clustered.replace(cluster, '')).toBe(rendered.config['nats.conf']);
   });
 
   it('renders one user per service with the permissions of libs/contracts, and no password', () => {
