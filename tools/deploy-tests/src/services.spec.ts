@@ -73,11 +73,11 @@ const HEALTH: Record<ServiceName, { startup: string; readiness: string; liveness
 /**
  * What each service may talk to, and who may talk to it. Ingress sources: the ingress controller
  * (global.networkPolicy.ingressController), the web pods (which proxy /api), Prometheus.
- * Egress: DNS, NATS, MongoDB, the gateway.
+ * Egress: DNS, NATS, MongoDB, the gateway, and auth's SMTP relay.
  */
 const NEEDS: Record<ServiceName, { ingress: string[]; egress: string[] }> = {
   gateway: { ingress: ['ingress-controller', 'web', 'prometheus'], egress: ['dns', 'nats'] },
-  auth: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
+  auth: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb', 'smtp'] },
   rewards: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
   rooms: { ingress: ['prometheus'], egress: ['dns', 'nats', 'mongodb'] },
   'game-timer': { ingress: ['prometheus'], egress: ['dns', 'nats'] },
@@ -103,6 +103,7 @@ const PORTS: Record<string, (string | number)[]> = {
   nats: ['4222/TCP'],
   mongodb: ['27017/TCP'],
   gateway: ['8080/TCP'],
+  smtp: ['587/TCP', '465/TCP', '25/TCP'],
 };
 
 describe.each(SERVICES)('the %s chart', (service) => {
@@ -242,11 +243,15 @@ describe.each(SERVICES)('the %s chart', (service) => {
 
     const egress = policy.egress ?? [];
     const allowed = egress.flatMap((rule) => {
-      // No rule without ports or destinations: nothing is open to the world.
+      // No rule without ports, and none without destinations but the SMTP relay's ports: its
+      // address is the operator's (auth.networkPolicy.extraEgress narrows it, docs/deploy.md).
       expect(rule.ports?.length).toBeGreaterThan(0);
-      expect(rule.to?.length).toBeGreaterThan(0);
       const ports = (rule.ports ?? []).map((p) => `${p.port}/${p.protocol}`);
-      return (rule.to ?? []).map((peer) => {
+      if (!rule.to?.length) {
+        expect(ports).toEqual(PORTS['smtp']);
+        return ['smtp'];
+      }
+      return rule.to.map((peer) => {
         const name = peerName(peer);
         expect(ports).toEqual(PORTS[name]);
         return name;
@@ -273,9 +278,16 @@ describe.each(SERVICES)('the %s chart', (service) => {
       ...(service === 'auth' && { JWT_PRIVATE_KEY: file('oasis198-auth-jwt', 'JWT_PRIVATE_KEY') }),
       ...(service === 'gateway' && { JWT_PUBLIC_KEY: file('oasis198-gateway-jwt', 'JWT_PUBLIC_KEY') }),
       ...(service !== 'web' && { NATS_PASSWORD: file(`oasis198-${service}-nats`, 'NATS_PASSWORD') }),
+      // auth sends mail through the relay SMTP_URL names, with its user and password.
+      ...(service === 'auth' && { SMTP_URL: file('oasis198-auth-smtp', 'SMTP_URL') }),
     });
     // With existing Secrets (the default) the chart writes none.
     expect(all(objects, 'Secret')).toEqual([]);
+    if (service === 'auth') {
+      // Without a relay (smtp.enabled=false) auth mounts no SMTP Secret, which then need not exist.
+      const noMail = render(service, [], ['smtp.enabled=false']);
+      expect(Object.keys(noMail.secrets)).not.toContain('SMTP_URL');
+    }
   });
 
   it('puts every object in the release namespace', () => {
