@@ -107,6 +107,25 @@ describe('database outages', () => {
   });
 });
 
+describe('NATS outages', () => {
+  // As nats.js throws them: a JetStream request while a stream elects a leader, a lost connection.
+  const natsError = (code: string) => Object.assign(new Error(code), { name: 'NatsError', code });
+
+  it.each(['503', 'TIMEOUT', 'DISCONNECT', 'CONNECTION_CLOSED'])(
+    'answers 503, not 500, to a NatsError %s (a node restarting, streams moving leader)',
+    (code) => {
+      expect(toEnvelope(natsError(code))).toEqual({
+        code: 'UNAVAILABLE',
+        message: COMMON_MESSAGES.unavailable,
+      });
+    },
+  );
+
+  it('keeps other NATS errors internal', () => {
+    expect(toEnvelope(natsError('BAD_JSON'), { error: jest.fn() } as never).code).toBe('INTERNAL');
+  });
+});
+
 describe('Retry-After across NATS', () => {
   it('puts retryAfterS (whole seconds) into the envelope of a RetryLaterError, and keeps it when the envelope is passed on', () => {
     const envelope = toEnvelope(new RetryLaterError('RATE_LIMITED', rateLimitedMessage(13), 12.2));

@@ -8,6 +8,7 @@ import {
   isErrorEnvelope,
 } from '@oasis198/contracts';
 import type { Response } from 'express';
+import { isConnectionTrouble } from './nats/nats-errors';
 import type { Logger } from 'pino';
 import { type Observable, throwError } from 'rxjs';
 
@@ -76,8 +77,21 @@ export function toEnvelope(error: unknown, logger?: Logger): ErrorEnvelope {
     logger?.warn({ err: error }, 'the database is not reachable');
     return { code: 'UNAVAILABLE', message: COMMON_MESSAGES.unavailable };
   }
+  if (isNatsOutage(error)) {
+    logger?.warn({ err: error }, 'NATS or a stream leader is not reachable');
+    return { code: 'UNAVAILABLE', message: COMMON_MESSAGES.unavailable };
+  }
   logger?.error({ err: error }, 'unexpected error');
   return { code: 'INTERNAL', message: COMMON_MESSAGES.internal };
+}
+
+/**
+ * NATS away or a JetStream stream between leaders: the connection's own errors, and "no responders"
+ * (code 503), which a JetStream request gets while a node restarts and its streams elect a leader.
+ * An outage, so 503, never 500.
+ */
+function isNatsOutage(error: unknown): boolean {
+  return isConnectionTrouble(error) || (error as { code?: unknown } | null)?.code === '503';
 }
 
 /**
