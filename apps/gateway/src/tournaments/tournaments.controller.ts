@@ -1,7 +1,8 @@
 import { Controller, Get, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   AppError,
+  ARENA_EVENTS,
   ARENA_MESSAGES,
   ARENA_PUSH_EVENT,
   type ArenaRoomResponse,
@@ -26,6 +27,9 @@ const JOINS_LIMITED = 'Too many arena joins and leaves by this user in a second.
 const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
 
 /** Refuses an unknown event before any service is asked (its id names a push subject). */
+/** The events that run arenas: the document lists them, so clients and fuzzers name real ones. */
+const EVENT_PARAM = { name: 'eventId', enum: [...ARENA_EVENTS] };
+
 function eventOf(eventId: string): string {
   if (!isArenaEvent(eventId)) throw new AppError('NOT_FOUND', ARENA_MESSAGES.unknownEvent);
   return eventId;
@@ -43,6 +47,7 @@ export class TournamentsController {
   ) {}
 
   @Get('events/:eventId')
+  @ApiParam(EVENT_PARAM)
   @ApiOperation({
     summary: "An event's running or next arena with its standings, and the last one's final standings.",
   })
@@ -53,6 +58,7 @@ export class TournamentsController {
   }
 
   @Get('events/:eventId/me')
+  @ApiParam(EVENT_PARAM)
   @UseGuards(AuthGuard)
   @ApiOperation({ summary: 'The same, with whether the caller has joined and their arena room.' })
   @ApiAnswer(200, eventArenaResponseSchema)
@@ -63,6 +69,7 @@ export class TournamentsController {
   }
 
   @Post('events/:eventId/join')
+  @ApiParam(EVENT_PARAM)
   @HttpCode(200)
   @UseGuards(AuthGuard)
   @LimitPerUser('roomEdits', JOINS_LIMITED)
@@ -77,6 +84,7 @@ export class TournamentsController {
   }
 
   @Post('events/:eventId/leave')
+  @ApiParam(EVENT_PARAM)
   @HttpCode(200)
   @UseGuards(AuthGuard)
   @LimitPerUser('roomEdits', JOINS_LIMITED)
@@ -92,6 +100,7 @@ export class TournamentsController {
   }
 
   @Get('events/:eventId/stream')
+  @ApiParam(EVENT_PARAM)
   @ApiOperation({
     summary:
       'Server-Sent Events: event "arena" (data {}) when the arena changed, at most once a second; refetch it.',
@@ -99,6 +108,7 @@ export class TournamentsController {
   @ApiEventStream('Event "arena" (data {}) when the arena changed, until the client goes.', {
     [ARENA_PUSH_EVENT]: z.object({}),
   })
+  @ApiError(404, 'No such event.')
   @ApiRateLimited(STREAMS_LIMITED)
   stream(@Param('eventId') eventId: string, @ClientAddress() client: string, @Res() res: Response): void {
     const id = eventOf(eventId);
