@@ -353,7 +353,7 @@ function suite(infra: () => TestInfra) {
       expect(busy).toEqual({ opened: false, busy: [dan.userId] });
       expect((await expectAppError(call(Requests.rooms.mine, { caller: cat }))).code).toBe('NOT_FOUND');
       // By hand: no tournament room, and no second game in an arena room.
-      expect((await expectAppError(create(cat, { gameType: 'tournament' }))).code).toBe('VALIDATION');
+      expect((await expectAppError(create(cat, { gameType: 'tournament' }))).code).toBe('FORBIDDEN');
       await move(ann, room._id, 5);
       await move(ben, room._id, 5);
       await edit(ann, room._id, { players: { playerId: ann.userId, removePlayer: true } });

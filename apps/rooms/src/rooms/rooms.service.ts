@@ -232,7 +232,7 @@ export class RoomsService {
     const playerId = callerId(caller);
     const input = parseCreateRoom(body, caller);
     // Arena rooms are opened by the arenas alone, with both players seated.
-    if (input.gameType === 'tournament') throw new AppError('VALIDATION', ARENA_MESSAGES.roomsByArena);
+    if (input.gameType === 'tournament') throw new AppError('FORBIDDEN', ARENA_MESSAGES.roomsByArena);
     const roomId = new Types.ObjectId().toHexString();
     const now = Date.now();
     this.assertCanLog(); // 503 while a stream is full: no room that cannot be logged or whose events cannot go out
