@@ -59,7 +59,11 @@ ROOM_DELETE = ("DELETE", "/api/rooms/{id}/delete")
 # How many requests of each operation with real test data were generated as valid.
 valid_cases = {GAME_RECORD: 0, LOGIN: 0, ROOM_DELETE: 0}
 PASSWORD = re.compile(r"^[A-Za-z0-9]{6,16}$")
-NEW_PASSWORD_OPERATIONS = {("POST", "/api/users"), ("PATCH", "/api/users/edit")}
+NEW_PASSWORD_OPERATIONS = {
+    ("POST", "/api/users"),
+    ("PATCH", "/api/users/edit"),
+    ("POST", "/api/users/reset-password"),
+}
 
 
 def _call(method, path, body=None, authorization=None):
