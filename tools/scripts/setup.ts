@@ -2,7 +2,8 @@
 // Installs what the workspace needs, skipping every step that is already satisfied:
 //   npm packages (npm ci, keyed by a hash of package-lock.json),
 //   nats-server, Mailpit and the FerretDB launcher into .tools/bin (keyed by version / source hash),
-//   helm, kubeconform, the Kubernetes API schemas and checkov (--helm, for the chart checks),
+//   helm, its helm-unittest plugin, kubeconform, the Kubernetes API schemas and checkov (--helm,
+//   for the chart checks),
 //   schemathesis (--fuzz, for the API fuzzing run), Debian's chromium (--chromium), and podman with
 //   its API service, the test images and Docker Compose into .tools/bin (--containers).
 // Independent steps run at the same time (see runSteps), each printing its line as it ends.
@@ -30,6 +31,9 @@ import {
   DOCKER_COMPOSE_VERSION,
   FERRETDB_BIN,
   HELM_BIN,
+  HELM_PLUGINS_DIR,
+  HELM_UNITTEST_BIN,
+  HELM_UNITTEST_VERSION,
   HELM_VERSION,
   K8S_SCHEMAS_DIR,
   KUBECONFORM_BIN,
@@ -309,6 +313,37 @@ async function helm() {
   });
 }
 
+/**
+ * The helm-unittest plugin, in the workspace's own plugin folder (HELM_PLUGINS_DIR, which the chart
+ * tests pass as HELM_PLUGINS), never the user's. Built in its own module: `go install` refuses a
+ * module whose go.mod has replace directives (its yaml-jsonpath fork).
+ */
+async function helmUnittest() {
+  const module = `github.com/helm-unittest/helm-unittest@${HELM_UNITTEST_VERSION}`;
+  return goTool('helm-unittest', HELM_UNITTEST_VERSION, HELM_UNITTEST_BIN, async () => {
+    // Past any "go: downloading" line (go's output comes with its stderr).
+    const output = await go(['mod', 'download', '-json', module], ROOT);
+    const { Dir: dir } = JSON.parse(output.slice(output.indexOf('{'))) as { Dir: string };
+    const version = HELM_UNITTEST_VERSION.slice(1);
+    const ldflags = `-X github.com/helm-unittest/helm-unittest/internal/build.version=${version}`;
+    await go(
+      ['build', '-trimpath', '-ldflags', ldflags, '-o', HELM_UNITTEST_BIN, './cmd/helm-unittest'],
+      dir,
+    );
+    // The plugin's own plugin.yaml names a binary per platform and a download hook; this one runs ours.
+    const manifest = [
+      'name: unittest',
+      `version: "${version}"`,
+      'usage: unit tests of helm charts (helm/<chart>/tests/*_test.yaml)',
+      'description: helm-unittest, built by tools/scripts/setup.ts',
+      'ignoreFlags: false',
+      'command: "$HELM_PLUGIN_DIR/untt"',
+      '',
+    ].join('\n');
+    writeFileSync(path.join(HELM_PLUGINS_DIR, 'unittest', 'plugin.yaml'), manifest);
+  });
+}
+
 async function kubeconform() {
   return goTool('kubeconform', KUBECONFORM_VERSION, KUBECONFORM_BIN, async () => {
     await go(['install', `github.com/yannh/kubeconform/cmd/kubeconform@${KUBECONFORM_VERSION}`], ROOT);
@@ -549,6 +584,7 @@ const steps = {
   helm: { name: `helm ${HELM_VERSION}`, run: helm, wanted: flags.helm },
   compose: { name: `docker compose ${DOCKER_COMPOSE_VERSION}`, run: dockerCompose, wanted: flags.containers },
   kubeconform: { name: `kubeconform ${KUBECONFORM_VERSION}`, run: kubeconform, wanted: flags.helm },
+  unittest: { name: `helm-unittest ${HELM_UNITTEST_VERSION}`, run: helmUnittest, wanted: flags.helm },
   schemas: { name: `Kubernetes ${KUBERNETES_VERSION} schemas`, run: kubernetesSchemas, wanted: flags.helm },
   checkov: pythonTool('checkov', flags.helm),
   schemathesis: pythonTool('schemathesis', flags.fuzz),
@@ -569,7 +605,7 @@ const succeeded = await withLock(
     const goBuilds = inTurn(steps.nats, steps.ferretdb, steps.mailpit);
     await Promise.all([
       inTurn(steps.npm, steps.hooks),
-      goBuilds.then(() => inTurn(steps.helm, steps.kubeconform, steps.schemas)),
+      goBuilds.then(() => inTurn(steps.helm, steps.unittest, steps.kubeconform, steps.schemas)),
       inTurn(steps.checkov),
       inTurn(steps.schemathesis),
       Promise.all([goBuilds, inTurn(steps.chromium)]).then(() => inTurn(steps.containers, steps.compose)),

@@ -33,6 +33,8 @@ export const HELM_VERSION = 'v3.22.0';
 export const DOCKER_COMPOSE_VERSION = 'v5.6.0';
 /** The chart checks' kubeconform, and the Kubernetes release whose API schemas it validates with. */
 export const KUBECONFORM_VERSION = 'v0.7.0';
+/** The charts' unit-test runner (helm/<chart>/tests/*_test.yaml), a helm plugin built with Go. */
+export const HELM_UNITTEST_VERSION = 'v1.1.2';
 export const KUBERNETES_VERSION = 'v1.34.4';
 /** The one-node cluster of `npm run stack:k8s` (tools/k8s): etcd and CoreDNS beside KUBERNETES_VERSION. */
 export const ETCD_VERSION = 'v3.6.16';
@@ -53,6 +55,9 @@ export const MAILPIT_BIN = path.join(TOOLS_BIN, 'mailpit');
 export const HELM_BIN = path.join(TOOLS_BIN, 'helm');
 export const DOCKER_COMPOSE_BIN = path.join(TOOLS_BIN, 'docker-compose');
 export const KUBECONFORM_BIN = path.join(TOOLS_BIN, 'kubeconform');
+/** The workspace's own helm plugins (HELM_PLUGINS): `helm unittest`, never the user's. */
+export const HELM_PLUGINS_DIR = path.join(ROOT, '.tools', 'helm-plugins');
+export const HELM_UNITTEST_BIN = path.join(HELM_PLUGINS_DIR, 'unittest', 'untt');
 
 /** A file's text, or undefined when it cannot be read (e.g. it does not exist). */
 export function readIfExists(file: string) {
