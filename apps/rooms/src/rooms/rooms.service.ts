@@ -260,18 +260,8 @@ export class RoomsService {
         createdAt: new Date(now),
         updatedAt: new Date(now),
       };
-      const view = toRoomView(room, now);
-      const entry = {
-        room,
-        events: eventsFor(null, { next: room }, now, view),
-        deleted: false,
-        listed: true,
-      };
-      const seq = await this.log.append(entry, 0);
-      if (seq === null) throw new Error(`room ${roomId} is already in the room log`);
-      this.recent.set(room, seq);
-      this.push(roomPushes(null, { next: room }, view));
-      await this.projectNow(entry);
+      const view = await this.appendNewRoom(room, now);
+      if (view === null) throw new Error(`room ${roomId} is already in the room log`);
       this.logger.info({ roomId, roomNumber }, 'room created');
       return view;
     } catch (error) {
@@ -409,18 +399,8 @@ export class RoomsService {
       const plan = planJoin(waiting, second, '', now, cryptoRandom);
       if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
       const room = { ...plan.next, version: 1 };
-      const view = toRoomView(room, now);
-      const entry = {
-        room,
-        events: eventsFor(null, { next: room }, now, view),
-        deleted: false,
-        listed: true,
-      };
-      const seq = await this.log.append(entry, 0);
-      if (seq === null) return { opened: true, roomId };
-      this.recent.set(room, seq);
-      this.push(roomPushes(null, { next: room }, view));
-      await this.projectNow(entry);
+      // Already in the log: a repeat of this request, whose first try opened the room.
+      if ((await this.appendNewRoom(room, now)) === null) return { opened: true, roomId };
       this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
       return { opened: true, roomId };
     } catch (error) {
@@ -544,6 +524,26 @@ export class RoomsService {
     // answer. A game started or ended is written by the projector at once, off the move's path.
     if (entry.deleted || playersChanged(room, next)) await this.projectNow(entry);
     return next;
+  }
+
+  /**
+   * Logs a new room as its stream's first entry, then pushes and projects it. Null when the room
+   * is in the log already: whether that is a repeat or a fault is the caller's to say.
+   */
+  private async appendNewRoom(room: RoomRecord, nowMs: number): Promise<RoomView | null> {
+    const view = toRoomView(room, nowMs);
+    const entry: RoomLogEntry = {
+      room,
+      events: eventsFor(null, { next: room }, nowMs, view),
+      deleted: false,
+      listed: true,
+    };
+    const seq = await this.log.append(entry, 0);
+    if (seq === null) return null;
+    this.recent.set(room, seq);
+    this.push(roomPushes(null, { next: room }, view));
+    await this.projectNow(entry);
+    return view;
   }
 
   /**
