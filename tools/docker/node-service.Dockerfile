@@ -29,10 +29,10 @@ RUN test -n "$APP" || { echo 'pass --build-arg APP=<gateway|auth|rewards|rooms|g
 WORKDIR /workspace
 ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false CI=true
 COPY package.json package-lock.json .npmrc ./
-# Applied by the install's postinstall (patch-package; docs/adr/0046-library-patches-for-speed.md).
+# Applied by the install's postinstall (patch-package; docs/adr/0022-library-patches-for-speed.md).
 COPY patches/ patches/
 # npm ci, or npm install when npm ci refuses the lockfile: it has no entries for other platforms'
-# optional binaries (docs/adr/0041-local-toolchain-and-setup.md). Every version still comes from package-lock.json.
+# optional binaries (docs/adr/0029-toolchain-and-tooling.md). Every version still comes from package-lock.json.
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY nx.json tsconfig.base.json ./

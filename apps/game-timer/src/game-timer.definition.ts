@@ -5,7 +5,7 @@ import { type GameTimerConfig, gameTimerEnv } from './config';
 /**
  * The game timer: owns every deadline of DECISIONS.md "Time". It learns rooms from their events
  * on JetStream and asks the rooms service to apply a deadline when it falls due. It answers no
- * requests itself, so it has no queue group (docs/adr/0027-game-timer-on-message-schedules.md).
+ * requests itself, so it has no queue group (docs/adr/0008-game-timer-on-message-schedules.md).
  */
 export const gameTimerDefinition: ServiceDefinition<GameTimerConfig> = {
   name: 'game-timer',

@@ -23,7 +23,7 @@ import { GatewayLimits, type PerUserLimitName } from './http/rate-limit';
 
 /**
  * The limits that only pace a user's writes: with the limits bucket full they count on each
- * replica, so moves go on; the others answer 503 then (docs/adr/0003).
+ * replica, so moves go on; the others answer 503 then (docs/adr/0016).
  */
 const PACING_LIMITS: readonly PerUserLimitName[] = [
   'roomCreates',

@@ -7,7 +7,7 @@ const BUCKET_BYTES = 64 * 1024;
 const bucketEnv = { LIMITS_BUCKET_MAX_BYTES: String(BUCKET_BYTES) };
 
 /**
- * docs/adr/0003: the limits bucket is bounded, and a full one (a flood of new keys) stops no game:
+ * docs/adr/0016: the limits bucket is bounded, and a full one (a flood of new keys) stops no game:
  * pacing limits count a key it has no room for on the replica, while the guessing limits (failed
  * logins, passcodes) answer 503 for such a key. Real NATS, the gateway and rooms sharing the bucket.
  */

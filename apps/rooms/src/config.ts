@@ -29,7 +29,7 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
   /**
    * Wrong passcodes on one room from all players together within PASSCODE_FAILURE_WINDOW_S; then
    * every join of that room answers 429 until the window ends, so guesses spread over many
-   * accounts stay few (docs/adr/0004).
+   * accounts stay few (docs/adr/0016).
    */
   PASSCODE_MAX_FAILURES_PER_ROOM: z.coerce.number().int().positive().default(20),
   /** The limits bucket those counts live in, shared with the gateway. */
@@ -47,7 +47,7 @@ export const roomsEnv = baseEnv.merge(mongoEnv).extend({
   PUBLIC_READS_AT_ONCE: z.coerce.number().int().min(1).max(256).default(8),
   /**
    * How long a closed room's tombstone stays in the room log: a GET of it answers 404 with the
-   * reason it was closed, for a player whose live stream missed the push (docs/adr/0050).
+   * reason it was closed, for a player whose live stream missed the push (docs/adr/0002).
    */
   ROOM_CLOSED_NOTICE_S: z.coerce.number().int().min(1).max(86_400).default(600),
   /** Dead letters of refused events, and the watch on the GAMES stream's room (service-kit outbox.ts). */

@@ -208,7 +208,7 @@ export const consumersOf = (stream: string): Array<(typeof Consumers)[keyof type
  * Durable consumers that earlier releases created and no service reads any more. The stream's
  * publisher deletes them at start-up: on an interest stream, one left behind would keep every
  * event it takes until the stream is full. The game timer read room events here until rooms
- * wrote the schedules itself (docs/adr/0027-game-timer-on-message-schedules.md).
+ * wrote the schedules itself (docs/adr/0008-game-timer-on-message-schedules.md).
  */
 export const RetiredConsumers = [{ stream: Streams.games.name, durable: 'game-timer-rooms' }] as const;
 

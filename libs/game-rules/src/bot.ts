@@ -3,7 +3,7 @@ import { type MoveIntent, oasisKeyOf, otherSeat, type Seat } from './game';
 import { type MoveOption, type OasisCounts, optionEffect, usableOptions } from './oasis';
 
 /**
- * The AI opponent that takes an empty seat (docs/adr/0030-play-now-and-the-ai-opponent.md). It is
+ * The AI opponent that takes an empty seat (docs/adr/0004-play-now-and-the-ai-opponent.md). It is
  * not an account: its id names the room it plays in, it has no reward record, no membership and
  * no limits. It plays through the same rules as anyone, deciding only from what every client sees.
  */

@@ -263,7 +263,7 @@ export function applyMove(
   if (state.gameOver) return refuse('game-over', 'The game is over.');
   if (seatToMove(state) !== seat) return refuse('not-your-turn', 'It is not your turn.');
   if (isTurnExpired(state, settings.nowMs)) return refuse('turn-expired', 'Time is up for this turn.');
-  // A game stored before fair play has no seed, so its AI numbers cannot be drawn (docs/adr/0029-fair-play-committed-seed.md).
+  // A game stored before fair play has no seed, so its AI numbers cannot be drawn (docs/adr/0003-fair-play-committed-seed.md).
   const aiSeed = state.aiSeed;
   if (!isAiSeed(aiSeed)) {
     return refuse(

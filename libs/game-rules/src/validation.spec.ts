@@ -28,7 +28,7 @@ describe('SPEC §5 messages', () => {
     expect(MESSAGES.createPasscode).toBe('Please, select only numbers or letters, 1 - 4 digits');
     expect(MESSAGES.wrongPasscode).toBe('Oops, try again!');
     expect(PASSCODE_LABEL).toBe('Choose a Passcode ( Only numbers, 1 - 4 digits )');
-    // docs/adr/0023-game-model-where-spec-is-silent.md: our own messages where SPEC gives none.
+    // docs/adr/0001-game-model-where-spec-is-silent.md: our own messages where SPEC gives none.
     expect(MESSAGES.duration).toBe('Please choose a turn duration of 14, 32, 60 or 300 seconds.');
     expect(MESSAGES.gameType).toBe('Please choose a game type: quick-battle or tournament.');
   });

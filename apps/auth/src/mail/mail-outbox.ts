@@ -13,7 +13,7 @@ const CLAIM_MS = 60_000;
 /** Retries of a notice the SMTP server refused, at most every RETRY_MAX_MS. */
 const RETRY_MAX_MS = 10 * 60_000;
 
-/** The notices of the account changes, to send at least once (docs/adr/0070). */
+/** The notices of the account changes, to send at least once (docs/adr/0015). */
 export interface ChangeNotices {
   /** Stores a notice before its change is made; `release` sends it, `drop` forgets it. */
   hold(message: MailMessage): Promise<string>;

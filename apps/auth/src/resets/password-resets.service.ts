@@ -125,7 +125,7 @@ export class PasswordResetsService {
     return { message: USER_MESSAGES.passwordChanged, userId: user._id };
   }
 
-  /** Sends a reset mail (a few tries); a lost one is asked for again (docs/adr/0070). */
+  /** Sends a reset mail (a few tries); a lost one is asked for again (docs/adr/0015). */
   private async sendLink(mail: Parameters<Mailer['send']>[0], userId: string): Promise<void> {
     for (let attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
       try {

@@ -10,7 +10,7 @@ import { isTokenVoid, type VerifiedToken } from '@oasis198/service-kit';
 /**
  * One more logged-out token. The record lists at most `max` of them, still unexpired; the oldest
  * beyond that become `loggedOutThrough`, which voids them and every token of the user issued at or
- * before them (docs/adr/0006), so a record stays small however often its user logs in and out.
+ * before them (docs/adr/0013), so a record stays small however often its user logs in and out.
  */
 export function withLogout(
   stored: UserTokens | undefined,

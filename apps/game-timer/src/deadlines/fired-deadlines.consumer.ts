@@ -157,7 +157,7 @@ export class FiredDeadlinesConsumer implements OnApplicationBootstrap, BeforeApp
    * The server fires a schedule up to 250 ms after its time (its scheduler's tick), so schedules
    * are set TIMER_SCHEDULE_LEAD_MS early and the last stretch is waited here: measured, a nak
    * with that delay costs a second delivery per deadline and came out several times later at
-   * 2,000 deadlines/s (docs/adr/0027-game-timer-on-message-schedules.md).
+   * 2,000 deadlines/s (docs/adr/0008-game-timer-on-message-schedules.md).
    */
   private holdOrReturn(msg: JsMsg, schedule: RoomSchedule, waitMs: number): void {
     if (this.stopping || waitMs > this.config.TIMER_SCHEDULE_LEAD_MS + HOLD_SLACK_MS) {

@@ -69,7 +69,7 @@ PlayerGameSchema.index({ playerId: 1, finishedAt: -1 });
  * A player's kept games, newest first: what the list answers and what keeping GAME_HISTORY_KEPT
  * goes by, read and written by `_id` only. FerretDB finds by `_id` through its index but scans a
  * collection for any other filter: a player's games found by `playerId` cost a scan of every
- * player's games, four times per finished game (docs/adr/0032-game-history-and-leaderboard.md).
+ * player's games, four times per finished game (docs/adr/0019-game-history-and-leaderboard.md).
  */
 @Schema({ collection: 'player_histories', versionKey: false, minimize: false })
 export class PlayerHistory {

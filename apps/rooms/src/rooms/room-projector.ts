@@ -70,7 +70,7 @@ export class RoomProjector {
   private readonly chains = new Map<string, Promise<void>>();
   /**
    * Each room's MongoDB writes, in order, apart from its publishing: the events of a room's next
-   * move do not wait for the database (docs/adr/0024-room-log-is-the-commit-point.md).
+   * move do not wait for the database (docs/adr/0006-room-log-is-the-commit-point.md).
    */
   private readonly writes = new Map<string, Promise<void>>();
   /** Messages in hand at once, across rooms: the loop takes the next one when a slot is free. */

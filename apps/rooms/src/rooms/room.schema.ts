@@ -17,7 +17,7 @@ export const COUNTER_MODEL = 'Counter';
  * In the collection, whosTurn is the JSON text of the GameState (the repository converts): nothing
  * queries inside it, every change replaces it whole, and FerretDB's cost for each read and write
  * of a document grows with the number of values in it, which the move list made the largest part
- * (docs/adr/0024-room-log-is-the-commit-point.md). Rooms stored with whosTurn as a sub-document are still read.
+ * (docs/adr/0006-room-log-is-the-commit-point.md). Rooms stored with whosTurn as a sub-document are still read.
  */
 export interface RoomRecord {
   _id: string;

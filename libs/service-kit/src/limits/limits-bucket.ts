@@ -17,7 +17,7 @@ export const LIMITS_BUCKET_MAX_VALUE_SIZE = KvBucketMaxValueSize[KvBuckets.limit
 export const limitsBucketEnv = {
   /**
    * Bytes the limits bucket may hold. When full, keys it holds still change; a new key of a
-   * pacing limit counts on its replica only, and of a guessing limit answers 503 (docs/adr/0003).
+   * pacing limit counts on its replica only, and of a guessing limit answers 503 (docs/adr/0016).
    */
   LIMITS_BUCKET_MAX_BYTES: z.coerce
     .number()

@@ -17,7 +17,7 @@ export async function connectNats(
     waitOnFirstConnect: true,
     // Every JetStream publish is a request; with async traces on, nats.js captures a stack
     // trace (new Error()) for each one up front, which showed in the rooms service's profile
-    // (docs/adr/0046-library-patches-for-speed.md). Errors still carry their message and code.
+    // (docs/adr/0022-library-patches-for-speed.md). Errors still carry their message and code.
     noAsyncTraces: true,
     ...extra,
   });
