@@ -2,7 +2,7 @@ import { validateEmail } from '@oasis198/game-rules';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { api, errorMessage, isApiError } from '../api';
-import { Field } from '../components/Field';
+import { EmailField } from '../components/Field';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './Accounts.module.css';
@@ -43,15 +43,7 @@ export function ForgetPassword() {
         <h1 id="forget-title">{T.forgetTitle}</h1>
         <p>{T.forgetIntro}</p>
         <form noValidate onSubmit={onSubmit}>
-          <Field
-            label={T.email}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={error}
-            maxLength={64}
-          />
+          <EmailField value={email} onChange={(e) => setEmail(e.target.value)} error={error} />
           <button type="submit" className="btn btn-big" disabled={sending}>
             {sending ? <Spinner inline label={T.submitting} /> : null}
             {T.send}

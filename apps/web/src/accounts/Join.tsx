@@ -3,10 +3,11 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { errorMessage, getSession, isApiError, useRegister } from '../api';
 import { NoticeDialog } from '../components/Dialog';
-import { Field } from '../components/Field';
+import { EmailField, Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './Accounts.module.css';
+import { NewPasswordFields } from './NewPasswordFields';
 
 type FieldName = keyof RegistrationInput;
 type Errors = Partial<Record<FieldName, string>>;
@@ -72,36 +73,8 @@ export function Join() {
             error={errors.name}
             maxLength={32}
           />
-          <Field
-            name="email"
-            label={T.email}
-            type="email"
-            autoComplete="email"
-            value={form.email}
-            onChange={set('email')}
-            error={errors.email}
-            maxLength={64}
-          />
-          <Field
-            name="password"
-            label={T.password}
-            type="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={set('password')}
-            error={errors.password}
-            maxLength={32}
-          />
-          <Field
-            name="confirmedPassword"
-            label={T.confirmPassword}
-            type="password"
-            autoComplete="new-password"
-            value={form.confirmedPassword}
-            onChange={set('confirmedPassword')}
-            error={errors.confirmedPassword}
-            maxLength={32}
-          />
+          <EmailField name="email" value={form.email} onChange={set('email')} error={errors.email} />
+          <NewPasswordFields label={T.password} values={form} errors={errors} onChange={set} />
           <button type="submit" className="btn btn-big" disabled={register.isPending}>
             {register.isPending ? <Spinner inline label={T.submitting} /> : null}
             {T.createAccount}

@@ -3,12 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { api, errorMessage, isApiError } from '../api';
 import { NoticeDialog } from '../components/Dialog';
-import { Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './Accounts.module.css';
+import { NEW_PASSWORD_FIELDS, NewPasswordFields } from './NewPasswordFields';
 
-type FieldName = 'password' | 'confirmedPassword';
+type FieldName = (typeof NEW_PASSWORD_FIELDS)[number];
 type Errors = Partial<Record<FieldName, string>>;
 
 /**
@@ -38,7 +38,7 @@ export function ResetPassword() {
     if (confirmed) found.confirmedPassword = confirmed;
     setErrors(found);
     setFailure(null);
-    const first = (['password', 'confirmedPassword'] as const).find((f) => found[f]);
+    const first = NEW_PASSWORD_FIELDS.find((f) => found[f]);
     if (first) {
       event.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
       return;
@@ -82,26 +82,7 @@ export function ResetPassword() {
         <h1 id="reset-title">{T.resetTitle}</h1>
         <p>{T.resetIntro}</p>
         <form noValidate onSubmit={onSubmit}>
-          <Field
-            name="password"
-            label={T.newPassword}
-            type="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={set('password')}
-            error={errors.password}
-            maxLength={32}
-          />
-          <Field
-            name="confirmedPassword"
-            label={T.confirmPassword}
-            type="password"
-            autoComplete="new-password"
-            value={form.confirmedPassword}
-            onChange={set('confirmedPassword')}
-            error={errors.confirmedPassword}
-            maxLength={32}
-          />
+          <NewPasswordFields label={T.newPassword} values={form} errors={errors} onChange={set} />
           {failure ? <p role="alert">{failure}</p> : null}
           <button type="submit" className="btn btn-big" disabled={state === 'sending'}>
             {state === 'sending' ? <Spinner inline label={T.submitting} /> : null}

@@ -40,23 +40,38 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
   );
 });
 
-type PresetProps = Omit<FieldProps, 'label' | 'type' | 'autoComplete' | 'maxLength'>;
+type Preset = Required<Pick<FieldProps, 'label' | 'type' | 'autoComplete' | 'maxLength'>>;
+type PresetProps = Omit<FieldProps, keyof Preset>;
+
+/** A Field whose label, type, autocomplete and length are the same wherever it is asked. */
+function preset(name: string, fixed: Preset) {
+  const PresetField = forwardRef<HTMLInputElement, PresetProps>((props, ref) => (
+    <Field ref={ref} {...fixed} {...props} />
+  ));
+  PresetField.displayName = name;
+  return PresetField;
+}
 
 /** The e-mail field of a login (SPEC §5: at most 64 characters). */
-export const EmailField = forwardRef<HTMLInputElement, PresetProps>(function EmailField(props, ref) {
-  return <Field ref={ref} label={T.email} type="email" autoComplete="email" maxLength={64} {...props} />;
+export const EmailField = preset('EmailField', {
+  label: T.email,
+  type: 'email',
+  autoComplete: 'email',
+  maxLength: 64,
 });
 
 /** The current-password field of a login or a re-authentication. */
-export const PasswordField = forwardRef<HTMLInputElement, PresetProps>(function PasswordField(props, ref) {
-  return (
-    <Field
-      ref={ref}
-      label={T.password}
-      type="password"
-      autoComplete="current-password"
-      maxLength={64}
-      {...props}
-    />
-  );
+export const PasswordField = preset('PasswordField', {
+  label: T.password,
+  type: 'password',
+  autoComplete: 'current-password',
+  maxLength: 64,
+});
+
+/** The confirmation of a new password (SPEC §5: at most 32 characters, as the password). */
+export const ConfirmPasswordField = preset('ConfirmPasswordField', {
+  label: T.confirmPassword,
+  type: 'password',
+  autoComplete: 'new-password',
+  maxLength: 32,
 });

@@ -8,7 +8,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import { errorMessage, isReauthCancelled, useEditUser } from '../api';
 import { useUi, type EditType } from '../app/ui-state';
-import { Field } from '../components/Field';
+import { ConfirmPasswordField, Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './Profile.module.css';
@@ -121,14 +121,10 @@ export function EditPanel({ onDelete }: { onDelete: () => void }) {
             error={errors.value}
           />
           {choice.type === 'password' ? (
-            <Field
-              label={T.confirmPassword}
-              type="password"
-              autoComplete="new-password"
+            <ConfirmPasswordField
               value={confirm}
               onChange={(e) => setConfirm(e.target.value)}
               error={errors.confirm}
-              maxLength={32}
             />
           ) : null}
           {/* aria-disabled, not disabled, while it runs: the button keeps the focus, which the
