@@ -2,7 +2,7 @@ import { MESSAGES } from '@oasis198/game-rules';
 import { act, screen, within } from '@testing-library/react';
 import { getSession } from '../api/session';
 import { fakeApi } from '../testing/fake-network';
-import { ALICE, reward } from '../testing/fixtures';
+import { ALICE, reward, unavailable, UNAVAILABLE_TEXT } from '../testing/fixtures';
 import { renderApp } from '../testing/render';
 
 const REWARD = `GET /api/rewards/${ALICE._id}`;
@@ -189,22 +189,14 @@ describe('/profile', () => {
   it('does nothing further when the deletion fails', async () => {
     const api = fakeApi({
       [REWARD]: { body: reward() },
-      'DELETE /api/users/delete': {
-        status: 503,
-        body: {
-          message: 'The service is not available right now. Please try again shortly.',
-          code: 'UNAVAILABLE',
-        },
-      },
+      'DELETE /api/users/delete': unavailable,
     });
     const { user } = renderApp('/profile', { user: ALICE });
     await user.click(await screen.findByRole('tab', { name: 'Edit' }));
     await user.click(screen.getByRole('button', { name: 'Delete account' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Confirm to delete account?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(
-      await within(dialog).findByText('The service is not available right now. Please try again shortly.'),
-    ).toBeInTheDocument();
+    expect(await within(dialog).findByText(UNAVAILABLE_TEXT)).toBeInTheDocument();
     expect(api.callsTo(`DELETE /api/rewards/${ALICE._id}/delete`)).toHaveLength(0);
     expect(getSession()).toEqual(ALICE);
   });

@@ -1,7 +1,7 @@
 import { roomLabel } from '@oasis198/game-rules';
 import { act, screen, within } from '@testing-library/react';
 import { fakeApi, FakeEventSource, installEventSource, removeEventSource } from '../testing/fake-network';
-import { ALICE, BOB, CAROL, room, roomList } from '../testing/fixtures';
+import { ALICE, BOB, CAROL, room, roomList, unavailable, UNAVAILABLE_TEXT } from '../testing/fixtures';
 import { renderApp } from '../testing/render';
 
 const open = room({
@@ -176,25 +176,10 @@ describe('/quick-battle/rooms', () => {
   it('shows the error and retries on demand', async () => {
     let fail = true;
     fakeApi({
-      'GET /api/rooms/': () =>
-        fail
-          ? {
-              status: 503,
-              body: {
-                message: 'The service is not available right now. Please try again shortly.',
-                code: 'UNAVAILABLE',
-              },
-            }
-          : roomList([open]),
+      'GET /api/rooms/': () => (fail ? unavailable : roomList([open])),
     });
     const { user } = renderApp('/quick-battle/rooms');
-    expect(
-      await screen.findByText(
-        'The service is not available right now. Please try again shortly.',
-        {},
-        { timeout: 3000 },
-      ),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(UNAVAILABLE_TEXT, {}, { timeout: 3000 })).toBeInTheDocument();
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('list', { name: 'Rooms' })).toBeInTheDocument();

@@ -27,6 +27,14 @@ export function roomList(rooms: RoomView[] = [], total = rooms.length) {
   return { body: rooms, headers: { 'X-Total-Count': String(total) } };
 }
 export const ROOM_LABEL = roomLabel(ROOM_ID);
+/** The room's page, and what the room screen asks of the API about it, as fakeApi keys them. */
+export const ROOM_PATH = `/quick-battle/rooms/${ROOM_ID}`;
+export const GET_ROOM = `GET /api/rooms/${ROOM_ID}`;
+export const EDIT_ROOM = `PATCH /api/rooms/${ROOM_ID}/edit`;
+
+/** The gateway's 503 while a service is away, and the text the app shows for it. */
+export const UNAVAILABLE_TEXT = 'The service is not available right now. Please try again shortly.';
+export const unavailable = { status: 503, body: { message: UNAVAILABLE_TEXT, code: 'UNAVAILABLE' } };
 
 export function reward(overrides: Partial<RankedReward> = {}): RankedReward {
   return {

@@ -8,15 +8,21 @@ import {
   removeEventSource,
   type Handler,
 } from '../../testing/fake-network';
-import { ALICE, BOB, gameRoom, nowSpec, ROOM_ID, ROOM_LABEL } from '../../testing/fixtures';
+import {
+  ALICE,
+  BOB,
+  EDIT_ROOM,
+  GET_ROOM,
+  gameRoom,
+  nowSpec,
+  ROOM_ID,
+  ROOM_LABEL,
+  ROOM_PATH,
+} from '../../testing/fixtures';
 import { renderApp } from '../../testing/render';
 
-const PATH = `/quick-battle/rooms/${ROOM_ID}`;
-const GET = `GET /api/rooms/${ROOM_ID}`;
-const EDIT = `PATCH /api/rooms/${ROOM_ID}/edit`;
-
 function serve(initial: RoomView, extra: Record<string, Handler> = {}) {
-  return fakeApi({ [GET]: { body: initial }, ...extra });
+  return fakeApi({ [GET_ROOM]: { body: initial }, ...extra });
 }
 
 const move = (overrides: Partial<MoveRecord>): MoveRecord => ({
@@ -42,11 +48,11 @@ describe('room screen: game layer', () => {
 
   it('on your turn: You and Opponent, the active player marked, the dial enabled, a pick sent as a move', async () => {
     const api = serve(gameRoom({ total: 4 }), {
-      [EDIT]: {
+      [EDIT_ROOM]: {
         body: { room: gameRoom({ total: 9, turn: 'player2', moves: [move({ total: 9 })], version: 6 }) },
       },
     });
-    const { user } = renderApp(PATH, { user: ALICE });
+    const { user } = renderApp(ROOM_PATH, { user: ALICE });
     const players = await screen.findByRole('list', { name: 'Players' });
     const [me, other] = within(players).getAllByRole('listitem');
     expect(me).toHaveTextContent('You');
@@ -62,13 +68,13 @@ describe('room screen: game layer', () => {
       expect(within(dial).getByRole('button', { name })).toBeEnabled();
     await user.click(within(dial).getByRole('button', { name: '5' }));
     expect(await screen.findByText("Opponent's turn")).toBeInTheDocument();
-    expect(api.callsTo(EDIT)[0]?.body).toEqual({ move: { number: 5, option: 'plain' } });
+    expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({ move: { number: 5, option: 'plain' } });
     expect(screen.getByText('Continuing')).toBeInTheDocument();
   });
 
   it("not your turn: the dial is disabled and the opponent's pause shows the current number", async () => {
     serve(gameRoom({ total: 42, turn: 'player2' }));
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByText("Opponent's turn")).toBeInTheDocument();
     const dial = screen.getByRole('group', { name: 'Dial' });
     for (const button of within(dial).getAllByRole('button')) expect(button).toBeDisabled();
@@ -80,7 +86,7 @@ describe('room screen: game layer', () => {
 
   it('shows player 2 as You from their side', async () => {
     serve(gameRoom({ turn: 'player2' }));
-    renderApp(PATH, { user: BOB });
+    renderApp(ROOM_PATH, { user: BOB });
     const [me, other] = within(await screen.findByRole('list', { name: 'Players' })).getAllByRole('listitem');
     expect(me).toHaveTextContent('Youbob');
     expect(other).toHaveTextContent('Opponentalice');
@@ -96,20 +102,20 @@ describe('room screen: game layer', () => {
     [197, ['Add extra 4', 'Add extra 1', 'Negative 2 X']],
   ])('offers exactly the legal Oasis options at a total of %i', async (total, expected) => {
     serve(gameRoom({ total }));
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     await screen.findByRole('region', { name: 'Support Oasis' });
     expect(oasisButtons()).toEqual(expected);
   });
 
   it('drops an option with no uses left unless matched credit covers it', async () => {
     serve(gameRoom({ total: 10, oasis1: { double: 0, matched: 0 } }));
-    const first = renderApp(PATH, { user: ALICE });
+    const first = renderApp(ROOM_PATH, { user: ALICE });
     await screen.findByRole('region', { name: 'Support Oasis' });
     expect(oasisButtons()).toEqual(['Add extra 7', 'Add extra 1']);
     first.unmount();
 
     serve(gameRoom({ total: 10, oasis1: { double: 0, matched: 2 } }));
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     const panel = await screen.findByRole('region', { name: 'Support Oasis' });
     expect(oasisButtons()).toEqual(['Double', 'Add extra 7', 'Add extra 1']);
     expect(within(panel).getByRole('button', { name: /Double/ })).toHaveTextContent('0 left');
@@ -118,9 +124,9 @@ describe('room screen: game layer', () => {
 
   it('selects an option, deselects it on a second click, and sends the selected one with the pick', async () => {
     const api = serve(gameRoom({ total: 10 }), {
-      [EDIT]: { body: { room: gameRoom({ total: 16, turn: 'player2', version: 6 }) } },
+      [EDIT_ROOM]: { body: { room: gameRoom({ total: 16, turn: 'player2', version: 6 }) } },
     });
-    const { user } = renderApp(PATH, { user: ALICE });
+    const { user } = renderApp(ROOM_PATH, { user: ALICE });
     const double = await screen.findByRole('button', { name: /^Double/ });
     expect(double).toHaveAttribute('aria-pressed', 'false');
     await user.click(double);
@@ -131,7 +137,7 @@ describe('room screen: game layer', () => {
     await user.click(
       within(screen.getByRole('group', { name: 'Dial' })).getByRole('button', { name: 'Random' }),
     );
-    expect(api.callsTo(EDIT)[0]?.body).toEqual({ move: { number: 'random', option: 'double' } });
+    expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({ move: { number: 'random', option: 'double' } });
   });
 
   it('shows the picked number and the AI number for 2.4 s after a move, then for the opponent’s push', async () => {
@@ -143,8 +149,8 @@ describe('room screen: game layer', () => {
       moves: [move({ number: 5, aiNumber: 5 })],
       version: 6,
     });
-    serve(gameRoom(), { [EDIT]: { body: { room: after } } });
-    const { user } = renderApp(PATH, { user: ALICE, fakeTimers: true });
+    serve(gameRoom(), { [EDIT_ROOM]: { body: { room: after } } });
+    const { user } = renderApp(ROOM_PATH, { user: ALICE, fakeTimers: true });
     await user.click(
       within(await screen.findByRole('group', { name: 'Dial' })).getByRole('button', { name: '5' }),
     );
@@ -176,28 +182,28 @@ describe('room screen: game layer', () => {
 
   it("counts down to the deadline and reads 'Weak' below -6 s", async () => {
     serve(gameRoom({ deadlineIn: 20 }));
-    const first = renderApp(PATH, { user: ALICE });
+    const first = renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByRole('timer')).toHaveTextContent('20 s');
     first.unmount();
     serve(gameRoom({ deadlineIn: -3 }));
-    const second = renderApp(PATH, { user: ALICE });
+    const second = renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByRole('timer')).toHaveTextContent('-3 s');
     second.unmount();
     serve(gameRoom({ deadlineIn: -7 }));
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByRole('timer')).toHaveTextContent('Weak');
   });
 
   it('aligns the countdown with the server clock', async () => {
     const room = gameRoom({ deadlineIn: 20 });
     serve({ ...room, serverNow: room.serverNow - 30 });
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByRole('timer')).toHaveTextContent('50 s');
   });
 
   it('marks reached milestones green and the others as not reached yet', async () => {
     serve(gameRoom({ total: 100 }));
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     const list = await screen.findByRole('region', { name: 'Milestones' });
     const items = within(list).getAllByRole('listitem');
     expect(items[0]).toHaveTextContent('Milestone 73You nailed this milestone');
@@ -207,9 +213,9 @@ describe('room screen: game layer', () => {
 
   it('shows the refusal when a move is refused', async () => {
     serve(gameRoom(), {
-      [EDIT]: { status: 409, body: { message: 'Time is up for this turn.', code: 'CONFLICT' } },
+      [EDIT_ROOM]: { status: 409, body: { message: 'Time is up for this turn.', code: 'CONFLICT' } },
     });
-    const { user } = renderApp(PATH, { user: ALICE });
+    const { user } = renderApp(ROOM_PATH, { user: ALICE });
     await user.click(
       within(await screen.findByRole('group', { name: 'Dial' })).getByRole('button', { name: '3' }),
     );
@@ -218,7 +224,7 @@ describe('room screen: game layer', () => {
 
   it('opens GAME SETTINGS and toggles the music, remembering the choice', async () => {
     serve(gameRoom());
-    const { user } = renderApp(PATH, { user: ALICE });
+    const { user } = renderApp(ROOM_PATH, { user: ALICE });
     await user.click(await screen.findByRole('button', { name: 'Settings' }));
     const dialog = screen.getByRole('dialog', { name: 'GAME SETTINGS' });
     const music = within(dialog).getByRole('switch', { name: 'Music' });
@@ -234,7 +240,7 @@ describe('room screen: game layer', () => {
 
   it('shows the help panel with the counters and the help type in upper case, and closes it', async () => {
     serve(gameRoom({ oasis1: { minus: 2, matched: 1 } }));
-    const { user } = renderApp(PATH, { user: ALICE });
+    const { user } = renderApp(ROOM_PATH, { user: ALICE });
     const help = await screen.findByRole('complementary', { name: 'PLUS' });
     const counters = within(help).getByRole('list', { name: 'Your Oasis counters' });
     expect(
@@ -252,21 +258,21 @@ describe('room screen: game layer', () => {
 
   it('leaves the game through the Exit confirmation and goes to the room list', async () => {
     const api = serve(gameRoom(), {
-      [EDIT]: { body: { room: gameRoom() } },
+      [EDIT_ROOM]: { body: { room: gameRoom() } },
       'GET /api/rooms/': { body: [] },
     });
-    const { user, router } = renderApp(PATH, { user: ALICE });
+    const { user, router } = renderApp(ROOM_PATH, { user: ALICE });
     await user.click(await screen.findByRole('button', { name: 'Exit' }));
     const dialog = screen.getByRole('dialog', { name: `Sure you want to leave the room ${ROOM_LABEL}?` });
     await user.click(within(dialog).getByRole('button', { name: 'Exit' }));
     await screen.findByRole('heading', { name: 'Rooms' });
     expect(router.state.location.pathname).toBe('/quick-battle/rooms');
-    expect(api.callsTo(EDIT)[0]?.body).toEqual({ players: { playerId: ALICE._id, removePlayer: true } });
+    expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({ players: { playerId: ALICE._id, removePlayer: true } });
   });
 
   it('announces turn changes politely', async () => {
     serve(gameRoom());
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByText('Your turn')).toHaveAttribute('aria-live', 'polite');
   });
 });

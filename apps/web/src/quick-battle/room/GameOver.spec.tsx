@@ -2,15 +2,22 @@ import type { RoomView } from '@oasis198/contracts';
 import { aiNumber, type MoveRecord, type Seat } from '@oasis198/game-rules';
 import { screen, within } from '@testing-library/react';
 import { fakeApi, type Handler } from '../../testing/fake-network';
-import { AI_COMMIT, AI_SEED, ALICE, BOB, CAROL, nowSpec, overRoom, ROOM_ID } from '../../testing/fixtures';
+import {
+  AI_COMMIT,
+  AI_SEED,
+  ALICE,
+  BOB,
+  CAROL,
+  EDIT_ROOM,
+  GET_ROOM,
+  nowSpec,
+  overRoom,
+  ROOM_PATH,
+} from '../../testing/fixtures';
 import { renderApp } from '../../testing/render';
 
-const PATH = `/quick-battle/rooms/${ROOM_ID}`;
-const GET = `GET /api/rooms/${ROOM_ID}`;
-const EDIT = `PATCH /api/rooms/${ROOM_ID}/edit`;
-
 function serve(initial: RoomView, extra: Record<string, Handler> = {}) {
-  return fakeApi({ [GET]: { body: initial }, ...extra });
+  return fakeApi({ [GET_ROOM]: { body: initial }, ...extra });
 }
 
 /** The room as the server answers Play Again: the seat ready, the version one higher. */
@@ -25,8 +32,8 @@ const readyPanel = () => within(screen.getByRole('list', { name: 'Ready To Play'
 describe('room screen: game over', () => {
   it('shows the win, the countdown and the explanation; Play Again marks your seat ready', async () => {
     const won = overRoom('player1');
-    const api = serve(won, { [EDIT]: { body: { room: readied(won, 'player1') } } });
-    const { user } = renderApp(PATH, { user: ALICE });
+    const api = serve(won, { [EDIT_ROOM]: { body: { room: readied(won, 'player1') } } });
+    const { user } = renderApp(ROOM_PATH, { user: ALICE });
 
     expect(await screen.findByRole('heading', { name: 'You won!' })).toBeInTheDocument();
     // Ended 3 s ago: 50 s window, shown 5 s short.
@@ -36,7 +43,7 @@ describe('room screen: game over', () => {
     expect(readyPanel().map((li) => li.textContent)).toEqual(['YouThinking...', 'OpponentThinking...']);
 
     await user.click(screen.getByRole('button', { name: 'Play Again' }));
-    expect(api.callsTo(EDIT)[0]?.body).toEqual({
+    expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({
       whosTurnReadyPlayer: { player1: { turn: false, restart: true } },
     });
     expect(await screen.findByText('Ready To Play', { selector: 'span' })).toBeInTheDocument();
@@ -45,14 +52,14 @@ describe('room screen: game over', () => {
   });
 
   it('shows the loss to the other player, who readies their own seat', async () => {
-    const api = serve(overRoom('player1'), { [EDIT]: { body: { room: overRoom('player1') } } });
-    const { user } = renderApp(PATH, { user: BOB });
+    const api = serve(overRoom('player1'), { [EDIT_ROOM]: { body: { room: overRoom('player1') } } });
+    const { user } = renderApp(ROOM_PATH, { user: BOB });
     expect(await screen.findByRole('heading', { name: 'You lost' })).toBeInTheDocument();
     expect(screen.getByText('Opponent brought the total to 198 or more.')).toBeInTheDocument();
     // Their own seat first, as in the players header.
     expect(readyPanel().map((li) => li.textContent)).toEqual(['YouThinking...', 'OpponentThinking...']);
     await user.click(screen.getByRole('button', { name: 'Play Again' }));
-    expect(api.callsTo(EDIT)[0]?.body).toEqual({
+    expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({
       whosTurnReadyPlayer: { player2: { turn: false, restart: true } },
     });
   });
@@ -65,7 +72,7 @@ describe('room screen: game over', () => {
 
   it("explains a timeout, and shows spectators '{name} won' without Play Again", async () => {
     serve(overRoom('player2', { endReason: 'timeout', currentNumber: 11, moves: bothMoved() }));
-    renderApp(PATH, { user: CAROL });
+    renderApp(ROOM_PATH, { user: CAROL });
     expect(await screen.findByRole('heading', { name: 'bob won' })).toBeInTheDocument();
     expect(screen.getByText('alice ran out of time.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Play Again' })).not.toBeInTheDocument();
@@ -79,7 +86,7 @@ describe('room screen: game over', () => {
       ['a spectator', CAROL, 'alice ran out of time.'],
     ])('reads "Game aborted" for %s, says why, and that it pays nothing', async (_who, viewer, why) => {
       serve(overRoom('player2', { endReason: 'timeout', currentNumber: 9, moves: bothMoved().slice(0, 1) }));
-      renderApp(PATH, { user: viewer });
+      renderApp(ROOM_PATH, { user: viewer });
       const heading = await screen.findByRole('heading', { name: 'Game aborted' });
       expect(heading.className).not.toMatch(/won|lost/);
       expect(screen.queryByText(/You won|You lost| won$/)).not.toBeInTheDocument();
@@ -89,7 +96,7 @@ describe('room screen: game over', () => {
 
     it('reads "Game aborted" after a leave before any move, and still offers Play Again', async () => {
       serve(overRoom('player1', { endReason: 'left', moves: [] }));
-      renderApp(PATH, { user: ALICE });
+      renderApp(ROOM_PATH, { user: ALICE });
       expect(await screen.findByRole('heading', { name: 'Game aborted' })).toBeInTheDocument();
       expect(screen.getByText('Opponent left the game.')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Play Again' })).toBeInTheDocument();
@@ -98,7 +105,7 @@ describe('room screen: game over', () => {
 
   it('hides Play Again once the ready window is over', async () => {
     serve(overRoom('player1', { endedAt: nowSpec() - 55 }));
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByText('The time to play again is over.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Play Again' })).not.toBeInTheDocument();
   });
@@ -119,7 +126,7 @@ describe('room screen: game over', () => {
 
     it('says every AI number checks out, and shows the commitment and the seed to check by hand', async () => {
       serve(overRoom('player2', { moves: movesOf(AI_SEED) }));
-      const { user } = renderApp(PATH, { user: ALICE });
+      const { user } = renderApp(ROOM_PATH, { user: ALICE });
       expect(await screen.findByText('Every AI number of this game checks out.')).toBeInTheDocument();
       expect(screen.queryByText('These AI numbers do not match the commitment.')).not.toBeInTheDocument();
       await user.click(screen.getByText('Check it yourself'));
@@ -131,7 +138,7 @@ describe('room screen: game over', () => {
       const [first, second] = movesOf(AI_SEED) as [MoveRecord, MoveRecord];
       const tampered = { ...second, aiNumber: (second.aiNumber % 9) + 1 };
       serve(overRoom('player2', { moves: [first, tampered] }));
-      renderApp(PATH, { user: CAROL });
+      renderApp(ROOM_PATH, { user: CAROL });
       expect(await screen.findByText('These AI numbers do not match the commitment.')).toBeInTheDocument();
       expect(screen.queryByText('Every AI number of this game checks out.')).not.toBeInTheDocument();
     });
@@ -140,13 +147,13 @@ describe('room screen: game over', () => {
       const other = '00'.repeat(32);
       const room = overRoom('player1', { moves: [] });
       serve({ ...room, aiSeed: other, whosTurn: { ...room.whosTurn, aiSeed: other } });
-      renderApp(PATH, { user: BOB });
+      renderApp(ROOM_PATH, { user: BOB });
       expect(await screen.findByText('These AI numbers do not match the commitment.')).toBeInTheDocument();
     });
 
     it('checks an honest game without moves as fine', async () => {
       serve(overRoom('player1', { moves: [], endReason: 'left' }));
-      renderApp(PATH, { user: BOB });
+      renderApp(ROOM_PATH, { user: BOB });
       expect(await screen.findByText('Every AI number of this game checks out.')).toBeInTheDocument();
     });
   });
@@ -160,7 +167,7 @@ describe('room screen: game over', () => {
       'reads "Draw: the move limit was reached." for %s, with no won or lost state',
       async (_who, viewer) => {
         serve(overRoom(null, { currentNumber: 150 }));
-        renderApp(PATH, { user: viewer });
+        renderApp(ROOM_PATH, { user: viewer });
         const heading = await screen.findByRole('heading', { name: 'Draw: the move limit was reached.' });
         expect(heading.className).not.toMatch(/won|lost/);
         expect(screen.queryByText(/You won|You lost| won$/)).not.toBeInTheDocument();
@@ -170,10 +177,10 @@ describe('room screen: game over', () => {
 
     it('lets a player press Play Again after a draw', async () => {
       const drawn = overRoom(null);
-      const api = serve(drawn, { [EDIT]: { body: { room: readied(drawn, 'player2') } } });
-      const { user } = renderApp(PATH, { user: BOB });
+      const api = serve(drawn, { [EDIT_ROOM]: { body: { room: readied(drawn, 'player2') } } });
+      const { user } = renderApp(ROOM_PATH, { user: BOB });
       await user.click(await screen.findByRole('button', { name: 'Play Again' }));
-      expect(api.callsTo(EDIT)[0]?.body).toEqual({
+      expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({
         whosTurnReadyPlayer: { player2: { turn: false, restart: true } },
       });
       expect(await screen.findByText('Ready To Play', { selector: 'span' })).toBeInTheDocument();
@@ -182,13 +189,13 @@ describe('room screen: game over', () => {
 
   it('leaves with Exit Game', async () => {
     const api = serve(overRoom('player1'), {
-      [EDIT]: { body: { room: overRoom('player1') } },
+      [EDIT_ROOM]: { body: { room: overRoom('player1') } },
       'GET /api/rooms/': { body: [] },
     });
-    const { user, router } = renderApp(PATH, { user: ALICE });
+    const { user, router } = renderApp(ROOM_PATH, { user: ALICE });
     await user.click(await screen.findByRole('button', { name: 'Exit Game' }));
     await screen.findByRole('heading', { name: 'Rooms' });
     expect(router.state.location.pathname).toBe('/quick-battle/rooms');
-    expect(api.callsTo(EDIT)[0]?.body).toEqual({ players: { playerId: ALICE._id, removePlayer: true } });
+    expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({ players: { playerId: ALICE._id, removePlayer: true } });
   });
 });

@@ -7,16 +7,26 @@ import {
   removeEventSource,
   type Handler,
 } from '../../testing/fake-network';
-import { ALICE, BOB, CAROL, gameRoom, nowSpec, room, ROOM_ID, ROOM_LABEL } from '../../testing/fixtures';
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  EDIT_ROOM,
+  GET_ROOM,
+  gameRoom,
+  nowSpec,
+  room,
+  ROOM_ID,
+  ROOM_LABEL,
+  ROOM_PATH,
+  unavailable,
+  UNAVAILABLE_TEXT,
+} from '../../testing/fixtures';
 import { renderApp } from '../../testing/render';
-
-const PATH = `/quick-battle/rooms/${ROOM_ID}`;
-const GET = `GET /api/rooms/${ROOM_ID}`;
-const EDIT = `PATCH /api/rooms/${ROOM_ID}/edit`;
 
 function serve(initial: RoomView, extra: Record<string, Handler> = {}) {
   let current = initial;
-  const api = fakeApi({ [GET]: () => ({ body: current }), ...extra });
+  const api = fakeApi({ [GET_ROOM]: () => ({ body: current }), ...extra });
   return { api, set: (next: RoomView) => (current = next) };
 }
 
@@ -34,14 +44,14 @@ describe('room screen: lobby', () => {
 
   it('hides the header and names the room by its label', async () => {
     serve(room());
-    renderApp(PATH);
+    renderApp(ROOM_PATH);
     expect(await screen.findByRole('heading', { name: `Room ${ROOM_LABEL}` })).toBeInTheDocument();
     expect(screen.queryByRole('banner')).not.toBeInTheDocument();
   });
 
   it('lets a visitor watch, and asks them to log in to play', async () => {
     serve(room());
-    const { user } = renderApp(PATH);
+    const { user } = renderApp(ROOM_PATH);
     expect(await screen.findByRole('heading', { name: 'Play or watch?' })).toBeInTheDocument();
     expect(screen.getByText('Visitors can watch any game. You need an account to play.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Log in to play' })).toHaveAttribute('href', '/login');
@@ -53,15 +63,15 @@ describe('room screen: lobby', () => {
 
   it('joins an open room one second after the player chose to play', async () => {
     jest.useFakeTimers();
-    const { api } = serve(room(), { [EDIT]: { body: { room: gameRoom() } } });
-    const { user } = renderApp(PATH, { user: BOB, fakeTimers: true });
+    const { api } = serve(room(), { [EDIT_ROOM]: { body: { room: gameRoom() } } });
+    const { user } = renderApp(ROOM_PATH, { user: BOB, fakeTimers: true });
     await user.click(await screen.findByRole('button', { name: 'Play' }));
     expect(screen.getByText('Joining the room…')).toBeInTheDocument();
     await advance(900);
-    expect(api.callsTo(EDIT)).toHaveLength(0);
+    expect(api.callsTo(EDIT_ROOM)).toHaveLength(0);
     await advance(200);
-    expect(api.callsTo(EDIT)).toHaveLength(1);
-    const call = api.callsTo(EDIT)[0];
+    expect(api.callsTo(EDIT_ROOM)).toHaveLength(1);
+    const call = api.callsTo(EDIT_ROOM)[0];
     expect(call?.body).toEqual({ players: { playerId: BOB._id, playerName: BOB.name } });
     expect(call?.headers.Authorization).toBe(`Bearer ${BOB.token}`);
     expect(await screen.findByRole('list', { name: 'Players' })).toBeInTheDocument();
@@ -69,21 +79,21 @@ describe('room screen: lobby', () => {
 
   it('auto-joins when the player arrives from the list choosing to play', async () => {
     jest.useFakeTimers();
-    const { api } = serve(room(), { [EDIT]: { body: { room: gameRoom() } } });
-    renderApp(PATH, { user: BOB, fakeTimers: true, state: { intent: 'play' } });
+    const { api } = serve(room(), { [EDIT_ROOM]: { body: { room: gameRoom() } } });
+    renderApp(ROOM_PATH, { user: BOB, fakeTimers: true, state: { intent: 'play' } });
     expect(await screen.findByText('Joining the room…')).toBeInTheDocument();
     await advance(1_100);
-    expect(api.callsTo(EDIT)).toHaveLength(1);
+    expect(api.callsTo(EDIT_ROOM)).toHaveLength(1);
   });
 
   it("asks for the passcode (4 characters at most) and says 'Oops, try again!' when refused", async () => {
     const { api } = serve(room({ hasPassCode: true }), {
-      [EDIT]: (req) =>
+      [EDIT_ROOM]: (req) =>
         (req.body as { passCode?: string }).passCode === '1234'
           ? { body: { room: gameRoom() } }
           : { status: 403, body: { message: 'Oops, try again!', code: 'FORBIDDEN' } },
     });
-    const { user } = renderApp(PATH, { user: BOB, state: { intent: 'play' } });
+    const { user } = renderApp(ROOM_PATH, { user: BOB, state: { intent: 'play' } });
     const input = await screen.findByLabelText('Passcode');
     expect(input).toHaveAttribute('maxlength', '4');
     await user.type(input, '99999');
@@ -92,7 +102,7 @@ describe('room screen: lobby', () => {
     expect(await screen.findByText('Oops, try again!')).toBeInTheDocument();
     // The message comes with the Join button enabled again.
     expect(screen.getByRole('button', { name: 'Join' })).toBeEnabled();
-    expect(api.callsTo(EDIT)[0]?.body).toEqual({
+    expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({
       players: { playerId: BOB._id, playerName: BOB.name },
       passCode: '9999',
     });
@@ -107,9 +117,9 @@ describe('room screen: lobby', () => {
     jest.useFakeTimers();
     // Told apart by its code alone: whatever the server's wording, SPEC's text shows.
     serve(room(), {
-      [EDIT]: { status: 409, body: { message: 'Both seats are taken.', code: 'ROOM_FULL' } },
+      [EDIT_ROOM]: { status: 409, body: { message: 'Both seats are taken.', code: 'ROOM_FULL' } },
     });
-    renderApp(PATH, { user: CAROL, fakeTimers: true, state: { intent: 'play' } });
+    renderApp(ROOM_PATH, { user: CAROL, fakeTimers: true, state: { intent: 'play' } });
     await screen.findByText('Joining the room…');
     await advance(1_100);
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -123,12 +133,12 @@ describe('room screen: lobby', () => {
   it('shows any other refused join as the server words it, without the room-full overlay', async () => {
     jest.useFakeTimers();
     serve(room(), {
-      [EDIT]: {
+      [EDIT_ROOM]: {
         status: 409,
         body: { message: 'You are already playing in another room. Leave it first.', code: 'CONFLICT' },
       },
     });
-    renderApp(PATH, { user: CAROL, fakeTimers: true, state: { intent: 'play' } });
+    renderApp(ROOM_PATH, { user: CAROL, fakeTimers: true, state: { intent: 'play' } });
     await screen.findByText('Joining the room…');
     await advance(1_100);
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -141,7 +151,7 @@ describe('room screen: lobby', () => {
 
   it('keeps the creator waiting for an opponent, with the bundled animation and no third-party call', async () => {
     const { api } = serve(room());
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByRole('heading', { name: 'Waiting for an opponent' })).toBeInTheDocument();
     expect(
       screen.getByRole('img', { name: 'A camel strolling past the oasis while you wait' }),
@@ -153,8 +163,8 @@ describe('room screen: lobby', () => {
     jest.useFakeTimers();
     const aiJoinsAt = nowSpec() + 12;
     // Polled every 5 s, each answer with the server's clock of its moment.
-    fakeApi({ [GET]: () => ({ body: room({ aiJoinsAt, serverNow: nowSpec() }) }) });
-    renderApp(PATH, { user: ALICE, fakeTimers: true });
+    fakeApi({ [GET_ROOM]: () => ({ body: room({ aiJoinsAt, serverNow: nowSpec() }) }) });
+    renderApp(ROOM_PATH, { user: ALICE, fakeTimers: true });
     const countdown = await screen.findByText('The AI takes the seat in 12 s unless someone joins first.');
     expect(countdown).toHaveRole('status');
     await advance(3_000);
@@ -165,7 +175,7 @@ describe('room screen: lobby', () => {
 
   it('shows no AI countdown in a room without the AI option', async () => {
     serve(room({ aiJoinsAt: null }));
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByRole('heading', { name: 'Waiting for an opponent' })).toBeInTheDocument();
     expect(screen.queryByText(/The AI/)).not.toBeInTheDocument();
   });
@@ -180,7 +190,7 @@ describe('room screen: lobby', () => {
         body: { data: { categories: [{ preview_url: 'https://media.gifs.example/camel.gif' }] } },
       },
     });
-    renderApp(PATH, { user: ALICE });
+    renderApp(ROOM_PATH, { user: ALICE });
     const image = await screen.findByRole('img', { name: 'A camel strolling past the oasis while you wait' });
     expect(await screen.findByRole('link', { name: /Powered by gifs.example/ })).toHaveAttribute(
       'href',
@@ -197,27 +207,27 @@ describe('room screen: lobby', () => {
 
   it("lets a waiting member leave after 'Sure you want to leave the room …?'", async () => {
     const { api } = serve(room(), {
-      [EDIT]: { body: { room: room({ players: [] }) } },
+      [EDIT_ROOM]: { body: { room: room({ players: [] }) } },
       'GET /api/rooms/': { body: [] },
     });
-    const { user, router } = renderApp(PATH, { user: ALICE });
+    const { user, router } = renderApp(ROOM_PATH, { user: ALICE });
     await user.click(await screen.findByRole('button', { name: 'Exit' }));
     const dialog = screen.getByRole('dialog', { name: `Sure you want to leave the room ${ROOM_LABEL}?` });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(api.callsTo(EDIT)).toHaveLength(0);
+    expect(api.callsTo(EDIT_ROOM)).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Exit' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Exit' }));
     expect(await screen.findByRole('heading', { name: 'Rooms' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/quick-battle/rooms');
-    expect(api.callsTo(EDIT)[0]?.body).toEqual({ players: { playerId: ALICE._id, removePlayer: true } });
+    expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({ players: { playerId: ALICE._id, removePlayer: true } });
   });
 
   it('goes to /quick-battle and says why when the room does not exist', async () => {
     fakeApi({
-      [GET]: { status: 404, body: { message: 'This room does not exist any more.', code: 'NOT_FOUND' } },
+      [GET_ROOM]: { status: 404, body: { message: 'This room does not exist any more.', code: 'NOT_FOUND' } },
     });
-    const { router } = renderApp(PATH, { user: ALICE });
+    const { router } = renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByText('This room does not exist any more.')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/quick-battle');
   });
@@ -229,8 +239,8 @@ describe('room screen: lobby', () => {
       body: { message: 'This room does not exist any more.', code: 'NOT_FOUND', details: { reason: 'left' } },
     };
     let gone = false;
-    serve(gameRoom({ total: 10 }), { [GET]: () => (gone ? closed : { body: gameRoom({ total: 10 }) }) });
-    const { router } = renderApp(PATH, { user: ALICE, fakeTimers: true });
+    serve(gameRoom({ total: 10 }), { [GET_ROOM]: () => (gone ? closed : { body: gameRoom({ total: 10 }) }) });
+    const { router } = renderApp(ROOM_PATH, { user: ALICE, fakeTimers: true });
     expect(await screen.findByRole('status', { name: 'Total' })).toHaveTextContent('10');
     gone = true;
     await advance(5_100);
@@ -243,7 +253,7 @@ describe('room screen: lobby', () => {
     installEventSource();
     let gone = false;
     serve(gameRoom({ total: 10 }), {
-      [GET]: () =>
+      [GET_ROOM]: () =>
         gone
           ? {
               status: 404,
@@ -255,7 +265,7 @@ describe('room screen: lobby', () => {
             }
           : { body: gameRoom({ total: 10 }) },
     });
-    const { router } = renderApp(PATH, { user: ALICE, fakeTimers: true });
+    const { router } = renderApp(ROOM_PATH, { user: ALICE, fakeTimers: true });
     expect(await screen.findByRole('status', { name: 'Total' })).toHaveTextContent('10');
     const stream = FakeEventSource.latest(`/api/rooms/${ROOM_ID}/stream`);
     await act(async () => stream?.open());
@@ -273,25 +283,10 @@ describe('room screen: lobby', () => {
   it('shows a fetch failure with a retry instead of leaving', async () => {
     let fail = true;
     fakeApi({
-      [GET]: () =>
-        fail
-          ? {
-              status: 503,
-              body: {
-                message: 'The service is not available right now. Please try again shortly.',
-                code: 'UNAVAILABLE',
-              },
-            }
-          : { body: room() },
+      [GET_ROOM]: () => (fail ? unavailable : { body: room() }),
     });
-    const { user } = renderApp(PATH, { user: ALICE });
-    expect(
-      await screen.findByText(
-        'The service is not available right now. Please try again shortly.',
-        {},
-        { timeout: 3000 },
-      ),
-    ).toBeInTheDocument();
+    const { user } = renderApp(ROOM_PATH, { user: ALICE });
+    expect(await screen.findByText(UNAVAILABLE_TEXT, {}, { timeout: 3000 })).toBeInTheDocument();
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'Waiting for an opponent' })).toBeInTheDocument();
@@ -300,7 +295,7 @@ describe('room screen: lobby', () => {
   it('follows pushes (newest version wins) and leaves when the room is deleted', async () => {
     installEventSource();
     serve(gameRoom({ total: 10, version: 5 }));
-    const { router } = renderApp(PATH, { user: ALICE });
+    const { router } = renderApp(ROOM_PATH, { user: ALICE });
     expect(await screen.findByRole('status', { name: 'Total' })).toHaveTextContent('10');
     const stream = FakeEventSource.latest(`/api/rooms/${ROOM_ID}/stream`);
     expect(stream).toBeDefined();
@@ -323,7 +318,7 @@ describe('room screen: lobby', () => {
 
   it('lets anyone watch a full room read-only, with both names', async () => {
     serve(gameRoom({ total: 12, turn: 'player2' }));
-    renderApp(PATH, { user: CAROL });
+    renderApp(ROOM_PATH, { user: CAROL });
     expect(await screen.findByText('You are watching this game.')).toBeInTheDocument();
     const players = screen.getByRole('list', { name: 'Players' });
     expect(within(players).getByText('alice')).toBeInTheDocument();
