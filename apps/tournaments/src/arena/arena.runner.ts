@@ -13,8 +13,8 @@ import { Counter, Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
 import { type ArenaDoc, ArenaRepository, type PairingDoc } from './arena.repository';
 import { ArenaService } from './arena.service';
-import { pairFree } from './pairing';
-import { currentOrNextArena, isRunning, previousArena } from './schedule';
+import { pairFree, pairingWait } from './pairing';
+import { type ArenaWindow, currentOrNextArena, isRunning, previousArena } from './schedule';
 import { prizesFor } from './standings';
 
 const LEASE = 'arena-runner';
@@ -47,7 +47,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     this.rpc = new RpcClient(natsEndpoint(config), 'tournaments', config.RPC_TIMEOUT_MS, logger);
     this.pairingLatency = new Histogram({
       name: 'oasis_arena_pairing_seconds',
-      help: 'From a player free in a running arena to their arena room opened.',
+      help: 'From a player free in a running arena (its start, or their game over) to their arena room opened; one per player.',
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
       registers: [metrics.registry],
     });
@@ -91,7 +91,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     await this.resumeOpenings(nowMs);
     for (const schedule of this.arenas.schedules) {
       const arena = currentOrNextArena(schedule, nowMs);
-      if (isRunning(arena, nowMs)) await this.pair(arena.arenaId, arena.endsAt, nowMs);
+      // Pairings are news: the event pages (and their players) learn of their room from the notice.
+      if (isRunning(arena, nowMs) && (await this.pair(arena, nowMs)) > 0) this.arenas.changed(arena.eventId);
       const before = previousArena(schedule, nowMs);
       await this.repository.ensureArena({ _id: before.arenaId, ...before }).catch(() => undefined);
     }
@@ -100,23 +101,27 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     return true;
   }
 
-  private async pair(arenaId: string, endsAt: number, nowMs: number): Promise<void> {
-    const free = await this.repository.freePlayers(arenaId, nowMs);
-    if (free.length < 2) return;
+  /** Pairs the arena's free players; resolves how many rooms were opened. */
+  private async pair(arena: ArenaWindow, nowMs: number): Promise<number> {
+    const free = await this.repository.freePlayers(arena.arenaId, nowMs);
+    if (free.length < 2) return 0;
     const byId = new Map(free.map((e) => [e.playerId, e]));
+    let opened = 0;
     for (const [a, b] of pairFree(free)) {
-      if (Date.now() >= endsAt) return;
+      if (Date.now() >= arena.endsAt) break;
       const players: [Person, Person] = [a, b].map((id) => ({ id, name: byId.get(id)?.name ?? id })) as [
         Person,
         Person,
       ];
-      const waited = Math.max(...[a, b].map((id) => byId.get(id)?.freeSince ?? nowMs));
-      await this.open(arenaId, players, waited);
+      const freeSince = [a, b].map((id) => byId.get(id)?.freeSince ?? nowMs);
+      if (await this.open(arena, players, freeSince)) opened++;
     }
+    return opened;
   }
 
-  /** Writes the pairing, seats both players in it, then asks rooms to open it. */
-  private async open(arenaId: string, players: [Person, Person], freeSince: number): Promise<void> {
+  /** Writes the pairing, seats both players in it, then asks rooms to open it; true once opened. */
+  private async open(arena: ArenaWindow, players: [Person, Person], freeSince: number[]): Promise<boolean> {
+    const arenaId = arena.arenaId;
     const roomId = newRoomId();
     await this.repository.addPairing({
       _id: roomId,
@@ -132,13 +137,21 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     if (claimed.length < 2) {
       for (const id of claimed) await this.repository.release(arenaId, id, roomId, Date.now());
       await this.repository.setPairing(roomId, 'failed');
-      return;
+      return false;
     }
-    await this.askRooms({ _id: roomId, arenaId, players, state: 'opening', at: Date.now() });
-    if (freeSince <= Date.now()) this.pairingLatency.observe((Date.now() - freeSince) / 1000);
+    if (!(await this.askRooms({ _id: roomId, arenaId, players, state: 'opening', at: Date.now() })))
+      return false;
+    // Each player's own wait: the one freed first waited longer than the pair's latest.
+    const openedAt = Date.now();
+    for (const since of freeSince) {
+      const wait = pairingWait(since, arena.startsAt, openedAt);
+      if (wait !== null) this.pairingLatency.observe(wait);
+    }
+    return true;
   }
 
-  private async askRooms(pairing: PairingDoc): Promise<void> {
+  /** Asks rooms to open the pairing's room; true once opened, false (both freed) when a player is busy. */
+  private async askRooms(pairing: PairingDoc): Promise<boolean> {
     const request: OpenArenaRoomRequest = {
       roomId: pairing._id,
       arenaId: pairing.arenaId,
@@ -148,7 +161,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     if (answer.opened) {
       await this.repository.setPairing(pairing._id, 'playing');
       this.logger.info({ arenaId: pairing.arenaId, roomId: pairing._id }, 'arena room opened');
-      return;
+      return true;
     }
     // A player in another room (a quick battle, another arena): both wait, the busy one longer.
     const now = Date.now();
@@ -162,6 +175,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       );
     }
     await this.repository.setPairing(pairing._id, 'failed');
+    return false;
   }
 
   /** Openings a stopped replica left half done: asked again (rooms opens each room once). */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type FreePlayer, pairFree } from './pairing';
+import { type FreePlayer, pairFree, pairingWait } from './pairing';
 
 const player = (playerId: string, lastOpponent: string | null = null, freeSince = 0): FreePlayer => ({
   playerId,
@@ -66,5 +66,19 @@ describe('pairFree', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('pairingWait', () => {
+  it('counts from the arena start for a player who joined before it', () => {
+    expect(pairingWait(1_000, 60_000, 60_250)).toBe(0.25);
+  });
+
+  it('counts from the game over for a player freed during the arena', () => {
+    expect(pairingWait(90_000, 60_000, 90_400)).toBe(0.4);
+  });
+
+  it('counts nothing for a player told to wait until later (busy elsewhere)', () => {
+    expect(pairingWait(95_000, 60_000, 90_400)).toBeNull();
   });
 });

@@ -32,3 +32,12 @@ export function pairFree(players: readonly FreePlayer[]): Array<[string, string]
   }
   return pairs;
 }
+
+/**
+ * How long one player waited for the room just opened, in seconds: from when they were free, or
+ * from the arena's start when they joined before it; null when their wait had not begun.
+ */
+export function pairingWait(freeSince: number, startsAt: number, openedAt: number): number | null {
+  const from = Math.max(freeSince, startsAt);
+  return from <= openedAt ? (openedAt - from) / 1000 : null;
+}
