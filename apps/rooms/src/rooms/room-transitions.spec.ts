@@ -1,4 +1,4 @@
-import { ROOM_MESSAGES } from '@oasis198/contracts';
+import { type DeadlineDueRequest, type DeadlineKind, ROOM_MESSAGES } from '@oasis198/contracts';
 import {
   applyMove,
   fromSpecSeconds,
@@ -271,16 +271,23 @@ describe('play again', () => {
 
 describe('deadlines from the timer', () => {
   const turnDue = (room: RoomRecord) => T0 + (room.duration + 4 + LATE_TOLERANCE) * sec + 1;
+  /** The timer's request of `kind`, armed at the room's version in game 1 before its first move. */
+  const deadline = (
+    room: RoomRecord,
+    kind: DeadlineKind,
+    overrides: Partial<DeadlineDueRequest> = {},
+  ): DeadlineDueRequest => ({
+    roomId: room._id,
+    kind,
+    version: room.version,
+    gameNumber: 1,
+    moveIndex: 0,
+    ...overrides,
+  });
 
   it('times out the current turn only once it is due: the player to move loses', () => {
     const room = startedRoom();
-    const request = {
-      roomId: room._id,
-      kind: 'turn' as const,
-      version: room.version,
-      gameNumber: 1,
-      moveIndex: 0,
-    };
+    const request = deadline(room, 'turn');
     expect(planDeadline(room, request, turnDue(room) - 1)).toEqual({ notApplied: 'not-due' });
     const plan = planDeadline(room, request, turnDue(room));
     if ('notApplied' in plan) throw new Error('expected the timeout');
@@ -298,19 +305,13 @@ describe('deadlines from the timer', () => {
     );
     if (!moved.ok) throw new Error(moved.message);
     const after = { ...room, whosTurn: moved.state, version: room.version + 1 };
-    const request = {
-      roomId: room._id,
-      kind: 'turn' as const,
-      version: room.version,
-      gameNumber: 1,
-      moveIndex: 0,
-    };
+    const request = deadline(room, 'turn');
     expect(planDeadline(after, request, turnDue(room) + 100 * sec)).toEqual({ notApplied: 'stale-turn' });
   });
 
   it('ends and deletes an abandoned game 60 s past its deadline', () => {
     const room = startedRoom();
-    const request = { roomId: room._id, kind: 'abandoned' as const, version: 2, gameNumber: 1, moveIndex: 0 };
+    const request = deadline(room, 'abandoned', { version: 2 });
     const deadlineMs = T0 + (room.duration + 4) * sec;
     expect(planDeadline(room, request, deadlineMs + 59 * sec)).toEqual({ notApplied: 'not-due' });
     const plan = planDeadline(room, request, deadlineMs + 60 * sec);
@@ -322,13 +323,7 @@ describe('deadlines from the timer', () => {
   it('deletes a finished room at game over + 64 s, unless a new game started', () => {
     const room = finishedRoom();
     const endedMs = T0 + room.whosTurn.moves.length * sec;
-    const request = {
-      roomId: room._id,
-      kind: 'post-game' as const,
-      version: room.version,
-      gameNumber: 1,
-      moveIndex: 0,
-    };
+    const request = deadline(room, 'post-game');
     expect(planDeadline(room, request, endedMs + POST_GAME_EXPIRY * sec - 1)).toEqual({
       notApplied: 'not-due',
     });
@@ -344,7 +339,7 @@ describe('deadlines from the timer', () => {
 
   it('deletes a room still waiting for an opponent after 10 minutes', () => {
     const room = waitingRoom();
-    const request = { roomId: room._id, kind: 'waiting' as const, version: 1, gameNumber: 0, moveIndex: 0 };
+    const request = deadline(room, 'waiting', { version: 1, gameNumber: 0 });
     expect(planDeadline(room, request, T0 + WAITING_ROOM_EXPIRY * sec - 1)).toEqual({
       notApplied: 'not-due',
     });
