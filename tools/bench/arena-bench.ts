@@ -1,33 +1,43 @@
 #!/usr/bin/env node
 // The arena benchmark (`npm run bench -- --arena`, or node tools/bench/arena-bench.ts): an event-9
 // arena of --players bot players for --minutes on a throwaway stack (free ports, throwaway data,
-// the gateway's shared-address limits raised, the other events off). The bots register, join the
-// arena before it starts, and each one polls its arena room (GET .../events/event-9/me) while free,
-// then plays the game (GET the room, PATCH a legal move a think time after its turn comes) and is
-// free again when the game is over: the arena pairs it again without a new Join.
-// Pairing latency is measured by the bot: from the moment it saw itself free (the arena's start,
-// or its game over) to the moment it saw its new room; polling adds up to --poll ms to each figure.
-// The server's own histogram (oasis_arena_pairing_seconds) is printed beside it.
+// the gateway's shared-address limits raised, the other events off, --replicas tournaments
+// replicas). The bots register and join the arena before it starts, then each one does what a
+// browser tab does: while free it holds the event page's stream (GET .../events/event-9/stream)
+// and refetches GET .../me when it opens and at each notice, until /me names a new room; seated,
+// it watches the room's stream and PATCHes a legal move a think time after its turn comes; the
+// game over frees it, and the arena pairs it again without a new Join. Nothing is polled.
+// Pairing latency, measured by the bot: from the moment it was free (the arena's start, or the
+// game over its room stream brought) to its new room's first frame on the room's stream (/me names
+// the room a moment before rooms opens it; that figure is printed too). The tournaments
+// replicas' own histogram (oasis_arena_pairing_seconds: free -> room opened, per player) is
+// printed beside it, as bucket bounds.
 // The last line is one JSON object: arenaPairingP50Ms, arenaPairingP99Ms, arenaPlayers, arenaGames,
-// arenaErrors.
+// arenaErrors, and the server's figures.
 //
 // Usage: node tools/bench/arena-bench.ts [options]
 //   --players 500     bot players
 //   --minutes 5       the arena's length
 //   --think 300       ms a bot thinks before a move (± 20 %)
-//   --poll 100        ms between a bot's polls
+//   --replicas 2      tournaments replicas (one holds the pairing lease)
+//   --logs FILE       append the services' output to FILE (default: discarded)
 //   --no-build        use what is built
 import { setTimeout as sleep } from 'node:timers/promises';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { samples } from './lib/metrics.ts';
+import { loadAverage } from './lib/procs.ts';
 import { chooseMove } from './lib/rules.ts';
 import { round, summarize } from './lib/stats.ts';
 // The bench's own bot clients (as tools/scripts/bench.ts uses them).
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { enlist, GatewayClient, type Player, type RoomView } from '../containers/src/players.ts';
+import { contracts } from '../scripts/lib/libs.ts';
 import { bold, dim, parseOptions, red } from '../scripts/lib/log.ts';
-import { SHARED_ADDRESS_LIMITS, setupAndBuild, startStack, type Stack } from '../scripts/lib/stack.ts';
+import { APPS, SHARED_ADDRESS_LIMITS, setupAndBuild, startStack, type Stack } from '../scripts/lib/stack.ts';
 import { makeThrowawayDir } from '../scripts/lib/throwaway.ts';
 import { rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 
 const source = readFileSync(new URL(import.meta.url), 'utf8');
 const usage = source.slice(source.indexOf('\n') + 1, source.indexOf('\nimport ')).replace(/^\/\/ ?/gm, '');
@@ -35,13 +45,15 @@ const opts = parseOptions(usage, {
   players: { type: 'string', default: '500' },
   minutes: { type: 'string', default: '5' },
   think: { type: 'string', default: '300' },
-  poll: { type: 'string', default: '100' },
+  replicas: { type: 'string', default: '2' },
+  logs: { type: 'string' },
   'no-build': { type: 'boolean', default: false },
 }).values;
 const PLAYERS = Math.max(2, Number(opts.players));
 const DURATION_MS = Math.round(Number(opts.minutes) * 60_000);
 const THINK_MS = Number(opts.think);
-const POLL_MS = Number(opts.poll);
+const REPLICAS = Math.max(1, Number(opts.replicas));
+const SERVER_METRIC = 'oasis_arena_pairing_seconds';
 // The arena starts at the next multiple of EVERY_MS (epoch-aligned); the pause gives the bots time
 // to register and join before it.
 const PAUSE_MS = 30_000;
@@ -64,6 +76,7 @@ let dir: string | undefined;
 const abort = new AbortController();
 async function cleanUp() {
   abort.abort();
+  for (const b of bots) b.stop();
   await stack?.stop().catch(() => undefined);
   if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
 }
@@ -72,91 +85,265 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 type Me = { arena: { status: string; endsAt?: string } | null; joined: boolean; roomId: string | null };
+type Stream = ReturnType<GatewayClient['stream']>;
 
-/** One bot: free → seated (measured) → plays → free, until the arena ends. */
-async function bot(player: Player, arenaStart: number, arenaEnd: number) {
-  const get = <T>(p: string) => player.client.request<T>('GET', p, { token: player.token });
-  let freeAt = arenaStart;
-  let lastRoom: string | null = null;
-  while (Date.now() < arenaEnd && !abort.signal.aborted) {
-    // Free: wait for the next room.
-    let roomId: string | null = null;
-    while (Date.now() < arenaEnd) {
-      const me = await get<Me>(`${EVENT}/me`).catch((e: Error) => ({ status: 0, body: e.message }) as const);
-      if (me.status !== 200) error(`me ${me.status}`, String(JSON.stringify(me.body)));
-      else if (me.body.roomId && me.body.roomId !== lastRoom) {
-        roomId = me.body.roomId;
-        break;
-      }
-      await sleep(POLL_MS * (0.8 + 0.4 * Math.random()));
+/** Counts of what the bots asked and heard, for the cost of learning of a pairing. */
+const traffic = { me: 0, notices: 0, arenaStreams: 0, roomStreams: 0, notOpenYet: 0 };
+/** Free -> the /me answer that named the new room (its room may not be open yet). */
+const named: number[] = [];
+/** Set at the arena's end: free bots stop watching; seated ones finish their game. */
+let ending = false;
+const bots: ArenaBot[] = [];
+
+/**
+ * One bot, as a browser tab is: while free it is on the event page, whose arena stream it holds
+ * and whose every notice (and every opening) refetches /me, until /me names a new room; seated, it
+ * is on the room page, watching the room's stream and moving a think time after its turn comes.
+ * The game over (or the room's deletion) frees it: back to the event page.
+ */
+class ArenaBot {
+  free = true;
+  private freeAt: number;
+  private lastRoom: string | null = null;
+  private namedAt = 0;
+  private fetching = false;
+  private again = false;
+  private arenaStream?: Stream;
+  private roomStream?: Stream;
+  private room?: RoomView;
+  private version = -1;
+  private plannedVersion = -1;
+  private readonly get: <T>(p: string) => Promise<{ status: number; body: T }>;
+
+  private readonly player: Player;
+  private readonly arenaStart: number;
+
+  constructor(player: Player, arenaStart: number) {
+    this.player = player;
+    this.arenaStart = arenaStart;
+    this.freeAt = arenaStart;
+    this.get = (p) => player.client.request('GET', p, { token: player.token });
+  }
+
+  start() {
+    this.watchArena();
+  }
+
+  stop() {
+    this.arenaStream?.close();
+    this.roomStream?.close();
+    this.arenaStream = this.roomStream = undefined;
+  }
+
+  private watchArena() {
+    if (ending || abort.signal.aborted || !this.free) return;
+    traffic.arenaStreams++;
+    const stream: Stream = this.player.client.stream(`${EVENT}/stream`, undefined, {
+      onFrame: (_id, event) => {
+        if (event !== contracts.ARENA_PUSH_EVENT) return;
+        traffic.notices++;
+        void this.refetch();
+      },
+      onEnd: (reason) => {
+        if (this.arenaStream !== stream) return;
+        this.arenaStream = undefined;
+        error('arena stream drop', reason);
+        setTimeout(() => this.watchArena(), 1000);
+      },
+    });
+    this.arenaStream = stream;
+    stream.opened.then(
+      () => this.refetch(),
+      () => undefined,
+    );
+  }
+
+  /** The event page's refetch of /me; notices that come while one is out fold into one more. */
+  private async refetch(): Promise<void> {
+    if (!this.free || ending) return;
+    if (this.fetching) {
+      this.again = true;
+      return;
     }
-    if (!roomId) return;
-    const seatedAt = Date.now();
-    if (freeAt >= arenaStart) latencies.push(seatedAt - Math.max(freeAt, arenaStart));
-    lastRoom = roomId;
-    // Seated: play until the game is over.
-    for (;;) {
-      const answer = await get<RoomView>(`/api/rooms/${roomId}`).catch(
-        (e: Error) => ({ status: 0, body: e.message }) as const,
-      );
-      // rooms removes an arena room once its game is over: the player is free.
-      if (answer.status === 404) {
-        games += 0.5;
-        freeAt = Date.now();
-        break;
+    this.fetching = true;
+    try {
+      traffic.me++;
+      const me = await this.get<Me>(`${EVENT}/me`);
+      if (me.status !== 200) error(`me ${me.status}`, JSON.stringify(me.body));
+      else if (this.free && !ending && me.body.roomId && me.body.roomId !== this.lastRoom) {
+        this.seat(me.body.roomId);
       }
-      if (answer.status !== 200) {
-        error(`room ${answer.status}`, String(JSON.stringify(answer.body)));
-        await sleep(POLL_MS);
-        continue;
-      }
-      const room = answer.body as RoomView;
-      const w = room.whosTurn;
-      if (w.gameOver) {
-        games += 0.5; // each of its two players counts half of it
-        freeAt = Date.now();
-        break;
-      }
-      const seat = room.players[0]?.id === player.id ? 'player1' : 'player2';
-      if (w.gameStarted && w[seat].turn) {
-        await sleep(THINK_MS * (0.8 + 0.4 * Math.random()));
-        const move = await player.client
-          .request('PATCH', `/api/rooms/${roomId}/edit`, {
-            token: player.token,
-            body: { move: chooseMove(w as never, seat) },
-          })
-          .catch((e: Error) => ({ status: 0, body: e.message }));
-        if (move.status === 200) moves++;
-        else if (move.status !== 409) error(`move ${move.status}`, String(JSON.stringify(move.body)));
-      } else await sleep(POLL_MS * (0.8 + 0.4 * Math.random()));
+    } catch (e) {
+      error('me network', (e as Error).message);
+    } finally {
+      this.fetching = false;
     }
+    if (this.again) {
+      this.again = false;
+      await this.refetch();
+    }
+  }
+
+  private seat(roomId: string) {
+    this.namedAt = Date.now();
+    named.push(this.namedAt - Math.max(this.freeAt, this.arenaStart));
+    this.free = false;
+    this.lastRoom = roomId;
+    this.arenaStream?.close();
+    this.arenaStream = undefined;
+    this.room = undefined;
+    this.version = this.plannedVersion = -1;
+    this.watchRoom(roomId);
+  }
+
+  private watchRoom(roomId: string) {
+    traffic.roomStreams++;
+    const stream: Stream = this.player.client.stream(`/api/rooms/${roomId}/stream`, this.player.token, {
+      onFrame: (id, event, data) => this.onRoomFrame(roomId, id, event, data),
+      onEnd: (reason) => {
+        if (this.roomStream !== stream || this.free) return;
+        this.roomStream = undefined;
+        if (/answered 404/.test(reason)) {
+          // /me names the room as soon as the player is claimed for it, before rooms opens it.
+          if (!this.room && Date.now() - this.namedAt < 10_000) {
+            traffic.notOpenYet++;
+            setTimeout(() => !this.free && this.watchRoom(roomId), 100);
+            return;
+          }
+          // A room gone before its stream opened is a game over this bot did not see.
+          if (!this.room) error('room never opened', roomId);
+          return this.gameOver(false);
+        }
+        error('room stream drop', reason);
+        setTimeout(() => !this.free && this.watchRoom(roomId), 500);
+      },
+    });
+    this.roomStream = stream;
+  }
+
+  private onRoomFrame(roomId: string, id: string | undefined, event: string, data: string) {
+    if (this.free) return;
+    if (event === 'room-deleted') return this.gameOver(false);
+    if (event !== 'room' && event !== 'room-moves') return;
+    const version = Number(id);
+    if (version <= this.version) return;
+    const pushed = JSON.parse(data) as RoomView;
+    const room = event === 'room' ? pushed : this.room && contracts.withNewMoves(this.room, pushed as never);
+    if (!room) {
+      // Moves without the ones before them: the stream starts again with the whole room.
+      this.roomStream?.close();
+      this.roomStream = undefined;
+      this.watchRoom(roomId);
+      return;
+    }
+    // Seated: the player has its room on screen.
+    if (!this.room) latencies.push(Date.now() - Math.max(this.freeAt, this.arenaStart));
+    this.room = room;
+    this.version = version;
+    const w = room.whosTurn;
+    if (w.gameOver) return this.gameOver(true);
+    const seat = room.players[0]?.id === this.player.id ? 'player1' : 'player2';
+    if (!w.gameStarted || !w[seat].turn || this.plannedVersion === version) return;
+    this.plannedVersion = version;
+    setTimeout(() => void this.move(roomId, seat, version), THINK_MS * (0.8 + 0.4 * Math.random()));
+  }
+
+  private async move(roomId: string, seat: 'player1' | 'player2', version: number) {
+    const w = this.room?.whosTurn;
+    if (this.free || this.version !== version || !w) return;
+    const answer = await this.player.client
+      .request('PATCH', `/api/rooms/${roomId}/edit`, {
+        token: this.player.token,
+        body: { move: chooseMove(w as never, seat) },
+      })
+      .catch((e: Error) => ({ status: 0, body: e.message }));
+    if (answer.status === 200) moves++;
+    else if (answer.status !== 409) error(`move ${answer.status}`, JSON.stringify(answer.body));
+  }
+
+  /** Free again: each of a game's two players counts half of it. */
+  private gameOver(seen: boolean) {
+    if (this.free) return;
+    if (seen || this.room) games += 0.5;
+    this.free = true;
+    this.freeAt = Date.now();
+    this.roomStream?.close();
+    this.roomStream = undefined;
+    this.watchArena();
   }
 }
 
-/** The server's pairing histogram (cumulative buckets) from the tournaments replicas' /metrics. */
+/**
+ * The server's own pairing histogram (oasis_arena_pairing_seconds), summed over the tournaments
+ * replicas (only the lease holder pairs, but the lease may move): { count, sum, buckets le -> n,
+ * byReplica }; p50/p99 as the upper bounds of their buckets.
+ */
 async function serverHistogram(s: Stack) {
-  const buckets = new Map<string, number>();
+  const buckets = new Map<number, number>();
+  let count = 0;
+  let sum = 0;
+  const byReplica: Record<string, number> = {};
   for (const app of s.apps.filter((a) => a.name === 'tournaments')) {
-    const text = await fetch(`http://127.0.0.1:${app.port}/metrics`)
+    const text = await fetch(`http://127.0.0.1:${app.port}/metrics`, { signal: AbortSignal.timeout(5000) })
       .then((r) => r.text())
-      .catch(() => '');
-    for (const m of text.matchAll(/^oasis_arena_pairing_seconds_bucket\{le="([^"]+)"\} (\d+)/gm)) {
-      buckets.set(m[1] as string, (buckets.get(m[1] as string) ?? 0) + Number(m[2]));
+      .catch((e: Error) => (error('metrics scrape', `${app.port}: ${e.message}`), ''));
+    for (const { name, labels, value } of samples(text)) {
+      if (name === `${SERVER_METRIC}_bucket`) {
+        const le = labels.le === '+Inf' ? Infinity : Number(labels.le);
+        buckets.set(le, (buckets.get(le) ?? 0) + value);
+      } else if (name === `${SERVER_METRIC}_count`) {
+        count += value;
+        byReplica[app.port] = value;
+      } else if (name === `${SERVER_METRIC}_sum`) sum += value;
     }
   }
-  return Object.fromEntries(buckets);
+  const bounds = [...buckets.keys()].sort((a, b) => a - b);
+  const le = (q: number) => {
+    const bound = bounds.find((b) => (buckets.get(b) ?? 0) >= q * count);
+    // Beyond the last finite bucket: its bound, as a string ("> 10000").
+    if (!count || bound === undefined) return null;
+    return bound === Infinity ? `> ${(bounds.at(-2) ?? 0) * 1000}` : bound * 1000;
+  };
+  return {
+    count,
+    meanMs: count ? (1000 * sum) / count : null,
+    p50LeMs: le(0.5),
+    p99LeMs: le(0.99),
+    buckets: Object.fromEntries(bounds.map((b) => [String(b), buckets.get(b)])),
+    byReplica,
+  };
+}
+
+/** Where the figures come from: the commit and the machine. */
+function provenance() {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'apps', 'libs', 'tools/bench'], {
+      encoding: 'utf8',
+    });
+    if (dirty.trim()) commit += ' (with uncommitted changes)';
+  } catch {
+    // not a git checkout
+  }
+  const cpus = os.cpus();
+  const machine = `${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  return { commit, machine };
 }
 
 async function main() {
   await setupAndBuild([], { build: !opts['no-build'] });
   const dirs = await makeThrowawayDir('oasis-arena-bench-', 'arena-bench.ts');
   dir = dirs.dir;
+  const { commit, machine } = provenance();
   console.log(bold(`Arena bench: ${PLAYERS} players, an arena of ${DURATION_MS / 60_000} min`));
+  console.log(dim(`  commit ${commit}; ${machine}; load average now ${loadAverage().join(' ')}`));
   stack = await startStack({
     portsMode: 'free',
     signal: abort.signal,
     runDir: dirs.runDir,
     dataDir: dirs.dataDir,
+    apps: APPS.flatMap((a) => Array<string>(a.name === 'tournaments' ? REPLICAS : 1).fill(a.name)),
     extraEnv: {
       gateway: SHARED_ADDRESS_LIMITS,
       tournaments: {
@@ -168,6 +355,9 @@ async function main() {
       },
     },
     onExit: (app, how) => error('service exit', `${app} ${how}`),
+    ...(opts.logs && {
+      onLine: (app: string, line: string) => appendFileSync(opts.logs as string, `${app} ${line}\n`),
+    }),
   });
   if (!stack.url || stack.skipped.length) throw new Error(`not started: ${stack.skipped.join(', ')}`);
   const client = new GatewayClient(stack.url, { maxSockets: 256 });
@@ -194,21 +384,51 @@ async function main() {
       }),
     );
   }
-  await sleep(Math.max(0, arenaStart - Date.now()));
+  // The bots open the event page a few seconds before the start, as players waiting for it do.
+  await sleep(Math.max(0, arenaStart - 5_000 - Date.now()));
+  bots.push(...players.map((p) => new ArenaBot(p, arenaStart)));
+  for (const b of bots) b.start();
+  // The machine is shared: its load average (1 min) every 10 s of the arena says how shared.
+  const loads: number[] = [];
+  const loadTimer = setInterval(() => loads.push(loadAverage()[0] ?? NaN), 10_000);
   const arenaEnd = arenaStart + DURATION_MS;
-  await Promise.all(players.map((p) => bot(p, arenaStart, arenaEnd)));
+  await sleep(Math.max(0, arenaEnd - Date.now()));
+  clearInterval(loadTimer);
+  ending = true;
+  // Games begun before the end still count: their players finish them (a minute at most).
+  const graceEnd = Date.now() + 60_000;
+  while (bots.some((b) => !b.free) && Date.now() < graceEnd) await sleep(250);
+  for (const b of bots) b.stop();
   const figures = summarize(latencies);
   const server = await serverHistogram(stack);
   const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
+  const seconds = DURATION_MS / 1000;
+  const load = summarize(loads);
   console.log(bold('Arena pairing (player free → seated in an arena room), measured by the bots:'));
   console.log(
     `  pairings ${figures.count}  p50 ${figures.p50} ms  p95 ${figures.p95} ms  p99 ${figures.p99} ms  max ${figures.max} ms`,
+  );
+  const toNamed = summarize(named);
+  console.log(
+    `  free → /me names the room: p50 ${toNamed.p50} ms  p95 ${toNamed.p95} ms  p99 ${toNamed.p99} ms  max ${toNamed.max} ms`,
+  );
+  console.log(
+    `  server ${SERVER_METRIC} (free → room opened, ${REPLICAS} replicas): ${server.count} observations` +
+      `, mean ${round(server.meanMs, 0)} ms, p50 ≤ ${server.p50LeMs} ms, p99 ≤ ${server.p99LeMs} ms` +
+      ` ${JSON.stringify(server.buckets)} by replica ${JSON.stringify(server.byReplica)}`,
   );
   console.log(
     `  games played ${games}, moves ${moves}, errors ${errorCount} ${JSON.stringify(Object.fromEntries(errors))}, registrations retried ${registerRetries}`,
   );
   console.log(
-    `  server histogram oasis_arena_pairing_seconds (cumulative, all replicas): ${JSON.stringify(server)}`,
+    `  learning of pairings: ${traffic.notices} arena notices heard, ${traffic.me} GET /me (${round(traffic.me / seconds)}/s), ` +
+      `${traffic.arenaStreams} arena and ${traffic.roomStreams} room streams opened (${traffic.notOpenYet} of them 404: named, not open yet)`,
+  );
+  console.log(
+    `  commit ${commit}; ${machine}; load average (1 min) during the arena: mean ${round(
+      loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length),
+      2,
+    )}, max ${load.max}`,
   );
   await cleanUp();
   console.log(
@@ -220,6 +440,12 @@ async function main() {
       arenaGames: games,
       arenaMinutes: DURATION_MS / 60_000,
       arenaErrors: errorCount,
+      arenaServerPairings: server.count,
+      arenaServerP50LeMs: server.p50LeMs,
+      arenaServerP99LeMs: server.p99LeMs,
+      arenaMePerSecond: round(traffic.me / seconds),
+      commit,
+      loadAvgMax: load.max,
     }),
   );
   process.exit(errorCount === 0 && (figures.p99 ?? Infinity) < 1000 ? 0 : 1);
