@@ -320,12 +320,19 @@ async function helm() {
  */
 async function helmUnittest() {
   const module = `github.com/helm-unittest/helm-unittest@${HELM_UNITTEST_VERSION}`;
-  return goTool('helm-unittest', HELM_UNITTEST_VERSION, HELM_UNITTEST_BIN, async () => {
+  // Rendering for the Kubernetes release the charts are checked against, as helm's own build does.
+  const [major, minor] = KUBERNETES_VERSION.slice(1).split('.');
+  const version = HELM_UNITTEST_VERSION.slice(1);
+  const ldflags = [
+    `-X github.com/helm-unittest/helm-unittest/internal/build.version=${version}`,
+    `-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=${major}`,
+    `-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=${minor}`,
+  ].join(' ');
+  const recorded = `${HELM_UNITTEST_VERSION}+k8s${major}.${minor}`;
+  return goTool('helm-unittest', recorded, HELM_UNITTEST_BIN, async () => {
     // Past any "go: downloading" line (go's output comes with its stderr).
     const output = await go(['mod', 'download', '-json', module], ROOT);
     const { Dir: dir } = JSON.parse(output.slice(output.indexOf('{'))) as { Dir: string };
-    const version = HELM_UNITTEST_VERSION.slice(1);
-    const ldflags = `-X github.com/helm-unittest/helm-unittest/internal/build.version=${version}`;
     await go(
       ['build', '-trimpath', '-ldflags', ldflags, '-o', HELM_UNITTEST_BIN, './cmd/helm-unittest'],
       dir,
