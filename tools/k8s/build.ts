@@ -5,7 +5,15 @@
 // modules with directories of their repositories (./staging, ../api), which the module proxy's
 // zip leaves out. A wrapper module requires them and replaces each such module with its release.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { run } from '../scripts/lib/proc.ts';
@@ -30,6 +38,10 @@ export const KUBE_BINARIES = [
 export const bin = (name: string) => path.join(TOOLS_BIN, name);
 
 const VERSIONS_FILE = path.join(TOOLS_BIN, '.versions.json');
+/** Built binaries kept per user and version, outside any clone (OASIS_CACHE_DIR moves it). */
+const USER_CACHE =
+  process.env.OASIS_CACHE_DIR ||
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'oasis198', 'k8s-bin');
 const versions = (): Record<string, string> => JSON.parse(readIfExists(VERSIONS_FILE) ?? '{}');
 
 /** Runs go with a throwaway build cache (the Kubernetes build leaves gigabytes in it). */
@@ -47,7 +59,24 @@ async function tool(
   binaries: string[],
   build: (dir: string, cache: string) => Promise<void>,
 ) {
-  if (versions()[name] === version && binaries.every((b) => existsSync(bin(b)))) return false;
+  // A clone on a machine that built them before copies them from the user's cache (as Go reuses
+  // its module cache): a fresh clone then starts the cluster in seconds, not 10 minutes.
+  const cached = path.join(USER_CACHE, `${name}-${version}`);
+  const keep = () => {
+    mkdirSync(cached, { recursive: true });
+    for (const b of binaries) copyFileSync(bin(b), path.join(cached, b));
+  };
+  if (versions()[name] === version && binaries.every((b) => existsSync(bin(b)))) {
+    if (!binaries.every((b) => existsSync(path.join(cached, b)))) keep();
+    return false;
+  }
+  mkdirSync(TOOLS_BIN, { recursive: true });
+  if (binaries.every((b) => existsSync(path.join(cached, b)))) {
+    for (const b of binaries) copyFileSync(path.join(cached, b), bin(b));
+    writeFileSync(VERSIONS_FILE, JSON.stringify({ ...versions(), [name]: version }, null, 2) + '\n');
+    console.log(`✓ ${name} ${version} from ${cached}`);
+    return true;
+  }
   const started = Date.now();
   console.log(`… building ${name} ${version} with Go (Kubernetes: about 10 minutes the first time)`);
   const dir = mkdtempSync(path.join(os.tmpdir(), `oasis-${name}-build-`));
@@ -58,6 +87,7 @@ async function tool(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  keep();
   writeFileSync(VERSIONS_FILE, JSON.stringify({ ...versions(), [name]: version }, null, 2) + '\n');
   console.log(`✓ ${name} ${version} in ${Math.round((Date.now() - started) / 1000)} s`);
   return true;

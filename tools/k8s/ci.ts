@@ -15,12 +15,18 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from 'nats';
+import {
+  type Disruption,
+  gamesDuring,
+  type GamesReport,
+  Outcomes,
+} from '../containers/src/disrupted-games.ts';
 import { buildImages } from '../containers/src/images.ts';
+import { GatewayClient } from '../containers/src/players.ts';
 import { bold, dim, formatDuration, green, parseOptions, red } from '../scripts/lib/log.ts';
 import { run } from '../scripts/lib/proc.ts';
 import { SHARED_ADDRESS_LIMITS, SYSTEM_SCENARIOS } from '../scripts/lib/stack.ts';
 import { ROOT } from '../scripts/lib/workspace.ts';
-import { type Disruption, gamesDuring, type GamesReport } from './games.ts';
 import { bin } from './build.ts';
 import { ADMIN_KUBECONFIG, CONTAINERD_SOCK, down, kubectl, NAMESPACE, STATE, up } from './stack.ts';
 
@@ -137,12 +143,30 @@ async function scenarios() {
   await playwright(['--workers=1', output('k8s-play-now'), ...files(['play-now'])]);
 }
 
-const gameUrls = async () => ({
-  gateway: `http://${await clusterIp('oasis198-gateway')}:8080`,
-  web: `http://${await clusterIp('oasis198-web')}:8080`,
-});
-
-function check(name: string, report: GamesReport) {
+/**
+ * Games while the disruptions run. Player 1 of each game plays through the gateway's Service,
+ * player 2 through the web Service's nginx (a browser's path without an ingress), so both Services
+ * and every replica behind them carry moves and pushes.
+ */
+async function games(name: string, disruptions: Disruption[], sleepers: boolean) {
+  const outcomes = new Outcomes();
+  const onAnswer = (status: number | 'network', what: string, startedAt: number) =>
+    outcomes.count(status, what, startedAt);
+  const client = async (service: string, retryResetReusedSocket: boolean) =>
+    new GatewayClient(`http://${await clusterIp(service)}:8080`, {
+      maxSockets: 64,
+      timeoutMs: 15_000,
+      onAnswer,
+      retryResetReusedSocket,
+    });
+  // nginx closes its idle kept-alive connections at once when it stops: a request sent on one at
+  // that instant is sent again, as a browser does (docs/adr/0026). The gateway's path gets no retry.
+  const clients: [GatewayClient, GatewayClient] = [
+    await client('oasis198-gateway', false),
+    await client('oasis198-web', true),
+  ];
+  const report: GamesReport = await gamesDuring({ outcomes, clients, disruptions, sleepers });
+  for (const c of clients) c.close();
   writeFileSync(path.join(ARTIFACTS, `${name}.json`), JSON.stringify(report, null, 2) + '\n');
   if (report.problems.length)
     throw new Error(`${name}: ${report.problems.length} problems (.artifacts/k8s/${name}.json)`);
@@ -150,23 +174,25 @@ function check(name: string, report: GamesReport) {
 
 async function rolloutRestarts() {
   const chosen = DEPLOYMENTS.filter((name) => rollouts.has(name.replace(/^oasis198-/, '')));
-  const disruptions: Disruption[] = chosen.map((deployment, k) => ({
-    name: `rollout restart ${deployment}`,
-    // The first once the games play; the others as soon as the one before is done.
-    at: 20_000 + k,
+  // Every deployment at once: the PDBs, preStop hooks and readiness must hide all of it together.
+  const restartAll: Disruption = {
+    name: `rollout restart of ${chosen.length} deployments`,
+    at: 20_000,
+    outage: false,
     run: async () => {
-      await kubectl('-n', NAMESPACE, 'rollout', 'restart', `deployment/${deployment}`);
-      await kubectl('-n', NAMESPACE, 'rollout', 'status', `deployment/${deployment}`, '--timeout=300s');
-      // The old pods finish their preStop and shutdown before the next rollout starts.
+      await kubectl('-n', NAMESPACE, 'rollout', 'restart', ...chosen.map((d) => `deployment/${d}`));
+      for (const deployment of chosen)
+        await kubectl('-n', NAMESPACE, 'rollout', 'status', `deployment/${deployment}`, '--timeout=300s');
+      // The old pods finish their preStop and shutdown too.
       await until('the old pods to be gone', everythingReady);
-      return 'replaced both pods';
+      return { note: `replaced ${chosen.length * REPLICAS} pods` };
     },
-  }));
-  check('rollout-restart', await gamesDuring({ urls: await gameUrls(), disruptions, outagesAllowed: false }));
+  };
+  await games('rollout-restart', [restartAll], false);
 }
 
 /** `kubectl delete pod` of one pod of `selector`; resolves when its replacement and everything else are ready. */
-async function deletePod(selector: string): Promise<string> {
+async function deletePod(selector: string): Promise<{ note: string }> {
   const [victim] = (await pods(selector)).filter(isReady);
   if (!victim) throw new Error(`no ready pod for ${selector}`);
   await kubectl('-n', NAMESPACE, 'delete', 'pod', victim.metadata.name, '--wait=false');
@@ -177,11 +203,11 @@ async function deletePod(selector: string): Promise<string> {
   });
   const replaced = Date.now() - t0;
   await until('every pod ready', everythingReady);
-  return `${victim.metadata.name} deleted; replacement ready after ${formatDuration(replaced)}`;
+  return { note: `${victim.metadata.name} deleted; replacement ready after ${formatDuration(replaced)}` };
 }
 
 /** SIGKILL to the main process of a pod's container, from the host; resolves when kubelet has restarted it and it is ready. */
-async function killContainer(selector: string): Promise<string> {
+async function killContainer(selector: string): Promise<{ note: string }> {
   const [victim] = (await pods(selector)).filter(isReady);
   const status = victim?.status.containerStatuses?.[0];
   const id = status?.containerID?.replace(/^containerd:\/\//, '');
@@ -205,30 +231,30 @@ async function killContainer(selector: string): Promise<string> {
   });
   const back = Date.now() - t0;
   await until('every pod ready', everythingReady);
-  return `${victim.metadata.name} killed (pid ${pid}); restarted and ready after ${formatDuration(back)}`;
+  return {
+    note: `${victim.metadata.name} killed (pid ${pid}); restarted and ready after ${formatDuration(back)}`,
+  };
 }
 
 async function faults() {
   const app = (name: string) => `app.kubernetes.io/instance=oasis198,app.kubernetes.io/name=${name}`;
-  const actions: Array<[string, () => Promise<string>]> = [
-    ...[...SERVICES, 'web'].map((name): [string, () => Promise<string>] => [
+  const actions: Array<[string, () => Promise<{ note: string }>]> = [
+    ...[...SERVICES, 'web'].map((name): [string, () => Promise<{ note: string }>] => [
       `delete a ${name} pod`,
       () => deletePod(app(name)),
     ]),
     ['SIGKILL a rooms container', () => killContainer(app('rooms'))],
-    ['delete the NATS pod', () => deletePod(app('nats'))],
+    ['delete a NATS pod', () => deletePod(app('nats'))],
     ['delete the database pod', () => deletePod('app.kubernetes.io/instance=ferretdb')],
   ];
   // One every 25 s from 40 s in: each recovery has its own window, and each sleeper's turn runs out during one.
-  const disruptions = actions.map(([name, act], k): Disruption => ({
+  const disruptions = actions.map(([name, run], k): Disruption => ({
     name,
     at: 40_000 + k * 25_000,
-    run: act,
+    outage: true,
+    run,
   }));
-  check(
-    'faults',
-    await gamesDuring({ urls: await gameUrls(), disruptions, outagesAllowed: true, sleepers: true }),
-  );
+  await games('faults', disruptions, true);
 }
 
 /** NATS subject matching (`*` one token, `>` the rest). */
@@ -369,7 +395,7 @@ try {
     .filter(Boolean);
   console.log(
     dim(
-      `  ${policies.length} NetworkPolicies installed, not enforced here: the bridge CNI has no policy engine (docs/adr/0055)`,
+      `  ${policies.length} NetworkPolicies installed, not enforced here: the bridge CNI has no policy engine (docs/adr/0028)`,
     ),
   );
 } catch (error) {
