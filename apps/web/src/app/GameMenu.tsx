@@ -10,6 +10,15 @@ import styles from './GameMenu.module.css';
 import { useUi, type MenuTab } from './ui-state';
 
 const TABS: readonly MenuTab[] = [T.menuTabs.howToPlay, T.menuTabs.aboutUs];
+/** The menu's places, in order; the last one is the profile, or the login for a visitor. */
+const PLACES: readonly { to: string; label: string }[] = [
+  { to: '/', label: T.home },
+  { to: '/quick-battle', label: T.quickBattle },
+  { to: '/tournaments', label: T.tournaments },
+  { to: '/leaderboard', label: T.leaderboard },
+];
+const PROFILE = { to: '/profile', label: T.profile };
+const LOGIN = { to: '/login', label: T.login };
 
 /** The slide-in game menu: where to go, and the HOW TO PLAY / ABOUT US tabs (SPEC §1, §2). */
 export function GameMenu() {
@@ -59,27 +68,11 @@ export function GameMenu() {
       </div>
 
       <nav aria-label={T.menuNav} className={styles.nav}>
-        <Link to="/" onClick={close}>
-          {T.home}
-        </Link>
-        <Link to="/quick-battle" onClick={close}>
-          {T.quickBattle}
-        </Link>
-        <Link to="/tournaments" onClick={close}>
-          {T.tournaments}
-        </Link>
-        <Link to="/leaderboard" onClick={close}>
-          {T.leaderboard}
-        </Link>
-        {user ? (
-          <Link to="/profile" onClick={close}>
-            {T.profile}
+        {[...PLACES, user ? PROFILE : LOGIN].map(({ to, label }) => (
+          <Link key={to} to={to} onClick={close}>
+            {label}
           </Link>
-        ) : (
-          <Link to="/login" onClick={close}>
-            {T.login}
-          </Link>
-        )}
+        ))}
       </nav>
 
       <div role="tablist" aria-label={T.gameMenu} className={styles.tabs}>

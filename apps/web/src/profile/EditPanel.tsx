@@ -9,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { errorMessage, isReauthCancelled, useEditUser } from '../api';
 import { useUi, type EditType } from '../app/ui-state';
 import { ConfirmPasswordField, Field } from '../components/Field';
+import { RadioGroup, type RadioOption } from '../components/RadioGroup';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './Profile.module.css';
@@ -41,6 +42,10 @@ const CHOICES: Choice[] = [
     field: { label: T.newPassword, type: 'password', autoComplete: 'new-password', maxLength: 32 },
   },
 ];
+const CHOICE_OPTIONS: readonly RadioOption<EditType>[] = CHOICES.map((c) => ({
+  value: c.type,
+  label: c.label,
+}));
 
 /** SPEC §2/§4: a radio choice of what to edit, then one form; success or 'Unfortunately, it didn't change'. */
 export function EditPanel({ onDelete }: { onDelete: () => void }) {
@@ -95,21 +100,15 @@ export function EditPanel({ onDelete }: { onDelete: () => void }) {
 
   return (
     <div className={styles.editPanel}>
-      <fieldset className={styles.choices}>
-        <legend>{T.editChoice}</legend>
-        {CHOICES.map((c) => (
-          <label key={c.type} className={styles.choice}>
-            <input
-              type="radio"
-              name="edit-type"
-              value={c.type}
-              checked={ui.editType === c.type}
-              onChange={() => choose(c.type)}
-            />
-            <span>{c.label}</span>
-          </label>
-        ))}
-      </fieldset>
+      <RadioGroup
+        legend={T.editChoice}
+        name="edit-type"
+        options={CHOICE_OPTIONS}
+        value={ui.editType}
+        onChange={choose}
+        className={styles.choices}
+        optionClassName={styles.choice}
+      />
 
       {choice && !completed ? (
         <form noValidate onSubmit={onSubmit} aria-label={choice.label}>

@@ -16,6 +16,7 @@ import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { errorMessage, useCreateRoom, useSession } from '../api';
 import { useTimeouts } from '../components/hooks';
 import { Field } from '../components/Field';
+import { RadioGroup, type RadioOption } from '../components/RadioGroup';
 import { Spinner } from '../components/Spinner';
 import { T } from '../texts';
 import styles from './QuickBattle.module.css';
@@ -28,6 +29,15 @@ export const CREATE_ERROR_REDIRECT_MS = 4_000;
 
 /** Only quick-battle rooms can be played for now; tournaments are unavailable (SPEC §1). */
 const ENABLED_TYPES: readonly GameType[] = ['quick-battle'];
+const GAME_TYPE_OPTIONS: readonly RadioOption<GameType>[] = GAME_TYPES.map((type) => ({
+  value: type,
+  label: T.gameTypes[type],
+  disabled: !ENABLED_TYPES.includes(type),
+}));
+const DURATION_OPTIONS: readonly RadioOption<TurnDuration>[] = TURN_DURATIONS.map((seconds) => ({
+  value: seconds,
+  label: T.durationLabel(seconds),
+}));
 
 export function CreateRoom() {
   const user = useSession();
@@ -100,37 +110,24 @@ export function CreateRoom() {
           </Link>
         </div>
         <form noValidate onSubmit={onSubmit}>
-          <fieldset className={styles.options}>
-            <legend>{T.gameType}</legend>
-            {GAME_TYPES.map((type) => (
-              <label key={type} className={styles.option}>
-                <input
-                  type="radio"
-                  name="gameType"
-                  value={type}
-                  checked={gameType === type}
-                  disabled={!ENABLED_TYPES.includes(type)}
-                  onChange={() => setGameType(type)}
-                />
-                <span>{T.gameTypes[type]}</span>
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className={styles.options}>
-            <legend>{T.turnDuration}</legend>
-            {TURN_DURATIONS.map((seconds) => (
-              <label key={seconds} className={styles.option}>
-                <input
-                  type="radio"
-                  name="duration"
-                  value={seconds}
-                  checked={duration === seconds}
-                  onChange={() => setDuration(seconds)}
-                />
-                <span>{T.durationLabel(seconds)}</span>
-              </label>
-            ))}
-          </fieldset>
+          <RadioGroup
+            legend={T.gameType}
+            name="gameType"
+            options={GAME_TYPE_OPTIONS}
+            value={gameType}
+            onChange={setGameType}
+            className={styles.options}
+            optionClassName={styles.option}
+          />
+          <RadioGroup
+            legend={T.turnDuration}
+            name="duration"
+            options={DURATION_OPTIONS}
+            value={duration}
+            onChange={setDuration}
+            className={styles.options}
+            optionClassName={styles.option}
+          />
           <Field
             label={T.passcodeLabel}
             placeholder={T.passcodePlaceholder}
