@@ -1,5 +1,6 @@
-// Chart unit tests: render the Helm charts and the kustomize overlays, and assert on the objects
-// what an SRE relies on. helm comes from `npm run setup -- --helm` (global setup).
+// The deployment checks: the tools' verdicts on the charts (helm lint, helm unittest of each chart's
+// tests/, kubeconform, checkov), and what helm unittest cannot say (the kustomize overlays, checks
+// across objects and value sets). helm and its plugin come from `npm run setup -- --helm` (global setup).
 module.exports = require('../../jest.preset.cjs').project(__dirname, 'unit', {
   globalSetup: '<rootDir>/src/global-setup.ts',
   testTimeout: 30_000,

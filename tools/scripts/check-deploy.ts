@@ -2,9 +2,10 @@
 // Deployment checks, run by `npm test` (and on their own: npm run check-deploy): the
 // Nx target deploy-tests:test (tools/deploy-tests). Its global setup runs setup.ts --helm and
 // builds every chart's dependencies; checks.spec.ts checks the generated files, `helm lint
-// --strict`s every chart, validates every render against the Kubernetes API schemas (kubeconform)
-// and scans them (checkov); the other specs are the chart unit tests (probes, security context,
-// resources, PDB, HPA, NetworkPolicy rules of every service).
+// --strict`s every chart, runs each chart's helm-unittest suites (helm/<chart>/tests: probes,
+// security context, resources, PDB, HPA, NetworkPolicy rules of every service), validates every
+// render against the Kubernetes API schemas (kubeconform) and scans them (checkov); the other specs
+// are what those suites cannot say (NetworkPolicy reachability, the overlays, NATS users).
 // Usage: npm run check-deploy -- [--write]
 //   --write   rewrite the generated files (and a stale Chart.lock) instead of failing
 import path from 'node:path';

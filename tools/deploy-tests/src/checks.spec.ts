@@ -4,13 +4,14 @@
 //     from the umbrella chart (GENERATED); with WRITE_GENERATED=1 (check-deploy.ts --write) they
 //     are rewritten instead;
 //   - `helm lint --strict` of every chart with its default values and with each ci/*.yaml;
+//   - `helm unittest` of every chart with suites: the charts' unit tests, helm/<chart>/tests/*_test.yaml;
 //   - every render (each application chart with each value set, each overlay under k8s/overlays)
 //     valid against the Kubernetes API schemas, offline (kubeconform, strict: no unknown field);
 //   - checkov's Kubernetes checks on the umbrella chart's renders and the overlays: any failed
 //     check fails (a check the charts skip carries its reason in a checkov.io/skip annotation).
 import { natsPermissions } from '@oasis198/contracts';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -171,6 +172,32 @@ describe('helm lint --strict', () => {
     async (_, chart) => {
       await helmEach(['lint', '--strict'], chart);
     },
+  );
+});
+
+describe('helm unittest', () => {
+  // A chart's suites only, not its packaged subcharts' (their tests/ are .helmignore'd anyway).
+  const tested = charts.filter((c) => existsSync(path.join(c.dir, 'tests')));
+  it.each(tested.map((c) => [c.name, c]))(
+    'helm/%s/tests',
+    async (_, chart) => {
+      const args = ['unittest', '--strict', '--with-subchart=false', '--color=false', chart.dir];
+      const env = { ...process.env, HELM_PLUGINS: path.join(TOOLS, 'helm-plugins') };
+      const result = await run(path.join(TOOLS, 'bin', 'helm'), args, {
+        cwd: ROOT,
+        env,
+        maxBuffer: 64 << 20,
+      }).catch((error: { stdout?: string; stderr?: string }) => {
+        throw new Error(
+          `helm unittest helm/${chart.name} failed:\n${error.stdout ?? ''}${error.stderr ?? error}`,
+        );
+      });
+      // Its summary in the log: suites, tests and time.
+      console.log(
+        `helm unittest helm/${chart.name}\n${result.stdout.trim().split('\n').slice(-5).join('\n')}`,
+      );
+    },
+    120_000,
   );
 });
 

@@ -1,14 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  globSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
@@ -21,12 +12,9 @@ import type {
   PodSpec,
   Secret,
   SecretProjection,
-  Service,
-  ServiceAccount,
 } from 'kubernetes-types/core/v1';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { Ingress, NetworkPolicy } from 'kubernetes-types/networking/v1';
-import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 
 /** Any rendered object: parse() makes sure it has a kind and a name. */
 export interface K8sObject {
@@ -43,10 +31,7 @@ interface Kinds {
   Ingress: Ingress;
   Namespace: Namespace;
   NetworkPolicy: NetworkPolicy;
-  PodDisruptionBudget: PodDisruptionBudget;
   Secret: Secret;
-  Service: Service;
-  ServiceAccount: ServiceAccount;
   StatefulSet: StatefulSet;
 }
 export type Kind = keyof Kinds;
@@ -54,9 +39,11 @@ export type Kind = keyof Kinds;
 export type Workload = Deployment | StatefulSet;
 
 export const ROOT = path.resolve(__dirname, '../../..');
-/** Where setup.ts --helm puts helm, kubeconform, the Kubernetes schemas and checkov. */
+/** Where setup.ts --helm puts helm, its plugins, kubeconform, the Kubernetes schemas and checkov. */
 export const TOOLS = path.join(ROOT, '.tools');
 const HELM = path.join(TOOLS, 'bin', 'helm');
+/** The workspace's own helm plugins (helm unittest), never the user's. */
+const HELM_PLUGINS = path.join(TOOLS, 'helm-plugins');
 /** The versions setup.ts installed (tools/scripts/lib/workspace.ts pins them). */
 export const VERSIONS: Record<string, string> = JSON.parse(
   readFileSync(path.join(TOOLS, 'bin', '.versions.json'), 'utf8'),
@@ -104,7 +91,6 @@ export function listCharts(): Chart[] {
 
 /** The Oasis 198 service charts, each installable on its own. */
 export const SERVICES = ['gateway', 'auth', 'rewards', 'rooms', 'game-timer', 'tournaments', 'web'] as const;
-export type ServiceName = (typeof SERVICES)[number];
 export const NEST_SERVICES = SERVICES.filter((s) => s !== 'web');
 /** The services with a MongoDB database (the game timer keeps its deadlines in NATS). */
 export const DATABASE_SERVICES = ['auth', 'rewards', 'rooms', 'tournaments'] as const;
@@ -124,40 +110,6 @@ export function helmTemplate(chart: string, options: RenderOptions = {}): K8sObj
   const key = JSON.stringify([chart, options]);
   if (!cache.has(key)) cache.set(key, parse(helm(helmArgs(path.join('helm', chart), options))));
   return structuredClone(must(cache.get(key), key));
-}
-
-/** The error helm reports for values it refuses ('' when it renders). */
-export function helmTemplateError(chart: string, options: RenderOptions = {}): string {
-  try {
-    helm(helmArgs(path.join('helm', chart), options));
-    return '';
-  } catch (error) {
-    return String((error as { stderr?: string }).stderr ?? error);
-  }
-}
-
-/**
- * The umbrella chart's NOTES.txt as `helm install` would print it. `helm template` does not render
- * NOTES.txt, so a copy of the chart renders it through a ConfigMap.
- */
-export function helmNotes(options: RenderOptions = {}): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'oasis-notes-'));
-  try {
-    const chart = path.join(dir, 'oasis198');
-    cpSync(path.join(ROOT, 'helm', 'oasis198'), chart, { recursive: true });
-    mkdirSync(path.join(chart, 'notes'));
-    cpSync(path.join(chart, 'templates', 'NOTES.txt'), path.join(chart, 'notes', 'NOTES.txt'));
-    writeFileSync(
-      path.join(chart, 'templates', 'zz-notes.yaml'),
-      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: |\n' +
-        '    {{- tpl (.Files.Get "notes/NOTES.txt") . | nindent 4 }}\n',
-    );
-    const args = helmArgs(chart, options, path.join('helm', 'oasis198'));
-    const output = helm([...args, '--show-only', 'templates/zz-notes.yaml']);
-    return must(one(parse(output), 'ConfigMap', 'notes').data?.['notes'], 'the rendered NOTES.txt');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /**
@@ -190,20 +142,25 @@ export function kustomizeText(overlay: string): string {
   }
 }
 
-/** `helm template` of the chart in `chartDir`; ci/ value files are those of `sourceDir`. */
+/** `helm template` of the chart in `chartDir`, whose ci/ value files `values` may name. */
 function helmArgs(
   chartDir: string,
   { values = [], set = [], namespace = 'oasis198' }: RenderOptions,
-  sourceDir = chartDir,
 ): string[] {
   const args = ['template', 'oasis198', chartDir, '--namespace', namespace, '--kube-version', KUBE_VERSION];
-  for (const file of values) args.push('-f', file.startsWith('ci/') ? path.join(sourceDir, file) : file);
+  for (const file of values) args.push('-f', file.startsWith('ci/') ? path.join(chartDir, file) : file);
   for (const value of set) args.push('--set', value);
   return args;
 }
 
 export const helm = (args: string[]): string =>
-  execFileSync(HELM, args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe', maxBuffer: 64 << 20 });
+  execFileSync(HELM, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: 'pipe',
+    maxBuffer: 64 << 20,
+    env: { ...process.env, HELM_PLUGINS },
+  });
 
 /** The objects of a render; one without a kind or a name fails (the tests find objects by them). */
 function parse(text: string): K8sObject[] {
@@ -243,14 +200,6 @@ export function selects(
   return Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
 }
 
-/** A CPU or memory quantity in cores or bytes. */
-export function quantity(value: string | number | undefined): number {
-  const match = /^([0-9.]+)(m|k|M|G|Ki|Mi|Gi)?$/.exec(String(value ?? ''));
-  if (!match) return NaN;
-  const units = { m: 1e-3, k: 1e3, M: 1e6, G: 1e9, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 };
-  return Number(match[1]) * (match[2] ? units[match[2] as keyof typeof units] : 1);
-}
-
 /** The value, or a test failure naming what is missing. */
 export function must<T>(value: T | null | undefined, what: string): T {
   if (value === undefined || value === null) throw new Error(`missing: ${what}`);
@@ -275,11 +224,6 @@ export function podMetadata(workload: Workload): ObjectMeta {
 /** The first container of a workload's pods. */
 export function mainContainer(workload: Workload): Container {
   return must(podSpec(workload).containers[0], `a container in ${workload.metadata?.name}`);
-}
-
-/** The "name/kind" list of an object set, for readable failures. */
-export function inventory(objects: K8sObject[]): string[] {
-  return objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
 }
 
 /** Where a file of a container comes from: a Secret's key. */

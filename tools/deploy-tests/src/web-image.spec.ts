@@ -1,7 +1,7 @@
 import { contentSecurityPolicy } from '@oasis198/contracts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { must, ROOT } from './k8s';
+import { helmTemplate, mainContainer, must, one, podSpec, ROOT } from './k8s';
 
 /** The nginx files the web image's Dockerfile copies to /etc/nginx (apps/web/nginx). */
 function imageFiles(): Map<string, string> {
@@ -66,5 +66,22 @@ describe('the web image (nginx)', () => {
       expect(body?.trim()).toBe('');
     }
     expect(html).not.toMatch(/<style\b|\sstyle=|\son[a-z]+=|javascript:/i);
+  });
+});
+
+// The chart's own origins are helm unittest's (helm/web/tests): the default is libs/contracts'.
+describe('the web chart: Content-Security-Policy', () => {
+  it("serves the site's own policy by default: nothing from elsewhere", () => {
+    const objects = helmTemplate('web');
+    const deployment = one(objects, 'Deployment');
+    const mount = mainContainer(deployment).volumeMounts?.find(
+      (m) => m.mountPath === '/etc/nginx/oasis-csp.conf',
+    );
+    const volume = podSpec(deployment).volumes?.find((v) => v.name === mount?.name);
+    const config = one(objects, 'ConfigMap');
+    expect(volume?.configMap?.name).toBe(config.metadata.name);
+    const snippet = must(config.data?.[must(mount?.subPath, 'the CSP mount')], 'the CSP snippet');
+    const header = /^add_header Content-Security-Policy "([^"]+)" always;$/m.exec(snippet)?.[1];
+    expect(header).toBe(contentSecurityPolicy());
   });
 });
