@@ -2,6 +2,7 @@ import { natsInboxPrefix } from '@oasis198/contracts';
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_NATS_RETRY_BUDGET_MS } from './nats/jetstream-retry';
 
 /** Thrown when the environment does not describe a runnable service; the message names each bad variable. */
 export class ConfigError extends Error {
@@ -88,6 +89,11 @@ export const baseEnv = z.object({
    * cluster (a node may fail without losing a write). Publishers bring existing streams to it.
    */
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * How long a JetStream call on a player's path retries while a stream or KV bucket elects a new
+   * leader (one NATS node down), before it answers 503; a request's deadline ends it sooner. 0: no retry.
+   */
+  NATS_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_NATS_RETRY_BUDGET_MS),
 });
 
 /** Variables of services that own a MongoDB database. */

@@ -55,7 +55,12 @@ export class ServiceKitModule implements BeforeApplicationShutdown, OnApplicatio
         provide: JetStreamService,
         useFactory: async () => {
           const service = new JetStreamService(
-            { ...natsEndpoint(config), name, streamReplicas: config.NATS_STREAM_REPLICAS },
+            {
+              ...natsEndpoint(config),
+              name,
+              streamReplicas: config.NATS_STREAM_REPLICAS,
+              retryBudgetMs: config.NATS_RETRY_BUDGET_MS,
+            },
             logger,
             metrics,
           );

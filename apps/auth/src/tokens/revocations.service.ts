@@ -18,6 +18,7 @@ import {
   type Logger,
   openKvBucket,
   type VerifiedToken,
+  withJetStreamRetry,
 } from '@oasis198/service-kit';
 import { JSONCodec, type KV, nanos } from 'nats';
 import type { z } from 'zod';
@@ -107,8 +108,8 @@ export class RevocationsService implements OnModuleInit {
     try {
       // A per-token key a bucket may still hold counts too (TokenRecords.token).
       const [entry, single] = await Promise.all([
-        kv.get(TokenRecords.user(token.userId)),
-        kv.get(TokenRecords.token(token.jti)),
+        withJetStreamRetry(() => kv.get(TokenRecords.user(token.userId))),
+        withJetStreamRetry(() => kv.get(TokenRecords.token(token.jti))),
       ]);
       stored = entry?.operation === 'PUT' && entry.value.length ? codec.decode(entry.value) : undefined;
       loggedOut = single?.operation === 'PUT';
@@ -152,7 +153,7 @@ export class RevocationsService implements OnModuleInit {
     if (!kv) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
     try {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        const entry = await kv.get(key);
+        const entry = await withJetStreamRetry(() => kv.get(key));
         // A value that does not parse is ignored by gateways too: it is written over.
         const stored =
           entry?.operation === 'PUT' && entry.value.length
@@ -161,7 +162,10 @@ export class RevocationsService implements OnModuleInit {
         const value = next(stored);
         if (!value) return;
         try {
-          await kv.put(key, codec.encode(value), { previousSeq: entry?.revision ?? 0 });
+          // A retried put that was stored already loses its race: the next round reads it back.
+          await withJetStreamRetry(() =>
+            kv.put(key, codec.encode(value), { previousSeq: entry?.revision ?? 0 }),
+          );
           return;
         } catch (error) {
           if (!isWrongRevision(error)) throw error;

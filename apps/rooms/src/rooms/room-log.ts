@@ -7,7 +7,8 @@ import {
   type RoomSnapshot,
   Streams,
 } from '@oasis198/contracts';
-import { isNotFound, isOutOfSpace, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
+import { isNotFound, isOutOfSpace, STREAM_FULL_MESSAGE, withJetStreamRetry } from '@oasis198/service-kit';
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { DeliverPolicy, headers, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import type { RoomRecord } from './room.schema';
@@ -174,18 +175,24 @@ export class RoomLog {
   /**
    * Appends a change if the room's subject is still at `expectedSeq` (0: no message yet); the new
    * sequence, or null when another change came first (the caller reloads and decides again). A
-   * full log refuses: 503, and the change is not made.
+   * full log refuses: 503, and the change is not made. Retried through a leader election with one
+   * Nats-Msg-Id: an attempt stored although its answer was lost makes the next one a duplicate
+   * (answered with its sequence), never a lost race nor a second commit.
    */
   async append(entry: RoomLogEntry, expectedSeq: number): Promise<number | null> {
     const data = encodeEntry(entry);
+    const msgID = randomUUID();
     try {
       // A tombstone says so in a header: the sweep of closed rooms reads headers only.
       const closed = entry.deleted ? headers() : undefined;
       closed?.set(RoomLogHeaders.closed, closedReasonOf(entry.events));
-      const ack = await this.js.publish(RoomLogSubjects.room(entry.room._id), data, {
-        expect: { lastSubjectSequence: expectedSeq, streamName: Streams.roomLog.name },
-        ...(closed ? { headers: closed } : {}),
-      });
+      const ack = await withJetStreamRetry(() =>
+        this.js.publish(RoomLogSubjects.room(entry.room._id), data, {
+          msgID,
+          expect: { lastSubjectSequence: expectedSeq, streamName: Streams.roomLog.name },
+          ...(closed ? { headers: closed } : {}),
+        }),
+      );
       this.appended.set(ack.seq, { entry, bytes: data.length });
       return ack.seq;
     } catch (error) {
@@ -201,9 +208,9 @@ export class RoomLog {
    */
   async last(roomId: string): Promise<LoggedRoom | null> {
     try {
-      const msg = await this.jsm.streams.getMessage(Streams.roomLog.name, {
-        last_by_subj: RoomLogSubjects.room(roomId),
-      });
+      const msg = await withJetStreamRetry(() =>
+        this.jsm.streams.getMessage(Streams.roomLog.name, { last_by_subj: RoomLogSubjects.room(roomId) }),
+      );
       const stored = decodeStored(msg.data);
       const { room, deleted } = stored;
       return {

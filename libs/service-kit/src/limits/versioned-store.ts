@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { DiscardPolicy, headers, type JetStreamClient, type KV, type NatsConnection, nanos } from 'nats';
+import { withJetStreamRetry } from '../nats/jetstream-retry';
 import { openKvBucket } from '../nats/kv-bucket';
 
 /** A key's value and revision; revision 0 means the key holds nothing. */
@@ -108,21 +110,30 @@ export class KvStore implements VersionedStore {
   }
 
   async read(key: string): Promise<VersionedEntry> {
-    const entry = await this.kv.get(key);
+    const entry = await withJetStreamRetry(() => this.kv.get(key));
     if (!entry) return { revision: 0, value: null };
     return { revision: entry.revision, value: entry.operation === 'PUT' ? entry.value : null };
   }
 
+  /**
+   * Retried through a leader election. Every attempt carries the same Nats-Msg-Id: one whose answer
+   * was lost but which was stored makes the next attempt a duplicate (its revision), not a lost race.
+   */
   async write(key: string, value: Uint8Array, expected: number, ttlMs?: number): Promise<number | null> {
+    const { js, bucket } = this;
+    const msgID = randomUUID();
     try {
-      if (ttlMs === undefined || !this.js || !this.bucket) {
-        return await this.kv.put(key, value, { previousSeq: expected });
+      if (!js || !bucket) {
+        return await withJetStreamRetry(() => this.kv.put(key, value, { previousSeq: expected }));
       }
-      // kv.put cannot send a TTL: the same publish, with the message's own TTL (at least 1 s).
+      // kv.put sends neither a TTL nor a message id: the same publish, with both (a TTL of at least 1 s).
       const h = headers();
       h.set('Nats-Expected-Last-Subject-Sequence', String(expected));
-      h.set('Nats-TTL', `${Math.max(1, Math.ceil(ttlMs / 1000))}s`);
-      return (await this.js.publish(`$KV.${this.bucket}.${key}`, value, { headers: h })).seq;
+      if (ttlMs !== undefined) h.set('Nats-TTL', `${Math.max(1, Math.ceil(ttlMs / 1000))}s`);
+      const ack = await withJetStreamRetry(() =>
+        js.publish(`$KV.${bucket}.${key}`, value, { headers: h, msgID }),
+      );
+      return ack.seq;
     } catch (error) {
       if (isWrongRevision(error)) return null;
       if (isStoreFull(error)) throw new StoreFullError(error);

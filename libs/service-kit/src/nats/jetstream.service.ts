@@ -5,6 +5,7 @@ import type { NatsEndpoint } from '../config';
 import type { Metrics } from '../metrics';
 import { CapacityWatch, type CapacityWatchOptions } from './capacity-watch';
 import { connectNats, withTimeout } from './connection';
+import { setJetStreamRetryBudget, withJetStreamRetry } from './jetstream-retry';
 import {
   type BatchHandler,
   type ConsumeBatchOptions,
@@ -19,6 +20,7 @@ import { type ConsumerSpec, ensureStreams, type StreamSpec } from './stream-setu
 
 export * from './capacity-watch';
 export * from './event-consumer';
+export * from './jetstream-retry';
 export * from './nats-errors';
 export { makeEvent } from './publishing';
 export * from './stream-setup';
@@ -38,19 +40,26 @@ export class JetStreamService {
   constructor(
     /**
      * Servers and credentials (natsEndpoint), the service's name for the connection, and the
-     * replicas of the streams and buckets it creates (NATS_STREAM_REPLICAS; unset: 1).
+     * replicas of the streams and buckets it creates (NATS_STREAM_REPLICAS; unset: 1), and how
+     * long its JetStream calls retry through a leader election (NATS_RETRY_BUDGET_MS, for the
+     * whole process; unset: the default).
      */
-    private readonly options: NatsEndpoint & { name: string; streamReplicas?: number },
+    private readonly options: NatsEndpoint & {
+      name: string;
+      streamReplicas?: number;
+      retryBudgetMs?: number;
+    },
     private readonly logger: Logger,
     private readonly metrics?: Metrics,
   ) {
     this.capacity = new CapacityWatch(logger, metrics);
     this.consumers = new EventConsumers(logger, metrics);
+    if (options.retryBudgetMs !== undefined) setJetStreamRetryBudget(options.retryBudgetMs);
   }
 
   async connect(extra: Partial<ConnectionOptions> = {}): Promise<void> {
     if (this.connection) return;
-    const { streamReplicas: _replicas, ...endpoint } = this.options;
+    const { streamReplicas: _replicas, retryBudgetMs: _budget, ...endpoint } = this.options;
     this.connection = await connectNats(endpoint, this.logger, extra);
     this.manager = await this.connection.jetstreamManager();
     this.client = this.connection.jetstream();
@@ -101,11 +110,15 @@ export class JetStreamService {
     return this.capacity.capacityOf(stream);
   }
 
-  /** Publishes an event with its id as the Nats-Msg-Id; a re-publish of the same id is stored once. */
+  /**
+   * Publishes an event with its id as the Nats-Msg-Id; a re-publish of the same id is stored once,
+   * so it is retried through a leader election (withJetStreamRetry).
+   */
   async publish<T extends EventType>(event: EventEnvelope<T>): Promise<PubAck> {
     let ack: PubAck;
     try {
-      ack = await publishEvent(this.js(), event);
+      const js = this.js();
+      ack = await withJetStreamRetry(() => publishEvent(js, event));
     } catch (error) {
       this.capacity.refused(event.type, error);
       throw error;

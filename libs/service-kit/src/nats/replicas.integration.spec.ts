@@ -1,10 +1,10 @@
-import { KvBuckets, Streams } from '@oasis198/contracts';
+import { type EventEnvelope, type EventType, KvBuckets, Streams } from '@oasis198/contracts';
 import { freePort, uniqueName, waitFor } from '@oasis198/testing';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, type JetStreamManager, type NatsConnection } from 'nats';
+import { connect, JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
 import { KvStore } from '../limits/versioned-store';
 import { createLogger } from '../logger';
 import { ensureTimerStream } from '../schedules/schedule-store';
@@ -18,6 +18,8 @@ const NATS_SERVER = path.resolve(__dirname, '../../../../.tools/bin/nats-server'
 
 interface Cluster {
   url: string;
+  /** SIGKILLs a node by its server name (n0, n1, n2), as the container fault test crashes one. */
+  crash(name: string): void;
   stop(): Promise<void>;
 }
 
@@ -39,12 +41,19 @@ async function startCluster(): Promise<Cluster> {
     ),
   );
   const url = nodes.map((n) => `nats://127.0.0.1:${n.port}`).join(',');
+  // A child killed by a signal has a signalCode and no exitCode.
+  const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+  const crash = (name: string) => {
+    const child = children[Number(name.replace(/^n/, ''))];
+    if (!child || exited(child)) throw new Error(`no running node ${name}`);
+    child.kill('SIGKILL');
+  };
   const stop = async () => {
     await Promise.all(
       children.map(
         (child) =>
           new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
+            if (exited(child)) return resolve();
             child.once('exit', () => resolve());
             child.kill('SIGTERM');
           }),
@@ -64,7 +73,7 @@ async function startCluster(): Promise<Cluster> {
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, crash, stop };
 }
 
 describe('streams and buckets on a three-node cluster', () => {
@@ -146,4 +155,78 @@ describe('streams and buckets on a three-node cluster', () => {
     await openKvBucket(nc, bucket, { history: 1 });
     expect(await replicasOf(`KV_${bucket}`)).toBe(3);
   });
+
+  const leaderOf = async (stream: string) => (await jsm.streams.info(stream)).cluster?.leader ?? '';
+
+  /** Asks the stream's leader to step down in favour of `to` until `to` leads it. */
+  async function moveLeader(stream: string, to: string): Promise<void> {
+    await waitFor(
+      async () => {
+        if ((await leaderOf(stream)) === to) return true;
+        await nc
+          .request(
+            `$JS.API.STREAM.LEADER.STEPDOWN.${stream}`,
+            JSONCodec().encode({ placement: { preferred: to } }),
+          )
+          .catch(() => undefined);
+        return false;
+      },
+      { timeoutMs: 30_000, what: `${to} to lead ${stream}` },
+    );
+  }
+
+  it('answers an append repeated with its Nats-Msg-Id as a duplicate, not as a lost race', async () => {
+    // What a retried append relies on when its first attempt was stored but its answer lost.
+    const stream = spec();
+    await (await service(3)).ensureStreams([stream]);
+    const js = nc.jetstream();
+    const subject = `${stream.name}.room`;
+    const append = (msgID: string) =>
+      js.publish(subject, new Uint8Array([1]), { msgID, expect: { lastSubjectSequence: 0 } });
+    const first = await append('change-1');
+    expect(await append('change-1')).toMatchObject({ seq: first.seq, duplicate: true });
+    await expect(append('change-2')).rejects.toMatchObject({ api_error: { err_code: 10071 } });
+  });
+
+  // Last: it leaves one node down.
+  it("publishes and compare-and-sets through the crash of their streams' leader", async () => {
+    const events = await service(3);
+    const stream = spec();
+    await events.ensureStreams([stream]);
+    const bucket = uniqueName('r3cas');
+    const store = await KvStore.open(nc, bucket, 60_000, {
+      maxBytes: 1024 * 1024,
+      maxValueSize: 256,
+      replicas: 3,
+    });
+    const event = (n: number) =>
+      ({
+        id: uniqueName('event'),
+        type: `${stream.name}.happened` as EventType,
+        occurredAt: new Date().toISOString(),
+        data: { n },
+      }) as unknown as EventEnvelope;
+    await events.publish(event(0));
+    const revision = (await store.write('key', new Uint8Array([1]), 0)) as number;
+    const leader = await leaderOf(stream.name);
+    await moveLeader(`KV_${bucket}`, leader);
+
+    cluster.crash(leader);
+    const crashedAt = Date.now();
+    const took = async <T>(promise: Promise<T>) => ({ value: await promise, ms: Date.now() - crashedAt });
+    const [published, written] = await Promise.all([
+      took(events.publish(event(1))),
+      took(store.write('key', new Uint8Array([2]), revision)),
+    ]);
+    process.stdout.write(
+      `${leader} (leader of ${stream.name} and KV_${bucket}) SIGKILLed: the publish answered after ` +
+        `${published.ms} ms, the compare-and-set after ${written.ms} ms; new leaders ` +
+        `${await leaderOf(stream.name)}, ${await leaderOf(`KV_${bucket}`)}\n`,
+    );
+
+    expect(published.value).toMatchObject({ seq: 2, duplicate: false });
+    expect(written.value).toBeGreaterThan(revision);
+    expect(await store.read('key')).toEqual({ revision: written.value, value: new Uint8Array([2]) });
+    expect((await jsm.streams.info(stream.name)).state.messages).toBe(2);
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { isWrongRevision } from '../limits/versioned-store';
 import { isNotFound } from '../nats/jetstream.service';
+import { withJetStreamRetry } from '../nats/jetstream-retry';
 import { encodeSchedule, fireAtMs, type RoomSchedule } from './schedule';
 
 /** The room version a schedule (or a cancellation) was written for. */
@@ -164,16 +165,23 @@ export class ScheduleStore {
       h.set('Nats-Schedule', `@at ${new Date(at).toISOString()}`);
       h.set('Nats-Schedule-Target', TimerSubjects.fired(schedule.roomId));
     }
-    const ack = await this.js.publish(TimerSubjects.schedule(schedule.roomId), encodeSchedule(schedule), {
-      headers: h,
-      expect: { lastSubjectSequence: expectedSeq },
-    });
+    // No Nats-Msg-Id (a fired schedule could carry it to its target in this stream): a retried
+    // write that was stored already loses its race, and write() then finds its own version there.
+    const data = encodeSchedule(schedule);
+    const ack = await withJetStreamRetry(() =>
+      this.js.publish(TimerSubjects.schedule(schedule.roomId), data, {
+        headers: h,
+        expect: { lastSubjectSequence: expectedSeq },
+      }),
+    );
     return ack.seq;
   }
 
   private async last(subject: string): Promise<{ seq: number; version: number } | null> {
     try {
-      const msg = await this.jsm.streams.getMessage(Streams.timers.name, { last_by_subj: subject });
+      const msg = await withJetStreamRetry(() =>
+        this.jsm.streams.getMessage(Streams.timers.name, { last_by_subj: subject }),
+      );
       const version = Number(msg.header.get(VERSION_HEADER));
       return { seq: msg.seq, version: Number.isSafeInteger(version) ? version : -1 };
     } catch (error) {
