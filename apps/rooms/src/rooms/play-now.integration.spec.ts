@@ -2,12 +2,11 @@ import type { INestApplication } from '@nestjs/common';
 import { type DeadlineDueResponse, Requests, type RoomView, type TokenClaims } from '@oasis198/contracts';
 import { aiThinkMs, fromSpecSeconds } from '@oasis198/game-rules';
 import { getConnectionToken } from '@nestjs/mongoose';
-import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
+import { Metrics, type RpcClient } from '@oasis198/service-kit';
 import type { Connection } from 'mongoose';
-import { mongoUrlFor, uniqueName, useTestInfra } from '@oasis198/testing';
+import { useTestInfra } from '@oasis198/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { roomsDefinition } from '../rooms.definition';
-import { roomsClient, testCaller } from './rooms.test-client';
+import { roomsClient, roomsTestEnv, startRooms, testCaller } from './rooms.test-client';
 
 // Play now and the AI opponent, against real NATS and FerretDB, on a database of their
 // own: Play now takes the oldest open room of the whole service.
@@ -35,14 +34,8 @@ describe('rooms service: Play now and the AI opponent', () => {
     });
 
   beforeAll(async () => {
-    ({ app } = await createService(roomsDefinition, {
-      NATS_URL: infra().natsUrl,
-      MONGO_URL: mongoUrlFor(infra(), uniqueName('rooms-play-now')),
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      AI_JOIN_AFTER_S: '1',
-    }));
-    rpc = await RpcClient.forTests(infra().natsUrl, 'play-now-test');
+    const env = roomsTestEnv(infra(), 'rooms-play-now', { AI_JOIN_AFTER_S: '1' });
+    ({ app, rpc } = await startRooms(env, 'play-now-test'));
   });
 
   afterAll(async () => {

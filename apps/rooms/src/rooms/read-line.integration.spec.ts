@@ -1,9 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { Requests, type RoomPage } from '@oasis198/contracts';
-import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
-import { mongoUrlFor, uniqueName, useTestInfra } from '@oasis198/testing';
-import { roomsDefinition } from '../rooms.definition';
-import { roomsClient, testCaller } from './rooms.test-client';
+import { Metrics, type RpcClient } from '@oasis198/service-kit';
+import { useTestInfra } from '@oasis198/testing';
+import { roomsClient, roomsTestEnv, startRooms, testCaller } from './rooms.test-client';
 
 /**
  * The public reads (room lists, single rooms) under a storm of requests, as anyone could send
@@ -19,14 +18,8 @@ describe('rooms under a storm of room lists', () => {
   const { create } = roomsClient(() => rpc);
 
   beforeAll(async () => {
-    ({ app } = await createService(roomsDefinition, {
-      NATS_URL: infra().natsUrl,
-      MONGO_URL: mongoUrlFor(infra(), uniqueName('rooms-reads')),
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      PUBLIC_READS_AT_ONCE: '1',
-    }));
-    rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-reads-test');
+    const env = roomsTestEnv(infra(), 'rooms-reads', { PUBLIC_READS_AT_ONCE: '1' });
+    ({ app, rpc } = await startRooms(env, 'rooms-reads-test'));
   });
 
   afterAll(async () => {

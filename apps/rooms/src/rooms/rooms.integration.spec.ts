@@ -30,7 +30,6 @@ import {
 } from '@oasis198/service-kit';
 import {
   expectAppError,
-  mongoUrlFor,
   recordEvents,
   recordPushes,
   type RecordedPush,
@@ -53,7 +52,7 @@ import { ROOM_MODEL, type RoomRecord } from './room.schema';
 import { toRoomView } from './room-view';
 import { RoomsRepository } from './rooms.repository';
 import { RoomsService } from './rooms.service';
-import { roomsClient, testCaller } from './rooms.test-client';
+import { roomsClient, roomsTestEnv, startRooms, testCaller } from './rooms.test-client';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -188,15 +187,8 @@ function suite(infra: () => TestInfra) {
     }
 
     beforeAll(async () => {
-      env = {
-        NATS_URL: infra().natsUrl,
-        MONGO_URL: mongoUrlFor(infra(), uniqueName('rooms')),
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'test',
-        RETIRED_CONSUMERS_SWEEP_MS: '500',
-      };
-      ({ app } = await createService(roomsDefinition, env));
-      rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-test');
+      env = roomsTestEnv(infra(), 'rooms', { RETIRED_CONSUMERS_SWEEP_MS: '500' });
+      ({ app, rpc } = await startRooms(env, 'rooms-test'));
       nc = await connect({ servers: infra().natsUrl });
       ({ events: gamesEvents } = await recordEvents(nc, Streams.games.name));
       ({ pushes } = recordPushes(nc));

@@ -1,6 +1,8 @@
+import type { INestApplication } from '@nestjs/common';
 import { type EditRoomResponse, Requests, type RoomView, type TokenClaims } from '@oasis198/contracts';
-import type { RpcClient } from '@oasis198/service-kit';
-import { uniqueName } from '@oasis198/testing';
+import { createService, RpcClient } from '@oasis198/service-kit';
+import { mongoUrlFor, type TestInfra, uniqueName } from '@oasis198/testing';
+import { roomsDefinition } from '../rooms.definition';
 
 /** For the integration tests only (not used by the service itself). */
 
@@ -36,4 +38,29 @@ export function roomsClient(rpc: () => RpcClient) {
   const move = (caller: TokenClaims, roomId: string, number: unknown, option = 'plain') =>
     edit(caller, roomId, { move: { number, option } });
   return { call, create, edit, join, move };
+}
+
+/** A suite's rooms settings: the test servers, a database of its own (`name`), then `overrides`. */
+export function roomsTestEnv(
+  infra: TestInfra,
+  name: string,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NATS_URL: infra.natsUrl,
+    MONGO_URL: mongoUrlFor(infra, uniqueName(name)),
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'test',
+    ...overrides,
+  };
+}
+
+/** Starts the rooms service with `env`, and an RPC client of the test named `clientName`. */
+export async function startRooms(
+  env: Record<string, string>,
+  clientName: string,
+): Promise<{ app: INestApplication; rpc: RpcClient }> {
+  const { app } = await createService(roomsDefinition, env);
+  const rpc = await RpcClient.forTests(env['NATS_URL'] as string, clientName);
+  return { app, rpc };
 }

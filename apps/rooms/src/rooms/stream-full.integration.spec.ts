@@ -1,20 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import { Consumers, Requests, type RoomView, Streams } from '@oasis198/contracts';
-import { createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
-import {
-  expectAppError,
-  fillStream,
-  mongoUrlFor,
-  uniqueName,
-  useTestInfra,
-  waitFor,
-} from '@oasis198/testing';
+import { type RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
+import { expectAppError, fillStream, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, DiscardPolicy, type JetStreamManager, type NatsConnection } from 'nats';
-import { roomsDefinition } from '../rooms.definition';
 import { ROOM_MODEL, type RoomRecord } from './room.schema';
-import { roomsClient, testCaller } from './rooms.test-client';
+import { roomsClient, roomsTestEnv, startRooms, testCaller } from './rooms.test-client';
 
 // The rooms service when the GAMES stream is full, against real NATS and FerretDB: changes answer
 // 503 and store nothing, no stored event is dropped, and play resumes once there is room.
@@ -27,16 +19,13 @@ describe('rooms service with a full GAMES stream', () => {
   let jsm: JetStreamManager;
 
   beforeAll(async () => {
-    ({ app } = await createService(roomsDefinition, {
-      NATS_URL: infra().natsUrl,
-      MONGO_URL: mongoUrlFor(infra(), uniqueName('rooms-full')),
+    const env = roomsTestEnv(infra(), 'rooms-full', {
       LOG_LEVEL: 'silent',
-      NODE_ENV: 'test',
       GAMES_STREAM_MAX_BYTES: String(4 * 1024 * 1024),
       GAMES_STREAM_MAX_MSG_SIZE: String(128 * 1024),
       STREAM_CHECK_MS: '200',
-    }));
-    rpc = await RpcClient.forTests(infra().natsUrl, 'rooms-full-test');
+    });
+    ({ app, rpc } = await startRooms(env, 'rooms-full-test'));
     nc = await connect({ servers: infra().natsUrl });
     jsm = await nc.jetstreamManager();
   });
