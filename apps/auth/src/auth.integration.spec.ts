@@ -11,18 +11,12 @@ import {
   TokenRecords,
 } from '@oasis198/contracts';
 import { createService, makeEvent, Metrics, outboxKey, RpcClient } from '@oasis198/service-kit';
-import {
-  mongoUrlFor,
-  startTestInfra,
-  type TestInfra,
-  testSigningKeys,
-  uniqueName,
-  waitFor,
-} from '@oasis198/testing';
+import { startTestInfra, type TestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, type NatsConnection } from 'nats';
 import type { Histogram } from 'prom-client';
 import { authDefinition } from './auth.definition';
+import { authTestEnv } from './testing/auth-env';
 import { User } from './users/user.schema';
 
 let seq = 0;
@@ -46,16 +40,7 @@ describe('auth service over NATS (two replicas, events, revocations)', () => {
 
   beforeAll(async () => {
     infra = await startTestInfra();
-    env = {
-      NATS_URL: infra.natsUrl,
-      MONGO_URL: mongoUrlFor(infra, uniqueName('auth-it')),
-      JWT_PRIVATE_KEY: testSigningKeys().privateKey,
-      LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
-      NODE_ENV: 'test',
-      PASSWORD_HASH_MEMORY_KIB: '8192',
-      OUTBOX_SWEEP_MS: '200',
-      SHUTDOWN_GRACE_MS: '200',
-    };
+    env = authTestEnv(infra, 'auth-it', { OUTBOX_SWEEP_MS: '200', SHUTDOWN_GRACE_MS: '200' });
     for (let i = 0; i < 2; i++) replicas.push((await createService(authDefinition, env)).app);
     rpc = await RpcClient.forTests(infra.natsUrl, 'auth-it', 5000);
     nc = await connect({ servers: infra.natsUrl });

@@ -1,8 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { type AuthUser, Requests } from '@oasis198/contracts';
 import { createService, Metrics, RpcClient } from '@oasis198/service-kit';
-import { mongoUrlFor, startTestInfra, type TestInfra, testSigningKeys, uniqueName } from '@oasis198/testing';
+import { startTestInfra, type TestInfra } from '@oasis198/testing';
 import { authDefinition } from './auth.definition';
+import { authTestEnv } from './testing/auth-env';
 
 /**
  * Load shedding for argon2 (PASSWORD_HASH_CONCURRENCY): a storm of logins whose callers give up
@@ -16,19 +17,12 @@ describe('auth under a storm of logins', () => {
 
   beforeAll(async () => {
     infra = await startTestInfra();
-    app = (
-      await createService(authDefinition, {
-        NATS_URL: infra.natsUrl,
-        MONGO_URL: mongoUrlFor(infra, uniqueName('auth-storm')),
-        JWT_PRIVATE_KEY: testSigningKeys().privateKey,
-        LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
-        NODE_ENV: 'test',
-        PASSWORD_HASH_MEMORY_KIB: '8192',
-        PASSWORD_HASH_PASSES: '10',
-        PASSWORD_HASH_CONCURRENCY: '1',
-        SHUTDOWN_GRACE_MS: '200',
-      })
-    ).app;
+    const env = authTestEnv(infra, 'auth-storm', {
+      PASSWORD_HASH_PASSES: '10',
+      PASSWORD_HASH_CONCURRENCY: '1',
+      SHUTDOWN_GRACE_MS: '200',
+    });
+    ({ app } = await createService(authDefinition, env));
     rpc = await RpcClient.forTests(infra.natsUrl, 'auth-storm');
   }, 120_000);
 

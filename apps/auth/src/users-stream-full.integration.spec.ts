@@ -2,18 +2,11 @@ import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import { type AuthUser, Requests, Streams, type TokenClaims } from '@oasis198/contracts';
 import { createService, RpcClient, STREAM_FULL_MESSAGE } from '@oasis198/service-kit';
-import {
-  expectAppError,
-  fillStream,
-  mongoUrlFor,
-  testSigningKeys,
-  uniqueName,
-  useTestInfra,
-  waitFor,
-} from '@oasis198/testing';
+import { expectAppError, fillStream, useTestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { connect, DiscardPolicy, type JetStreamManager, type NatsConnection } from 'nats';
 import { authDefinition } from './auth.definition';
+import { authTestEnv } from './testing/auth-env';
 import { User } from './users/user.schema';
 
 // Auth when the USERS stream is full, against real NATS and FerretDB: registrations, renames and
@@ -27,18 +20,14 @@ describe('auth service with a full USERS stream', () => {
   let jsm: JetStreamManager;
 
   beforeAll(async () => {
-    ({ app } = await createService(authDefinition, {
-      NATS_URL: infra().natsUrl,
-      MONGO_URL: mongoUrlFor(infra(), uniqueName('auth-full')),
-      JWT_PRIVATE_KEY: testSigningKeys().privateKey,
+    const env = authTestEnv(infra(), 'auth-full', {
       LOG_LEVEL: 'silent',
-      NODE_ENV: 'test',
-      PASSWORD_HASH_MEMORY_KIB: '8192',
       USERS_STREAM_MAX_BYTES: String(1024 * 1024),
       USERS_STREAM_MAX_MSG_SIZE: String(4096),
       STREAM_CHECK_MS: '200',
       OUTBOX_SWEEP_MS: '200',
-    }));
+    });
+    ({ app } = await createService(authDefinition, env));
     rpc = await RpcClient.forTests(infra().natsUrl, 'auth-full-test');
     nc = await connect({ servers: infra().natsUrl });
     jsm = await nc.jetstreamManager();
