@@ -1,4 +1,5 @@
-import { Controller, Module } from '@nestjs/common';
+import { Controller, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MessagePattern } from '@nestjs/microservices';
 import { useTestInfra } from '@oasis198/testing';
 import { connect, type NatsConnection } from 'nats';
@@ -15,6 +16,28 @@ class EchoController {
 
 @Module({ controllers: [EchoController] })
 class EchoModule {}
+
+/** A part that sets itself up on start (streams, a projector) before its handlers can serve. */
+@Injectable()
+class SlowStart implements OnModuleInit {
+  ready = false;
+  async onModuleInit() {
+    await sleep(300);
+    this.ready = true;
+  }
+}
+
+@Controller()
+class ReadyController {
+  constructor(private readonly part: SlowStart) {}
+  @MessagePattern('bootstrap-it.ready')
+  ready() {
+    return { ready: this.part.ready };
+  }
+}
+
+@Module({ controllers: [ReadyController], providers: [SlowStart] })
+class ReadyModule {}
 
 // A service counts as started once its request handlers are registered at the NATS server: a
 // request sent the moment createService returns is answered, never refused for "no responders"
@@ -49,4 +72,39 @@ describe('createService', () => {
       }
     }
   }, 60_000);
+
+  it('takes no request before every part has set itself up', async () => {
+    const env = { NATS_URL: infra().natsUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '1' };
+    // A replica joining the queue group of a running service gets requests at once (Kubernetes'
+    // readiness does not gate NATS): one answered before onModuleInit ran is a failed move.
+    const starting = createService(
+      { name: 'bootstrap-it', configSchema: baseEnv, module: () => ReadyModule, queue: 'bootstrap-ready' },
+      env,
+    );
+    let started = false;
+    void starting.then(() => (started = true));
+    const answers: Array<{ ready: boolean }> = [];
+    // Asks until the start returns, and a few times after.
+    for (let i = 0, after = 0; after < 5; i++) {
+      if (started) after++;
+      const reply = await nc
+        .request(
+          'bootstrap-it.ready',
+          JSON.stringify({ pattern: 'bootstrap-it.ready', data: {}, id: String(i) }),
+          {
+            timeout: 1000,
+          },
+        )
+        .catch(() => undefined);
+      if (reply) answers.push(reply.json<{ response: { ready: boolean } }>().response);
+      await sleep(20);
+    }
+    const { app } = await starting;
+    try {
+      expect(answers.length).toBeGreaterThan(0);
+      expect(answers.filter((a) => !a.ready)).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  }, 30_000);
 });

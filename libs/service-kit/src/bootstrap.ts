@@ -52,6 +52,9 @@ export async function createService<C extends BaseConfig>(
       },
       { inheritAppConfig: true },
     );
+    // Every part sets itself up (streams, projector, stores) before the first request: joining
+    // the queue group makes a new replica take requests at once, readiness probe or not.
+    await app.init();
     await app.startAllMicroservices();
     // The subscriptions are only sent, not yet registered: a flush round trip makes the server
     // hold them, so a request sent once this returns finds a responder (no 503 right after a start).
