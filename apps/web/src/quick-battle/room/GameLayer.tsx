@@ -1,17 +1,17 @@
 import type { RoomView } from '@oasis198/contracts';
-import { statusBanner, usableOptions, type OasisOption, type Seat } from '@oasis198/game-rules';
+import { seatToMove, statusBanner, usableOptions, type OasisOption, type Seat } from '@oasis198/game-rules';
 import { useState } from 'react';
 import { errorMessage, useRoomIntent } from '../../api';
 import { T } from '../../texts';
 import { Dial, Milestones, OasisPanel, PickOverlay, PlayersHeader, Rounds, TurnTimer } from './GameParts';
 import { HelpPanel } from './HelpPanel';
-import { activeSeat, countsOf, seatName } from './perspective';
+import { countsOf, seatName } from './perspective';
 import styles from './Room.module.css';
 import { SettingsMenu, useGameMusic } from './SettingsMenu';
 import { WaitingAnimation } from './WaitingAnimation';
 
 export function turnText(room: RoomView, mySeat: Seat | null): string {
-  const active = activeSeat(room.whosTurn);
+  const active = seatToMove(room.whosTurn);
   if (active === null) return T.waitingForStart;
   if (mySeat === null) return T.turnOf(seatName(room, active, null));
   return active === mySeat ? T.yourTurn : T.notYourTurn;
@@ -43,7 +43,7 @@ export function GameLayer({
   const w = room.whosTurn;
   const total = w.currentNumber;
   const turnKey = `${w.gameNumber}:${w.moves?.length ?? 0}`;
-  const myTurn = mySeat !== null && activeSeat(w) === mySeat;
+  const myTurn = mySeat !== null && seatToMove(w) === mySeat;
   const counts = mySeat ? countsOf(room, mySeat) : undefined;
   const usable = counts ? usableOptions(total, counts) : [];
   // A selection belongs to the turn it was made in: after any move it is back to plain.
@@ -116,7 +116,7 @@ export function GameLayer({
           />
         ) : null}
 
-        {mySeat !== null && !myTurn && activeSeat(w) !== null ? (
+        {mySeat !== null && !myTurn && seatToMove(w) !== null ? (
           <section className={styles.pause} aria-labelledby="pause-title">
             <h3 id="pause-title">{T.opponentTurnPause}</h3>
             <p className={styles.pauseNumber}>

@@ -8,6 +8,7 @@ import {
   PICK_MIN,
   remainingSeconds,
   SEATS,
+  seatToMove,
   type MoveRecord,
   type OasisCounts,
   type OasisOption,
@@ -16,7 +17,7 @@ import {
 import { useState } from 'react';
 import { useServerNow, useTimedFlag } from '../../components/hooks';
 import { T } from '../../texts';
-import { activeSeat, playerAt, seatName } from './perspective';
+import { playerAt, seatName } from './perspective';
 import styles from './Room.module.css';
 
 /** SPEC §4/§9: the picked number and the AI's number show for 2.4 s after each move. */
@@ -24,7 +25,7 @@ export const PICK_OVERLAY_MS = 2_400;
 
 /** Both players: 'You' and 'Opponent' (or 'Empty Spot') for a player, both names for spectators. */
 export function PlayersHeader({ room, mySeat }: { room: RoomView; mySeat: Seat | null }) {
-  const active = room.gameOver ? null : activeSeat(room.whosTurn);
+  const active = room.gameOver ? null : seatToMove(room.whosTurn);
   // A player sees themself first.
   const order: readonly Seat[] = mySeat === 'player2' ? ['player2', 'player1'] : SEATS;
   return (

@@ -1,4 +1,4 @@
-import type { Person, RoomView, WhosTurnView } from '@oasis198/contracts';
+import type { Person, RoomView } from '@oasis198/contracts';
 import { oasisKeyOf, roomLabel, type OasisCounts, type Seat } from '@oasis198/game-rules';
 import { T } from '../../texts';
 
@@ -11,16 +11,6 @@ export function seatOf(room: RoomView, userId: string | undefined): Seat | null 
 
 export function playerAt(room: RoomView, seat: Seat): Person | undefined {
   return room.players[seat === 'player1' ? 0 : 1];
-}
-
-/** The seat whose turn it is, or null when nobody's (the logic of game-rules' seatToMove). */
-export function activeSeat(
-  w: Pick<WhosTurnView, 'gameStarted' | 'gameOver' | 'player1' | 'player2'>,
-): Seat | null {
-  if (!w.gameStarted || w.gameOver) return null;
-  if (w.player1.turn) return 'player1';
-  if (w.player2.turn) return 'player2';
-  return null;
 }
 
 /**
