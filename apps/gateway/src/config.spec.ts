@@ -53,3 +53,21 @@ describe('gateway configuration: JWT_PUBLIC_KEY', () => {
     );
   });
 });
+
+describe('gateway configuration: RPC_TIMEOUT_MS', () => {
+  const withEnv = (env: Record<string, string>) =>
+    loadConfig(gatewayEnv, {
+      NATS_URL: 'nats://127.0.0.1:4222',
+      JWT_PUBLIC_KEY: testSigningKeys().publicKey,
+      ...env,
+    }).RPC_TIMEOUT_MS;
+
+  it('waits 5 s on one NATS server, and out a leader election on a cluster', () => {
+    expect(withEnv({})).toBe(5000);
+    expect(withEnv({ NATS_STREAM_REPLICAS: '3' })).toBe(12_000);
+  });
+
+  it('takes the value it is given either way', () => {
+    expect(withEnv({ RPC_TIMEOUT_MS: '4000', NATS_STREAM_REPLICAS: '3' })).toBe(4000);
+  });
+});

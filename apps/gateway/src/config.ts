@@ -30,8 +30,12 @@ export const gatewayEnv = baseEnv
      * Connection: close, so clients retire them) before it closes the idle ones.
      */
     HTTP_DRAIN_MS: z.coerce.number().int().min(0).max(20_000).default(2000),
-    /** How long the gateway waits for a service's answer before answering 503. */
-    RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+    /**
+     * How long the gateway waits for a service's answer before answering 503. Unset: 5 s on one
+     * NATS server, 12 s on a cluster (NATS_STREAM_REPLICAS above 1), where a node's crash holds its
+     * streams' writes until new leaders are elected, 4-9 s, and a player should wait, not fail.
+     */
+    RPC_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
     /** Origins allowed to call the API from a browser (comma-separated); empty = same origin only. */
     CORS_ORIGINS: list,
     /** Folder of the built web app to serve on the same origin (local stack); unset in Kubernetes. */
@@ -112,7 +116,16 @@ export const gatewayEnv = baseEnv
     JWT_ISSUER: z.string().min(1).default('oasis198-auth'),
   })
   // Trusting a published key would let anyone with its private half sign tokens.
-  .superRefine(refusePublishedSigningKeys('JWT_PUBLIC_KEY'));
+  .superRefine(refusePublishedSigningKeys('JWT_PUBLIC_KEY'))
+  .transform((config) => ({
+    ...config,
+    RPC_TIMEOUT_MS:
+      config.RPC_TIMEOUT_MS ?? (config.NATS_STREAM_REPLICAS > 1 ? CLUSTER_RPC_TIMEOUT_MS : RPC_TIMEOUT_MS),
+  }));
+
+const RPC_TIMEOUT_MS = 5000;
+/** Above the longest leader election measured after a node's crash (7.6 s), with room to answer. */
+const CLUSTER_RPC_TIMEOUT_MS = 12_000;
 
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 
