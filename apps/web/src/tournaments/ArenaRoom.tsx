@@ -1,10 +1,25 @@
-import { Link, useParams } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useSession } from '../api';
 import { RoomScreen } from '../quick-battle/room/RoomScreen';
-import { useArenaRoom } from './arena-api';
+import { useArenaRoom, useArenaStream, useEventArena } from './arena-api';
 import { ARENA_T, mmss } from './arena-texts';
 import { useNow } from './EventArena';
 import styles from './Tournaments.module.css';
+
+/**
+ * Takes a player from a room whose game is over to the next game the arena pairs them in: it
+ * starts at once, and a first turn run out unseen would put them out of the arena.
+ */
+function NextArenaGame({ eventId, userId, roomId }: { eventId: string; userId: string; roomId: string }) {
+  const live = useArenaStream(eventId);
+  const next = useEventArena(eventId, userId, live).data?.roomId;
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (next && next !== roomId) void navigate(`/tournament/rooms/${next}`);
+  }, [next, roomId, navigate]);
+  return null;
+}
 
 /** The arena's name, its time left and the player's score, above an arena room. */
 function ArenaBar({ roomId }: { roomId: string }) {
@@ -15,6 +30,7 @@ function ArenaBar({ roomId }: { roomId: string }) {
   const me = arena.players.find((p) => p.playerId === user?._id);
   return (
     <aside className={styles.arenaBar} aria-label={ARENA_T.arena}>
+      {me && user ? <NextArenaGame eventId={arena.eventId} userId={user._id} roomId={roomId} /> : null}
       <Link to={`/tournaments/event-cup/${arena.eventId}`}>{arena.name}</Link>
       <span>
         {ARENA_T.timeLeft}: {mmss(Date.parse(arena.endsAt) - now)}
@@ -31,10 +47,15 @@ function ArenaBar({ roomId }: { roomId: string }) {
 /** /tournament/rooms/{roomId}: an arena room, played as a quick-battle room is. */
 export function ArenaRoom() {
   const { roomId = '' } = useParams();
+  const eventId = useArenaRoom(roomId).data?.eventId;
+  // A finished arena room closes when the opponent moves on to their next game: its player waits
+  // for theirs on the event page, which takes them to it (the room list would not).
+  const closedTo = eventId ? `/tournaments/event-cup/${eventId}` : undefined;
   return (
     <div className="page">
       <ArenaBar roomId={roomId} />
-      <RoomScreen />
+      {/* A new room (the next arena game) starts a new screen, not the last game's state. */}
+      <RoomScreen key={roomId} closedTo={closedTo} />
     </div>
   );
 }

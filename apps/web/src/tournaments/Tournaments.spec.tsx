@@ -1,5 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { ALICE } from '../testing/fixtures';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { ALICE, BOB, gameRoom, ROOM_ID } from '../testing/fixtures';
 import { fakeApi } from '../testing/fake-network';
 import { renderApp } from '../testing/render';
 
@@ -148,6 +148,79 @@ describe('tournaments', () => {
     });
     const { router } = renderApp('/tournaments/event-cup/event-9', { user: ALICE });
     await waitFor(() => expect(router.state.location.pathname).toBe(`/tournament/rooms/${'ab'.repeat(12)}`));
+  });
+
+  it('takes a player from their finished arena game to the next one the arena pairs them in', async () => {
+    const [done, next] = ['cd'.repeat(12), 'ef'.repeat(12)];
+    const now = Date.now();
+    const endsAt = new Date(now + 60_000).toISOString();
+    fakeApi({
+      [`GET /api/tournaments/rooms/${done}`]: {
+        body: {
+          roomId: done,
+          arenaId: `event-9:${now}`,
+          eventId: 'event-9',
+          name: 'Event 9',
+          endsAt,
+          players: [
+            { playerId: ALICE._id, name: ALICE.name, score: 2, rank: 1 },
+            { playerId: BOB._id, name: BOB.name, score: 0, rank: 2 },
+          ],
+        },
+      },
+      'GET /api/tournaments/events/event-9/me': {
+        body: {
+          eventId: 'event-9',
+          name: 'Event 9',
+          arena: {
+            arenaId: `event-9:${now}`,
+            eventId: 'event-9',
+            name: 'Event 9',
+            startsAt: new Date(now - 1000).toISOString(),
+            endsAt,
+            status: 'running',
+            standings: [],
+          },
+          previous: null,
+          joined: true,
+          roomId: next,
+        },
+      },
+    });
+    const { router } = renderApp(`/tournament/rooms/${done}`, { user: ALICE });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/tournament/rooms/${next}`));
+  });
+
+  it('sends the player of a closed arena room to the event page, which finds their next game', async () => {
+    jest.useFakeTimers();
+    const now = Date.now();
+    let arenaKnown = false;
+    const closed = {
+      status: 404,
+      body: { message: 'This room does not exist any more.', code: 'NOT_FOUND', details: { reason: 'left' } },
+    };
+    fakeApi({
+      [`GET /api/rooms/${ROOM_ID}`]: () => (arenaKnown ? closed : { body: gameRoom({ total: 10 }) }),
+      [`GET /api/tournaments/rooms/${ROOM_ID}`]: () => {
+        arenaKnown = true;
+        return {
+          body: {
+            roomId: ROOM_ID,
+            arenaId: `event-9:${now}`,
+            eventId: 'event-9',
+            name: 'Event 9',
+            endsAt: new Date(now + 60_000).toISOString(),
+            players: [{ playerId: ALICE._id, name: ALICE.name, score: 0, rank: 1 }],
+          },
+        };
+      },
+    });
+    const { router } = renderApp(`/tournament/rooms/${ROOM_ID}`, { user: ALICE, fakeTimers: true });
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(5_100);
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tournaments/event-cup/event-9'));
+    jest.useRealTimers();
   });
 
   it('sends a disabled choice back to its cup', async () => {

@@ -15,15 +15,18 @@ function intentFrom(state: unknown): RoomIntent | null {
   return intent === 'play' || intent === 'watch' ? intent : null;
 }
 
-/** /quick-battle/rooms/{roomId}: lobby, game and game-over layers, live from the room's stream. */
-export function RoomScreen() {
+/**
+ * /quick-battle/rooms/{roomId}: lobby, game and game-over layers, live from the room's stream.
+ * `closedTo`: where a closed room sends its viewers (the room list unless said).
+ */
+export function RoomScreen({ closedTo }: { closedTo?: string } = {}) {
   const { roomId = '' } = useParams();
   const location = useLocation();
   const user = useSession();
   const [intent, setIntent] = useState<RoomIntent | null>(() => intentFrom(location.state));
   const [exitOpen, setExitOpen] = useState(false);
   const leave = useLeave(roomId, user);
-  const { query, notFound } = useLiveRoom(roomId, leave.leaving);
+  const { query, notFound } = useLiveRoom(roomId, leave.leaving, closedTo);
   const room = query.data;
   const fullOverlay = useTimedOverlay();
   const join = useJoin(roomId, room, user, () => fullOverlay.show(() => setIntent('watch')));

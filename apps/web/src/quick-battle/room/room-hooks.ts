@@ -28,17 +28,17 @@ export function joinRefusal(error: unknown, hasPassCode: boolean): JoinRefusal {
  * The room, live from its stream (polling while the stream is down). Unless the viewer is leaving
  * on purpose, a room the server closes (its clock ran out, a player left) sends them back to the
  * room list with the reason (SPEC §4, DECISIONS "Time"): from the push, or from the 404 of a room
- * closed lately, which says why (a stream that was down missed the push). Any other 404 goes to
- * /quick-battle (SPEC §8).
+ * closed lately, which says why (a stream that was down missed the push); an arena room's
+ * players go to `closedTo`, their event page. Any other 404 goes to /quick-battle (SPEC §8).
  */
-export function useLiveRoom(roomId: string, leaving: RefObject<boolean>) {
+export function useLiveRoom(roomId: string, leaving: RefObject<boolean>, closedTo = '/quick-battle/rooms') {
   const client = useQueryClient();
   const navigate = useNavigate();
   const closed = (reason: string): void => {
     if (leaving.current) return;
     client.removeQueries({ queryKey: keys.room(roomId) });
     const notice = T.roomGone[reason] ?? T.roomGone.deleted;
-    void navigate('/quick-battle/rooms', { replace: true, state: { notice } });
+    void navigate(closedTo, { replace: true, state: { notice } });
   };
   const live = useRoomStream(roomId, closed);
   const query = useRoom(roomId, live);
