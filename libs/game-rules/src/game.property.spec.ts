@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { createHash, createHmac } from 'node:crypto';
-import { aiNumber, type RandomSource } from './ai';
+import { aiNumber } from './ai';
 import { MOVE_LIMIT } from './constants';
 import {
   applyLeave,
@@ -25,6 +25,7 @@ import {
 } from './game';
 import { OASIS_OPTIONS, usableOptions, type OasisCounts } from './oasis';
 import { fromSpecSeconds, toSpecSeconds } from './time';
+import { seeded } from './testing/seeded';
 import { verifyGame } from './verify';
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +137,7 @@ function modelMove(m: Model, seat: string, cmd: MoveCmd, nowMs: number, duration
     if (counts[option as Option] + counts.matched <= 0) return { refused: 'option-used-up' };
   }
   if (number === 'random' && !cmd.withRandom) return { refused: 'random-unavailable' };
-  const pick = number === 'random' ? 1 + Math.floor(mulberry32(cmd.seed)() * 9) : (number as number);
+  const pick = number === 'random' ? 1 + Math.floor(seeded(cmd.seed)() * 9) : (number as number);
   const ai = referenceAi(m.aiSeed, m.moveIndex);
   const total = Math.max(0, m.total + EFFECT[option as Option | 'plain'](pick));
   let nextCounts: Counts = counts;
@@ -287,17 +288,6 @@ function commandsArb(disruption: number): fc.Arbitrary<Cmd[]> {
     },
   );
   return fc.array(cmd, { minLength: 100, maxLength: 250, size: 'max' });
-}
-
-function mulberry32(seed: number): RandomSource {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -470,7 +460,7 @@ describe('game engine properties', () => {
               const settings = deepFreeze({
                 nowMs,
                 duration,
-                ...(cmd.withRandom ? { random: mulberry32(cmd.seed) } : {}),
+                ...(cmd.withRandom ? { random: seeded(cmd.seed) } : {}),
               });
               result = applyMove(state, seat as Seat, intent, settings);
               expected = modelMove(model, seat, cmd, nowMs, duration);

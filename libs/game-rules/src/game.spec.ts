@@ -1,4 +1,4 @@
-import { aiCommitOf, aiNumber, drawPick, type RandomSource } from './ai';
+import { aiCommitOf, aiNumber, drawPick } from './ai';
 import { MOVE_LIMIT } from './constants';
 import { OASIS_OPTIONS, freshOasis, type MoveOption, type OasisCounts, type OasisOption } from './oasis';
 import {
@@ -28,6 +28,7 @@ import {
   type Seat,
   type Transition,
 } from './game';
+import { seeded } from './testing/seeded';
 import { fromSpecSeconds, toSpecSeconds } from './time';
 
 // ---------------------------------------------------------------------------------------------
@@ -92,18 +93,6 @@ function expectRefused(result: Transition<object>, rule: string): void {
     expect(result.message).toEqual(expect.any(String));
     expect(result.message.length).toBeGreaterThan(0);
   }
-}
-
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-function seeded(seed: number): RandomSource {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Plays plain 9s until the game is over (22 moves, won by player 2); returns the final state. */

@@ -1,0 +1,13 @@
+import type { RandomSource } from '../ai';
+
+/** For the tests: a seeded generator of numbers in [0, 1) (mulberry32), the same draws every run. */
+export function seeded(seed: number): RandomSource {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
