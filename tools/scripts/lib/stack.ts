@@ -88,14 +88,15 @@ export const SHARED_ADDRESS_LIMITS = {
 };
 
 /**
- * Arena schedules for end-to-end stacks: event-9 starts every minute and runs 40 s; the others
- * are off, so a scenario waits at most a minute for an arena and meets no other.
+ * Arena schedules for end-to-end stacks: event-9 starts every 90 s and runs 45 s; the others are
+ * off, so a scenario waits at most 90 s for an arena and meets no other. The 45 s pause keeps the
+ * final standings on the event page while the last games end (their turns are 14 s) and settle.
  */
 export const SHORT_ARENAS = {
   EVENT_2_EVERY_MS: '0',
   EVENT_6_EVERY_MS: '0',
-  EVENT_9_EVERY_MS: '60000',
-  EVENT_9_DURATION_MS: '40000',
+  EVENT_9_EVERY_MS: '90000',
+  EVENT_9_DURATION_MS: '45000',
   ARENA_SETTLE_MAX_MS: '20000',
 };
 
@@ -104,8 +105,8 @@ export const SHORT_ARENAS = {
  * the turn clock, Play now and the AI through the timer, the live leaderboard), by file name
  * (apps/e2e/src/<name>.e2e.ts). `npm test` runs them once, in its container stage, against the
  * replicated stack behind nginx; its end-to-end stage runs every other scenario (screens,
- * accessibility, the felt latency, My games, the phone layout) against the stack as `npm start`
- * runs it. `npm run e2e` alone runs them all.
+ * accessibility, the felt latency, My games, the phone layout, the arena, which needs SHORT_ARENAS)
+ * against the stack as `npm start` runs it. `npm run e2e` alone runs them all.
  */
 export const SYSTEM_SCENARIOS = ['account', 'quick-battle', 'timeout', 'play-now', 'leaderboard'];
 
