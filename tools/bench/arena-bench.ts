@@ -166,18 +166,22 @@ class ArenaBot {
       return;
     }
     this.fetching = true;
-    try {
-      traffic.me++;
-      const me = await this.get<Me>(`${EVENT}/me`);
-      if (me.status !== 200) error(`me ${me.status}`, JSON.stringify(me.body));
-      else if (this.free && !ending && me.body.roomId && me.body.roomId !== this.lastRoom) {
-        this.seat(me.body.roomId);
+    // As the page's query does (retryTransient): a 5xx or no answer is tried twice more, 1 s then 2 s later.
+    for (let attempt = 0; attempt < 3 && this.free && !ending; attempt++) {
+      if (attempt > 0) await sleep(1000 * 2 ** (attempt - 1));
+      try {
+        traffic.me++;
+        const me = await this.get<Me>(`${EVENT}/me`);
+        if (me.status !== 200) error(`me ${me.status}`, JSON.stringify(me.body));
+        else if (this.free && !ending && me.body.roomId && me.body.roomId !== this.lastRoom) {
+          this.seat(me.body.roomId);
+        }
+        if (me.status < 500) break;
+      } catch (e) {
+        error('me network', (e as Error).message);
       }
-    } catch (e) {
-      error('me network', (e as Error).message);
-    } finally {
-      this.fetching = false;
     }
+    this.fetching = false;
     if (this.again) {
       this.again = false;
       await this.refetch();
@@ -283,6 +287,8 @@ async function serverHistogram(s: Stack) {
   let count = 0;
   let sum = 0;
   const byReplica: Record<string, number> = {};
+  const ticks: Record<string, number> = {};
+  const rpcs: Record<string, number> = {};
   for (const app of s.apps.filter((a) => a.name === 'tournaments')) {
     const text = await fetch(`http://127.0.0.1:${app.port}/metrics`, { signal: AbortSignal.timeout(5000) })
       .then((r) => r.text())
@@ -295,6 +301,10 @@ async function serverHistogram(s: Stack) {
         count += value;
         byReplica[app.port] = value;
       } else if (name === `${SERVER_METRIC}_sum`) sum += value;
+      // The rounds each replica ran (ok: it held the lease) and its RPCs: why pairings stalled.
+      else if (name === 'oasis_arena_ticks_total') ticks[`${app.port} ${labels.outcome}`] = value;
+      else if (name === 'oasis_rpc_duration_seconds_count' && labels.subject?.startsWith('tournaments.'))
+        rpcs[`${app.port} ${labels.subject} ${labels.outcome}`] = value;
     }
   }
   const bounds = [...buckets.keys()].sort((a, b) => a - b);
@@ -311,6 +321,8 @@ async function serverHistogram(s: Stack) {
     p99LeMs: le(0.99),
     buckets: Object.fromEntries(bounds.map((b) => [String(b), buckets.get(b)])),
     byReplica,
+    ticks,
+    rpcs,
   };
 }
 
@@ -362,7 +374,8 @@ async function main() {
   if (!stack.url || stack.skipped.length) throw new Error(`not started: ${stack.skipped.join(', ')}`);
   const client = new GatewayClient(stack.url, { maxSockets: 256 });
   const started = Date.now();
-  const tag = Date.now().toString(36);
+  // E-mail addresses hold 32 characters, 20 of them @bench.oasis198.test: names of 12 at most.
+  const tag = Date.now().toString(36).slice(-5);
   const players = await enlist(
     client,
     Array.from({ length: PLAYERS }, (_, i) => `ar${tag}${i}`),
@@ -384,10 +397,12 @@ async function main() {
       }),
     );
   }
-  // The bots open the event page a few seconds before the start, as players waiting for it do.
-  await sleep(Math.max(0, arenaStart - 5_000 - Date.now()));
+  // The bots open the event page before the start, as players waiting for it do.
+  await sleep(Math.max(0, arenaStart - 20_000 - Date.now()));
   bots.push(...players.map((p) => new ArenaBot(p, arenaStart)));
-  for (const b of bots) b.start();
+  // Each at its own moment in the 20 s before the start: 500 tabs do not open in one millisecond.
+  for (const b of bots)
+    setTimeout(() => b.start(), Math.random() * Math.max(0, arenaStart - 2_000 - Date.now()));
   // The machine is shared: its load average (1 min) every 10 s of the arena says how shared.
   const loads: number[] = [];
   const loadTimer = setInterval(() => loads.push(loadAverage()[0] ?? NaN), 10_000);
@@ -416,6 +431,9 @@ async function main() {
     `  server ${SERVER_METRIC} (free → room opened, ${REPLICAS} replicas): ${server.count} observations` +
       `, mean ${round(server.meanMs, 0)} ms, p50 ≤ ${server.p50LeMs} ms, p99 ≤ ${server.p99LeMs} ms` +
       ` ${JSON.stringify(server.buckets)} by replica ${JSON.stringify(server.byReplica)}`,
+  );
+  console.log(
+    `  arena rounds by replica ${JSON.stringify(server.ticks)}; RPCs ${JSON.stringify(server.rpcs)}`,
   );
   console.log(
     `  games played ${games}, moves ${moves}, errors ${errorCount} ${JSON.stringify(Object.fromEntries(errors))}, registrations retried ${registerRetries}`,
