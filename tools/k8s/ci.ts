@@ -11,7 +11,8 @@
 //   5. each service's NATS user refused outside its permissions by the in-cluster NATS;
 // and `-- down` afterwards, which fails if the cluster left a process, mount, network namespace,
 // cgroup or iptables rule behind. Logs of every pod go to .artifacts/k8s/.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from 'nats';
@@ -148,7 +149,36 @@ async function scenarios() {
  * player 2 through the web Service's nginx (a browser's path without an ingress), so both Services
  * and every replica behind them carry moves and pushes.
  */
+/**
+ * Follows the logs of every pod that runs now into .artifacts/k8s/<name>-logs/: a pod a rollout or
+ * a fault replaces takes its logs with it, and they are what explains an answer players saw.
+ */
+async function followLogs(name: string): Promise<() => void> {
+  const dir = path.join(ARTIFACTS, `${name}-logs`);
+  mkdirSync(dir, { recursive: true });
+  const followers = (await pods()).map((pod) => {
+    const child = spawn(
+      bin('kubectl'),
+      [
+        '--kubeconfig',
+        ADMIN_KUBECONFIG,
+        '-n',
+        NAMESPACE,
+        'logs',
+        '-f',
+        '--all-containers',
+        pod.metadata.name,
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    child.stdout.pipe(createWriteStream(path.join(dir, `${pod.metadata.name}.log`)));
+    return child;
+  });
+  return () => followers.forEach((child) => child.kill());
+}
+
 async function games(name: string, disruptions: Disruption[], sleepers: boolean) {
+  const stopFollowing = await followLogs(name);
   const outcomes = new Outcomes();
   const onAnswer = (status: number | 'network', what: string, startedAt: number) =>
     outcomes.count(status, what, startedAt);
@@ -165,7 +195,9 @@ async function games(name: string, disruptions: Disruption[], sleepers: boolean)
     await client('oasis198-gateway'),
     await client('oasis198-web'),
   ];
-  const report: GamesReport = await gamesDuring({ outcomes, clients, disruptions, sleepers });
+  const report: GamesReport = await gamesDuring({ outcomes, clients, disruptions, sleepers }).finally(
+    stopFollowing,
+  );
   for (const c of clients) c.close();
   writeFileSync(path.join(ARTIFACTS, `${name}.json`), JSON.stringify(report, null, 2) + '\n');
   if (report.problems.length)
