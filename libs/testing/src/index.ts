@@ -1,4 +1,4 @@
-export { mongoUrlFor, startTestInfra, useTestInfra } from './infra';
+export { mongoUrlFor, serviceTestEnv, startTestInfra, useTestInfra } from './infra';
 export type { TestInfra, TestInfraOptions } from './infra';
 export { expectAppError } from './app-error';
 export type { Refusal } from './app-error';

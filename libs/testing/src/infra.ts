@@ -1,5 +1,5 @@
 import { containerRuntimeAvailable, startContainerInfra } from './containers';
-import { mongoBaseUrl, mongoUrlWithDb } from './helpers';
+import { mongoBaseUrl, mongoUrlWithDb, uniqueName } from './helpers';
 import { startLocalInfra } from './local';
 
 /** A real NATS server (with JetStream) and a real MongoDB-compatible server for tests. */
@@ -62,6 +62,24 @@ export async function startTestInfra(options: TestInfraOptions = {}): Promise<Te
 export function mongoUrlFor(infra: TestInfra, dbName: string): string {
   if (!infra.mongoUrl) throw new Error('mongoUrlFor: this TestInfra was started without MongoDB');
   return mongoUrlWithDb(infra.mongoUrl, dbName);
+}
+
+/**
+ * A service's settings for one test suite: the test servers, a database of its own (`name`, made
+ * unique), test mode and TEST_LOG_LEVEL's logs (silent when unset), then `overrides`.
+ */
+export function serviceTestEnv(
+  infra: TestInfra,
+  name: string,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NATS_URL: infra.natsUrl,
+    MONGO_URL: mongoUrlFor(infra, uniqueName(name)),
+    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
+    NODE_ENV: 'test',
+    ...overrides,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import { Consumers } from '@oasis198/contracts';
 import { createLogger, createService, JetStreamService, natsServers, RpcClient } from '@oasis198/service-kit';
-import { mongoUrlFor, startTestInfra, type TestInfra, uniqueName, waitFor } from '@oasis198/testing';
+import { serviceTestEnv, startTestInfra, type TestInfra, waitFor } from '@oasis198/testing';
 import type { Model } from 'mongoose';
 import { rewardsDefinition } from '../rewards.definition';
 
@@ -37,14 +37,7 @@ export function useRewardsStack(name: string, env: Record<string, string> = {}):
 
   beforeAll(async () => {
     infra = await startTestInfra();
-    const fullEnv = {
-      NATS_URL: infra.natsUrl,
-      MONGO_URL: mongoUrlFor(infra, uniqueName(name)),
-      LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
-      NODE_ENV: 'test',
-      SHUTDOWN_GRACE_MS: '200',
-      ...env,
-    };
+    const fullEnv = serviceTestEnv(infra, name, { SHUTDOWN_GRACE_MS: '200', ...env });
     for (let i = 0; i < 2; i++) replicas.push((await createService(rewardsDefinition, fullEnv)).app);
     rpc = await RpcClient.forTests(infra.natsUrl, name, 5000);
     events = new JetStreamService(

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { type EditRoomResponse, Requests, type RoomView, type TokenClaims } from '@oasis198/contracts';
 import { createService, RpcClient } from '@oasis198/service-kit';
-import { mongoUrlFor, type TestInfra, uniqueName } from '@oasis198/testing';
+import { serviceTestEnv, type TestInfra, uniqueName } from '@oasis198/testing';
 import { roomsDefinition } from '../rooms.definition';
 
 /** For the integration tests only (not used by the service itself). */
@@ -40,19 +40,13 @@ export function roomsClient(rpc: () => RpcClient) {
   return { call, create, edit, join, move };
 }
 
-/** A suite's rooms settings: the test servers, a database of its own (`name`), then `overrides`. */
+/** A suite's rooms settings: serviceTestEnv's with warn logs, then `overrides`. */
 export function roomsTestEnv(
   infra: TestInfra,
   name: string,
   overrides: Record<string, string> = {},
 ): Record<string, string> {
-  return {
-    NATS_URL: infra.natsUrl,
-    MONGO_URL: mongoUrlFor(infra, uniqueName(name)),
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'test',
-    ...overrides,
-  };
+  return serviceTestEnv(infra, name, { LOG_LEVEL: 'warn', ...overrides });
 }
 
 /** Starts the rooms service with `env`, and an RPC client of the test named `clientName`. */
