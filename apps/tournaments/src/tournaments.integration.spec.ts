@@ -41,6 +41,7 @@ function suite(infra: () => TestInfra) {
     let events: JetStreamService;
     const replicas: INestApplication[] = [];
     const opened: OpenArenaRoomRequest[] = [];
+    const refused: string[] = [];
     const prizes: ArenaPrizeRequest[] = [];
     const codec = JSONCodec<{ id: string; data: unknown }>();
 
@@ -50,8 +51,8 @@ function suite(infra: () => TestInfra) {
       void (async () => {
         for await (const msg of sub) {
           const packet = codec.decode(msg.data);
-          msg.respond(
-            JSONCodec().encode({ id: packet.id, response: answer(packet.data as never), isDisposed: true }),
+          void Promise.resolve(answer(packet.data as never)).then((response) =>
+            msg.respond(JSONCodec().encode({ id: packet.id, response, isDisposed: true })),
           );
         }
       })();
@@ -59,9 +60,14 @@ function suite(infra: () => TestInfra) {
 
     beforeAll(async () => {
       nc = await connect({ servers: natsServers(infra().natsUrl) });
-      // Two rounds open; from then on both players are busy elsewhere (a quick battle, say).
-      standIn(Requests.rooms.openArena, QueueGroups.rooms, (request: OpenArenaRoomRequest) => {
-        if (opened.length >= 4) return { opened: false, busy: request.players.map((p) => p.id) };
+      // Two rounds open; from then on both players are busy elsewhere (a quick battle, say), which
+      // rooms says after a while (its own writes on a busy machine).
+      standIn(Requests.rooms.openArena, QueueGroups.rooms, async (request: OpenArenaRoomRequest) => {
+        if (opened.length >= 4) {
+          await sleep(500);
+          refused.push(request.roomId);
+          return { opened: false, busy: request.players.map((p) => p.id) };
+        }
         opened.push(request);
         return { opened: true, roomId: request.roomId };
       });
@@ -156,8 +162,9 @@ function suite(infra: () => TestInfra) {
       await waitFor(async () => opened.length >= 2, { timeoutMs: EVERY_MS, what: 'two arena rooms' });
       const [roomA, roomB] = opened as [OpenArenaRoomRequest, OpenArenaRoomRequest];
       expect(new Set([...roomA.players, ...roomB.players].map((p) => p.id)).size).toBe(4);
-      const seatedIn = await view(players.find((p) => p.userId === roomA.players[0].id));
-      expect(seatedIn.roomId).toBe(roomA.roomId);
+      // The player's page names the room once rooms has opened it.
+      const seated = players.find((p) => p.userId === roomA.players[0].id);
+      await waitFor(async () => (await view(seated)).roomId === roomA.roomId, { what: 'the room named' });
 
       // A wins; B is a draw; A's result arrives twice (a redelivery) and scores once.
       await finish(roomA, 'first');
@@ -177,6 +184,21 @@ function suite(infra: () => TestInfra) {
       await replicas.shift()?.close();
       const roundTwo = opened.slice(2, 4);
       for (const room of roundTwo) await finish(room, 'first');
+
+      // Their next pairings are refused (everyone busy): while rooms is asked, no page is sent to a
+      // room that will not be there.
+      const named = new Set<string>();
+      await waitFor(
+        async () => {
+          for (const p of players) {
+            const roomId = (await view(p)).roomId;
+            if (roomId) named.add(roomId);
+          }
+          return refused.length >= 2;
+        },
+        { timeoutMs: 10_000, intervalMs: 20, what: 'two refused pairings' },
+      );
+      expect([...named].filter((id) => refused.includes(id))).toEqual([]);
 
       // The end: final standings, each place paid once.
       await waitFor(async () => prizes.length >= 3, { timeoutMs: EVERY_MS + 5000, what: 'three prizes' });

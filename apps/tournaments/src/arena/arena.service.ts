@@ -88,7 +88,11 @@ export class ArenaService {
     const arena = await this.view(current, nowMs);
     const before = isRunning(current, nowMs) ? null : await this.finalView(previousArena(schedule, nowMs));
     const mine = caller?.userId ? await this.repository.entrant(current.arenaId, caller.userId) : null;
-    return { ...none, arena, previous: before, joined: !!mine?.joined, roomId: mine?.roomId ?? null };
+    // A seat is named once rooms has opened it: one being opened may still be refused (a busy
+    // player), and its page would find no room there.
+    const pairing = mine?.roomId ? await this.repository.pairing(mine.roomId) : null;
+    const roomId = pairing?.state === 'playing' || pairing?.state === 'finished' ? pairing._id : null;
+    return { ...none, arena, previous: before, joined: !!mine?.joined, roomId };
   }
 
   private async view(arena: ArenaWindow, nowMs: number): Promise<ArenaView> {
