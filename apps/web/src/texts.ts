@@ -177,6 +177,8 @@ export const T = {
   gameMoves: 'Moves',
   fairPlay: 'Fair play',
   theAi: 'the AI',
+  /** Under the opponent of an arena game in My games. */
+  arenaGame: (event: string) => `in ${event}`,
   results: { won: 'Won', lost: 'Lost', draw: 'Draw', aborted: 'Aborted' } as Record<string, string>,
   endReasons: {
     reached198: 'Reached 198',

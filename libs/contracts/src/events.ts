@@ -129,6 +129,12 @@ const gameFinishedBase = {
    * isAbortedFinish derives it from the moves.
    */
   aborted: z.boolean().optional(),
+  /**
+   * The Event cup arena (`<eventId>:<startsAt>`) whose room the game was played in, so that each
+   * player's history marks it with the event's name (DECISIONS.md "Event cup arenas"); absent for
+   * any other room.
+   */
+  arenaId: z.string().max(64).optional(),
 };
 
 const seated = personSchema.extend({ seat: z.enum(SEATS) });

@@ -191,6 +191,10 @@ export const playedGameSchema = z
     verifiable: z
       .boolean()
       .meta({ description: 'Whether its moves are recorded, so it can be replayed and checked.' }),
+    event: z.string().nullable().meta({
+      example: 'Event 9',
+      description: 'The Event cup event of an arena game, by its name; null for any other game.',
+    }),
   })
   .meta({ description: "One finished game in a player's history." });
 export type PlayedGame = z.infer<typeof playedGameSchema>;

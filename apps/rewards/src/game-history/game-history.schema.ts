@@ -58,6 +58,10 @@ export class PlayerGame {
   /** Set with moveList, so a list can say a game can be replayed without reading its moves. */
   @Prop({ type: Boolean })
   verifiable?: boolean;
+
+  /** An arena game's event, by its name ('Event 9'); null or absent for any other game. */
+  @Prop({ type: String, default: undefined })
+  event?: string | null;
 }
 
 export const PlayerGameSchema = SchemaFactory.createForClass(PlayerGame);

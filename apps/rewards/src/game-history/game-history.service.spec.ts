@@ -84,9 +84,25 @@ describe('GameHistoryService', () => {
         aiCommit: aiCommitOf(SEED),
         aiSeed: SEED,
         verifiable: false,
+        event: null,
       },
     ]);
     expect(await service.list('bob')).toMatchObject([{ seat: 'player2', opponent: ALICE, result: 'lost' }]);
+  });
+
+  it('marks an arena game with its event\'s name for both players (DECISIONS.md "Event cup arenas")', async () => {
+    const { rewards, service } = setup();
+    await rewards.createIfMissing('alice', 'alice1', 1);
+    await rewards.createIfMissing('bob', 'bob1', 1);
+    const arena = finished(2, 'arena1');
+    const inArena = { ...arena, data: { ...arena.data, arenaId: 'event-9:1796196000000' } } as EventEnvelope;
+    await service.onGameEvents([finished(1), inArena]);
+    for (const player of ['alice', 'bob']) {
+      expect((await service.list(player)).map((g) => [g.roomId, g.event])).toEqual([
+        ['arena1', 'Event 9'],
+        ['room1', null],
+      ]);
+    }
   });
 
   it('lists an aborted game as aborted for both players, with why it ended (DECISIONS.md "Aborted games")', async () => {

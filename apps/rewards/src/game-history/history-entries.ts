@@ -1,4 +1,5 @@
 import {
+  arenaEventName,
   type GameFinished,
   isAbortedFinish,
   type PlayedGame,
@@ -19,6 +20,8 @@ export function historyResults(game: GameFinished): PlayerGameResult[] {
   const bySeat = { player1: game.player1, player2: game.player2 };
   // An aborted game is listed as such for both, with why it ended: it has no winner or loser.
   const aborted = isAbortedFinish(game);
+  // An arena's game is marked with its event's name (the arena id is `<eventId>:<startsAt>`).
+  const event = game.arenaId ? arenaEventName(game.arenaId.split(':')[0] ?? '') : null;
   return SEATS.filter((seat) => !isAiPlayerId(bySeat[seat].id)).map((seat) => {
     const player = bySeat[seat];
     const opponent = bySeat[seat === 'player1' ? 'player2' : 'player1'];
@@ -35,6 +38,7 @@ export function historyResults(game: GameFinished): PlayerGameResult[] {
       duration: game.duration,
       aiCommit: game.aiCommit,
       aiSeed: game.aiSeed,
+      event,
       moveList,
     };
   });
@@ -55,6 +59,7 @@ export function toPlayedGame(game: StoredPlayerGame): PlayedGame {
     aiCommit: game.aiCommit ?? null,
     aiSeed: game.aiSeed ?? null,
     verifiable: game.verifiable === true,
+    event: game.event ?? null,
   };
 }
 

@@ -21,6 +21,7 @@ const entry = (playerId: string, gameId: string): PlayerGameResult => ({
   duration: 32,
   aiCommit: null,
   aiSeed: null,
+  event: null,
   moveList: null,
 });
 const registered = (userId: string, name: string, when = 1000) =>

@@ -109,6 +109,19 @@ describe('eventsFor', () => {
     });
   });
 
+  it("names an arena room's arena in its game.finished, and no arena for any other room", () => {
+    const arenaId = 'event-9:1796196000000';
+    const room: RoomRecord = { ...started(), gameType: 'tournament', arenaId };
+    const finishedIn = (r: RoomRecord) =>
+      eventsOf(r, changed(planLeave(r, alice.id, T0 + 1000)), T0 + 1000).find(
+        (e) => e.type === EventTypes.gameFinished,
+      )?.data;
+    const arenaGame = finishedIn(room);
+    expect(arenaGame).toMatchObject({ arenaId });
+    expect(eventSchemas[EventTypes.gameFinished].parse(arenaGame)).toMatchObject({ arenaId });
+    expect(finishedIn(started())).not.toHaveProperty('arenaId');
+  });
+
   it('marks a game aborted until each player has moved: a leave after one move, not after two', () => {
     const room = started();
     const first = changed(planMove(room, alice.id, { number: 4, option: 'plain' }, T0 + 1000, fixedRandom()));

@@ -83,6 +83,8 @@ export function eventsFor(
           // A game a player left or lost on time before both had moved pays nothing.
           aborted: isAbortedGame(after),
           finishedAt: new Date(fromSpecSeconds(endedAt)).toISOString(),
+          // An arena's game: the players' histories mark it with the event's name.
+          ...(next.arenaId ? { arenaId: next.arenaId } : {}),
         },
         at(),
       ),

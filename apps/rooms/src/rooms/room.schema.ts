@@ -45,6 +45,8 @@ export interface RoomRecord {
    * waitingSince (the service's AI_JOIN_AFTER_S when the room was made). Null or absent: no AI.
    */
   aiJoinAfter?: number | null;
+  /** An arena room's arena (`<eventId>:<startsAt>`), which its game.finished names; absent otherwise. */
+  arenaId?: string;
   createdAt: Date;
   updatedAt?: Date;
   /** Only in documents from before the room log: a room being deleted (it reads as gone). */
@@ -77,6 +79,7 @@ export const RoomSchema = new Schema<RoomRecord & LegacyOutbox>(
     waitingSince: { type: Date, default: null },
     gameStartedAt: { type: Date, default: null },
     aiJoinAfter: { type: Number, default: null },
+    arenaId: { type: String, default: undefined },
     tombstone: { type: Boolean, default: false },
     // Only in documents from before the room log: events a crash left unpublished, which the old
     // outbox relay publishes once at start-up (legacy-outboxes.ts); declared so

@@ -393,6 +393,7 @@ export class RoomsService {
         waitingSince: new Date(now),
         gameStartedAt: null,
         aiJoinAfter: null,
+        arenaId,
         createdAt: new Date(now),
         updatedAt: new Date(now),
       };

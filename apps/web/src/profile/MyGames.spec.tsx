@@ -70,6 +70,14 @@ describe('My games (/profile)', () => {
     );
   });
 
+  it("marks an arena game with its event's name under the opponent", async () => {
+    const arena = playedGame({ gameId: `${ROOM_ID}:2`, event: 'Event 9' });
+    const { section } = await renderGames([arena, playedGame()]);
+    const rows = within(within(section).getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((row) => cells(row)[1])).toEqual([`${BOB.name}in Event 9`, BOB.name]);
+    expect(within(rows[0] as HTMLElement).getByText('in Event 9')).toBeVisible();
+  });
+
   it('lists an aborted game as Aborted, with why it ended, and verifies its few moves', async () => {
     const aborted = playedGame({ result: 'aborted', endReason: 'left', moves: 0, moveList: [] });
     const { user, section } = await renderGames([aborted]);

@@ -98,6 +98,8 @@ function GameRow({ game, userId }: { game: PlayedGame; userId: string }) {
         </td>
         <td>
           <span className={isAiPlayerId(game.opponent.id) ? styles.ai : undefined}>{opponent}</span>
+          {/* An Event cup arena's game, marked with its event (DECISIONS "Event cup arenas"). */}
+          {game.event ? <span className={styles.event}>{T.arenaGame(game.event)}</span> : null}
           <span className={styles.phoneOnly} aria-hidden="true">
             {date}
           </span>

@@ -200,6 +200,7 @@ export function playedGame(overrides: Partial<PlayedGameDetail> = {}): PlayedGam
     aiCommit: AI_COMMIT,
     aiSeed: AI_SEED,
     verifiable: true,
+    event: null,
     moveList: moves,
     ...overrides,
   };
