@@ -1,6 +1,9 @@
 import { ConfigError, loadConfig } from '@oasis198/service-kit';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { newSigningKeys, testSigningKeys } from '@oasis198/testing';
-import { gatewayEnv } from './config';
+import { gatewayEnv, rpcTimeoutMs } from './config';
 
 const load = (TRUST_PROXY?: string) =>
   loadConfig(gatewayEnv, {
@@ -56,11 +59,13 @@ describe('gateway configuration: JWT_PUBLIC_KEY', () => {
 
 describe('gateway configuration: RPC_TIMEOUT_MS', () => {
   const withEnv = (env: Record<string, string>) =>
-    loadConfig(gatewayEnv, {
-      NATS_URL: 'nats://127.0.0.1:4222',
-      JWT_PUBLIC_KEY: testSigningKeys().publicKey,
-      ...env,
-    }).RPC_TIMEOUT_MS;
+    rpcTimeoutMs(
+      loadConfig(gatewayEnv, {
+        NATS_URL: 'nats://127.0.0.1:4222',
+        JWT_PUBLIC_KEY: testSigningKeys().publicKey,
+        ...env,
+      }),
+    );
 
   it('waits 5 s on one NATS server, and out a leader election on a cluster', () => {
     expect(withEnv({})).toBe(5000);
@@ -69,5 +74,15 @@ describe('gateway configuration: RPC_TIMEOUT_MS', () => {
 
   it('takes the value it is given either way', () => {
     expect(withEnv({ RPC_TIMEOUT_MS: '4000', NATS_STREAM_REPLICAS: '3' })).toBe(4000);
+  });
+});
+
+describe('gateway configuration: secrets as files', () => {
+  it('reads JWT_PUBLIC_KEY_FILE, as compose.yaml and the charts pass the key', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-config-'));
+    const file = path.join(dir, 'jwt.pub');
+    writeFileSync(file, testSigningKeys().publicKey);
+    const config = loadConfig(gatewayEnv, { NATS_URL: 'nats://127.0.0.1:4222', JWT_PUBLIC_KEY_FILE: file });
+    expect(config.JWT_PUBLIC_KEY.trim()).toBe(testSigningKeys().publicKey.trim());
   });
 });

@@ -116,16 +116,15 @@ export const gatewayEnv = baseEnv
     JWT_ISSUER: z.string().min(1).default('oasis198-auth'),
   })
   // Trusting a published key would let anyone with its private half sign tokens.
-  .superRefine(refusePublishedSigningKeys('JWT_PUBLIC_KEY'))
-  .transform((config) => ({
-    ...config,
-    RPC_TIMEOUT_MS:
-      config.RPC_TIMEOUT_MS ?? (config.NATS_STREAM_REPLICAS > 1 ? CLUSTER_RPC_TIMEOUT_MS : RPC_TIMEOUT_MS),
-  }));
+  .superRefine(refusePublishedSigningKeys('JWT_PUBLIC_KEY'));
 
 const RPC_TIMEOUT_MS = 5000;
 /** Above the longest leader election measured after a node's crash (7.6 s), with room to answer. */
 const CLUSTER_RPC_TIMEOUT_MS = 12_000;
+
+/** RPC_TIMEOUT_MS, or its default for the NATS the gateway runs on. */
+export const rpcTimeoutMs = (config: Pick<GatewayConfig, 'RPC_TIMEOUT_MS' | 'NATS_STREAM_REPLICAS'>) =>
+  config.RPC_TIMEOUT_MS ?? (config.NATS_STREAM_REPLICAS > 1 ? CLUSTER_RPC_TIMEOUT_MS : RPC_TIMEOUT_MS);
 
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 

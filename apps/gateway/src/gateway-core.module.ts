@@ -18,7 +18,7 @@ import {
 import { AuthGuard } from './auth/auth.guard';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { TokenRevocations } from './auth/token-revocations';
-import type { GatewayConfig } from './config';
+import { type GatewayConfig, rpcTimeoutMs } from './config';
 import { GatewayLimits, type PerUserLimitName } from './http/rate-limit';
 
 /**
@@ -45,7 +45,7 @@ const PACING_LIMITS: readonly PerUserLimitName[] = [
       provide: RpcClient,
       inject: [CONFIG, LOGGER],
       useFactory: async (config: GatewayConfig, logger: Logger) => {
-        const client = new RpcClient(natsEndpoint(config), 'gateway', config.RPC_TIMEOUT_MS, logger);
+        const client = new RpcClient(natsEndpoint(config), 'gateway', rpcTimeoutMs(config), logger);
         await client.connect();
         return client;
       },
