@@ -153,18 +153,24 @@ export class ArenaRepository implements OnModuleInit {
   async score(
     arenaId: string,
     playerId: string,
-    game: { gameId: string; points: number; win: boolean; opponent: string; at: number; left: boolean },
+    game: {
+      gameId: string;
+      tally: { score: number; wins: number; games: number };
+      opponent: string;
+      at: number;
+      left: boolean;
+    },
   ): Promise<boolean> {
     const scored = await this.entrants.updateOne(
       { _id: entrantId(arenaId, playerId), scored: { $ne: game.gameId } },
       {
-        $inc: { score: game.points, wins: game.win ? 1 : 0, games: 1 },
+        $inc: game.tally,
         $push: { scored: game.gameId },
         $set: {
           roomId: null,
           freeSince: game.at,
           lastOpponent: game.opponent,
-          ...(game.points > 0 ? { reachedAt: game.at } : {}),
+          ...(game.tally.score > 0 ? { reachedAt: game.at } : {}),
           ...(game.left ? { joined: false } : {}),
         },
       },

@@ -23,7 +23,7 @@ import {
   isRunning,
   previousArena,
 } from './schedule';
-import { leftArena, outcomeFor, rankScores, scoreOf } from './standings';
+import { leftArena, outcomeFor, rankScores, tallyOf } from './standings';
 
 /** The enabled events' schedules from the environment (an EVERY_MS of 0 turns one off). */
 export function schedulesFrom(config: TournamentsConfig): EventSchedule[] {
@@ -177,8 +177,7 @@ export class ArenaService {
       const outcome = outcomeFor(game, player.id);
       const scored = await this.repository.score(pairing.arenaId, player.id, {
         gameId: game.gameId,
-        points: scoreOf(outcome),
-        win: outcome === 'win',
+        tally: tallyOf(outcome),
         opponent: (players[1 - i] ?? player).id,
         at,
         left: leftArena(game, player.id),

@@ -1,6 +1,6 @@
 import type { GameFinished } from '@oasis198/contracts';
 import fc from 'fast-check';
-import { type ArenaScore, leftArena, outcomeFor, prizesFor, rankScores, scoreOf } from './standings';
+import { type ArenaScore, leftArena, outcomeFor, prizesFor, rankScores, tallyOf } from './standings';
 
 const move = (player: 'player1' | 'player2') => ({
   player,
@@ -47,12 +47,19 @@ const score = (playerId: string, over: Partial<ArenaScore> = {}): ArenaScore => 
 
 describe('arena score', () => {
   it('gives a win 2, a draw 1, a loss 0 and an aborted game 0 for both', () => {
-    const won = game({ endReason: 'reached198' });
-    expect([scoreOf(outcomeFor(won, 'a')), scoreOf(outcomeFor(won, 'b'))]).toEqual([2, 0]);
-    const drawn = game({ endReason: 'moveLimit', draw: true, winner: null, loser: null } as never);
-    expect([scoreOf(outcomeFor(drawn, 'a')), scoreOf(outcomeFor(drawn, 'b'))]).toEqual([1, 1]);
+    const scores = (g: ReturnType<typeof game>) => ['a', 'b'].map((p) => tallyOf(outcomeFor(g, p)).score);
+    expect(scores(game({ endReason: 'reached198' }))).toEqual([2, 0]);
+    expect(scores(game({ endReason: 'moveLimit', draw: true, winner: null, loser: null } as never))).toEqual([
+      1, 1,
+    ]);
     const aborted = game({ endReason: 'timeout', moves: 1, moveList: [move('player1')] });
     expect([outcomeFor(aborted, 'a'), outcomeFor(aborted, 'b')]).toEqual(['aborted', 'aborted']);
+  });
+
+  it('counts a played game and a win, and an aborted game as no game at all', () => {
+    expect(tallyOf('win')).toEqual({ score: 2, wins: 1, games: 1 });
+    expect(tallyOf('loss')).toEqual({ score: 0, wins: 0, games: 1 });
+    expect(tallyOf('aborted')).toEqual({ score: 0, wins: 0, games: 0 });
   });
 
   it('takes out of the arena who left a game, or never moved in an aborted one', () => {

@@ -44,7 +44,15 @@ export function outcomeFor(game: GameFinished, playerId: string): ArenaOutcome {
   return game.winner.id === playerId ? 'win' : 'loss';
 }
 
-export const scoreOf = (outcome: ArenaOutcome): number => ARENA_SCORE[outcome];
+/**
+ * What one game adds to a player's standing. An aborted game counts for nobody (DECISIONS
+ * "Aborted games"): no score and no game played, as on the profile.
+ */
+export const tallyOf = (outcome: ArenaOutcome) => ({
+  score: ARENA_SCORE[outcome],
+  wins: outcome === 'win' ? 1 : 0,
+  games: outcome === 'aborted' ? 0 : 1,
+});
 
 /**
  * Whether the player is out of the arena after this game until they join again: they left it, or
