@@ -73,7 +73,7 @@ export class ServiceKitModule implements BeforeApplicationShutdown, OnApplicatio
     ];
     // Mongoose keeps a formatted stack trace of every query it runs (for "Query was already
     // executed"); with source maps on, formatting it was 6.7 % of the rewards service's CPU at 300
-    // games (docs/adr/0046-library-patches-for-speed.md). Query errors keep their own stacks.
+    // games (docs/adr/0022-library-patches-for-speed.md). Query errors keep their own stacks.
     mongoose.set('skipOriginalStackTraces', true);
     return {
       module: ServiceKitModule,

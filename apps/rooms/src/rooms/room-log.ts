@@ -59,7 +59,7 @@ const DATES = ['waitingSince', 'gameStartedAt', 'createdAt', 'updatedAt'] as con
  * A room.created or room.updated event as logged: its data (the room as clients see it) is not
  * stored, since it is the entry's room through toRoomView at `serverNow`: a replica of the earlier
  * release rebuilds it on reading, this one needs it not (decodeEntry). The log then carries the
- * room once, not twice (docs/adr/0024-room-log-is-the-commit-point.md).
+ * room once, not twice (docs/adr/0006-room-log-is-the-commit-point.md).
  */
 type LoggedSnapshot = Omit<EventEnvelope, 'data'> & { serverNow: number };
 
@@ -160,7 +160,7 @@ export class RoomLog {
   /**
    * A log message as an entry. One this process appended is handed over as it was appended (once),
    * so the projector decodes nothing: decoding was about 5 % of the rooms service's CPU at 300 games
-   * (docs/adr/0024-room-log-is-the-commit-point.md). The room and the encoded size must match too, so a sequence
+   * (docs/adr/0006-room-log-is-the-commit-point.md). The room and the encoded size must match too, so a sequence
    * reused by a recreated stream is decoded like any other message.
    */
   entryOf(msg: Pick<JsMsg, 'seq' | 'subject' | 'data'>): RoomLogEntry {
