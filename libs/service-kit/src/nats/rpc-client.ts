@@ -1,5 +1,6 @@
 import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
 import { headers as natsHeaders } from 'nats';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import {
   AppError,
@@ -14,6 +15,12 @@ import { RetryLaterError } from '../errors';
 import { natsServers } from '../config';
 import { createLogger } from '../logger';
 import { currentRequestId } from '../request-context';
+
+const RECONNECT_POLL_MS = 50;
+
+/** ClientNats's refusal while its connection is lost (a string: nothing was sent). */
+const isConnectionLost = (error: unknown) =>
+  typeof error === 'string' && error.startsWith('Error: Connection lost');
 
 /**
  * Request/reply over NATS with @nestjs/microservices. Every call has a timeout, and carries the
@@ -62,8 +69,19 @@ export class RpcClient {
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     h.set(REQUEST_DEADLINE_HEADER, String(Date.now() + timeoutMs));
     const record = new NatsRecordBuilder(payload).setHeaders(h).build();
+    const deadline = Date.now() + timeoutMs;
     try {
-      return await firstValueFrom(this.client.send<T>(subject, record).pipe(timeout(timeoutMs)));
+      for (;;) {
+        try {
+          const left = Math.max(1, deadline - Date.now());
+          return await firstValueFrom(this.client.send<T>(subject, record).pipe(timeout(left)));
+        } catch (error) {
+          // Between a NATS node's loss and the reconnect to another one, the client refuses to
+          // send at once: nothing left, so the request waits for the reconnect, as if in flight.
+          if (!isConnectionLost(error) || deadline - Date.now() < RECONNECT_POLL_MS) throw error;
+          await sleep(RECONNECT_POLL_MS);
+        }
+      }
     } catch (error) {
       // A 429 keeps its retryAfterS, so the gateway answers with Retry-After.
       if (isErrorEnvelope(error)) throw RetryLaterError.fromEnvelope(error);
