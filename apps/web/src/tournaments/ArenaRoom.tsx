@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useSession } from '../api';
+import { RoomPlaceContext, type RoomPlace } from '../quick-battle/room/room-place';
 import { RoomScreen } from '../quick-battle/room/RoomScreen';
 import { useArenaRoom, useArenaStream, useEventArena } from './arena-api';
 import { ARENA_T, mmss } from './arena-texts';
@@ -44,18 +45,28 @@ function ArenaBar({ roomId }: { roomId: string }) {
   );
 }
 
-/** /tournament/rooms/{roomId}: an arena room, played as a quick-battle room is. */
+/** /tournament/rooms/{roomId}: an arena room, played as a quick-battle room is, but once. */
 export function ArenaRoom() {
   const { roomId = '' } = useParams();
   const eventId = useArenaRoom(roomId).data?.eventId;
-  // A finished arena room closes when the opponent moves on to their next game: its player waits
-  // for theirs on the event page, which takes them to it (the room list would not).
-  const closedTo = eventId ? `/tournaments/event-cup/${eventId}` : undefined;
+  // The room belongs to its event page, not the room list: a finished arena room closes when the
+  // opponent moves on, and its player waits there for the next pairing. The server refuses Play
+  // Again (one game a room), so the game-over layer offers no rematch.
+  const place = useMemo<RoomPlace>(
+    () => ({
+      home: eventId ? `/tournaments/event-cup/${eventId}` : '/tournaments/event-cup',
+      homeLabel: ARENA_T.backToArena,
+      rematch: false,
+    }),
+    [eventId],
+  );
   return (
     <div className="page">
       <ArenaBar roomId={roomId} />
-      {/* A new room (the next arena game) starts a new screen, not the last game's state. */}
-      <RoomScreen key={roomId} closedTo={closedTo} />
+      <RoomPlaceContext value={place}>
+        {/* A new room (the next arena game) starts a new screen, not the last game's state. */}
+        <RoomScreen key={roomId} />
+      </RoomPlaceContext>
     </div>
   );
 }

@@ -1,5 +1,6 @@
+import type { RoomView } from '@oasis198/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { ALICE, BOB, gameRoom, ROOM_ID } from '../testing/fixtures';
+import { ALICE, BOB, EDIT_ROOM, gameRoom, GET_ROOM, overRoom, ROOM_ID } from '../testing/fixtures';
 import { fakeApi } from '../testing/fake-network';
 import { renderApp } from '../testing/render';
 
@@ -221,6 +222,92 @@ describe('tournaments', () => {
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/tournaments/event-cup/event-9'));
     jest.useRealTimers();
+  });
+
+  describe('an arena room (one game; it belongs to its event page)', () => {
+    const EVENT_PAGE = '/tournaments/event-cup/event-9';
+
+    /** Alice's arena room: the room, its arena, and her arena view (still this room). */
+    function serveArenaRoom(roomView: RoomView) {
+      const now = Date.now();
+      const endsAt = new Date(now + 60_000).toISOString();
+      return fakeApi({
+        [GET_ROOM]: { body: roomView },
+        [EDIT_ROOM]: { body: { room: roomView } },
+        [`GET /api/tournaments/rooms/${ROOM_ID}`]: {
+          body: {
+            roomId: ROOM_ID,
+            arenaId: `event-9:${now}`,
+            eventId: 'event-9',
+            name: 'Event 9',
+            endsAt,
+            players: [
+              { playerId: ALICE._id, name: ALICE.name, score: 2, rank: 1 },
+              { playerId: BOB._id, name: BOB.name, score: 0, rank: 2 },
+            ],
+          },
+        },
+        'GET /api/tournaments/events/event-9/me': {
+          body: {
+            eventId: 'event-9',
+            name: 'Event 9',
+            arena: {
+              arenaId: `event-9:${now}`,
+              eventId: 'event-9',
+              name: 'Event 9',
+              startsAt: new Date(now - 1000).toISOString(),
+              endsAt,
+              status: 'running',
+              standings: [],
+            },
+            previous: null,
+            joined: true,
+            roomId: ROOM_ID,
+          },
+        },
+      });
+    }
+    const arenaOver = (): RoomView => ({ ...overRoom('player1'), gameType: 'tournament' });
+
+    it('ends the game without Play Again, its countdown or the rematch explanation', async () => {
+      serveArenaRoom(arenaOver());
+      renderApp(`/tournament/rooms/${ROOM_ID}`, { user: ALICE });
+      expect(await screen.findByRole('heading', { name: 'You won!' })).toBeInTheDocument();
+      expect(screen.getByText('You brought the total to 198 or more.')).toBeInTheDocument();
+      expect(screen.getByText('Every AI number of this game checks out.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Exit Game' })).toBeInTheDocument();
+      // The server refuses Play Again in an arena room: the arena pairs the player again.
+      expect(screen.queryByRole('button', { name: 'Play Again' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('timer')).not.toBeInTheDocument();
+      expect(screen.queryByText(/Play again within/)).not.toBeInTheDocument();
+      expect(screen.queryByText(/Press Play Again to ask for a rematch/)).not.toBeInTheDocument();
+      expect(screen.queryByRole('list', { name: 'Ready To Play' })).not.toBeInTheDocument();
+    });
+
+    it('links back to the event page, and Exit Game goes there', async () => {
+      const api = serveArenaRoom(arenaOver());
+      const { user, router } = renderApp(`/tournament/rooms/${ROOM_ID}`, { user: ALICE });
+      const back = await screen.findByRole('link', { name: '← Back to the arena' });
+      await waitFor(() => expect(back).toHaveAttribute('href', EVENT_PAGE));
+      expect(screen.queryByRole('link', { name: '← Rooms' })).not.toBeInTheDocument();
+      await user.click(await screen.findByRole('button', { name: 'Exit Game' }));
+      await waitFor(() => expect(router.state.location.pathname).toBe(EVENT_PAGE));
+      expect(api.callsTo(EDIT_ROOM)[0]?.body).toEqual({
+        players: { playerId: ALICE._id, removePlayer: true },
+      });
+    });
+
+    it('leaves a running game through the Exit confirmation to the event page', async () => {
+      serveArenaRoom({ ...gameRoom({ total: 10 }), gameType: 'tournament' });
+      const { user, router } = renderApp(`/tournament/rooms/${ROOM_ID}`, { user: ALICE });
+      await waitFor(() =>
+        expect(screen.getByRole('link', { name: '← Back to the arena' })).toHaveAttribute('href', EVENT_PAGE),
+      );
+      await user.click(await screen.findByRole('button', { name: 'Exit' }));
+      const dialog = await screen.findByRole('dialog');
+      await user.click(within(dialog).getByRole('button', { name: 'Exit' }));
+      await waitFor(() => expect(router.state.location.pathname).toBe(EVENT_PAGE));
+    });
   });
 
   it('sends a disabled choice back to its cup', async () => {

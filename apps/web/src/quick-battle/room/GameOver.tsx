@@ -14,6 +14,7 @@ import { useServerNow } from '../../components/hooks';
 import { T } from '../../texts';
 import { PlayersHeader } from './GameParts';
 import { playerAt, seatName } from './perspective';
+import { useRoomPlace } from './room-place';
 import styles from './Room.module.css';
 
 /** SPEC §4: the post-game countdown is displayed 5 s short of the 50 s window. */
@@ -39,7 +40,11 @@ function reasonText(room: RoomView, mySeat: Seat | null): string | null {
   return T.endReason[endReason](name(otherSeat(winner)));
 }
 
-/** The game-over layer: result, Play Again, Exit Game, countdown, explanation and who is ready. */
+/**
+ * The game-over layer: result, Play Again, Exit Game, countdown, explanation and who is ready.
+ * A room played once (an arena's: the server refuses Play Again) keeps only the result, the
+ * reasons, the fair-play check and Exit Game.
+ */
 export function GameOver({
   room,
   mySeat,
@@ -51,6 +56,7 @@ export function GameOver({
   onLeave: () => void;
   leaving: boolean;
 }) {
+  const { rematch } = useRoomPlace();
   const ready = useRoomIntent(room._id);
   const [failure, setFailure] = useState<string | null>(null);
   const now = toSpecSeconds(useServerNow(500));
@@ -96,20 +102,22 @@ export function GameOver({
         {T.total}: <strong>{w.currentNumber}</strong>
       </p>
 
-      <div className={styles.countdown}>
-        {windowOpen ? (
-          <span role="timer" aria-label={T.playAgainWithin(countdown)}>
-            {T.playAgainWithin(countdown)}
-          </span>
-        ) : (
-          <span>{T.playAgainClosed}</span>
-        )}
-      </div>
+      {rematch ? (
+        <div className={styles.countdown}>
+          {windowOpen ? (
+            <span role="timer" aria-label={T.playAgainWithin(countdown)}>
+              {T.playAgainWithin(countdown)}
+            </span>
+          ) : (
+            <span>{T.playAgainClosed}</span>
+          )}
+        </div>
+      ) : null}
 
       <div className={styles.explain}>
         {reasonText(room, mySeat) ? <p>{reasonText(room, mySeat)}</p> : null}
         {aborted ? <p>{T.abortedHelp}</p> : null}
-        <p>{T.gameOverHelp}</p>
+        {rematch ? <p>{T.gameOverHelp}</p> : null}
         {aiCheck ? (
           <>
             <p>{aiCheck.valid ? T.aiVerified : T.aiNotVerified}</p>
@@ -131,14 +139,16 @@ export function GameOver({
         ) : null}
       </div>
 
-      <ul className={styles.readyPanel} aria-label={T.readyToPlay}>
-        {(mySeat === 'player2' ? (['player2', 'player1'] as const) : SEATS).map((seat) => (
-          <li key={seat} className={w[seat].restart ? styles.isReady : ''}>
-            <span className={styles.playerLabel}>{seatName(room, seat, mySeat)}</span>
-            <span>{w[seat].restart ? T.readyToPlay : T.thinking}</span>
-          </li>
-        ))}
-      </ul>
+      {rematch ? (
+        <ul className={styles.readyPanel} aria-label={T.readyToPlay}>
+          {(mySeat === 'player2' ? (['player2', 'player1'] as const) : SEATS).map((seat) => (
+            <li key={seat} className={w[seat].restart ? styles.isReady : ''}>
+              <span className={styles.playerLabel}>{seatName(room, seat, mySeat)}</span>
+              <span>{w[seat].restart ? T.readyToPlay : T.thinking}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
 
       {failure ? (
         <p role="alert" className="alert">
@@ -147,7 +157,7 @@ export function GameOver({
       ) : null}
 
       <div className={styles.toolbar}>
-        {mySeat !== null && windowOpen ? (
+        {rematch && mySeat !== null && windowOpen ? (
           <button
             type="button"
             className="btn btn-big"

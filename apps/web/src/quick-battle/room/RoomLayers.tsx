@@ -9,14 +9,16 @@ import { GameLayer } from './GameLayer';
 import { GameOver } from './GameOver';
 import { AutoJoin, PasscodeEntry, PlayOrWatch, WaitingPanel } from './Lobby';
 import { seatOf } from './perspective';
+import { useRoomPlace } from './room-place';
 import styles from './Room.module.css';
 
-/** The way back to the list, and the room's short label as the screen's heading. */
+/** The way back to the room's place (the list), and the room's short label as the screen's heading. */
 export function RoomBar({ roomId }: { roomId: string }) {
+  const { home, homeLabel } = useRoomPlace();
   return (
     <div className={styles.roomBar}>
-      <Link to="/quick-battle/rooms" className={styles.back}>
-        ← {T.rooms}
+      <Link to={home} className={styles.back}>
+        ← {homeLabel}
       </Link>
       <h1 className={styles.roomHeading}>{T.roomTitle(roomLabel(roomId))}</h1>
     </div>
@@ -78,7 +80,8 @@ function PlayerLayers({
 /** DECISIONS.md: anyone may watch a full room, read-only. */
 function SpectatorLayers({ room }: { room: RoomView }) {
   const navigate = useNavigate();
-  const back = (): void => void navigate('/quick-battle/rooms');
+  const { home } = useRoomPlace();
+  const back = (): void => void navigate(home);
   let layer;
   if (room.gameOver) layer = <GameOver room={room} mySeat={null} onLeave={back} leaving={false} />;
   else layer = <GameLayer room={room} mySeat={null} helpAllowed={false} onExit={back} />;

@@ -7,6 +7,7 @@ import { T } from '../../texts';
 import type { RoomIntent } from '../constants';
 import { roomDisplayName } from './perspective';
 import { useJoin, useLeave, useLiveRoom, useTimedOverlay, useVisitorId } from './room-hooks';
+import { useRoomPlace } from './room-place';
 import { RoomBar, RoomLayers, RoomPending } from './RoomLayers';
 import styles from './Room.module.css';
 
@@ -17,16 +18,17 @@ function intentFrom(state: unknown): RoomIntent | null {
 
 /**
  * /quick-battle/rooms/{roomId}: lobby, game and game-over layers, live from the room's stream.
- * `closedTo`: where a closed room sends its viewers (the room list unless said).
+ * Exit and a closed room lead to the room's place (RoomPlaceContext: the room list unless said).
  */
-export function RoomScreen({ closedTo }: { closedTo?: string } = {}) {
+export function RoomScreen() {
   const { roomId = '' } = useParams();
   const location = useLocation();
   const user = useSession();
   const [intent, setIntent] = useState<RoomIntent | null>(() => intentFrom(location.state));
   const [exitOpen, setExitOpen] = useState(false);
-  const leave = useLeave(roomId, user);
-  const { query, notFound } = useLiveRoom(roomId, leave.leaving, closedTo);
+  const { home } = useRoomPlace();
+  const leave = useLeave(roomId, user, home);
+  const { query, notFound } = useLiveRoom(roomId, leave.leaving, home);
   const room = query.data;
   const fullOverlay = useTimedOverlay();
   const join = useJoin(roomId, room, user, () => fullOverlay.show(() => setIntent('watch')));
@@ -36,7 +38,7 @@ export function RoomScreen({ closedTo }: { closedTo?: string } = {}) {
     leave.clearError();
     setExitOpen(true);
   };
-  const exitRoom = (): void => leave.submit(room?.gameType);
+  const exitRoom = (): void => leave.submit();
 
   return (
     <div className={`page ${styles.screen}`}>

@@ -110,18 +110,19 @@ export function useJoin(
 }
 
 /**
- * Leaving the room (SPEC §4): the player goes to the room list once the server agrees, or if the
- * room is already gone. `leaving` is up meanwhile, so the room's deletion is expected, not news.
+ * Leaving the room (SPEC §4): the player goes to `home` (the room list, or an arena room's event
+ * page) once the server agrees, or if the room is already gone. `leaving` is up meanwhile, so the
+ * room's deletion is expected, not news.
  */
-export function useLeave(roomId: string, user: AuthUser | null) {
+export function useLeave(roomId: string, user: AuthUser | null, home: string) {
   const navigate = useNavigate();
   const leave = useRoomIntent(roomId);
   const leaving = useRef(false);
   const [exited, setExited] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const submit = (gameType = 'quick-battle'): void => {
+  const submit = (): void => {
     if (!user) return;
-    const toList = (): void => void navigate(`/${gameType}/rooms`, { replace: true });
+    const toList = (): void => void navigate(home, { replace: true });
     leaving.current = true;
     setExited(true);
     setError(null);
