@@ -14,6 +14,7 @@ import {
   type Logger,
   Metrics,
   natsEndpoint,
+  PULL_EXPIRES_MS,
   RpcClient,
   type RoomSchedule,
   ScheduleStore,
@@ -98,7 +99,7 @@ export class FiredDeadlinesConsumer implements OnApplicationBootstrap, BeforeApp
     await ensureFiredConsumer(jsm, this.ackWaitMs);
     const { stream, durable } = Consumers.timerFired;
     const consumer = await this.jetstream.nc.jetstream().consumers.get(stream, durable);
-    this.messages = await consumer.consume({ max_messages: PULL_BATCH });
+    this.messages = await consumer.consume({ max_messages: PULL_BATCH, expires: PULL_EXPIRES_MS });
     const messages = this.messages;
     this.loop = (async () => {
       for await (const msg of messages) {

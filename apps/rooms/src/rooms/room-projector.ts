@@ -7,6 +7,7 @@ import {
   type Logger,
   type Metrics,
   type Refusals,
+  PULL_EXPIRES_MS,
   retryDelayMs,
   scheduleOf,
   type ScheduleStore,
@@ -120,7 +121,7 @@ export class RoomProjector {
     });
     if (created) this.logger.info({ consumer: durable }, 'created durable consumer');
     const consumer = await this.jetstream.nc.jetstream().consumers.get(stream, durable);
-    this.messages = await consumer.consume({ max_messages: 512 });
+    this.messages = await consumer.consume({ max_messages: 512, expires: PULL_EXPIRES_MS });
     const messages = this.messages;
     this.loop = (async () => {
       for await (const msg of messages) {

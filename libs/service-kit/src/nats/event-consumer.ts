@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../metrics';
 import { runWithRequestId } from '../request-context';
 import { codec } from './publishing';
-import { CONSUMER_SETTINGS, type ConsumerSpec, ensureDurable } from './stream-setup';
+import { CONSUMER_SETTINGS, type ConsumerSpec, ensureDurable, PULL_EXPIRES_MS } from './stream-setup';
 
 export interface ConsumeOptions {
   /** Retry delays after a failed handler, in ms; the last one repeats. */
@@ -93,7 +93,7 @@ export class EventConsumers {
     const maxBatch = options.maxBatch ?? 1;
     await ensureConsumer(jsm, spec, this.logger);
     const consumer = await js.consumers.get(spec.stream, spec.durable);
-    const messages = await consumer.consume({ max_messages: 256 });
+    const messages = await consumer.consume({ max_messages: 256, expires: PULL_EXPIRES_MS });
     this.running.add(messages);
     const loop = (async () => {
       const waiting: JsMsg[] = [];

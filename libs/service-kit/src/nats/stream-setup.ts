@@ -37,6 +37,13 @@ export interface ConsumerSpec {
   filterSubjects: readonly string[];
 }
 
+/**
+ * How long each pull of consume() lasts (heartbeats every half of it): a pull held by a NATS node
+ * that died is noticed and sent again in seconds; nats.js's default 30 s left a consumer idle that
+ * long after a node's crash (rewards paid 10+ s late in the fault test).
+ */
+export const PULL_EXPIRES_MS = 5000;
+
 /** Every consume() consumer's settings: 30 s to ack before a redelivery, 1,000 messages in hand at most. */
 export const CONSUMER_SETTINGS: Partial<ConsumerConfig> = { ack_wait: 30 * 1e9, max_ack_pending: 1000 };
 const DAY_NS = 24 * 60 * 60 * 1e9;
