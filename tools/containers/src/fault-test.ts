@@ -1,10 +1,10 @@
-// The fault test: 20 concurrent games on the replicated container stack while, one at a time,
-// each of the three NATS nodes, the whole NATS cluster at once and the database crash (SIGKILL from
-// the host to the container's main process, so the restart policy brings it back); `--kills` adds
-// service replicas (the Kubernetes stage deletes each service's pods: docs/adr/0028). Players of
-// one game use different gateway replicas, so live push crosses replicas. The checks are those of
-// disrupted-games.ts: nothing lost, no 500. It prints what was killed, how long each took to come
-// back and what clients saw meanwhile, then one JSON line, also in .artifacts/fault/report.json.
+// The fault test: 20 concurrent games on the replicated container stack while, one at a time, a
+// rooms, a game-timer, a rewards and a gateway replica, each of the three NATS nodes, the whole
+// NATS cluster at once and the database crash (SIGKILL from the host to the container's main
+// process, so the restart policy brings it back). Players of one game use different gateway
+// replicas, so live push crosses replicas. The checks are those of disrupted-games.ts: nothing
+// lost, no 500. It prints what was killed, how long each took to come back and what clients saw
+// meanwhile, then one JSON line, also in .artifacts/fault/report.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -35,7 +35,8 @@ const KILL_INTERVAL_MS = 30_000;
 type Kill = { service: string; replica: number };
 
 /** The crashes, in order, as --kills takes them (service:replica, the replica 1 unless given). */
-const DEFAULT_KILLS = 'nats-1:1,nats-2:1,nats-3:1,nats-1+nats-2+nats-3:1,mongo:1';
+const DEFAULT_KILLS =
+  'rooms:1,game-timer:1,rewards:1,gateway:2,nats-1:1,nats-2:1,nats-3:1,nats-1+nats-2+nats-3:1,mongo:1';
 const parseKills = (kills: string): Kill[] =>
   kills.split(',').map((item) => {
     const [service = '', replica = '1'] = item.split(':');
