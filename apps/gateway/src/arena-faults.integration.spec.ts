@@ -12,8 +12,8 @@ import {
 import { rewardFor } from '@oasis198/game-rules';
 import { createLogger, JetStreamService, makeEvent, natsServers } from '@oasis198/service-kit';
 import {
-  mongoUrlFor,
   recordEvents,
+  serviceTestEnv,
   type ServiceProcess,
   startServiceProcess,
   uniqueName,
@@ -41,11 +41,7 @@ describe('an arena through a tournaments and a rooms crash', () => {
   beforeAll(async () => {
     const infra = stack().infra;
     nc = await connect({ servers: natsServers(infra.natsUrl) });
-    const env = {
-      NATS_URL: infra.natsUrl,
-      MONGO_URL: mongoUrlFor(infra, uniqueName('tournaments')),
-      NODE_ENV: 'test',
-      LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
+    const env = serviceTestEnv(infra, 'tournaments', {
       SHUTDOWN_GRACE_MS: '200',
       EVENT_2_EVERY_MS: '0',
       EVENT_6_EVERY_MS: '0',
@@ -55,7 +51,7 @@ describe('an arena through a tournaments and a rooms crash', () => {
       ARENA_TICK_MS: '100',
       ARENA_LEASE_MS: '1000',
       ARENA_BUSY_RETRY_MS: '1000',
-    };
+    });
     const [a, b, rooms] = await Promise.all([
       startServiceProcess('tournaments', env),
       startServiceProcess('tournaments', env),

@@ -18,7 +18,7 @@ import {
   natsServers,
   RpcClient,
 } from '@oasis198/service-kit';
-import { type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { serviceTestEnv, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tournamentsDefinition } from './tournaments.definition';
@@ -75,11 +75,7 @@ function suite(infra: () => TestInfra) {
         prizes.push(request);
         return { outcome: 'paid' };
       });
-      const env = {
-        NATS_URL: infra().natsUrl,
-        MONGO_URL: `${infra().mongoUrl}/${uniqueName('tournaments')}`,
-        LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
-        NODE_ENV: 'test',
+      const env = serviceTestEnv(infra(), 'tournaments', {
         SHUTDOWN_GRACE_MS: '200',
         EVENT_2_EVERY_MS: '0',
         EVENT_6_EVERY_MS: '0',
@@ -87,7 +83,7 @@ function suite(infra: () => TestInfra) {
         EVENT_9_DURATION_MS: String(DURATION_MS),
         ARENA_TICK_MS: '50',
         ARENA_LEASE_MS: '1000',
-      };
+      });
       for (let i = 0; i < 2; i++) replicas.push((await createService(tournamentsDefinition, env)).app);
       rpc = await RpcClient.forTests(infra().natsUrl, 'tournaments-test', 5000);
       events = new JetStreamService(
