@@ -1,8 +1,52 @@
-import type { RoomView } from '@oasis198/contracts';
+import type { ArenaRoomResponse, ArenaView, EventArenaResponse, RoomView } from '@oasis198/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { ALICE, BOB, EDIT_ROOM, gameRoom, GET_ROOM, overRoom, ROOM_ID } from '../testing/fixtures';
 import { fakeApi } from '../testing/fake-network';
 import { renderApp } from '../testing/render';
+
+const MY_EVENT_9 = 'GET /api/tournaments/events/event-9/me';
+const getArenaRoom = (roomId: string): string => `GET /api/tournaments/rooms/${roomId}`;
+
+/** Event 9's arena as of `now`: running since a second ago, for a minute more. */
+function runningArena(now: number, overrides: Partial<ArenaView> = {}): ArenaView {
+  return {
+    arenaId: `event-9:${now}`,
+    eventId: 'event-9',
+    name: 'Event 9',
+    startsAt: new Date(now - 1000).toISOString(),
+    endsAt: new Date(now + 60_000).toISOString(),
+    status: 'running',
+    standings: [],
+    ...overrides,
+  };
+}
+
+/** Event 9 as its joined player sees it, playing in `roomId`. */
+function joinedEvent(now: number, roomId: string): { body: EventArenaResponse } {
+  return {
+    body: {
+      eventId: 'event-9',
+      name: 'Event 9',
+      arena: runningArena(now),
+      previous: null,
+      joined: true,
+      roomId,
+    },
+  };
+}
+
+/** The arena of an arena room of Event 9; by default Alice (2, first) against Bob (0). */
+function arenaOfRoom(
+  now: number,
+  roomId: string,
+  players: ArenaRoomResponse['players'] = [
+    { playerId: ALICE._id, name: ALICE.name, score: 2, rank: 1 },
+    { playerId: BOB._id, name: BOB.name, score: 0, rank: 2 },
+  ],
+): { body: ArenaRoomResponse } {
+  const { arenaId, endsAt } = runningArena(now);
+  return { body: { roomId, arenaId, eventId: 'event-9', name: 'Event 9', endsAt, players } };
+}
 
 describe('tournaments', () => {
   beforeEach(() => fakeApi());
@@ -96,18 +140,14 @@ describe('tournaments', () => {
         body: {
           eventId: 'event-9',
           name: 'Event 9',
-          arena: {
-            arenaId: `event-9:${now}`,
-            eventId: 'event-9',
-            name: 'Event 9',
+          arena: runningArena(now, {
             startsAt: new Date(now - 60_000).toISOString(),
             endsAt: new Date(now + 125_000).toISOString(),
-            status: 'running',
             standings: [
               { rank: 1, playerId: 'a', name: 'Ann', score: 4, wins: 2, games: 2 },
               { rank: 2, playerId: 'b', name: 'Ben', score: 1, wins: 0, games: 2 },
             ],
-          },
+          }),
           previous: null,
           joined: false,
           roomId: null,
@@ -126,27 +166,7 @@ describe('tournaments', () => {
   });
 
   it('takes a joined player to their arena room as soon as they are paired', async () => {
-    const now = Date.now();
-    fakeApi({
-      'GET /api/tournaments/events/event-9/me': {
-        body: {
-          eventId: 'event-9',
-          name: 'Event 9',
-          arena: {
-            arenaId: `event-9:${now}`,
-            eventId: 'event-9',
-            name: 'Event 9',
-            startsAt: new Date(now - 1000).toISOString(),
-            endsAt: new Date(now + 60_000).toISOString(),
-            status: 'running',
-            standings: [],
-          },
-          previous: null,
-          joined: true,
-          roomId: 'ab'.repeat(12),
-        },
-      },
-    });
+    fakeApi({ [MY_EVENT_9]: joinedEvent(Date.now(), 'ab'.repeat(12)) });
     const { router } = renderApp('/tournaments/event-cup/event-9', { user: ALICE });
     await waitFor(() => expect(router.state.location.pathname).toBe(`/tournament/rooms/${'ab'.repeat(12)}`));
   });
@@ -154,40 +174,7 @@ describe('tournaments', () => {
   it('takes a player from their finished arena game to the next one the arena pairs them in', async () => {
     const [done, next] = ['cd'.repeat(12), 'ef'.repeat(12)];
     const now = Date.now();
-    const endsAt = new Date(now + 60_000).toISOString();
-    fakeApi({
-      [`GET /api/tournaments/rooms/${done}`]: {
-        body: {
-          roomId: done,
-          arenaId: `event-9:${now}`,
-          eventId: 'event-9',
-          name: 'Event 9',
-          endsAt,
-          players: [
-            { playerId: ALICE._id, name: ALICE.name, score: 2, rank: 1 },
-            { playerId: BOB._id, name: BOB.name, score: 0, rank: 2 },
-          ],
-        },
-      },
-      'GET /api/tournaments/events/event-9/me': {
-        body: {
-          eventId: 'event-9',
-          name: 'Event 9',
-          arena: {
-            arenaId: `event-9:${now}`,
-            eventId: 'event-9',
-            name: 'Event 9',
-            startsAt: new Date(now - 1000).toISOString(),
-            endsAt,
-            status: 'running',
-            standings: [],
-          },
-          previous: null,
-          joined: true,
-          roomId: next,
-        },
-      },
-    });
+    fakeApi({ [getArenaRoom(done)]: arenaOfRoom(now, done), [MY_EVENT_9]: joinedEvent(now, next) });
     const { router } = renderApp(`/tournament/rooms/${done}`, { user: ALICE });
     await waitFor(() => expect(router.state.location.pathname).toBe(`/tournament/rooms/${next}`));
   });
@@ -201,19 +188,10 @@ describe('tournaments', () => {
       body: { message: 'This room does not exist any more.', code: 'NOT_FOUND', details: { reason: 'left' } },
     };
     fakeApi({
-      [`GET /api/rooms/${ROOM_ID}`]: () => (arenaKnown ? closed : { body: gameRoom({ total: 10 }) }),
-      [`GET /api/tournaments/rooms/${ROOM_ID}`]: () => {
+      [GET_ROOM]: () => (arenaKnown ? closed : { body: gameRoom({ total: 10 }) }),
+      [getArenaRoom(ROOM_ID)]: () => {
         arenaKnown = true;
-        return {
-          body: {
-            roomId: ROOM_ID,
-            arenaId: `event-9:${now}`,
-            eventId: 'event-9',
-            name: 'Event 9',
-            endsAt: new Date(now + 60_000).toISOString(),
-            players: [{ playerId: ALICE._id, name: ALICE.name, score: 0, rank: 1 }],
-          },
-        };
+        return arenaOfRoom(now, ROOM_ID, [{ playerId: ALICE._id, name: ALICE.name, score: 0, rank: 1 }]);
       },
     });
     const { router } = renderApp(`/tournament/rooms/${ROOM_ID}`, { user: ALICE, fakeTimers: true });
@@ -230,41 +208,11 @@ describe('tournaments', () => {
     /** Alice's arena room: the room, its arena, and her arena view (still this room). */
     function serveArenaRoom(roomView: RoomView) {
       const now = Date.now();
-      const endsAt = new Date(now + 60_000).toISOString();
       return fakeApi({
         [GET_ROOM]: { body: roomView },
         [EDIT_ROOM]: { body: { room: roomView } },
-        [`GET /api/tournaments/rooms/${ROOM_ID}`]: {
-          body: {
-            roomId: ROOM_ID,
-            arenaId: `event-9:${now}`,
-            eventId: 'event-9',
-            name: 'Event 9',
-            endsAt,
-            players: [
-              { playerId: ALICE._id, name: ALICE.name, score: 2, rank: 1 },
-              { playerId: BOB._id, name: BOB.name, score: 0, rank: 2 },
-            ],
-          },
-        },
-        'GET /api/tournaments/events/event-9/me': {
-          body: {
-            eventId: 'event-9',
-            name: 'Event 9',
-            arena: {
-              arenaId: `event-9:${now}`,
-              eventId: 'event-9',
-              name: 'Event 9',
-              startsAt: new Date(now - 1000).toISOString(),
-              endsAt,
-              status: 'running',
-              standings: [],
-            },
-            previous: null,
-            joined: true,
-            roomId: ROOM_ID,
-          },
-        },
+        [getArenaRoom(ROOM_ID)]: arenaOfRoom(now, ROOM_ID),
+        [MY_EVENT_9]: joinedEvent(now, ROOM_ID),
       });
     }
     const arenaOver = (): RoomView => ({ ...overRoom('player1'), gameType: 'tournament' });
