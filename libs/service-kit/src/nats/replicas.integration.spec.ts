@@ -10,6 +10,8 @@ import { createLogger } from '../logger';
 import { ensureTimerStream } from '../schedules/schedule-store';
 import { JetStreamService, type StreamSpec } from './jetstream.service';
 import { openKvBucket } from './kv-bucket';
+import { RpcClient } from './rpc-client';
+import type { ClientNats } from '@nestjs/microservices';
 
 // Streams and KV buckets on a three-node JetStream cluster (nats-server from .tools/bin, as
 // compose.yaml and the charts run it): created with NATS_STREAM_REPLICAS copies, and an existing
@@ -18,6 +20,9 @@ const NATS_SERVER = path.resolve(__dirname, '../../../../.tools/bin/nats-server'
 
 interface Cluster {
   url: string;
+  /** The nodes still running (n0, n1, n2) and each one's client URL. */
+  running(): string[];
+  urlOf(name: string): string;
   /** SIGKILLs a node by its server name (n0, n1, n2), as the container fault test crashes one. */
   crash(name: string): void;
   stop(): Promise<void>;
@@ -73,7 +78,9 @@ async function startCluster(): Promise<Cluster> {
     await stop();
     throw error;
   }
-  return { url, crash, stop };
+  const running = () => children.flatMap((child, i) => (exited(child) ? [] : [`n${i}`]));
+  const urlOf = (name: string) => `nats://127.0.0.1:${nodes[Number(name.replace(/^n/, ''))]?.port}`;
+  return { url, running, urlOf, crash, stop };
 }
 
 describe('streams and buckets on a three-node cluster', () => {
@@ -228,5 +235,35 @@ describe('streams and buckets on a three-node cluster', () => {
     expect(written.value).toBeGreaterThan(revision);
     expect(await store.read('key')).toEqual({ revision: written.value, value: new Uint8Array([2]) });
     expect((await jsm.streams.info(stream.name)).state.messages).toBe(2);
+  }, 60_000);
+
+  it('sends an RPC made while its client reconnects once it has, instead of failing it at once', async () => {
+    // The client on one node, the responder on another: the client's node crashes.
+    const [clientNode, responderNode] = cluster.running() as [string, string];
+    const responder = await connect({ servers: [cluster.urlOf(responderNode)] });
+    responder.subscribe('replicas-it.echo', {
+      queue: 'replicas-it',
+      callback: (_error, msg) => {
+        const packet = JSONCodec<{ id: string; data: unknown }>().decode(msg.data);
+        msg.respond(JSON.stringify({ id: packet.id, response: packet.data, isDisposed: true }));
+      },
+    });
+    await responder.flush();
+    const rpc = await RpcClient.forTests(cluster.urlOf(clientNode), 'replicas-it-rpc', 5000);
+    try {
+      expect(await rpc.request('replicas-it.echo', { n: -1 })).toEqual({ n: -1 });
+      // A request made the moment the client learns its node is gone: before the reconnect, and
+      // after any request that was in flight on the dead connection.
+      const client = (rpc as unknown as { client: ClientNats }).client;
+      const during = new Promise<Promise<unknown>>((resolve) =>
+        client.on('disconnect', () => resolve(rpc.request('replicas-it.echo', { n: 0 }))),
+      );
+      cluster.crash(clientNode);
+      expect(await await during).toEqual({ n: 0 });
+      expect(await rpc.request('replicas-it.echo', { n: 1 })).toEqual({ n: 1 });
+    } finally {
+      await rpc.close();
+      await responder.close();
+    }
   }, 60_000);
 });
