@@ -380,24 +380,11 @@ async function main() {
   const started = Date.now();
   // E-mail addresses hold 32 characters, 20 of them @bench.oasis198.test: names of 12 at most.
   const tag = Date.now().toString(36).slice(-5);
-  const players: Player[] = [];
-  // By fifties; a fifty that a refusal ends is enlisted again under new names: on a loaded
-  // machine a registration can time out here yet be done there, and its retry answers 409.
-  for (let i = 0; i < PLAYERS; i += 50) {
-    for (let attempt = 0; ; attempt++) {
-      const some = Array.from(
-        { length: Math.min(50, PLAYERS - i) },
-        (_, j) => `a${'rstu'[attempt]}${tag}${i + j}`,
-      );
-      try {
-        players.push(...(await enlist(client, some, { loginFirst: true, onError: () => registerRetries++ })));
-        break;
-      } catch (e) {
-        if (attempt >= 3) throw e;
-        registerRetries++;
-      }
-    }
-  }
+  const players = await enlist(
+    client,
+    Array.from({ length: PLAYERS }, (_, i) => `ar${tag}${i}`),
+    { loginFirst: true, onError: () => registerRetries++ },
+  );
   console.log(
     dim(`  ${players.length} players registered in ${((Date.now() - started) / 1000).toFixed(1)} s`),
   );

@@ -243,8 +243,9 @@ export interface Player {
 /**
  * Registers (or, with loginFirst, logs in and registers only the unknown) players by name, with
  * the e-mail <name>@bench.oasis198.test, 8 at a time, in the order of `names`. What
- * got no answer or a 5xx is tried again a second later, 10 times at most; a refusal throws (with a
- * hint on a rate limit).
+ * got no answer or a 5xx is tried again a second later, 10 times at most, logging in first: a
+ * registration that timed out here may have been done there. A refusal throws (with a hint on a
+ * rate limit).
  */
 export async function enlist(
   client: GatewayClient,
@@ -261,7 +262,7 @@ export async function enlist(
     for (let attempt = 1; ; attempt++) {
       try {
         let answer: Answer<Account> | undefined;
-        if (loginFirst) {
+        if (loginFirst || attempt > 1) {
           answer = await client.request('POST', '/api/users/login', { body: { email, password: PASSWORD } });
           if (answer.status === 429) throw rateLimited('login');
         }
@@ -276,8 +277,10 @@ export async function enlist(
           return;
         }
         const error = new Error(`${name}: ${answer.status} ${excerpt(answer.body)}`);
-        // A refusal is final; a 5xx, like no answer, is tried again.
-        throw answer.status < 500 ? error : Object.assign(error, { kind: 'http' });
+        // A refusal is final; a 5xx, like no answer, is tried again, and so is a retry's 409 (the
+        // lost registration may have ended between this attempt's login and its registration).
+        const again = answer.status >= 500 || (attempt > 1 && answer.status === 409);
+        throw again ? Object.assign(error, { kind: 'http' }) : error;
       } catch (error) {
         if (!(error as Failure).kind || attempt >= 10) throw error;
         onError(kindOf(error, 'register'), (error as Error).message);
