@@ -12,6 +12,11 @@ export type ArenaEventId = (typeof ARENA_EVENTS)[number];
 export const isArenaEvent = (id: unknown): id is ArenaEventId =>
   typeof id === 'string' && (ARENA_EVENTS as readonly string[]).includes(id);
 
+/** An arena's id: `<eventId>:<startsAt ms>`. */
+export const arenaIdOf = (eventId: string, startsAt: number): string => `${eventId}:${startsAt}`;
+/** The event whose arena `arenaId` is (arenaIdOf's first part). */
+export const eventOfArena = (arenaId: string): string => arenaId.split(':')[0] ?? '';
+
 /** 'event-6' → 'Event 6': the name SPEC's event list shows. */
 export const arenaEventName = (eventId: string): string => eventId.replace(/^event-(\d+)$/, 'Event $1');
 

@@ -1,5 +1,6 @@
 import {
   arenaEventName,
+  eventOfArena,
   type GameFinished,
   isAbortedFinish,
   type PlayedGame,
@@ -20,8 +21,8 @@ export function historyResults(game: GameFinished): PlayerGameResult[] {
   const bySeat = { player1: game.player1, player2: game.player2 };
   // An aborted game is listed as such for both, with why it ended: it has no winner or loser.
   const aborted = isAbortedFinish(game);
-  // An arena's game is marked with its event's name (the arena id is `<eventId>:<startsAt>`).
-  const event = game.arenaId ? arenaEventName(game.arenaId.split(':')[0] ?? '') : null;
+  // An arena's game is marked with its event's name.
+  const event = game.arenaId ? arenaEventName(eventOfArena(game.arenaId)) : null;
   return SEATS.filter((seat) => !isAiPlayerId(bySeat[seat].id)).map((seat) => {
     const player = bySeat[seat];
     const opponent = bySeat[seat === 'player1' ? 'player2' : 'player1'];

@@ -6,6 +6,7 @@ import {
   type ArenaEventId,
   arenaChangedSubject,
   arenaEventName,
+  eventOfArena,
   type ArenaRoomResponse,
   type ArenaView,
   type EventArenaResponse,
@@ -46,8 +47,6 @@ export function schedulesFrom(config: TournamentsConfig): EventSchedule[] {
   };
   return ARENA_EVENTS.map((id) => all[id]).filter((s) => s.everyMs > 0 && s.durationMs > 0);
 }
-
-const eventOfArena = (arenaId: string): string => arenaId.split(':')[0] ?? '';
 
 /** Joins, leaves, views and the scoring of arena games. */
 @Injectable()

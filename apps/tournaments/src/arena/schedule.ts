@@ -1,3 +1,5 @@
+import { arenaIdOf } from '@oasis198/contracts';
+
 /** When an event's arenas run: from the epoch, one every `everyMs`, each `durationMs` long. */
 export interface EventSchedule {
   eventId: string;
@@ -11,8 +13,6 @@ export interface ArenaWindow {
   startsAt: number;
   endsAt: number;
 }
-
-export const arenaIdOf = (eventId: string, startsAt: number): string => `${eventId}:${startsAt}`;
 
 const windowAt = (schedule: EventSchedule, startsAt: number): ArenaWindow => ({
   arenaId: arenaIdOf(schedule.eventId, startsAt),
