@@ -38,7 +38,6 @@ export function RoomScreen() {
     leave.clearError();
     setExitOpen(true);
   };
-  const exitRoom = (): void => leave.submit();
 
   return (
     <div className={`page ${styles.screen}`}>
@@ -52,7 +51,7 @@ export function RoomScreen() {
           join={join}
           helpAllowed={roomId === room._id && !leave.exited}
           onExit={openExit}
-          onLeave={exitRoom}
+          onLeave={leave.submit}
           leaving={leave.pending}
         />
       ) : (
@@ -71,7 +70,7 @@ export function RoomScreen() {
           busy={T.leaving}
           tone="warm"
           onCancel={() => setExitOpen(false)}
-          onConfirm={exitRoom}
+          onConfirm={leave.submit}
           pending={leave.pending}
           error={leave.error}
         />

@@ -26,12 +26,12 @@ export function joinRefusal(error: unknown, hasPassCode: boolean): JoinRefusal {
 
 /**
  * The room, live from its stream (polling while the stream is down). Unless the viewer is leaving
- * on purpose, a room the server closes (its clock ran out, a player left) sends them back to the
- * room list with the reason (SPEC §4, DECISIONS "Time"): from the push, or from the 404 of a room
- * closed lately, which says why (a stream that was down missed the push); an arena room's
- * players go to `closedTo`, their event page. Any other 404 goes to /quick-battle (SPEC §8).
+ * on purpose, a room the server closes (its clock ran out, a player left) sends them to `closedTo`
+ * (the room list, or an arena room's event page) with the reason (SPEC §4, DECISIONS "Time"): from
+ * the push, or from the 404 of a room closed lately, which says why (a stream that was down missed
+ * the push). Any other 404 goes to /quick-battle (SPEC §8).
  */
-export function useLiveRoom(roomId: string, leaving: RefObject<boolean>, closedTo = '/quick-battle/rooms') {
+export function useLiveRoom(roomId: string, leaving: RefObject<boolean>, closedTo: string) {
   const client = useQueryClient();
   const navigate = useNavigate();
   const closed = (reason: string): void => {
@@ -122,16 +122,16 @@ export function useLeave(roomId: string, user: AuthUser | null, home: string) {
   const [error, setError] = useState<string | null>(null);
   const submit = (): void => {
     if (!user) return;
-    const toList = (): void => void navigate(home, { replace: true });
+    const toHome = (): void => void navigate(home, { replace: true });
     leaving.current = true;
     setExited(true);
     setError(null);
     leave.mutate(
       { players: { playerId: user._id, removePlayer: true } },
       {
-        onSuccess: toList,
+        onSuccess: toHome,
         onError: (failure) => {
-          if (isApiError(failure) && failure.code === 'NOT_FOUND') return toList();
+          if (isApiError(failure) && failure.code === 'NOT_FOUND') return toHome();
           leaving.current = false;
           setExited(false);
           setError(errorMessage(failure));
