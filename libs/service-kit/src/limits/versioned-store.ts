@@ -60,15 +60,15 @@ export function isWrongRevision(error: unknown): boolean {
 
 /** A NATS JetStream KV bucket: one subject per key, history 1, writes guarded by the subject's last sequence. */
 export class KvStore implements VersionedStore {
-  private readonly js?: JetStreamClient;
+  private readonly js: JetStreamClient;
 
-  /** With `nc`, a write's `ttlMs` becomes the message's own TTL (the bucket allows per-message TTLs). */
-  constructor(
+  /** A write's `ttlMs` becomes the message's own TTL (open() lets the bucket take per-message TTLs). */
+  private constructor(
     private readonly kv: KV,
-    private readonly bucket?: string,
-    nc?: NatsConnection,
+    private readonly bucket: string,
+    nc: NatsConnection,
   ) {
-    this.js = nc?.jetstream();
+    this.js = nc.jetstream();
   }
 
   /**
@@ -123,9 +123,6 @@ export class KvStore implements VersionedStore {
     const { js, bucket } = this;
     const msgID = randomUUID();
     try {
-      if (!js || !bucket) {
-        return await withJetStreamRetry(() => this.kv.put(key, value, { previousSeq: expected }));
-      }
       // kv.put sends neither a TTL nor a message id: the same publish, with both (a TTL of at least 1 s).
       const h = headers();
       h.set('Nats-Expected-Last-Subject-Sequence', String(expected));
