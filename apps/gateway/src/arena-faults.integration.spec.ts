@@ -1,5 +1,6 @@
 import {
   ARENA_PRIZES,
+  type ArenaOutcome,
   ARENA_SCORE,
   type EventArenaResponse,
   type GameFinished,
@@ -146,23 +147,16 @@ describe('an arena through a tournaments and a rooms crash', () => {
     }
 
     // Standings equal the games recorded.
-    const expected = new Map(players.map((p) => [p.id, { score: 0, wins: 0, games: 0, coins: 0 }]));
+    // An aborted game counts for nobody: no score, no game (DECISIONS.md "Aborted games").
+    const expected = new Map(players.map((p) => [p.id, { score: 0, wins: 0, games: 0 }]));
     for (const game of finished.values()) {
-      const aborted = isAbortedFinish(game);
       for (const seat of [game.player1, game.player2]) {
-        const outcome = aborted
-          ? 'aborted'
-          : game.draw
-            ? 'draw'
-            : game.winner?.id === seat.id
-              ? 'win'
-              : 'loss';
+        const outcome = outcomeOf(game, seat.id);
         const row = expected.get(seat.id);
         if (!row) continue;
         row.score += ARENA_SCORE[outcome];
         row.wins += outcome === 'win' ? 1 : 0;
-        row.games += 1;
-        if (outcome !== 'aborted') row.coins += rewardFor(outcome, game.endReason).coins;
+        row.games += outcome === 'aborted' ? 0 : 1;
       }
     }
     const standings = Object.fromEntries(final.standings.map((s) => [s.playerId, s]));
@@ -196,10 +190,9 @@ describe('an arena through a tournaments and a rooms crash', () => {
         byGame.set(game.gameId, game);
       }
       for (const game of byGame.values()) {
-        const seat = [game.player1, game.player2].find((s) => s.id === playerId);
-        if (!seat || isAbortedFinish(game)) continue;
-        const outcome = game.draw ? 'draw' : game.winner?.id === playerId ? 'win' : 'loss';
-        coins += rewardFor(outcome, game.endReason).coins;
+        if (game.player1.id !== playerId && game.player2.id !== playerId) continue;
+        const outcome = outcomeOf(game, playerId);
+        if (outcome !== 'aborted') coins += rewardFor(outcome, game.endReason).coins;
       }
       return coins;
     };
@@ -218,6 +211,13 @@ describe('an arena through a tournaments and a rooms crash', () => {
       expect(reward.championStatus.eventsWinner).toBe(places.get(p.id)?.place === 1);
     }
   }, 240_000);
+
+  /** What a finished game is to one of its players, as the arena scores it. */
+  const outcomeOf = (game: GameFinished, playerId: string): ArenaOutcome => {
+    if (isAbortedFinish(game)) return 'aborted';
+    if (game.draw) return 'draw';
+    return game.winner?.id === playerId ? 'win' : 'loss';
+  };
 
   const pick = (s?: { score: number; wins: number; games: number }) => ({
     score: s?.score,
