@@ -86,10 +86,6 @@ export class ArenaRepository implements OnModuleInit {
     return this.entrants.find({ arenaId }).toArray();
   }
 
-  async entrant(arenaId: string, playerId: string): Promise<EntrantDoc | null> {
-    return this.entrants.findOne({ _id: entrantId(arenaId, playerId) });
-  }
-
   /** Joins (or joins again): a new entrant starts at 0, one who comes back keeps their score. */
   async join(arenaId: string, player: Person, nowMs: number): Promise<void> {
     const filter = { _id: entrantId(arenaId, player.id) };

@@ -84,9 +84,11 @@ export class ArenaService {
     };
     if (!schedule) return none;
     const current = currentOrNextArena(schedule, nowMs);
-    const arena = await this.view(current, nowMs);
+    const entrants = await this.repository.standingsOf(current.arenaId);
+    const arena = this.view(current, nowMs, entrants);
     const before = isRunning(current, nowMs) ? null : await this.finalView(previousArena(schedule, nowMs));
-    const mine = caller?.userId ? await this.repository.entrant(current.arenaId, caller.userId) : null;
+    // The caller's entry is one of the arena's, read with them.
+    const mine = caller?.userId ? entrants.find((e) => e.playerId === caller.userId) : undefined;
     // A seat is named once rooms has opened it: one being opened may still be refused (a busy
     // player), and its page would find no room there.
     const pairing = mine?.roomId ? await this.repository.pairing(mine.roomId) : null;
@@ -94,7 +96,7 @@ export class ArenaService {
     return { ...none, arena, previous: before, joined: !!mine?.joined, roomId };
   }
 
-  private async view(arena: ArenaWindow, nowMs: number): Promise<ArenaView> {
+  private view(arena: ArenaWindow, nowMs: number, entrants: readonly EntrantDoc[]): ArenaView {
     const status = nowMs < arena.startsAt ? 'upcoming' : nowMs < arena.endsAt ? 'running' : 'ended';
     return {
       arenaId: arena.arenaId,
@@ -103,7 +105,7 @@ export class ArenaService {
       startsAt: new Date(arena.startsAt).toISOString(),
       endsAt: new Date(arena.endsAt).toISOString(),
       status,
-      standings: this.rank(await this.repository.standingsOf(arena.arenaId)),
+      standings: this.rank(entrants),
     };
   }
 
@@ -111,7 +113,7 @@ export class ArenaService {
   private async finalView(arena: ArenaWindow): Promise<ArenaView | null> {
     const doc = await this.repository.arena(arena.arenaId);
     if (!doc) return null;
-    const view = await this.view(arena, Number.MAX_SAFE_INTEGER);
+    const view = this.view(arena, Number.MAX_SAFE_INTEGER, await this.repository.standingsOf(arena.arenaId));
     return doc.final ? { ...view, standings: doc.final.slice(0, this.config.STANDINGS_SHOWN) } : view;
   }
 
