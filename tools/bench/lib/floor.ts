@@ -6,7 +6,6 @@
 // discard new) and replicas as the stack's streams. CPU = this process + NATS.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { randomBytes, randomInt } from 'node:crypto';
 import {
   connect,
   DiscardPolicy,
@@ -15,10 +14,10 @@ import {
   StorageType,
   type NatsConnection,
 } from 'nats';
-import type { GameState, MoveOption } from '@oasis198/game-rules';
+import type { MoveOption } from '@oasis198/game-rules';
 import { ROOT } from '../../scripts/lib/workspace.ts';
+import { DURATION, playGames, random } from './floor-games.ts';
 import { chooseMove, rules } from './rules.ts';
-import { summarize } from './stats.ts';
 
 /** What the floor uses of libs/contracts (whose enums keep the package out of this project's type check). */
 type ContractsUsed = {
@@ -46,17 +45,7 @@ const contracts: ContractsUsed = createRequire(path.join(ROOT, 'package.json'))(
 const STREAM = 'BENCHFLOOR';
 const logSubject = (roomId: string) => `benchfloor.${roomId}`;
 const pushSubject = (roomId: string) => `benchpush.${roomId}`;
-const DURATION = 32;
 const DAY_NS = 24 * 3600 * 1e9;
-/** The rooms service's random source: the operating system's CSPRNG. */
-const random = () => randomInt(0, 2 ** 47) / 2 ** 47;
-const newGame = (state: GameState) =>
-  rules.startGame(state, {
-    duration: DURATION,
-    nowMs: Date.now(),
-    specialRandom: randomInt(100_000, 1_000_000),
-    aiSeed: randomBytes(32).toString('hex'),
-  });
 
 /** The stream replicas of the stack measured: NATS_STREAM_REPLICAS, as the services read it (1 by default). */
 export const streamReplicas = () => Number(process.env.NATS_STREAM_REPLICAS ?? 1) || 1;
@@ -99,87 +88,61 @@ export async function measureFloor({
     const jsm = await createStream(nc, replicas);
     const js = nc.jetstream();
     const encoder = new TextEncoder();
-    const states = Array.from({ length: games }, () => newGame(rules.initialGameState()));
-    const versions = states.map(() => 1);
-    const seqs = states.map(() => 0);
-    const latencies: number[] = [];
-    let remaining = moves;
-    let refused = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: Math.min(inFlight, games) }, async (_, w) => {
-        for (let turn = 0; remaining > 0; turn++) {
-          const g = (w + turn * inFlight) % games;
-          remaining--;
-          const t0 = performance.now();
-          const roomId = `floor-${g}`;
-          const last = states[g] as GameState;
-          const state = last.gameOver ? newGame(last) : last;
-          const seat = rules.seatToMove(state);
-          if (!seat) throw new Error('no seat to move in a game that is on');
-          // What the gateway gets: the body as text, parsed and validated.
-          const body = contracts.editRoomBodySchema.safeParse(
-            JSON.parse(JSON.stringify({ move: chooseMove(state, seat) })),
-          );
-          const move = body.success ? body.data?.move : undefined;
-          if (!move) throw new Error('the floor made an invalid move body');
-          const { number, option = 'plain' } = move;
-          const result = rules.applyMove(
-            state,
-            seat,
-            { number, option: option as MoveOption },
-            { duration: DURATION, nowMs: Date.now(), random },
-          );
-          if (!result.ok) {
-            refused++;
-            continue;
-          }
-          const version = (versions[g] as number) + 1;
-          const room = { _id: roomId, version, whosTurn: result.state };
-          const entry = { room, events: [], deleted: false, listed: false };
-          const ack = await js.publish(logSubject(roomId), encoder.encode(JSON.stringify(entry)), {
-            expect: { lastSubjectSequence: seqs[g] as number, streamName: STREAM },
-          });
-          // The push holds the moves the previous push did not (as rooms' roomPushes does).
-          const movesFrom = last.gameOver ? 0 : last.moves.length;
-          const meta = {
-            type: 'room' as const,
-            version,
-            gameNumber: result.state.gameNumber,
-            movesFrom,
-            moves: result.state.moves.length,
-          };
-          const h = natsHeaders();
-          for (const [name, value] of Object.entries(contracts.roomPushHeaders(meta))) h.set(name, value);
-          const push = {
-            ...room,
-            whosTurn: { ...result.state, moves: result.state.moves.slice(movesFrom) },
-            movesFrom,
-          };
-          nc.publish(pushSubject(roomId), encoder.encode(JSON.stringify(push)), { headers: h });
-          // A finished game's older entries go, as the stack purges what it has projected.
-          if (result.state.gameOver)
-            await jsm.streams.purge(STREAM, { filter: logSubject(roomId), seq: ack.seq });
-          seqs[g] = ack.seq;
-          versions[g] = version;
-          states[g] = result.state;
-          latencies.push(performance.now() - t0);
-        }
-      }),
+    const versions = Array<number>(games).fill(1);
+    const seqs = Array<number>(games).fill(0);
+    const play = { moves, games, inFlight };
+    const figures = await playGames(
+      play,
+      async (g, last, state, seat) => {
+        const roomId = `floor-${g}`;
+        // What the gateway gets: the body as text, parsed and validated.
+        const body = contracts.editRoomBodySchema.safeParse(
+          JSON.parse(JSON.stringify({ move: chooseMove(state, seat) })),
+        );
+        const move = body.success ? body.data?.move : undefined;
+        if (!move) throw new Error('the floor made an invalid move body');
+        const { number, option = 'plain' } = move;
+        const result = rules.applyMove(
+          state,
+          seat,
+          { number, option: option as MoveOption },
+          { duration: DURATION, nowMs: Date.now(), random },
+        );
+        if (!result.ok) return null;
+        const version = (versions[g] as number) + 1;
+        const room = { _id: roomId, version, whosTurn: result.state };
+        const entry = { room, events: [], deleted: false, listed: false };
+        const ack = await js.publish(logSubject(roomId), encoder.encode(JSON.stringify(entry)), {
+          expect: { lastSubjectSequence: seqs[g] as number, streamName: STREAM },
+        });
+        // The push holds the moves the previous push did not (as rooms' roomPushes does).
+        const movesFrom = last.gameOver ? 0 : last.moves.length;
+        const meta = {
+          type: 'room' as const,
+          version,
+          gameNumber: result.state.gameNumber,
+          movesFrom,
+          moves: result.state.moves.length,
+        };
+        const h = natsHeaders();
+        for (const [name, value] of Object.entries(contracts.roomPushHeaders(meta))) h.set(name, value);
+        const push = {
+          ...room,
+          whosTurn: { ...result.state, moves: result.state.moves.slice(movesFrom) },
+          movesFrom,
+        };
+        nc.publish(pushSubject(roomId), encoder.encode(JSON.stringify(push)), { headers: h });
+        // A finished game's older entries go, as the stack purges what it has projected.
+        if (result.state.gameOver)
+          await jsm.streams.purge(STREAM, { filter: logSubject(roomId), seq: ack.seq });
+        seqs[g] = ack.seq;
+        versions[g] = version;
+        return result.state;
+      },
+      { drain: () => nc.flush() },
     );
-    await nc.flush();
-    const seconds = (performance.now() - started) / 1000;
     await jsm.streams.delete(STREAM).catch(() => undefined);
-    return {
-      moves: latencies.length,
-      games,
-      inFlight: Math.min(inFlight, games),
-      refused,
-      replicas,
-      seconds,
-      movesPerSec: latencies.length / seconds,
-      latency: summarize(latencies),
-    };
+    return { ...figures, replicas };
   } finally {
     await nc.close();
   }
