@@ -1,24 +1,17 @@
-import { useEffect, useMemo } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useMemo } from 'react';
+import { Link, useParams } from 'react-router-dom';
 import { useSession } from '../api';
 import { RoomPlaceContext, type RoomPlace } from '../quick-battle/room/room-place';
 import { RoomScreen } from '../quick-battle/room/RoomScreen';
 import { useArenaRoom, useArenaStream, useEventArena } from './arena-api';
 import { ARENA_T, mmss } from './arena-texts';
-import { useNow } from './EventArena';
+import { useGoToArenaGame, useNow } from './EventArena';
 import styles from './Tournaments.module.css';
 
-/**
- * Takes a player from a room whose game is over to the next game the arena pairs them in: it
- * starts at once, and a first turn run out unseen would put them out of the arena.
- */
+/** Takes a player from a room whose game is over to the next game the arena pairs them in. */
 function NextArenaGame({ eventId, userId, roomId }: { eventId: string; userId: string; roomId: string }) {
   const live = useArenaStream(eventId);
-  const next = useEventArena(eventId, userId, live).data?.roomId;
-  const navigate = useNavigate();
-  useEffect(() => {
-    if (next && next !== roomId) void navigate(`/tournament/rooms/${next}`);
-  }, [next, roomId, navigate]);
+  useGoToArenaGame(useEventArena(eventId, userId, live).data?.roomId, roomId);
   return null;
 }
 

@@ -17,6 +17,17 @@ export function useNow(): number {
   return now;
 }
 
+/**
+ * A game in an arena starts at once: its player goes to it (unless already in `current`), or its
+ * first turn runs out unseen and puts them out of the arena.
+ */
+export function useGoToArenaGame(roomId: string | null | undefined, current?: string): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (roomId && roomId !== current) void navigate(`/tournament/rooms/${roomId}`);
+  }, [roomId, current, navigate]);
+}
+
 function Standings({ standings, caption }: { standings: ArenaStanding[]; caption: string }) {
   if (standings.length === 0) return <p>{ARENA_T.noPlayers}</p>;
   return (
@@ -68,12 +79,7 @@ export function EventArena({ eventId }: { eventId: string }) {
   const entry = useArenaEntry(eventId, user?._id);
   const now = useNow();
   const data = query.data;
-  const navigate = useNavigate();
-  const roomId = user ? data?.roomId : null;
-  // A game in an arena starts at once: its player goes to it, or its first turn runs out unseen.
-  useEffect(() => {
-    if (roomId) void navigate(`/tournament/rooms/${roomId}`);
-  }, [roomId, navigate]);
+  useGoToArenaGame(user ? data?.roomId : null);
 
   if (!data) {
     return query.isError ? <p role="alert">{errorMessage(query.error)}</p> : <p role="status">{T.loading}</p>;
