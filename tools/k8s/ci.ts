@@ -26,7 +26,7 @@ import { buildImages } from '../containers/src/images.ts';
 import { GatewayClient } from '../containers/src/players.ts';
 import { bold, dim, formatDuration, green, parseOptions, red } from '../scripts/lib/log.ts';
 import { run } from '../scripts/lib/proc.ts';
-import { SHARED_ADDRESS_LIMITS, SYSTEM_SCENARIOS } from '../scripts/lib/stack.ts';
+import { runSystemScenarios, SHARED_ADDRESS_LIMITS } from '../scripts/lib/stack.ts';
 import { ROOT } from '../scripts/lib/workspace.ts';
 import { bin } from './build.ts';
 import { ADMIN_KUBECONFIG, CONTAINERD_SOCK, down, kubectl, NAMESPACE, STATE, up } from './stack.ts';
@@ -127,21 +127,7 @@ async function podSecurity() {
 const kubectlArgv = async () => [bin('kubectl'), ADMIN_KUBECONFIG];
 
 async function scenarios() {
-  const url = `http://${await clusterIp('oasis198-web')}:8080`;
-  const e2e = path.join(ROOT, 'tools', 'scripts', 'e2e.ts');
-  const files = (names: readonly string[]) => names.map((name) => `/${name}\\.e2e\\.ts$`);
-  const output = (name: string) => `--output=${path.join(ROOT, '.artifacts', 'e2e', name)}`;
-  const playwright = async (args: string[]) => {
-    const result = await run(process.execPath, [e2e, '--url', url, ...args]);
-    if (result.code !== 0) throw new Error(`end-to-end scenarios against ${url} failed`);
-  };
-  // As in the container stage: two files at a time, then Play now alone (it seats a player in any open room).
-  await playwright([
-    '--workers=2',
-    output('k8s'),
-    ...files(SYSTEM_SCENARIOS.filter((n) => n !== 'play-now')),
-  ]);
-  await playwright(['--workers=1', output('k8s-play-now'), ...files(['play-now'])]);
+  await runSystemScenarios(`http://${await clusterIp('oasis198-web')}:8080`, 'k8s');
 }
 
 /**

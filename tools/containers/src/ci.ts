@@ -3,9 +3,9 @@
 // removed again whatever happened (containers, network, volumes; the images stay as a cache).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SYSTEM_SCENARIOS } from '../../scripts/lib/stack.ts';
+import { runSystemScenarios } from '../../scripts/lib/stack.ts';
 import { containersOf, loadCompose } from './compose.ts';
-import { bold, exec, formatDuration, green, podman, red, ROOT } from './exec.ts';
+import { bold, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { runFaultTest } from './fault-test.ts';
 import { entryUrl, raiseAddressLimitsForTests, startContainerStack, stopContainerStack } from './stack.ts';
 
@@ -51,27 +51,9 @@ let failed = false;
 try {
   raiseAddressLimitsForTests();
   await step('the container stack (images, 2 replicas of every service)', () => startContainerStack());
-  const e2e = path.join(ROOT, 'tools', 'scripts', 'e2e.ts');
-  await step('end-to-end scenarios against the container stack', async () => {
-    // Playwright's file filters are regular expressions over the path: each names one file exactly.
-    const scenarios = (names: readonly string[], options: string[]) => {
-      const files = names.map((name) => `/${name}\\.e2e\\.ts$`);
-      return exec(process.execPath, [e2e, '--url', entryUrl(), ...options, ...files], {
-        inherit: true,
-      });
-    };
-    // Two files at a time, as they mostly wait on turn clocks; then Play now alone, since it seats
-    // a player in any open room: it can take none of the other scenarios' rooms, nor they its. Its
-    // run keeps its own output folder (Playwright empties a run's folder when it starts).
-    await scenarios(
-      SYSTEM_SCENARIOS.filter((name) => name !== 'play-now'),
-      ['--workers=2'],
-    );
-    await scenarios(
-      ['play-now'],
-      ['--workers=1', `--output=${path.join(ROOT, '.artifacts', 'e2e', 'play-now')}`],
-    );
-  });
+  await step('end-to-end scenarios against the container stack', () =>
+    runSystemScenarios(entryUrl(), 'containers'),
+  );
   await step('fault test', () => runFaultTest({ keep: true }));
 } catch (error) {
   failed = true;

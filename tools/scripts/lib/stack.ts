@@ -110,6 +110,25 @@ export const SHORT_ARENAS = {
  */
 export const SYSTEM_SCENARIOS = ['account', 'quick-battle', 'timeout', 'play-now', 'leaderboard'];
 
+/**
+ * SYSTEM_SCENARIOS against a running stack's entry point, with their results under
+ * .artifacts/e2e/<output>: two files at a time, as they mostly wait on turn clocks; then Play now
+ * alone, since it seats a player in any open room (it can take none of the other scenarios' rooms,
+ * nor they its), in a folder of its own (Playwright empties a run's folder when it starts).
+ */
+export async function runSystemScenarios(url: string, output: string): Promise<void> {
+  const e2e = path.join(ROOT, 'tools', 'scripts', 'e2e.ts');
+  // Playwright's file filters are regular expressions over the path: each names one file exactly.
+  const files = (names: readonly string[]) => names.map((name) => `/${name}\\.e2e\\.ts$`);
+  const playwright = async (folder: string, args: string[]) => {
+    const out = `--output=${path.join(ROOT, '.artifacts', 'e2e', folder)}`;
+    const result = await run(process.execPath, [e2e, '--url', url, out, ...args]);
+    if (result.code !== 0) throw new StepError(`end-to-end scenarios against ${url} failed`);
+  };
+  await playwright(output, ['--workers=2', ...files(SYSTEM_SCENARIOS.filter((n) => n !== 'play-now'))]);
+  await playwright(`${output}-play-now`, ['--workers=1', ...files(['play-now'])]);
+}
+
 /** Readiness: every service answers GET /health with 200 on its port. */
 export const HEALTH_PATH = '/health';
 
