@@ -23,10 +23,9 @@
 //   --logs FILE       append the services' output to FILE (default: discarded)
 //   --no-build        use what is built
 import { setTimeout as sleep } from 'node:timers/promises';
-import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { samples } from './lib/metrics.ts';
-import { loadAverage } from './lib/procs.ts';
+import { loadAverage, machineSummary } from './lib/procs.ts';
 import { chooseMove } from './lib/rules.ts';
 import { round, summarize } from './lib/stats.ts';
 // The bench's own bot clients (as tools/scripts/bench.ts uses them).
@@ -342,9 +341,7 @@ function provenance() {
   } catch {
     // not a git checkout
   }
-  const cpus = os.cpus();
-  const machine = `${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  return { commit, machine };
+  return { commit, machine: machineSummary() };
 }
 
 async function main() {

@@ -11,14 +11,13 @@
 // lateness = arrival at the rooms stand-in - due time. Every deadline is pending (a message
 // schedule in the TIMERS stream) before the first one falls due. Last line: the figures as JSON.
 import { rm } from 'node:fs/promises';
-import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, headers, JSONCodec, type NatsConnection } from 'nats';
 import { parseOptions } from '../scripts/lib/log.ts';
 import { startStack, type Stack } from '../scripts/lib/stack.ts';
 import { makeThrowawayDir } from '../scripts/lib/throwaway.ts';
 import { samples } from './lib/metrics.ts';
-import { loadAverage } from './lib/procs.ts';
+import { loadAverage, machineSummary } from './lib/procs.ts';
 import { summarize } from './lib/stats.ts';
 
 const { values } = parseOptions(
@@ -62,10 +61,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 try {
   const load = () => loadAverage().join(' ');
-  console.log(
-    `machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
-      `Node ${process.version}, load average ${load()}`,
-  );
+  console.log(`machine: ${machineSummary()}, load average ${load()}`);
   // Every replica is a copy of the same build sharing NATS (the TIMERS stream and its consumers).
   stack = await startStack({
     apps: Array.from({ length: REPLICAS }, () => 'game-timer'),

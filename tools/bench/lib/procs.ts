@@ -37,6 +37,12 @@ function machineTimes() {
 
 export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 
+/** The machine in one line, for a bench's figures: cores × CPU model, RAM and Node. */
+export function machineSummary() {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
 /** Processes by name: a pid, or the pids of a service's replicas. */
 type Pids = Record<string, number | number[] | undefined>;
 
