@@ -113,8 +113,14 @@ export class ArenaService {
   private async finalView(arena: ArenaWindow): Promise<ArenaView | null> {
     const doc = await this.repository.arena(arena.arenaId);
     if (!doc) return null;
-    const view = this.view(arena, Number.MAX_SAFE_INTEGER, await this.repository.standingsOf(arena.arenaId));
-    return doc.final ? { ...view, standings: doc.final.slice(0, this.config.STANDINGS_SHOWN) } : view;
+    // A settled arena keeps its final standings: no need to read all its entrants again.
+    if (doc.final) {
+      return {
+        ...this.view(arena, Number.MAX_SAFE_INTEGER, []),
+        standings: doc.final.slice(0, this.config.STANDINGS_SHOWN),
+      };
+    }
+    return this.view(arena, Number.MAX_SAFE_INTEGER, await this.repository.standingsOf(arena.arenaId));
   }
 
   rank(entrants: readonly EntrantDoc[]) {
