@@ -16,14 +16,8 @@ import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } fro
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from 'nats';
-import {
-  type Disruption,
-  gamesDuring,
-  type GamesReport,
-  Outcomes,
-} from '../containers/src/disrupted-games.ts';
+import { type Disruption, gamesDuring } from '../containers/src/disrupted-games.ts';
 import { buildImages } from '../containers/src/images.ts';
-import { GatewayClient } from '../containers/src/players.ts';
 import { bold, dim, formatDuration, green, parseOptions, red } from '../scripts/lib/log.ts';
 import { run } from '../scripts/lib/proc.ts';
 import { runSystemScenarios, SHARED_ADDRESS_LIMITS } from '../scripts/lib/stack.ts';
@@ -131,11 +125,6 @@ async function scenarios() {
 }
 
 /**
- * Games while the disruptions run. Player 1 of each game plays through the gateway's Service,
- * player 2 through the web Service's nginx (a browser's path without an ingress), so both Services
- * and every replica behind them carry moves and pushes.
- */
-/**
  * Follows the logs of every pod that runs now into .artifacts/k8s/<name>-logs/: a pod a rollout or
  * a fault replaces takes its logs with it, and they are what explains an answer players saw.
  */
@@ -163,28 +152,21 @@ async function followLogs(name: string): Promise<() => void> {
   return () => followers.forEach((child) => child.kill());
 }
 
+/**
+ * Games while the disruptions run. Player 1 of each game plays through the gateway's Service,
+ * player 2 through the web Service's nginx (a browser's path without an ingress), so both Services
+ * and every replica behind them carry moves and pushes. A stopping pod closes its idle kept-alive
+ * connections: a request sent on one at that instant is sent again, as browsers do (docs/adr/0026).
+ */
 async function games(name: string, disruptions: Disruption[], sleepers: boolean) {
   const stopFollowing = await followLogs(name);
-  const outcomes = new Outcomes();
-  const onAnswer = (status: number | 'network', what: string, startedAt: number) =>
-    outcomes.count(status, what, startedAt);
-  const client = async (service: string) =>
-    new GatewayClient(`http://${await clusterIp(service)}:8080`, {
-      maxSockets: 64,
-      timeoutMs: 15_000,
-      onAnswer,
-      retryResetReusedSocket: true,
-    });
-  // A stopping pod closes its idle kept-alive connections: a request sent on one at that instant
-  // is reset before any answer, and is sent again, as browsers do (docs/adr/0026).
-  const clients: [GatewayClient, GatewayClient] = [
-    await client('oasis198-gateway'),
-    await client('oasis198-web'),
+  const urls: [string, string] = [
+    `http://${await clusterIp('oasis198-gateway')}:8080`,
+    `http://${await clusterIp('oasis198-web')}:8080`,
   ];
-  const report: GamesReport = await gamesDuring({ outcomes, clients, disruptions, sleepers }).finally(
+  const report = await gamesDuring({ urls, retryResetReusedSocket: true, disruptions, sleepers }).finally(
     stopFollowing,
   );
-  for (const c of clients) c.close();
   writeFileSync(path.join(ARTIFACTS, `${name}.json`), JSON.stringify(report, null, 2) + '\n');
   if (report.problems.length)
     throw new Error(`${name}: ${report.problems.length} problems (.artifacts/k8s/${name}.json)`);

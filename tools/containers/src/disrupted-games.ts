@@ -5,7 +5,7 @@
 // the Kubernetes stage both drive their disruptions through here.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bold, dim, formatDuration, red } from './exec.ts';
-import type { GatewayClient } from './players.ts';
+import { GatewayClient } from './players.ts';
 import {
   enlist,
   type FinishedGame,
@@ -22,7 +22,7 @@ import {
  * What the players saw: every answer counted by HTTP status ('network' for none), the instants of
  * the failures among them, and every move answered 2xx and game finished, to check afterwards.
  */
-export class Outcomes implements Recorder {
+class Outcomes implements Recorder {
   readonly byStatus: Record<string, number> = {};
   readonly failures: Array<{ at: number; status: string; what: string }> = [];
   readonly accepted: MoveRecord[] = [];
@@ -68,7 +68,7 @@ export class Outcomes implements Recorder {
   }
 }
 
-export function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, FinishedGame['moves']>): string[] {
+function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, FinishedGame['moves']>): string[] {
   const problems: string[] = [];
   for (const move of accepted) {
     const moves = finalMoves.get(move.gameId);
@@ -87,7 +87,7 @@ export function checkMoves(accepted: MoveRecord[], finalMoves: Map<string, Finis
 type Totals = { playedGames: number; points: number; coins: number };
 
 /** What the rewards rules pay for the finished games seen (DECISIONS "Rewards"). */
-export function expectedTotals(games: Iterable<FinishedGame>): Map<string, Totals> {
+function expectedTotals(games: Iterable<FinishedGame>): Map<string, Totals> {
   const totals = new Map<string, Totals>();
   for (const { players, winner, endReason } of games) {
     for (const player of players) {
@@ -138,9 +138,13 @@ export type GamesReport = {
 };
 
 export type GamesOptions = {
-  outcomes: Outcomes;
-  /** Player 1 of each game plays through the first, player 2 through the second. */
-  clients: [GatewayClient, GatewayClient];
+  /** Player 1 of each game plays through the first entry point, player 2 through the second. */
+  urls: [string, string];
+  /**
+   * Send a request again, once, when a kept-alive socket was reset before any answer (a proxy or
+   * pod closing it as the request left), as browsers do; otherwise every failure counts.
+   */
+  retryResetReusedSocket?: boolean;
   games?: number;
   disruptions: Disruption[];
   /** Sleeper k's game times out during disruption k (shortest turn, slow play). */
@@ -155,13 +159,19 @@ const SLEEPER_TIMEOUT_AFTER_MS = (SLEEPER_TURN_SECONDS + 4 + 1) * 1000;
 const SLEEPER_TIMEOUT_AFTER_DISRUPTION_MS = 800;
 
 export async function gamesDuring({
-  outcomes,
-  clients: [first, second],
+  urls,
+  retryResetReusedSocket = false,
   games = 20,
   disruptions,
   sleepers: withSleepers = false,
 }: GamesOptions): Promise<GamesReport> {
   const started = Date.now();
+  const outcomes = new Outcomes();
+  const onAnswer = (status: number | 'network', what: string, startedAt: number) =>
+    outcomes.count(status, what, startedAt);
+  const [first, second] = urls.map(
+    (url) => new GatewayClient(url, { maxSockets: 64, timeoutMs: 15_000, onAnswer, retryResetReusedSocket }),
+  ) as [GatewayClient, GatewayClient];
   const run = Date.now().toString(36);
   const pairs = async (count: number, prefix: string): Promise<Array<[Player, Player]>> => {
     const names = Array.from({ length: count }, (_, i) => [`${prefix}${run}a${i}`, `${prefix}${run}b${i}`]);
@@ -262,6 +272,8 @@ export async function gamesDuring({
           `expected ${want.playedGames}/${want.points}/${want.coins}`,
       );
   }
+  first.close();
+  second.close();
   for (const { at, status, what } of outcomes.failures) {
     if (status === '500' || at < outagesFrom)
       problems.push(

@@ -11,9 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseOptions } from '../../scripts/lib/log.ts';
 import { waitFor } from '../../scripts/lib/net.ts';
 import { containerName, loadCompose } from './compose.ts';
-import { type Disruption, gamesDuring, Outcomes } from './disrupted-games.ts';
+import { type Disruption, gamesDuring } from './disrupted-games.ts';
 import { bold, dim, formatDuration, green, podman, red, ROOT } from './exec.ts';
-import { GatewayClient } from './players.ts';
 import {
   raiseAddressLimitsForTests,
   replicaReady,
@@ -110,12 +109,6 @@ export async function runFaultTest({
   if (gateways.length < 2) throw new Error('the fault test needs two gateway replicas');
 
   console.log(bold(`▸ ${games} games, ${planned.length} sleeper games, and crashes one at a time`));
-  const outcomes = new Outcomes();
-  const onAnswer = (status: number | 'network', what: string, startedAt: number) =>
-    outcomes.count(status, what, startedAt);
-  const clients = gateways.map(
-    (url) => new GatewayClient(url, { maxSockets: 64, timeoutMs: 15_000, onAnswer }),
-  ) as [GatewayClient, GatewayClient];
   const disruptions = planned.map((kill, k): Disruption => ({
     name: kill.service
       .split('+')
@@ -125,8 +118,8 @@ export async function runFaultTest({
     outage: true,
     run: crashOf(project, kill),
   }));
-  const report = await gamesDuring({ outcomes, clients, games, disruptions, sleepers: true });
-  for (const client of clients) client.close();
+  const urls = gateways as [string, string];
+  const report = await gamesDuring({ urls, games, disruptions, sleepers: true });
 
   const dir = path.join(ROOT, '.artifacts', 'fault');
   mkdirSync(dir, { recursive: true });
