@@ -26,10 +26,10 @@ import { ARENA_FRAME, ArenaPushService } from './arena-push.service';
 const JOINS_LIMITED = 'Too many arena joins and leaves by this user in a second.';
 const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
 
-/** Refuses an unknown event before any service is asked (its id names a push subject). */
 /** The events that run arenas: the document lists them, so clients and fuzzers name real ones. */
 const EVENT_PARAM = { name: 'eventId', enum: [...ARENA_EVENTS] };
 
+/** Refuses an unknown event before any service is asked (its id names a push subject). */
 function eventOf(eventId: string): string {
   if (!isArenaEvent(eventId)) throw new AppError('NOT_FOUND', ARENA_MESSAGES.unknownEvent);
   return eventId;
