@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { helm, KUBE_VERSION, kustomizeText, listCharts, ROOT, TOOLS, VERSIONS } from './k8s';
+import { helm, HELM, HELM_ENV, KUBE_VERSION, kustomizeText, listCharts, ROOT, TOOLS, VERSIONS } from './k8s';
 
 const run = promisify(execFile);
 const charts = listCharts();
@@ -26,6 +26,16 @@ const OVERLAYS = readdirSync(path.join(ROOT, 'k8s', 'overlays'), { withFileTypes
   .sort();
 const RELEASE = ['oasis198', '--namespace', 'oasis198'];
 const WRITE = process.env['WRITE_GENERATED'] === '1';
+
+/** `helm <args>` from the workspace root: its output, or a failure naming `what` with helm's. */
+async function helmRun(args: string[], what: string): Promise<string> {
+  const result = await run(HELM, args, { cwd: ROOT, env: HELM_ENV, maxBuffer: 64 << 20 }).catch(
+    (error: { stdout?: string; stderr?: string }) => {
+      throw new Error(`${what} failed:\n${error.stdout ?? ''}${error.stderr ?? error}`);
+    },
+  );
+  return result.stdout;
+}
 
 /** `helm <args> <chart> --kube-version` with its default values, then with each ci/*.yaml, at once. */
 function helmEach(
@@ -42,13 +52,7 @@ function helmEach(
         ...(scenario ? ['-f', scenario] : []),
       ];
       const what = `helm ${args[0]} helm/${chart.name}${scenario ? ` -f ci/${path.basename(scenario)}` : ''}`;
-      const result = await run(path.join(TOOLS, 'bin', 'helm'), full, {
-        cwd: ROOT,
-        maxBuffer: 64 << 20,
-      }).catch((error: { stdout?: string; stderr?: string }) => {
-        throw new Error(`${what} failed:\n${error.stdout ?? ''}${error.stderr ?? error}`);
-      });
-      return { scenario, out: result.stdout };
+      return { scenario, out: await helmRun(full, what) };
     }),
   );
 }
@@ -182,20 +186,10 @@ describe('helm unittest', () => {
     'helm/%s/tests',
     async (_, chart) => {
       const args = ['unittest', '--strict', '--with-subchart=false', '--color=false', chart.dir];
-      const env = { ...process.env, HELM_PLUGINS: path.join(TOOLS, 'helm-plugins') };
-      const result = await run(path.join(TOOLS, 'bin', 'helm'), args, {
-        cwd: ROOT,
-        env,
-        maxBuffer: 64 << 20,
-      }).catch((error: { stdout?: string; stderr?: string }) => {
-        throw new Error(
-          `helm unittest helm/${chart.name} failed:\n${error.stdout ?? ''}${error.stderr ?? error}`,
-        );
-      });
+      const what = `helm unittest helm/${chart.name}`;
+      const out = await helmRun(args, what);
       // Its summary in the log: suites, tests and time.
-      console.log(
-        `helm unittest helm/${chart.name}\n${result.stdout.trim().split('\n').slice(-5).join('\n')}`,
-      );
+      console.log(`${what}\n${out.trim().split('\n').slice(-5).join('\n')}`);
     },
     120_000,
   );

@@ -41,9 +41,9 @@ export type Workload = Deployment | StatefulSet;
 export const ROOT = path.resolve(__dirname, '../../..');
 /** Where setup.ts --helm puts helm, its plugins, kubeconform, the Kubernetes schemas and checkov. */
 export const TOOLS = path.join(ROOT, '.tools');
-const HELM = path.join(TOOLS, 'bin', 'helm');
-/** The workspace's own helm plugins (helm unittest), never the user's. */
-const HELM_PLUGINS = path.join(TOOLS, 'helm-plugins');
+export const HELM = path.join(TOOLS, 'bin', 'helm');
+/** helm's environment: the workspace's own helm plugins (helm unittest), never the user's. */
+export const HELM_ENV = { ...process.env, HELM_PLUGINS: path.join(TOOLS, 'helm-plugins') };
 /** The versions setup.ts installed (tools/scripts/lib/workspace.ts pins them). */
 export const VERSIONS: Record<string, string> = JSON.parse(
   readFileSync(path.join(TOOLS, 'bin', '.versions.json'), 'utf8'),
@@ -159,7 +159,7 @@ export const helm = (args: string[]): string =>
     encoding: 'utf8',
     stdio: 'pipe',
     maxBuffer: 64 << 20,
-    env: { ...process.env, HELM_PLUGINS },
+    env: HELM_ENV,
   });
 
 /** The objects of a render; one without a kind or a name fails (the tests find objects by them). */
