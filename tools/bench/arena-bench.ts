@@ -24,7 +24,7 @@
 //   --no-build        use what is built
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execFileSync } from 'node:child_process';
-import { samples } from './lib/metrics.ts';
+import { bucketBound, samples } from './lib/metrics.ts';
 import { loadAverage, machineSummary } from './lib/procs.ts';
 import { chooseMove } from './lib/rules.ts';
 import { round, summarize } from './lib/stats.ts';
@@ -312,9 +312,9 @@ async function serverHistogram(s: Stack) {
   }
   const bounds = [...buckets.keys()].sort((a, b) => a - b);
   const le = (q: number) => {
-    const bound = bounds.find((b) => (buckets.get(b) ?? 0) >= q * count);
+    if (!count) return null;
+    const bound = bucketBound(buckets, count, q);
     // Beyond the last finite bucket: its bound, as a string ("> 10000").
-    if (!count || bound === undefined) return null;
     return bound === Infinity ? `> ${(bounds.at(-2) ?? 0) * 1000}` : bound * 1000;
   };
   return {

@@ -27,6 +27,10 @@ export function samples(text: string) {
   });
 }
 
+/** The smallest bucket bound (le) that holds `share` of a histogram's `count` observations. */
+export const bucketBound = (buckets: Map<number, number>, count: number, share: number) =>
+  [...buckets.keys()].sort((x, y) => x - y).find((le) => (buckets.get(le) ?? 0) >= share * count) ?? Infinity;
+
 /** Parses the exposition text into { histograms: { key: { sum, count, buckets: le -> n } }, gauges }. */
 function parseMetrics(text: string): Metrics {
   const histograms: Metrics['histograms'] = {};
@@ -75,10 +79,9 @@ export function diffMetrics(before: Metrics | null | undefined, after: Metrics |
     const count = h.count - (b?.count ?? 0);
     if (count <= 0) continue;
     const sum = h.sum - (b?.sum ?? 0);
-    // The smallest bucket bound that holds 99 % of the window's observations.
-    const bounds = [...h.buckets.keys()].sort((x, y) => x - y);
-    const p99 =
-      bounds.find((le) => (h.buckets.get(le) ?? 0) - (b?.buckets.get(le) ?? 0) >= 0.99 * count) ?? Infinity;
+    // The window's own buckets, and the bound that holds 99 % of its observations.
+    const window = new Map([...h.buckets].map(([le, n]) => [le, n - (b?.buckets.get(le) ?? 0)]));
+    const p99 = bucketBound(window, count, 0.99);
     rows.push({ what: key, count, meanMs: (1000 * sum) / count, p99LeMs: p99 * 1000, totalS: sum });
   }
   rows.sort((a, b) => b.totalS - a.totalS);
