@@ -230,7 +230,7 @@ async function mailpit() {
 async function dockerCompose() {
   const module = `github.com/docker/compose/v5@${DOCKER_COMPOSE_VERSION}`;
   return goTool('docker-compose', `${DOCKER_COMPOSE_VERSION}+static`, DOCKER_COMPOSE_BIN, async () => {
-    const { Dir: dir } = JSON.parse(await go(['mod', 'download', '-json', module], ROOT)) as { Dir: string };
+    const dir = await goModule(module);
     const ldflags = `-w -X github.com/docker/compose/v5/internal.Version=${DOCKER_COMPOSE_VERSION}`;
     await go(['build', '-trimpath', '-ldflags', ldflags, '-o', DOCKER_COMPOSE_BIN, './cmd'], dir);
   });
@@ -330,9 +330,7 @@ async function helmUnittest() {
   ].join(' ');
   const recorded = `${HELM_UNITTEST_VERSION}+k8s${major}.${minor}`;
   return goTool('helm-unittest', recorded, HELM_UNITTEST_BIN, async () => {
-    // Past any "go: downloading" line (go's output comes with its stderr).
-    const output = await go(['mod', 'download', '-json', module], ROOT);
-    const { Dir: dir } = JSON.parse(output.slice(output.indexOf('{'))) as { Dir: string };
+    const dir = await goModule(module);
     await go(
       ['build', '-trimpath', '-ldflags', ldflags, '-o', HELM_UNITTEST_BIN, './cmd/helm-unittest'],
       dir,
@@ -366,10 +364,8 @@ async function kubeconform() {
 async function kubernetesSchemas() {
   const dir = path.join(K8S_SCHEMAS_DIR, `${KUBERNETES_VERSION}-standalone-strict`);
   return goTool('kubernetes-schemas', KUBERNETES_VERSION, dir, async () => {
-    const download = ['mod', 'download', '-json', `k8s.io/kubernetes@${KUBERNETES_VERSION}`];
-    const output = await go(download, TOOLS_BIN);
-    const module = JSON.parse(output.slice(output.indexOf('{')));
-    const swagger = JSON.parse(readFileSync(path.join(module.Dir, 'api/openapi-spec/swagger.json'), 'utf8'));
+    const module = await goModule(`k8s.io/kubernetes@${KUBERNETES_VERSION}`, TOOLS_BIN);
+    const swagger = JSON.parse(readFileSync(path.join(module, 'api/openapi-spec/swagger.json'), 'utf8'));
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     let count = 0;
@@ -449,6 +445,13 @@ async function goTool(
   const note = await install();
   recordVersion(name, version);
   return note || did;
+}
+
+/** Downloads a Go module (module@version) into the module cache; resolves its folder. */
+async function goModule(module: string, cwd = ROOT) {
+  const output = await go(['mod', 'download', '-json', module], cwd);
+  // Past any "go: downloading" line (go's output comes with its stderr).
+  return (JSON.parse(output.slice(output.indexOf('{'))) as { Dir: string }).Dir;
 }
 
 /** Runs go; resolves its output, throws when it fails. */
