@@ -5,6 +5,7 @@ import {
   type ArenaPrizeResponse,
   type OpenArenaRoomRequest,
   type OpenArenaRoomResponse,
+  eventOfArena,
   type Person,
   Requests,
 } from '@oasis198/contracts';
@@ -91,8 +92,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     await this.resumeOpenings(nowMs);
     for (const schedule of this.arenas.schedules) {
       const arena = currentOrNextArena(schedule, nowMs);
-      // Pairings are news: the event pages (and their players) learn of their room from the notice.
-      if (isRunning(arena, nowMs) && (await this.pair(arena, nowMs)) > 0) this.arenas.changed(arena.eventId);
+      if (isRunning(arena, nowMs)) await this.pair(arena, nowMs);
       const before = previousArena(schedule, nowMs);
       await this.repository.ensureArena({ _id: before.arenaId, ...before }).catch(() => undefined);
     }
@@ -101,12 +101,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     return true;
   }
 
-  /** Pairs the arena's free players; resolves how many rooms were opened. */
-  private async pair(arena: ArenaWindow, nowMs: number): Promise<number> {
+  /** Pairs the arena's free players. */
+  private async pair(arena: ArenaWindow, nowMs: number): Promise<void> {
     const free = await this.repository.freePlayers(arena.arenaId, nowMs);
-    if (free.length < 2) return 0;
+    if (free.length < 2) return;
     const byId = new Map(free.map((e) => [e.playerId, e]));
-    let opened = 0;
     for (const [a, b] of pairFree(free)) {
       if (Date.now() >= arena.endsAt) break;
       const players: [Person, Person] = [a, b].map((id) => ({ id, name: byId.get(id)?.name ?? id })) as [
@@ -114,9 +113,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
         Person,
       ];
       const freeSince = [a, b].map((id) => byId.get(id)?.freeSince ?? nowMs);
-      if (await this.open(arena, players, freeSince)) opened++;
+      await this.open(arena, players, freeSince);
     }
-    return opened;
   }
 
   /** Writes the pairing, seats both players in it, then asks rooms to open it; true once opened. */
@@ -160,6 +158,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     const answer = await this.rpc.request<OpenArenaRoomResponse>(Requests.rooms.openArena, request);
     if (answer.opened) {
       await this.repository.setPairing(pairing._id, 'playing');
+      // A room opened is news, whether a new pairing or one a stopped replica left half done: the
+      // event pages (and their players) learn of it from the notice (folded to one a second).
+      this.arenas.changed(eventOfArena(pairing.arenaId));
       this.logger.info({ arenaId: pairing.arenaId, roomId: pairing._id }, 'arena room opened');
       return true;
     }
