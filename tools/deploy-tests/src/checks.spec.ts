@@ -182,6 +182,10 @@ describe('helm lint --strict', () => {
 describe('helm unittest', () => {
   // A chart's suites only, not its packaged subcharts' (their tests/ are .helmignore'd anyway).
   const tested = charts.filter((c) => existsSync(path.join(c.dir, 'tests')));
+  // A chart whose tests/ went missing would otherwise just drop out of the list below.
+  it('has suites for every application chart', () => {
+    expect(tested.map((c) => c.name)).toEqual(applicationCharts.map((c) => c.name));
+  });
   it.each(tested.map((c) => [c.name, c]))(
     'helm/%s/tests',
     async (_, chart) => {
