@@ -30,7 +30,10 @@ export const ArenaPaths = {
   mine: (eventId: string) => `/api/tournaments/events/${encodeURIComponent(eventId)}/me`,
   join: (eventId: string) => `/api/tournaments/events/${encodeURIComponent(eventId)}/join`,
   leave: (eventId: string) => `/api/tournaments/events/${encodeURIComponent(eventId)}/leave`,
-  stream: (eventId: string) => `/api/tournaments/events/${encodeURIComponent(eventId)}/stream`,
+  /** `player` (the logged-in caller) gets frames marked `mine` when their own entry changes. */
+  stream: (eventId: string, player?: string) =>
+    `/api/tournaments/events/${encodeURIComponent(eventId)}/stream` +
+    (player ? `?player=${encodeURIComponent(player)}` : ''),
   room: (roomId: string) => `/api/tournaments/rooms/${encodeURIComponent(roomId)}`,
 } as const;
 

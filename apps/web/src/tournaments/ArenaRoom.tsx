@@ -10,7 +10,7 @@ import styles from './Tournaments.module.css';
 
 /** Takes a player from a room whose game is over to the next game the arena pairs them in. */
 function NextArenaGame({ eventId, userId, roomId }: { eventId: string; userId: string; roomId: string }) {
-  const live = useArenaStream(eventId);
+  const live = useArenaStream(eventId, userId);
   useGoToArenaGame(useEventArena(eventId, userId, live).data?.roomId, roomId);
   return null;
 }

@@ -74,7 +74,7 @@ function Countdown({ arena, now }: { arena: ArenaView; now: number }) {
 /** An event with arenas (DECISIONS "Event cup arenas"): countdown, standings, Join or Leave. */
 export function EventArena({ eventId }: { eventId: string }) {
   const user = useSession();
-  const live = useArenaStream(eventId);
+  const live = useArenaStream(eventId, user?._id);
   const query = useEventArena(eventId, user?._id, live);
   const entry = useArenaEntry(eventId, user?._id);
   const now = useNow();

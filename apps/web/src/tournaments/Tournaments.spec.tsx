@@ -1,7 +1,7 @@
 import type { ArenaRoomResponse, ArenaView, EventArenaResponse, RoomView } from '@oasis198/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { ALICE, BOB, EDIT_ROOM, gameRoom, GET_ROOM, overRoom, ROOM_ID } from '../testing/fixtures';
-import { fakeApi } from '../testing/fake-network';
+import { fakeApi, FakeEventSource, installEventSource, removeEventSource } from '../testing/fake-network';
 import { renderApp } from '../testing/render';
 
 const MY_EVENT_9 = 'GET /api/tournaments/events/event-9/me';
@@ -255,6 +255,99 @@ describe('tournaments', () => {
       const dialog = await screen.findByRole('dialog');
       await user.click(within(dialog).getByRole('button', { name: 'Exit' }));
       await waitFor(() => expect(router.state.location.pathname).toBe(EVENT_PAGE));
+    });
+  });
+
+  describe("the event page's live stream", () => {
+    const STREAM = '/api/tournaments/events/event-9/stream';
+    const ANN = { rank: 1, playerId: 'a', name: 'Ann', score: 2, wins: 1, games: 1 };
+    beforeEach(() => installEventSource());
+    afterEach(() => removeEventSource());
+
+    /** Event 9 with `arena`, as anyone sees it (what a frame carries) unless told otherwise. */
+    const event9 = (arena: ArenaView, own: Partial<EventArenaResponse> = {}): EventArenaResponse => ({
+      eventId: 'event-9',
+      name: 'Event 9',
+      arena,
+      previous: null,
+      joined: false,
+      roomId: null,
+      ...own,
+    });
+    const standings = (): (string | null)[] =>
+      within(screen.getByRole('table', { name: 'Standings' }))
+        .getAllByRole('row')
+        .map((r) => r.textContent);
+
+    /** Renders the page, opens its stream and waits for the refetch the opening starts. */
+    async function openPage(options: Parameters<typeof renderApp>[1]) {
+      const view = renderApp('/tournaments/event-cup/event-9', options);
+      await screen.findByRole('timer');
+      const stream = FakeEventSource.latest(STREAM);
+      expect(stream).toBeDefined();
+      act(() => stream?.open());
+      await waitFor(() => expect(view.client.isFetching()).toBe(0));
+      return { ...view, stream };
+    }
+
+    it("takes the standings from a frame, keeping the player's own entry, without reading /me", async () => {
+      const now = Date.now();
+      const arena = runningArena(now);
+      const api = fakeApi({ [MY_EVENT_9]: () => ({ body: event9(arena, { joined: true }) }) });
+      const { stream } = await openPage({ user: ALICE });
+      expect(await screen.findByRole('button', { name: 'Leave' })).toBeInTheDocument();
+      const reads = api.callsTo(MY_EVENT_9).length;
+
+      act(() => stream?.emit('arena', { event: event9({ ...arena, standings: [ANN] }) }));
+      await waitFor(() => expect(standings()).toEqual(['RankPlayerScoreGames', '1Ann21']));
+      // The frame's joined false is anyone's view: Alice is still in.
+      expect(screen.getByRole('button', { name: 'Leave' })).toBeInTheDocument();
+      expect(api.callsTo(MY_EVENT_9)).toHaveLength(reads);
+
+      // A new arena began: whether Alice is in it is hers to read.
+      act(() => stream?.emit('arena', { event: event9(runningArena(now + 1)) }));
+      await waitFor(() => expect(api.callsTo(MY_EVENT_9)).toHaveLength(reads + 1));
+    });
+
+    it("reads /me on a frame about the player's own entry, and follows them to their room", async () => {
+      const now = Date.now();
+      const arena = runningArena(now);
+      let roomId: string | null = null;
+      const api = fakeApi({ [MY_EVENT_9]: () => ({ body: event9(arena, { joined: true, roomId }) }) });
+      const { stream, router } = await openPage({ user: ALICE });
+      const reads = api.callsTo(MY_EVENT_9).length;
+
+      act(() => stream?.emit('arena', { event: event9({ ...arena, standings: [ANN] }) }));
+      await waitFor(() => expect(standings()).toEqual(['RankPlayerScoreGames', '1Ann21']));
+      expect(api.callsTo(MY_EVENT_9)).toHaveLength(reads);
+
+      // Alice is seated: the frame says it is hers, and her room is only in her /me.
+      roomId = 'ab'.repeat(12);
+      act(() => stream?.emit('arena', { event: event9(arena), mine: true }));
+      await waitFor(() => expect(router.state.location.pathname).toBe(`/tournament/rooms/${roomId}`));
+      expect(api.callsTo(MY_EVENT_9)).toHaveLength(reads + 1);
+    });
+
+    it('names the logged-in player in the stream, and refetches on an empty frame', async () => {
+      const now = Date.now();
+      const api = fakeApi({ [MY_EVENT_9]: () => ({ body: event9(runningArena(now), { joined: true }) }) });
+      const { stream } = await openPage({ user: ALICE });
+      expect(stream?.url).toBe(`${STREAM}?player=${ALICE._id}`);
+      const reads = api.callsTo(MY_EVENT_9).length;
+      act(() => stream?.emit('arena', {}));
+      await waitFor(() => expect(api.callsTo(MY_EVENT_9)).toHaveLength(reads + 1));
+    });
+
+    it("gives a visitor the frame's event as it is, on a stream naming nobody", async () => {
+      const now = Date.now();
+      const EVENT_9 = 'GET /api/tournaments/events/event-9';
+      const api = fakeApi({ [EVENT_9]: () => ({ body: event9(runningArena(now)) }) });
+      const { stream } = await openPage({});
+      expect(stream?.url).toBe(STREAM);
+      const reads = api.callsTo(EVENT_9).length;
+      act(() => stream?.emit('arena', { event: event9(runningArena(now + 1, { standings: [ANN] })) }));
+      await waitFor(() => expect(standings()).toEqual(['RankPlayerScoreGames', '1Ann21']));
+      expect(api.callsTo(EVENT_9)).toHaveLength(reads);
     });
   });
 

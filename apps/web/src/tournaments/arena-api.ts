@@ -22,11 +22,32 @@ export function useEventArena(eventId: string, userId: string | undefined, live:
   });
 }
 
-/** The event page's live stream: each notice (and each reopening) refetches the arena. */
-export function useArenaStream(eventId: string): boolean {
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/**
+ * The event page's live stream. A frame's `event` (the arena as anyone sees it) goes into the cache
+ * as is; a frame marked `mine` (the player's own entry changed), one without `event`, and each
+ * (re)opening refetch the arena.
+ */
+export function useArenaStream(eventId: string, userId: string | undefined): boolean {
   const client = useQueryClient();
   const refetch = (): void => void client.invalidateQueries({ queryKey: ['arena', eventId] });
-  return useEventStream(ArenaPaths.stream(eventId), { [ARENA_PUSH_EVENT]: refetch }, refetch);
+  const onFrame = (data: unknown): void => {
+    const frame: Record<string, unknown> = isObject(data) ? data : {};
+    // Loosely checked: a frame from this event's stream carries this event's view.
+    const event =
+      isObject(frame.event) && frame.event.eventId === eventId ? (frame.event as EventArenaResponse) : null;
+    const key = arenaKey(eventId, userId);
+    const cached = client.getQueryData<EventArenaResponse>(key);
+    if (frame.mine === true || !event) refetch();
+    else if (!userId) client.setQueryData(key, event);
+    // The pushed event is anyone's view: keep the player's own entry, unless there is none to keep
+    // or a new arena began (their entry there may differ).
+    else if (!cached || cached.arena?.arenaId !== event.arena?.arenaId) refetch();
+    else client.setQueryData(key, { ...event, joined: cached.joined, roomId: cached.roomId });
+  };
+  return useEventStream(ArenaPaths.stream(eventId, userId), { [ARENA_PUSH_EVENT]: onFrame }, refetch);
 }
 
 /** Join or Leave; the answer is the arena as it is after it. */
