@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
+import { connect, JSONCodec, type JetStreamManager, type Msg, type NatsConnection } from 'nats';
 import { KvStore } from '../limits/versioned-store';
 import { createLogger } from '../logger';
 import { ensureTimerStream } from '../schedules/schedule-store';
@@ -81,6 +81,12 @@ async function startCluster(): Promise<Cluster> {
   const running = () => children.flatMap((child, i) => (exited(child) ? [] : [`n${i}`]));
   const urlOf = (name: string) => `nats://127.0.0.1:${nodes[Number(name.replace(/^n/, ''))]?.port}`;
   return { url, running, urlOf, crash, stop };
+}
+
+/** Answers a ClientNats request with its own data, as a NestJS service would. */
+function echo(_error: unknown, msg: Msg): void {
+  const packet = JSONCodec<{ id: string; data: unknown }>().decode(msg.data);
+  msg.respond(JSON.stringify({ id: packet.id, response: packet.data, isDisposed: true }));
 }
 
 describe('streams and buckets on a three-node cluster', () => {
@@ -237,17 +243,31 @@ describe('streams and buckets on a three-node cluster', () => {
     expect((await jsm.streams.info(stream.name)).state.messages).toBe(2);
   }, 60_000);
 
+  it('waits for the responders of a subject while they reconnect, instead of answering 503 at once', async () => {
+    // As after the crash of the node every replica of a service was on: NATS answers "no
+    // responders" until one of them has reconnected to another node and subscribed again.
+    const [clientNode, responderNode] = cluster.running() as [string, string];
+    const subject = uniqueName('replicas-it.late');
+    const rpc = await RpcClient.forTests(cluster.urlOf(clientNode), 'replicas-it-rpc', 5000);
+    const responder = await connect({ servers: [cluster.urlOf(responderNode)] });
+    try {
+      const asked = Date.now();
+      const answer = rpc.request(subject, { n: 2 });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      responder.subscribe(subject, { queue: 'replicas-it', callback: echo });
+      expect(await answer).toEqual({ n: 2 });
+      process.stdout.write(`answered ${Date.now() - asked} ms after it was asked\n`);
+    } finally {
+      await rpc.close();
+      await responder.close();
+    }
+  }, 30_000);
+
   it('sends an RPC made while its client reconnects once it has, instead of failing it at once', async () => {
     // The client on one node, the responder on another: the client's node crashes.
     const [clientNode, responderNode] = cluster.running() as [string, string];
     const responder = await connect({ servers: [cluster.urlOf(responderNode)] });
-    responder.subscribe('replicas-it.echo', {
-      queue: 'replicas-it',
-      callback: (_error, msg) => {
-        const packet = JSONCodec<{ id: string; data: unknown }>().decode(msg.data);
-        msg.respond(JSON.stringify({ id: packet.id, response: packet.data, isDisposed: true }));
-      },
-    });
+    responder.subscribe('replicas-it.echo', { queue: 'replicas-it', callback: echo });
     await responder.flush();
     const rpc = await RpcClient.forTests(cluster.urlOf(clientNode), 'replicas-it-rpc', 5000);
     try {

@@ -1,4 +1,6 @@
 import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
+// Not exported from the package's index; ClientNats rejects with it when NATS says no responders.
+import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { headers as natsHeaders } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
@@ -17,10 +19,19 @@ import { createLogger } from '../logger';
 import { currentRequestId } from '../request-context';
 
 const RECONNECT_POLL_MS = 50;
+/**
+ * How long a request waits for a subject's responders to come back. When a NATS node crashes,
+ * the replicas connected to it have no subscriptions until they reconnect to another node (well
+ * under a second), and if every replica of a service was on it, NATS answers "no responders".
+ */
+const NO_RESPONDERS_WAIT_MS = 3000;
 
 /** ClientNats's refusal while its connection is lost (a string: nothing was sent). */
 const isConnectionLost = (error: unknown) =>
   typeof error === 'string' && error.startsWith('Error: Connection lost');
+
+/** NATS's "no responders" as ClientNats reports it: nobody received the request. */
+const isNoResponders = (error: unknown) => error instanceof EmptyResponseException;
 
 /**
  * Request/reply over NATS with @nestjs/microservices. Every call has a timeout, and carries the
@@ -70,15 +81,17 @@ export class RpcClient {
     h.set(REQUEST_DEADLINE_HEADER, String(Date.now() + timeoutMs));
     const record = new NatsRecordBuilder(payload).setHeaders(h).build();
     const deadline = Date.now() + timeoutMs;
+    const respondersDeadline = Math.min(deadline, Date.now() + NO_RESPONDERS_WAIT_MS);
     try {
       for (;;) {
         try {
           const left = Math.max(1, deadline - Date.now());
           return await firstValueFrom(this.client.send<T>(subject, record).pipe(timeout(left)));
         } catch (error) {
-          // Between a NATS node's loss and the reconnect to another one, the client refuses to
-          // send at once: nothing left, so the request waits for the reconnect, as if in flight.
-          if (!isConnectionLost(error) || deadline - Date.now() < RECONNECT_POLL_MS) throw error;
+          // Both refusals mean nothing was delivered, so sending again cannot do a change twice:
+          // the client's own node is gone (it refuses until it reconnects), or the responders' is.
+          const until = isConnectionLost(error) ? deadline : isNoResponders(error) ? respondersDeadline : 0;
+          if (until - Date.now() < RECONNECT_POLL_MS) throw error;
           await sleep(RECONNECT_POLL_MS);
         }
       }
