@@ -3,8 +3,9 @@
 // arena of --players bot players for --minutes on a throwaway stack (free ports, throwaway data,
 // the gateway's shared-address limits raised, the other events off, --replicas tournaments
 // replicas). The bots register and join the arena before it starts, then each one does what a
-// browser tab does: while free it holds the event page's stream (GET .../events/event-9/stream)
-// and refetches GET .../me when it opens and at each notice, until /me names a new room; seated,
+// browser tab does: while free it holds the event page's stream (GET .../events/event-9/stream
+// ?player=<id>) and refetches GET .../me when it opens and at each frame marked `mine` (its own
+// entry changed), until /me names a new room; seated,
 // it watches the room's stream and PATCHes a legal move a think time after its turn comes; the
 // game over frees it, and the arena pairs it again without a new Join. Nothing is polled.
 // Pairing latency, measured by the bot: from the moment it was free (the arena's start, or the
@@ -96,7 +97,7 @@ const bots: ArenaBot[] = [];
 
 /**
  * One bot, as a browser tab is: while free it is on the event page, whose arena stream it holds
- * and whose every notice (and every opening) refetches /me, until /me names a new room; seated, it
+ * and whose every `mine` frame (and every opening) refetches /me, until /me names a new room; seated, it
  * is on the room page, watching the room's stream and moving a think time after its turn comes.
  * The game over (or the room's deletion) frees it: back to the event page.
  */
@@ -137,11 +138,13 @@ class ArenaBot {
   private watchArena() {
     if (ending || abort.signal.aborted || !this.free) return;
     traffic.arenaStreams++;
-    const stream: Stream = this.player.client.stream(`${EVENT}/stream`, undefined, {
-      onFrame: (_id, event) => {
+    const stream: Stream = this.player.client.stream(`${EVENT}/stream?player=${this.player.id}`, undefined, {
+      onFrame: (_id, event, data) => {
         if (event !== contracts.ARENA_PUSH_EVENT) return;
         traffic.notices++;
-        void this.refetch();
+        // The frame carries the standings; only a change of this player's own entry is worth a /me.
+        const push = JSON.parse(data) as { event?: unknown; mine?: boolean };
+        if (push.mine || !push.event) void this.refetch();
       },
       onEnd: (reason) => {
         if (this.arenaStream !== stream) return;

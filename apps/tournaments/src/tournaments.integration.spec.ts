@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import {
+  type ArenaChanged,
+  arenaChangedSubject,
   type ArenaPrizeRequest,
   type EventArenaResponse,
   EventTypes,
@@ -43,6 +45,8 @@ function suite(infra: () => TestInfra) {
     const opened: OpenArenaRoomRequest[] = [];
     const refused: string[] = [];
     const prizes: ArenaPrizeRequest[] = [];
+    /** The players each arena notice named as changed. */
+    const notices: string[][] = [];
     const codec = JSONCodec<{ id: string; data: unknown }>();
 
     /** A stand-in service: answers each request on `subject` with `answer` and records it. */
@@ -60,6 +64,9 @@ function suite(infra: () => TestInfra) {
 
     beforeAll(async () => {
       nc = await connect({ servers: natsServers(infra().natsUrl) });
+      nc.subscribe(arenaChangedSubject('event-9'), {
+        callback: (_error, msg) => notices.push(JSONCodec<ArenaChanged>().decode(msg.data).players ?? []),
+      });
       // Two rounds open; from then on both players are busy elsewhere (a quick battle, say), which
       // rooms says after a while (its own writes on a busy machine).
       standIn(Requests.rooms.openArena, QueueGroups.rooms, async (request: OpenArenaRoomRequest) => {
@@ -154,6 +161,10 @@ function suite(infra: () => TestInfra) {
       const before = await view(players[0]);
       expect(before).toMatchObject({ joined: true, arena: { status: 'upcoming' } });
       expect(before.arena?.standings).toHaveLength(4);
+      // Each join's notice names its player: only that player's page asks for its own view again.
+      const joinNotices = () => notices.filter((n) => n.length === 1);
+      await waitFor(async () => joinNotices().length >= 4, { what: 'the notices of the joins' });
+      expect(joinNotices()).toEqual(players.map((p) => [p.userId]));
 
       await waitFor(async () => opened.length >= 2, { timeoutMs: EVERY_MS, what: 'two arena rooms' });
       const [roomA, roomB] = opened as [OpenArenaRoomRequest, OpenArenaRoomRequest];
@@ -161,13 +172,20 @@ function suite(infra: () => TestInfra) {
       // The player's page names the room once rooms has opened it.
       const seated = players.find((p) => p.userId === roomA.players[0].id);
       await waitFor(async () => (await view(seated)).roomId === roomA.roomId, { what: 'the room named' });
+      await waitFor(async () => notices.some((n) => n.includes(roomA.players[0].id) && n.length === 2), {
+        what: "the opening's notice",
+      });
+      expect(notices).toContainEqual(roomA.players.map((p) => p.id));
 
       // A wins; B is a draw; A's result arrives twice (a redelivery) and scores once.
       await finish(roomA, 'first');
       await finish(roomA, 'first', 'redelivered');
       await finish(roomB, 'draw');
       await waitFor(async () => opened.length >= 4, { timeoutMs: 10_000, what: 'the second round' });
+      // Read a few times, so through both replicas: neither answers with the ranking it kept from
+      // before the scores.
       const standings = (await view()).arena?.standings ?? [];
+      for (let i = 0; i < 4; i++) expect((await view()).arena?.standings).toEqual(standings);
       const winner = roomA.players[0].id;
       expect(standings[0]).toMatchObject({ playerId: winner, score: 2, wins: 1, games: 1 });
       expect(standings.map((s) => s.score).sort()).toEqual([0, 1, 1, 2]);

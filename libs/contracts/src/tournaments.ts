@@ -20,7 +20,7 @@ export const eventOfArena = (arenaId: string): string => arenaId.split(':')[0] ?
 /** 'event-6' → 'Event 6': the name SPEC's event list shows. */
 export const arenaEventName = (eventId: string): string => eventId.replace(/^event-(\d+)$/, 'Event $1');
 
-/** The event page's live stream: event type `arena`, data `{}`, at most once a second per event. */
+/** The event page's live stream: event type `arena` (an ArenaPush), at most once a second per event. */
 export const ARENA_PUSH_EVENT = 'arena';
 export const ARENA_PUSH_INTERVAL_MS = 1000;
 
@@ -102,6 +102,33 @@ export const eventArenaResponseSchema = z.object({
   roomId: z.string().nullable(),
 });
 export type EventArenaResponse = z.infer<typeof eventArenaResponseSchema>;
+
+/**
+ * A frame of the event page's stream (GET .../events/{eventId}/stream?player={id}): the event as
+ * anyone sees it (joined false, roomId null), read once by the gateway for all its watchers, so a
+ * page need not refetch it; `mine` when the named player's own entry changed (joined, left, seated
+ * in a room, freed by a game over): that page refetches .../me. A frame without `event` (the
+ * gateway could not read it) means: refetch.
+ */
+export const arenaPushSchema = z.object({
+  event: eventArenaResponseSchema.optional(),
+  mine: z.literal(true).optional(),
+});
+export type ArenaPush = z.infer<typeof arenaPushSchema>;
+
+/** The event stream's query: the player whose page it is, told when their own entry changed. */
+export const arenaStreamQuerySchema = z.strictObject({
+  player: idSchema
+    .optional()
+    .describe('The id of the player whose page this is (public, as in the standings).'),
+});
+export type ArenaStreamQuery = z.infer<typeof arenaStreamQuerySchema>;
+
+/** What tournaments broadcasts when an event's arena changed: the players whose own entry changed. */
+export interface ArenaChanged {
+  eventId: string;
+  players?: string[];
+}
 
 /** GET /api/tournaments/rooms/{roomId}: the arena of an arena room, for its room screen. */
 export const arenaRoomResponseSchema = z.object({

@@ -1,6 +1,17 @@
-import { Broadcasts } from '@oasis198/contracts';
-import type { JetStreamService } from '@oasis198/service-kit';
+import { type ArenaPush, Broadcasts, type EventArenaResponse, Requests } from '@oasis198/contracts';
+import type { JetStreamService, RpcClient } from '@oasis198/service-kit';
 import { ArenaPushService } from './arena-push.service';
+
+const view = (eventId: string, n: number): EventArenaResponse => ({
+  eventId,
+  name: eventId,
+  arena: null,
+  previous: null,
+  joined: false,
+  roomId: null,
+  // A marker of which read a frame carries.
+  ...{ n },
+});
 
 describe('ArenaPushService', () => {
   let hear: (data: unknown) => void = () => undefined;
@@ -10,26 +21,94 @@ describe('ArenaPushService', () => {
       hear = handler;
     },
   } as unknown as JetStreamService;
+  let reads: string[];
+  let failing: boolean;
+  const rpc = {
+    request: async (subject: string, body: { eventId: string; caller?: unknown }) => {
+      expect(subject).toBe(Requests.tournaments.event);
+      expect(body.caller).toBeUndefined();
+      reads.push(body.eventId);
+      if (failing) throw new Error('tournaments away');
+      return view(body.eventId, reads.length);
+    },
+  } as unknown as RpcClient;
 
-  beforeEach(() => jest.useFakeTimers());
+  /** The pushes a watcher got, parsed from its SSE frames. */
+  const watcher = (push: ArenaPushService, eventId: string, player?: string) => {
+    const got: (ArenaPush & { event?: { n?: number } })[] = [];
+    const stop = push.watch(eventId, player, (frame) => {
+      expect(frame).toMatch(/^event: arena\ndata: .*\n\n$/);
+      got.push(JSON.parse(frame.split('\n')[1]?.slice('data: '.length) ?? 'null'));
+    });
+    return { got, stop };
+  };
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    reads = [];
+    failing = false;
+  });
   afterEach(() => jest.useRealTimers());
 
-  it("tells each event's watchers only of their event, at most once a second", () => {
-    const push = new ArenaPushService(jetstream);
+  it("tells each event's watchers only of their event, at most once a second, with one read for all", async () => {
+    const push = new ArenaPushService(jetstream, rpc);
     push.onModuleInit();
-    const nine: number[] = [];
-    const two: number[] = [];
-    const stop = push.watch('event-9', () => nine.push(Date.now()));
-    push.watch('event-2', () => two.push(Date.now()));
+    const nine = [watcher(push, 'event-9'), watcher(push, 'event-9', 'alice')];
+    const two = watcher(push, 'event-2');
     hear({ eventId: 'event-9' });
     hear({ eventId: 'event-9' });
     hear({ eventId: 'event-9' });
     hear({ nothing: true });
-    expect([nine.length, two.length]).toEqual([1, 0]);
-    jest.advanceTimersByTime(1000);
-    expect(nine).toHaveLength(2);
-    stop();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(nine.map((w) => w.got)).toEqual([
+      [{ event: view('event-9', 1) }],
+      [{ event: view('event-9', 1) }],
+    ]);
+    expect(two.got).toEqual([]);
+    expect(reads).toEqual(['event-9']);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(nine[0]?.got).toHaveLength(2);
+    expect(reads).toEqual(['event-9', 'event-9']);
+    for (const w of nine) w.stop();
     expect(push.watching('event-9')).toBe(0);
+    push.onModuleDestroy();
+  });
+
+  it('marks a frame `mine` for the pages of the players whose entry changed, folded ones included', async () => {
+    const push = new ArenaPushService(jetstream, rpc);
+    push.onModuleInit();
+    const [alice, bob, carol, visitor] = [
+      watcher(push, 'event-9', 'alice'),
+      watcher(push, 'event-9', 'bob'),
+      watcher(push, 'event-9', 'carol'),
+      watcher(push, 'event-9'),
+    ];
+    hear({ eventId: 'event-9', players: ['alice'] });
+    await jest.advanceTimersByTimeAsync(0);
+    hear({ eventId: 'event-9', players: ['bob'] });
+    hear({ eventId: 'event-9', players: ['carol', 42] });
+    await jest.advanceTimersByTimeAsync(1000);
+    const mine = (w: typeof alice) => w.got.map((p) => p.mine === true);
+    expect([mine(alice), mine(bob), mine(carol), mine(visitor)]).toEqual([
+      [true, false],
+      [false, true],
+      [false, true],
+      [false, false],
+    ]);
+    push.onModuleDestroy();
+  });
+
+  it('reads nothing for an event nobody watches here, and says only "refetch" when the read fails', async () => {
+    const push = new ArenaPushService(jetstream, rpc);
+    push.onModuleInit();
+    hear({ eventId: 'event-6' });
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(reads).toEqual([]);
+    const page = watcher(push, 'event-6', 'alice');
+    failing = true;
+    hear({ eventId: 'event-6', players: ['alice'] });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(page.got).toEqual([{ mine: true }]);
     push.onModuleDestroy();
   });
 });

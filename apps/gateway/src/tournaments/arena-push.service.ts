@@ -1,28 +1,45 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { ARENA_PUSH_EVENT, ARENA_PUSH_INTERVAL_MS, Broadcasts } from '@oasis198/contracts';
-import { JetStreamService } from '@oasis198/service-kit';
+import {
+  type ArenaChanged,
+  type ArenaPush,
+  ARENA_PUSH_EVENT,
+  ARENA_PUSH_INTERVAL_MS,
+  Broadcasts,
+  type EventArenaResponse,
+  Requests,
+} from '@oasis198/contracts';
+import { JetStreamService, RpcClient } from '@oasis198/service-kit';
 
-type Listener = () => void;
+interface Listener {
+  /** The player the page is of, told when their own entry changed. */
+  player?: string;
+  write(frame: string): void;
+}
 
-/** The one frame an event page's stream sends: "the arena changed, refetch it". */
-export const ARENA_FRAME = `event: ${ARENA_PUSH_EVENT}\ndata: {}\n\n`;
+const frameOf = (push: ArenaPush): string => `event: ${ARENA_PUSH_EVENT}\ndata: ${JSON.stringify(push)}\n\n`;
 
 /**
  * Tells the event pages open on this replica that their arena changed (a join, a leave, a score,
- * its end), from the tournaments' core broadcast. At most one notice per event and
+ * its end), from the tournaments' core broadcast. At most one frame per event and
  * ARENA_PUSH_INTERVAL_MS: the first at once, the rest of the interval folded into one at its end.
+ * Each frame carries the event as anyone sees it, read once here for all its watchers, so that
+ * only the pages of players whose own entry changed ask tournaments again.
  */
 @Injectable()
 export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
   private readonly listeners = new Map<string, Set<Listener>>();
-  private readonly cooldowns = new Map<string, { timer: NodeJS.Timeout; dirty: boolean }>();
+  private readonly cooldowns = new Map<string, { timer: NodeJS.Timeout; players: Set<string> | null }>();
 
-  constructor(private readonly jetstream: JetStreamService) {}
+  constructor(
+    private readonly jetstream: JetStreamService,
+    private readonly rpc: RpcClient,
+  ) {}
 
   onModuleInit(): void {
     this.jetstream.subscribe(Broadcasts.arenaChanged, (data) => {
-      const eventId = (data as { eventId?: unknown } | null)?.eventId;
-      if (typeof eventId === 'string') this.changed(eventId);
+      const { eventId, players } = (data ?? {}) as Partial<ArenaChanged>;
+      if (typeof eventId !== 'string') return;
+      this.changed(eventId, Array.isArray(players) ? players.filter((p) => typeof p === 'string') : []);
     });
   }
 
@@ -30,7 +47,8 @@ export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
     for (const { timer } of this.cooldowns.values()) clearTimeout(timer);
   }
 
-  watch(eventId: string, listener: Listener): () => void {
+  watch(eventId: string, player: string | undefined, write: (frame: string) => void): () => void {
+    const listener: Listener = { player, write };
     const set = this.listeners.get(eventId) ?? new Set<Listener>();
     this.listeners.set(eventId, set.add(listener));
     return () => {
@@ -43,19 +61,32 @@ export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
     return this.listeners.get(eventId)?.size ?? 0;
   }
 
-  changed(eventId: string): void {
+  changed(eventId: string, players: readonly string[] = []): void {
     const cooldown = this.cooldowns.get(eventId);
     if (cooldown) {
-      cooldown.dirty = true;
+      cooldown.players = new Set([...(cooldown.players ?? []), ...players]);
       return;
     }
-    for (const listener of this.listeners.get(eventId) ?? []) listener();
+    void this.tell(eventId, new Set(players));
     const timer = setTimeout(() => {
       const ended = this.cooldowns.get(eventId);
       this.cooldowns.delete(eventId);
-      if (ended?.dirty) this.changed(eventId);
+      if (ended?.players) this.changed(eventId, [...ended.players]);
     }, ARENA_PUSH_INTERVAL_MS);
     timer.unref();
-    this.cooldowns.set(eventId, { timer, dirty: false });
+    this.cooldowns.set(eventId, { timer, players: null });
+  }
+
+  private async tell(eventId: string, players: ReadonlySet<string>): Promise<void> {
+    if (!this.listeners.has(eventId)) return;
+    // Unread (tournaments away or slow), the frame says only "refetch", as a page did before.
+    const event = await this.rpc
+      .request<EventArenaResponse>(Requests.tournaments.event, { eventId })
+      .catch(() => undefined);
+    const shared = frameOf({ event });
+    const mine = frameOf({ event, mine: true });
+    for (const listener of this.listeners.get(eventId) ?? []) {
+      listener.write(listener.player && players.has(listener.player) ? mine : shared);
+    }
   }
 }

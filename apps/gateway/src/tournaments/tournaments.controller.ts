@@ -5,7 +5,10 @@ import {
   ARENA_EVENTS,
   ARENA_MESSAGES,
   ARENA_PUSH_EVENT,
+  arenaPushSchema,
   type ArenaRoomResponse,
+  type ArenaStreamQuery,
+  arenaStreamQuerySchema,
   arenaRoomResponseSchema,
   type EventArenaResponse,
   eventArenaResponseSchema,
@@ -15,13 +18,13 @@ import {
 } from '@oasis198/contracts';
 import { RpcClient } from '@oasis198/service-kit';
 import type { Response } from 'express';
-import { z } from 'zod';
 import { AuthGuard, Caller } from '../auth/auth.guard';
 import { ApiAnswer, ApiError, ApiEventStream } from '../http/openapi';
 import { ApiRateLimited, LimitPerUser } from '../http/rate-limit';
 import { RoomPushService } from '../rooms/room-push.service';
 import { ClientAddress } from '../users/bearer-token.decorator';
-import { ARENA_FRAME, ArenaPushService } from './arena-push.service';
+import { ValidQuery } from '../http/schema-body';
+import { ArenaPushService } from './arena-push.service';
 
 const JOINS_LIMITED = 'Too many arena joins and leaves by this user in a second.';
 const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
@@ -103,16 +106,23 @@ export class TournamentsController {
   @ApiParam(EVENT_PARAM)
   @ApiOperation({
     summary:
-      'Server-Sent Events: event "arena" (data {}) when the arena changed, at most once a second; refetch it.',
+      'Server-Sent Events: event "arena" when the arena changed, at most once a second, with the event as anyone sees it; `mine` when the named player\'s own entry changed (refetch .../me).',
   })
-  @ApiEventStream('Event "arena" (data {}) when the arena changed, until the client goes.', {
-    [ARENA_PUSH_EVENT]: z.object({}),
+  @ApiEventStream('Event "arena" when the arena changed, until the client goes.', {
+    [ARENA_PUSH_EVENT]: arenaPushSchema,
   })
   @ApiError(404, 'No such event.')
   @ApiRateLimited(STREAMS_LIMITED)
-  stream(@Param('eventId') eventId: string, @ClientAddress() client: string, @Res() res: Response): void {
+  stream(
+    @Param('eventId') eventId: string,
+    @ValidQuery(arenaStreamQuerySchema) query: ArenaStreamQuery,
+    @ClientAddress() client: string,
+    @Res() res: Response,
+  ): void {
     const id = eventOf(eventId);
-    this.push.serve(client, res, (stream) => this.arenas.watch(id, () => stream.write(ARENA_FRAME)));
+    this.push.serve(client, res, (stream) =>
+      this.arenas.watch(id, query.player, (frame) => stream.write(frame)),
+    );
   }
 
   @Get('rooms/:roomId')

@@ -15,6 +15,8 @@ export interface ArenaDoc {
   /** Places whose prize rewards has confirmed. */
   paidPlaces: number[];
   finishedAt: number | null;
+  /** Raised by each change of its standings (a join, a score), so a replica knows its ranking is current. */
+  version?: number;
 }
 
 /** A player in an arena. */
@@ -86,6 +88,20 @@ export class ArenaRepository implements OnModuleInit {
     return this.entrants.find({ arenaId }).toArray();
   }
 
+  async standingsVersion(arenaId: string): Promise<number> {
+    const arena = await this.arenas.findOne({ _id: arenaId }, { projection: { version: 1 } });
+    return arena?.version ?? 0;
+  }
+
+  /** After the entrant's write: a replica that read the standings in between reads them again. */
+  private async standingsChanged(arenaId: string): Promise<void> {
+    await this.arenas.updateOne({ _id: arenaId }, { $inc: { version: 1 } });
+  }
+
+  async entrant(arenaId: string, playerId: string): Promise<EntrantDoc | null> {
+    return this.entrants.findOne({ _id: entrantId(arenaId, playerId) });
+  }
+
   /** Joins (or joins again): a new entrant starts at 0, one who comes back keeps their score. */
   async join(arenaId: string, player: Person, nowMs: number): Promise<void> {
     const filter = { _id: entrantId(arenaId, player.id) };
@@ -110,6 +126,7 @@ export class ArenaRepository implements OnModuleInit {
       if (!isDuplicateKeyError(error)) throw error;
       await this.entrants.updateOne(filter, { $set: update.$set });
     }
+    await this.standingsChanged(arenaId);
   }
 
   async leave(arenaId: string, playerId: string): Promise<boolean> {
@@ -171,6 +188,8 @@ export class ArenaRepository implements OnModuleInit {
         },
       },
     );
+    // Also when scored before: a crash between the two writes left the version behind.
+    await this.standingsChanged(arenaId);
     return scored.modifiedCount === 1;
   }
 

@@ -10,6 +10,7 @@ import {
   Requests,
 } from '@oasis198/contracts';
 import { CONFIG, LOGGER, type Logger, Metrics, natsEndpoint, RpcClient } from '@oasis198/service-kit';
+import pLimit from 'p-limit';
 import { Counter, Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
 import { type ArenaDoc, ArenaRepository, type PairingDoc } from './arena.repository';
@@ -37,6 +38,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private stopping = false;
   private readonly pairingLatency: Histogram;
   private readonly ticks: Counter<'outcome'>;
+  private readonly openings: pLimit.Limit;
 
   constructor(
     private readonly repository: ArenaRepository,
@@ -46,6 +48,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     metrics: Metrics,
   ) {
     this.rpc = new RpcClient(natsEndpoint(config), 'tournaments', config.RPC_TIMEOUT_MS, logger);
+    this.openings = pLimit(config.ARENA_OPENINGS_AT_ONCE);
     this.pairingLatency = new Histogram({
       name: 'oasis_arena_pairing_seconds',
       help: 'From a player free in a running arena (its start, or their game over) to their arena room opened; one per player.',
@@ -101,20 +104,24 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     return true;
   }
 
-  /** Pairs the arena's free players. */
+  /** Pairs the arena's free players; the pairs' rooms open side by side (their players differ). */
   private async pair(arena: ArenaWindow, nowMs: number): Promise<void> {
     const free = await this.repository.freePlayers(arena.arenaId, nowMs);
     if (free.length < 2) return;
     const byId = new Map(free.map((e) => [e.playerId, e]));
-    for (const [a, b] of pairFree(free)) {
-      if (Date.now() >= arena.endsAt) break;
-      const players: [Person, Person] = [a, b].map((id) => ({ id, name: byId.get(id)?.name ?? id })) as [
-        Person,
-        Person,
-      ];
-      const freeSince = [a, b].map((id) => byId.get(id)?.freeSince ?? nowMs);
-      await this.open(arena, players, freeSince);
-    }
+    const person = (id: string): Person => ({ id, name: byId.get(id)?.name ?? id });
+    // Settled, all of them, before the round ends: the next round must not see a pair half claimed.
+    const opened = await Promise.allSettled(
+      pairFree(free).map(([a, b]) =>
+        this.openings(async () => {
+          if (Date.now() >= arena.endsAt) return;
+          const freeSince = [a, b].map((id) => byId.get(id)?.freeSince ?? nowMs);
+          await this.open(arena, [person(a), person(b)], freeSince);
+        }),
+      ),
+    );
+    const failed = opened.find((o) => o.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** Writes the pairing, seats both players in it, then asks rooms to open it; true once opened. */
@@ -160,7 +167,10 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       await this.repository.setPairing(pairing._id, 'playing');
       // A room opened is news, whether a new pairing or one a stopped replica left half done: the
       // event pages (and their players) learn of it from the notice (folded to one a second).
-      this.arenas.changed(eventOfArena(pairing.arenaId));
+      this.arenas.changed(
+        eventOfArena(pairing.arenaId),
+        pairing.players.map((p) => p.id),
+      );
       this.logger.info({ arenaId: pairing.arenaId, roomId: pairing._id }, 'arena room opened');
       return true;
     }
@@ -204,7 +214,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     if (!arena.final) {
       const open = await this.repository.openPairings(arena._id);
       if (open > 0 && nowMs < arena.endsAt + this.config.ARENA_SETTLE_MAX_MS) return;
-      const final = this.arenas.rank(await this.repository.standingsOf(arena._id));
+      const final = await this.arenas.finalRanking(arena._id);
       await this.repository.setFinal(arena._id, final);
     }
     const settled = await this.repository.arena(arena._id);

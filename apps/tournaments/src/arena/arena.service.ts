@@ -7,7 +7,9 @@ import {
   arenaChangedSubject,
   arenaEventName,
   eventOfArena,
+  type ArenaChanged,
   type ArenaRoomResponse,
+  type ArenaStanding,
   type ArenaView,
   type EventArenaResponse,
   type GameFinished,
@@ -16,7 +18,7 @@ import {
 } from '@oasis198/contracts';
 import { CONFIG, JetStreamService, LOGGER, type Logger } from '@oasis198/service-kit';
 import type { TournamentsConfig } from '../config';
-import { ArenaRepository, type EntrantDoc } from './arena.repository';
+import { ArenaRepository } from './arena.repository';
 import {
   type ArenaWindow,
   currentOrNextArena,
@@ -25,6 +27,8 @@ import {
   previousArena,
 } from './schedule';
 import { leftArena, outcomeFor, rankScores, tallyOf } from './standings';
+
+const RANKING_KEPT_MS = 10_000;
 
 /** The enabled events' schedules from the environment (an EVERY_MS of 0 turns one off). */
 export function schedulesFrom(config: TournamentsConfig): EventSchedule[] {
@@ -52,6 +56,11 @@ export function schedulesFrom(config: TournamentsConfig): EventSchedule[] {
 @Injectable()
 export class ArenaService {
   readonly schedules: EventSchedule[];
+  /** Each arena's whole ranking as this replica read it last, with the version it was read at. */
+  private readonly rankings = new Map<
+    string,
+    { version: number; at: number; ranking: Promise<ArenaStanding[]> }
+  >();
 
   constructor(
     private readonly repository: ArenaRepository,
@@ -84,11 +93,12 @@ export class ArenaService {
     };
     if (!schedule) return none;
     const current = currentOrNextArena(schedule, nowMs);
-    const entrants = await this.repository.standingsOf(current.arenaId);
-    const arena = this.view(current, nowMs, entrants);
+    const [ranking, mine] = await Promise.all([
+      this.ranking(current.arenaId),
+      caller?.userId ? this.repository.entrant(current.arenaId, caller.userId) : null,
+    ]);
+    const arena = this.view(current, nowMs, ranking);
     const before = isRunning(current, nowMs) ? null : await this.finalView(previousArena(schedule, nowMs));
-    // The caller's entry is one of the arena's, read with them.
-    const mine = caller?.userId ? entrants.find((e) => e.playerId === caller.userId) : undefined;
     // A seat is named once rooms has opened it: one being opened may still be refused (a busy
     // player), and its page would find no room there.
     const pairing = mine?.roomId ? await this.repository.pairing(mine.roomId) : null;
@@ -96,7 +106,25 @@ export class ArenaService {
     return { ...none, arena, previous: before, joined: !!mine?.joined, roomId };
   }
 
-  private view(arena: ArenaWindow, nowMs: number, entrants: readonly EntrantDoc[]): ArenaView {
+  /**
+   * The arena's whole ranking, ranked again only when its standings changed (every page of a big
+   * arena asks for it); a ranking is kept RANKING_KEPT_MS at most, in case a version was missed.
+   */
+  private async ranking(arenaId: string): Promise<ArenaStanding[]> {
+    const version = await this.repository.standingsVersion(arenaId);
+    const now = Date.now();
+    const kept = this.rankings.get(arenaId);
+    if (kept && kept.version === version && now - kept.at < RANKING_KEPT_MS) return kept.ranking;
+    const ranking = this.repository.standingsOf(arenaId).then(rankScores);
+    for (const [id, { at }] of this.rankings) if (now - at >= RANKING_KEPT_MS) this.rankings.delete(id);
+    this.rankings.set(arenaId, { version, at: now, ranking });
+    ranking.catch(() => {
+      if (this.rankings.get(arenaId)?.ranking === ranking) this.rankings.delete(arenaId);
+    });
+    return ranking;
+  }
+
+  private view(arena: ArenaWindow, nowMs: number, ranking: readonly ArenaStanding[]): ArenaView {
     const status = nowMs < arena.startsAt ? 'upcoming' : nowMs < arena.endsAt ? 'running' : 'ended';
     return {
       arenaId: arena.arenaId,
@@ -105,7 +133,7 @@ export class ArenaService {
       startsAt: new Date(arena.startsAt).toISOString(),
       endsAt: new Date(arena.endsAt).toISOString(),
       status,
-      standings: this.rank(entrants),
+      standings: ranking.slice(0, this.config.STANDINGS_SHOWN),
     };
   }
 
@@ -113,18 +141,13 @@ export class ArenaService {
   private async finalView(arena: ArenaWindow): Promise<ArenaView | null> {
     const doc = await this.repository.arena(arena.arenaId);
     if (!doc) return null;
-    // A settled arena keeps its final standings: no need to read all its entrants again.
-    if (doc.final) {
-      return {
-        ...this.view(arena, Number.MAX_SAFE_INTEGER, []),
-        standings: doc.final.slice(0, this.config.STANDINGS_SHOWN),
-      };
-    }
-    return this.view(arena, Number.MAX_SAFE_INTEGER, await this.repository.standingsOf(arena.arenaId));
+    // A settled arena keeps its final standings.
+    return this.view(arena, Number.MAX_SAFE_INTEGER, doc.final ?? (await this.ranking(arena.arenaId)));
   }
 
-  rank(entrants: readonly EntrantDoc[]) {
-    return rankScores(entrants).slice(0, this.config.STANDINGS_SHOWN);
+  /** The final standings, from every entrant as stored now. */
+  async finalRanking(arenaId: string): Promise<ArenaStanding[]> {
+    return rankScores(await this.repository.standingsOf(arenaId)).slice(0, this.config.STANDINGS_SHOWN);
   }
 
   /** Join the event's running or next arena. */
@@ -135,7 +158,7 @@ export class ArenaService {
     await this.repository.ensureArena({ _id: arena.arenaId, ...arena });
     await this.repository.join(arena.arenaId, { id: caller.userId, name: caller.name }, nowMs);
     this.logger.info({ arenaId: arena.arenaId, playerId: caller.userId }, 'joined an arena');
-    this.changed(arena.eventId);
+    this.changed(arena.eventId, [caller.userId]);
     return this.event(eventId, caller, nowMs);
   }
 
@@ -147,7 +170,7 @@ export class ArenaService {
     if (!(await this.repository.leave(arena.arenaId, caller.userId))) {
       throw new AppError('CONFLICT', ARENA_MESSAGES.notJoined);
     }
-    this.changed(arena.eventId);
+    this.changed(arena.eventId, [caller.userId]);
     return this.event(eventId, caller, nowMs);
   }
 
@@ -156,7 +179,7 @@ export class ArenaService {
     const pairing = typeof roomId === 'string' ? await this.repository.pairing(roomId) : null;
     const arena = pairing ? await this.repository.arena(pairing.arenaId) : null;
     if (!pairing || !arena) throw new AppError('NOT_FOUND', 'This is not an arena room.');
-    const standings = rankScores(await this.repository.standingsOf(arena._id));
+    const standings = await this.ranking(arena._id);
     return {
       roomId: pairing._id,
       arenaId: arena._id,
@@ -195,11 +218,15 @@ export class ArenaService {
       );
     }
     await this.repository.setPairing(pairing._id, 'finished');
-    this.changed(eventOfArena(pairing.arenaId));
+    this.changed(
+      eventOfArena(pairing.arenaId),
+      players.map((p) => p.id),
+    );
   }
 
-  /** Tells the gateways that an event's arena changed (core NATS; a lost one costs a refetch). */
-  changed(eventId: string): void {
-    this.jetstream.broadcast(arenaChangedSubject(eventId), { eventId });
+  /** Tells the gateways that an event's arena changed, and whose own entry did (core NATS; a lost one costs a refetch). */
+  changed(eventId: string, players: string[] = []): void {
+    const notice: ArenaChanged = { eventId, players };
+    this.jetstream.broadcast(arenaChangedSubject(eventId), notice);
   }
 }
