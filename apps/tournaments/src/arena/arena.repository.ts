@@ -93,8 +93,8 @@ export class ArenaRepository implements OnModuleInit {
     return arena?.version ?? 0;
   }
 
-  /** After the entrant's write: a replica that read the standings in between reads them again. */
-  private async standingsChanged(arenaId: string): Promise<void> {
+  /** After the entrants' writes: a replica that read the standings in between reads them again. */
+  async standingsChanged(arenaId: string): Promise<void> {
     await this.arenas.updateOne({ _id: arenaId }, { $inc: { version: 1 } });
   }
 
@@ -188,8 +188,6 @@ export class ArenaRepository implements OnModuleInit {
         },
       },
     );
-    // Also when scored before: a crash between the two writes left the version behind.
-    await this.standingsChanged(arenaId);
     return scored.modifiedCount === 1;
   }
 

@@ -213,10 +213,12 @@ export class ArenaService {
         left: leftArena(game, player.id),
       });
       this.logger.info(
-        { arenaId: pairing.arenaId, playerId: player.id, outcome, scored },
+        { arenaId: pairing.arenaId, roomId: pairing._id, playerId: player.id, outcome, scored },
         'arena game scored',
       );
     }
+    // Also when scored before: a crash after the scores left the version behind.
+    await this.repository.standingsChanged(pairing.arenaId);
     await this.repository.setPairing(pairing._id, 'finished');
     this.changed(
       eventOfArena(pairing.arenaId),
