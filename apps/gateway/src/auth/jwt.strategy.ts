@@ -12,7 +12,7 @@ import type { Request } from 'express';
 import { createPublicKey } from 'node:crypto';
 import passport from 'passport';
 import { Strategy, type StrategyOptionsWithoutRequest, type VerifyCallback } from 'passport-jwt';
-import type { GatewayConfig } from '../config';
+import { type GatewayConfig, rpcTimeoutMs } from '../config';
 import { TokenRevocations } from './token-revocations';
 
 /** The token of an `Authorization: Bearer <token>` header; any other header is no token. */
@@ -40,10 +40,16 @@ class NamedJwtStrategy extends Strategy {
  * Bearer tokens, checked in this replica with no round trip. passport-jwt checks the signature,
  * algorithm (ES256 only), issuer and expiry with auth's public key; `validate` then reads the claims and
  * asks this replica's copy of the token bucket what a signature cannot say (logouts, password
- * changes, deletions; renames). While that copy is not caught up, a well-signed token gets 503.
+ * changes, deletions; renames). While that copy is not caught up, a call waits for it, then 503.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(NamedJwtStrategy) implements OnApplicationShutdown {
+  /**
+   * How long a call waits for the revocations to catch up: after a reconnect to another NATS node
+   * the watch starts again, and takes a stream election when the bucket's leader was the node lost.
+   */
+  private readonly catchUpWaitMs: number;
+
   constructor(
     @Inject(CONFIG) config: GatewayConfig,
     private readonly revocations: TokenRevocations,
@@ -63,12 +69,18 @@ export class JwtStrategy extends PassportStrategy(NamedJwtStrategy) implements O
       algorithms: [TOKEN_ALGORITHM],
       issuer: config.JWT_ISSUER,
     });
+    this.catchUpWaitMs = rpcTimeoutMs(config);
   }
 
-  /** The caller behind a well-signed token: 401 when its claims are wrong or it was ended, 503 while not caught up. */
-  validate(payload: unknown): TokenClaims {
+  /**
+   * The caller behind a well-signed token: 401 when its claims are wrong or it was ended; 503 when
+   * the revocations are not caught up within the wait for a service's answer.
+   */
+  async validate(payload: unknown): Promise<TokenClaims> {
     const claims = accessTokenClaims(payload);
-    if (!this.revocations.ready) throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    if (!(await this.revocations.whenCaughtUp(this.catchUpWaitMs))) {
+      throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
+    }
     if (this.revocations.refuses(claims)) throw invalidToken();
     const name = this.revocations.nameOf(claims.userId) ?? claims.name;
     const { userId, jti, exp, issuedAt, authTime } = claims;

@@ -14,8 +14,8 @@ const codec = JSONCodec<unknown>();
  * auth writes to the token bucket (logouts, password changes, deletions; renames), which this
  * replica watches and holds in memory (JwtStrategy checks the signature, then asks here). Until
  * the watch has delivered everything the bucket held, and whenever NATS is away, the replica is
- * not ready and answers 503 to calls that need a token (fail closed): a token revoked meanwhile
- * must not pass.
+ * not ready, and a call that needs a token waits for the catch-up, or answers 503 (fail closed): a
+ * token revoked meanwhile must not pass.
  */
 @Injectable()
 export class TokenRevocations implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,6 +31,8 @@ export class TokenRevocations implements OnApplicationBootstrap, OnApplicationSh
   /** Ends the watch loop's pause at once (NATS back, or shutdown). */
   private wake?: () => void;
   private pruneTimer?: NodeJS.Timeout;
+  /** Calls waiting for the watch to catch up (whenCaughtUp). */
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     private readonly jetstream: JetStreamService,
@@ -58,6 +60,24 @@ export class TokenRevocations implements OnApplicationBootstrap, OnApplicationSh
   /** Whether the revocations are caught up (calls with a token are served; 503 before). */
   get ready(): boolean {
     return this.current;
+  }
+
+  /**
+   * Resolves true once the revocations are caught up, or false after `ms`: a reconnect to another
+   * NATS node restarts the watch for a moment, and a call made then waits for it instead of failing.
+   */
+  whenCaughtUp(ms: number): Promise<boolean> {
+    if (this.current) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (caughtUp: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(onCaughtUp);
+        resolve(caughtUp);
+      };
+      const onCaughtUp = () => done(true);
+      const timer = setTimeout(() => done(false), ms);
+      this.waiters.add(onCaughtUp);
+    });
   }
 
   /** Whether a well-signed token was ended before its expiry: logged out, user deleted, old version. */
@@ -151,6 +171,7 @@ export class TokenRevocations implements OnApplicationBootstrap, OnApplicationSh
       if (!initialized || !watcher || this.current || applied < watcher.getReceived()) return;
       this.current = true;
       this.logger.info({ records: this.revocations.size }, 'token revocations caught up');
+      for (const caughtUp of [...this.waiters]) caughtUp();
     };
     progress.watcher = await kv.watch({
       initializedFn: () => {
