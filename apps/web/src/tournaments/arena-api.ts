@@ -3,6 +3,7 @@ import {
   ArenaPaths,
   type ArenaRoomResponse,
   type EventArenaResponse,
+  isObject,
 } from '@oasis198/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, POLL_MS, retryTransient, useEventStream } from '../api';
@@ -21,9 +22,6 @@ export function useEventArena(eventId: string, userId: string | undefined, live:
     retry: retryTransient,
   });
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
 
 /**
  * The event page's live stream. A frame's `event` (the arena as anyone sees it) goes into the cache
