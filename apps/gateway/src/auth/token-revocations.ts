@@ -57,11 +57,6 @@ export class TokenRevocations implements OnApplicationBootstrap, OnApplicationSh
     this.wake?.();
   }
 
-  /** Whether the revocations are caught up (calls with a token are served; 503 before). */
-  get ready(): boolean {
-    return this.current;
-  }
-
   /**
    * Resolves true once the revocations are caught up, or false after `ms`: a reconnect to another
    * NATS node restarts the watch for a moment, and a call made then waits for it instead of failing.
