@@ -161,7 +161,8 @@ export class ArenaRepository implements OnModuleInit {
 
   /**
    * Scores one game for one player, once: the update is refused when the game id is already in
-   * `scored`, and it frees the player in the same write.
+   * `scored`, and it frees the player in the same write. The caller raises the standings version
+   * (standingsChanged) once for the game's two scores.
    */
   async score(
     arenaId: string,

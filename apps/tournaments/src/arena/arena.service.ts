@@ -18,7 +18,7 @@ import {
 } from '@oasis198/contracts';
 import { CONFIG, JetStreamService, LOGGER, type Logger } from '@oasis198/service-kit';
 import type { TournamentsConfig } from '../config';
-import { ArenaRepository } from './arena.repository';
+import { type ArenaDoc, ArenaRepository } from './arena.repository';
 import {
   type ArenaWindow,
   currentOrNextArena,
@@ -109,9 +109,10 @@ export class ArenaService {
   /**
    * The arena's whole ranking, ranked again only when its standings changed (every page of a big
    * arena asks for it); a ranking is kept RANKING_KEPT_MS at most, in case a version was missed.
+   * A caller that has just read the arena document passes its version, saving a read.
    */
-  private async ranking(arenaId: string): Promise<ArenaStanding[]> {
-    const version = await this.repository.standingsVersion(arenaId);
+  private async ranking(arenaId: string, known?: Pick<ArenaDoc, 'version'>): Promise<ArenaStanding[]> {
+    const version = known ? (known.version ?? 0) : await this.repository.standingsVersion(arenaId);
     const now = Date.now();
     const kept = this.rankings.get(arenaId);
     if (kept && kept.version === version && now - kept.at < RANKING_KEPT_MS) return kept.ranking;
@@ -142,7 +143,7 @@ export class ArenaService {
     const doc = await this.repository.arena(arena.arenaId);
     if (!doc) return null;
     // A settled arena keeps its final standings.
-    return this.view(arena, Number.MAX_SAFE_INTEGER, doc.final ?? (await this.ranking(arena.arenaId)));
+    return this.view(arena, Number.MAX_SAFE_INTEGER, doc.final ?? (await this.ranking(arena.arenaId, doc)));
   }
 
   /** The final standings, from every entrant as stored now. */
@@ -179,7 +180,7 @@ export class ArenaService {
     const pairing = typeof roomId === 'string' ? await this.repository.pairing(roomId) : null;
     const arena = pairing ? await this.repository.arena(pairing.arenaId) : null;
     if (!pairing || !arena) throw new AppError('NOT_FOUND', 'This is not an arena room.');
-    const standings = await this.ranking(arena._id);
+    const standings = await this.ranking(arena._id, arena);
     return {
       roomId: pairing._id,
       arenaId: arena._id,
