@@ -23,13 +23,18 @@ describe('ArenaPushService', () => {
   } as unknown as JetStreamService;
   let reads: string[];
   let failing: boolean;
+  /** How long each read takes, in order (fake time); missing ones answer at once. */
+  let delays: number[];
   const rpc = {
     request: async (subject: string, body: { eventId: string; caller?: unknown }) => {
       expect(subject).toBe(Requests.tournaments.event);
       expect(body.caller).toBeUndefined();
       reads.push(body.eventId);
+      const n = reads.length;
+      const delay = delays[n - 1];
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
       if (failing) throw new Error('tournaments away');
-      return view(body.eventId, reads.length);
+      return view(body.eventId, n);
     },
   } as unknown as RpcClient;
 
@@ -47,6 +52,7 @@ describe('ArenaPushService', () => {
     jest.useFakeTimers();
     reads = [];
     failing = false;
+    delays = [];
   });
   afterEach(() => jest.useRealTimers());
 
@@ -95,6 +101,19 @@ describe('ArenaPushService', () => {
       [false, true],
       [false, false],
     ]);
+    push.onModuleDestroy();
+  });
+
+  it('sends the frames of an event in order, a slow read holding the next one back', async () => {
+    const push = new ArenaPushService(jetstream, rpc);
+    push.onModuleInit();
+    const page = watcher(push, 'event-9');
+    delays = [3000];
+    hear({ eventId: 'event-9' });
+    await jest.advanceTimersByTimeAsync(500);
+    hear({ eventId: 'event-9' });
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(page.got.map((p) => p.event?.n)).toEqual([1, 2]);
     push.onModuleDestroy();
   });
 

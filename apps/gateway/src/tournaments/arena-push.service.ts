@@ -29,6 +29,8 @@ const frameOf = (push: ArenaPush): string => `event: ${ARENA_PUSH_EVENT}\ndata: 
 export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly cooldowns = new Map<string, { timer: NodeJS.Timeout; players: Set<string> | null }>();
+  /** Each event's frame being read and sent: the next one waits for it, so frames go out in order. */
+  private readonly telling = new Map<string, Promise<void>>();
 
   constructor(
     private readonly jetstream: JetStreamService,
@@ -67,7 +69,13 @@ export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
       cooldown.players = new Set([...(cooldown.players ?? []), ...players]);
       return;
     }
-    void this.tell(eventId, new Set(players));
+    const told = (this.telling.get(eventId) ?? Promise.resolve()).then(() =>
+      this.tell(eventId, new Set(players)),
+    );
+    this.telling.set(eventId, told);
+    void told.finally(() => {
+      if (this.telling.get(eventId) === told) this.telling.delete(eventId);
+    });
     const timer = setTimeout(() => {
       const ended = this.cooldowns.get(eventId);
       this.cooldowns.delete(eventId);
