@@ -28,8 +28,10 @@ const USAGE = `Usage: node tools/containers/src/fault-test.ts [--games 20] [--ki
 const SETTLE_MS = 15_000;
 /** The first crash comes after the games have started; then one every KILL_INTERVAL_MS. */
 const FIRST_KILL_MS = 45_000;
-/** A slow restart (up to 15 s: the whole NATS cluster) plus SETTLE_MS still ends before the next crash. */
+/** A restart (up to 15 s) plus SETTLE_MS still ends before the next crash. */
 const KILL_INTERVAL_MS = 30_000;
+/** Several crashed at once (the whole NATS cluster) come back in 7-21 s, as its streams elect leaders. */
+const JOINT_KILL_INTERVAL_MS = 45_000;
 
 type Kill = { service: string; replica: number };
 
@@ -109,15 +111,21 @@ export async function runFaultTest({
   if (gateways.length < 2) throw new Error('the fault test needs two gateway replicas');
 
   console.log(bold(`▸ ${games} games, ${planned.length} sleeper games, and crashes one at a time`));
-  const disruptions = planned.map((kill, k): Disruption => ({
-    name: kill.service
-      .split('+')
-      .map((service) => containerName(project, service, kill.replica))
-      .join('+'),
-    at: FIRST_KILL_MS + k * KILL_INTERVAL_MS,
-    outage: true,
-    run: crashOf(project, kill),
-  }));
+  // Each crash starts once the slots of those before it have passed.
+  let at = FIRST_KILL_MS;
+  const disruptions = planned.map((kill): Disruption => {
+    const disruption: Disruption = {
+      name: kill.service
+        .split('+')
+        .map((service) => containerName(project, service, kill.replica))
+        .join('+'),
+      at,
+      outage: true,
+      run: crashOf(project, kill),
+    };
+    at += kill.service.includes('+') ? JOINT_KILL_INTERVAL_MS : KILL_INTERVAL_MS;
+    return disruption;
+  });
   const urls = gateways as [string, string];
   const report = await gamesDuring({ urls, games, disruptions, sleepers: true });
 
