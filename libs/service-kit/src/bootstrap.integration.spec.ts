@@ -17,6 +17,18 @@ class EchoController {
 @Module({ controllers: [EchoController] })
 class EchoModule {}
 
+@Controller()
+class SlowController {
+  @MessagePattern('bootstrap-it.slow')
+  async slow(payload: { ms: number }) {
+    await sleep(payload.ms);
+    return payload;
+  }
+}
+
+@Module({ controllers: [SlowController] })
+class SlowModule {}
+
 /** A part that sets itself up on start (streams, a projector) before its handlers can serve. */
 @Injectable()
 class SlowStart implements OnModuleInit {
@@ -107,4 +119,63 @@ describe('createService', () => {
       await app.close();
     }
   }, 30_000);
+
+  describe('a replica that stops', () => {
+    const env = () => ({
+      NATS_URL: infra().natsUrl,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SHUTDOWN_GRACE_MS: '5000',
+    });
+    const slow = () =>
+      createService(
+        { name: 'bootstrap-it', configSchema: baseEnv, module: () => SlowModule, queue: 'bootstrap-slow' },
+        env(),
+      );
+    const ask = (id: number, ms: number) =>
+      nc
+        .request(
+          'bootstrap-it.slow',
+          JSON.stringify({ pattern: 'bootstrap-it.slow', data: { ms }, id: String(id) }),
+          {
+            timeout: 8000,
+          },
+        )
+        .then(
+          () => 'answered',
+          (error: Error) => error.message,
+        );
+
+    it('answers the requests in hand before it closes', async () => {
+      const { app } = await slow();
+      const answer = ask(0, 2500);
+      await sleep(200);
+      await app.close();
+      await expect(answer).resolves.toBe('answered');
+    }, 20_000);
+
+    it('loses no request sent while it stops beside another replica', async () => {
+      const [stopping, staying] = [await slow(), await slow()];
+      try {
+        const answers: Array<Promise<string>> = [];
+        let sending = true;
+        const sender = (async () => {
+          // Bursts, so that some are on their way to the stopping replica when it stops.
+          for (let i = 0; sending; i += 20) {
+            for (let k = 0; k < 20; k++) answers.push(ask(i + k, 20));
+            await sleep(1);
+          }
+        })();
+        await sleep(300);
+        await stopping.app.close();
+        await sleep(300);
+        sending = false;
+        await sender;
+        const outcomes = await Promise.all(answers);
+        expect(outcomes.filter((o) => o !== 'answered')).toEqual([]);
+      } finally {
+        await staying.app.close();
+      }
+    }, 30_000);
+  });
 });

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type NatsOptions, Transport } from '@nestjs/microservices';
+import type { CustomStrategy } from '@nestjs/microservices';
 import type { NatsConnection } from 'nats';
 import type { z } from 'zod';
 import { type BaseConfig, ConfigError, loadConfig, natsEndpoint } from './config';
 import { createLogger, LOGGER, type Logger, NestJsonLogger } from './logger';
+import { RpcServer } from './nats/rpc-server';
 
 export interface ServiceDefinition<C extends BaseConfig> {
   name: string;
@@ -33,22 +34,21 @@ export async function createService<C extends BaseConfig>(
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await definition.configure?.(app, config);
   if (definition.queue) {
-    // On shutdown: unsubscribe first (other replicas take new requests), give in-flight
-    // requests the grace period to answer, then close.
-    app.connectMicroservice<NatsOptions>(
+    // On shutdown the replica stops taking requests and answers those in hand (RpcServer).
+    app.connectMicroservice<CustomStrategy>(
       {
-        transport: Transport.NATS,
-        options: {
-          ...natsEndpoint(config),
-          queue: definition.queue,
-          name: `${definition.name}-rpc`,
-          maxReconnectAttempts: -1,
-          reconnectTimeWait: 1000,
-          // No stack trace captured up front for every subscription and reply (see JetStreamService.connect).
-          noAsyncTraces: true,
-          gracefulShutdown: true,
-          gracePeriod: config.SHUTDOWN_GRACE_MS,
-        },
+        strategy: new RpcServer(
+          {
+            ...natsEndpoint(config),
+            queue: definition.queue,
+            name: `${definition.name}-rpc`,
+            maxReconnectAttempts: -1,
+            reconnectTimeWait: 1000,
+            // No stack trace captured up front for every subscription and reply (see JetStreamService.connect).
+            noAsyncTraces: true,
+          },
+          config.SHUTDOWN_GRACE_MS,
+        ),
       },
       { inheritAppConfig: true },
     );

@@ -25,7 +25,7 @@ describe('loadConfig', () => {
       HTTP_PORT: 3101,
       LOG_LEVEL: 'info',
       NODE_ENV: 'development',
-      SHUTDOWN_GRACE_MS: 1500,
+      SHUTDOWN_GRACE_MS: 10_000,
     });
   });
 

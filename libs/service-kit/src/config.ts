@@ -71,8 +71,8 @@ export const baseEnv = z.object({
     .regex(/^(nats|tls|ws|wss):\/\/\S+$/, 'must be a nats:// URL (several may be given, comma-separated)'),
   /** Port of the HTTP server with /health and /metrics (the gateway's public port). */
   HTTP_PORT: port.default(3000),
-  /** On shutdown, how long NATS requests already received may take to answer before the connection closes. */
-  SHUTDOWN_GRACE_MS: positiveMs.default(1500),
+  /** On shutdown, how long NATS requests already received may take to answer, at most, before the connection closes. */
+  SHUTDOWN_GRACE_MS: positiveMs.default(10_000),
   /**
    * The service's NATS user and its password (both or neither). Unset: no credentials (the local
    * stack). Replies then come to `_INBOX.<NATS_USER>.>`, so the server can keep each user's replies
