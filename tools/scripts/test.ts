@@ -5,8 +5,8 @@
 //   (real NATS and MongoDB, in containers where podman runs), the deployment checks, the end-to-end tests, the API fuzzing run
 //   (schemathesis against the OpenAPI document of the stack as `npm start` runs it), and the
 //   container stage (the replicated container stack, the end-to-end scenarios against it, the
-//   fault test). The Kubernetes stage (the charts on a one-node cluster: tools/k8s/ci.ts) runs with
-//   `npm test -- --kubernetes` or alone with `npm run test:k8s` (docs/adr/0028).
+//   fault test), and the Kubernetes stage (the charts on a one-node cluster: tools/k8s/ci.ts, alone
+//   with `npm run test:k8s`; docs/adr/0028).
 import path from 'node:path';
 import { bold, dim, formatDuration, green, red, table } from './lib/log.ts';
 import { run } from './lib/proc.ts';
@@ -36,18 +36,16 @@ const stages: Stage[] = [
   // long together), 3 min 13 s against 5 min 54 s one at a time. Each suite has its own servers.
   { name: 'integration', command: [bin('nx'), 'run-many', '-t', 'integration', '--parallel=2', STATIC] },
   { name: 'deployment checks', command: node('scripts/check-deploy.ts') },
-  // The scenarios that cross services and replicas run once, against the container stack below.
+  // The scenarios that cross services and replicas run once, through the Kubernetes cluster below.
   { name: 'end-to-end', command: node('scripts/e2e.ts'), env: { E2E_SKIP: SYSTEM_SCENARIOS.join(',') } },
   // Every schemathesis check against the gateway's OpenAPI document, on a throwaway stack of what
   // the stages above built.
   { name: 'fuzzing', command: node('fuzz/src/fuzz.ts', '--no-build') },
-  // The replicated container stack: images, the end-to-end scenarios against it, the fault test.
+  // The replicated container stack (what a single-host operator runs): images, the fault test.
   { name: 'containers', command: node('containers/src/ci.ts') },
   // The charts on a one-node Kubernetes cluster built here: Pod Security Admission, the scenarios
   // through its Services, rollout restarts and deleted pods under play, NATS users, a clean down.
-  ...(process.argv.includes('--kubernetes')
-    ? [{ name: 'kubernetes', command: node('k8s/ci.ts') } satisfies Stage]
-    : []),
+  { name: 'kubernetes', command: node('k8s/ci.ts') },
 ];
 
 let interrupted = false;

@@ -1,13 +1,13 @@
-// The container stage of `npm test`: the replicated container stack (compose.yaml), then the
-// browser end-to-end scenarios against its entry point, then the fault test, and the stack is
-// removed again whatever happened (containers, network, volumes; the images stay as a cache).
+// The container stage of `npm test`: the replicated container stack (compose.yaml), then the fault
+// test, and the stack is removed again whatever happened (containers, network, volumes; the images
+// stay as a cache). The browser scenarios that cross services run in the Kubernetes stage, through
+// its Services (docs/adr/0028); `npm run e2e -- --url` runs them against this stack by hand.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runSystemScenarios } from '../../scripts/lib/stack.ts';
 import { containersOf, loadCompose } from './compose.ts';
 import { bold, formatDuration, green, podman, red, ROOT } from './exec.ts';
 import { runFaultTest } from './fault-test.ts';
-import { entryUrl, raiseAddressLimitsForTests, startContainerStack, stopContainerStack } from './stack.ts';
+import { raiseAddressLimitsForTests, startContainerStack, stopContainerStack } from './stack.ts';
 
 const LOGS = path.join(ROOT, '.artifacts', 'containers');
 
@@ -51,9 +51,6 @@ let failed = false;
 try {
   raiseAddressLimitsForTests();
   await step('the container stack (images, 2 replicas of every service)', () => startContainerStack());
-  await step('end-to-end scenarios against the container stack', () =>
-    runSystemScenarios(entryUrl(), 'containers'),
-  );
   await step('fault test', () => runFaultTest({ keep: true }));
 } catch (error) {
   failed = true;
