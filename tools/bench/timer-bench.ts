@@ -42,8 +42,6 @@ const REPLICAS = Number(values.replicas);
 const LEAD_MS = 500;
 /** Schedules written at a time. */
 const WRITERS = 1000;
-/** TIMERS's max_bytes per room: a room's schedule, as stored, takes about 0.5 KiB. */
-const BYTES_PER_ROOM = 1024;
 
 /**
  * A room's schedule message as rooms writes it for a running turn: its timeout, due at `dueMs`,
@@ -113,11 +111,8 @@ try {
   // Write the schedules; every deadline falls due after they are all written.
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
-  // Room for every schedule, as a deployment sets rooms' TIMERS_STREAM_MAX_BYTES for its rooms:
-  // the default holds some 60,000 rooms', and the stream discards the oldest beyond it.
-  const stream = await jsm.streams.info('TIMERS');
-  if (stream.config.max_bytes < ROOMS * BYTES_PER_ROOM)
-    await jsm.streams.update('TIMERS', { ...stream.config, max_bytes: ROOMS * BYTES_PER_ROOM });
+  // TIMERS as rooms creates it: its default max_bytes must hold every schedule, as the stream
+  // discards the oldest beyond it (each dropped one would be missing from `fired`).
   // Time to write them all before the first falls due: 10 s, and 1 ms per room (several times
   // what writing takes; checked below).
   const firstDue = Date.now() + 10_000 + ROOMS;

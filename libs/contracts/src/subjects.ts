@@ -97,15 +97,15 @@ export const Streams = {
    * Interest retention: an event is kept until every durable consumer that takes it (rewards' two;
    * consumersOf) has acked it, and one that none takes is not stored: only game.finished is
    * published. Rooms creates those consumers before its first publish. With limits retention it
-   * kept every event for 14 days, and filled its 512 MiB about 5 minutes into a 500-game run;
+   * kept every event for 14 days, and filled its max_bytes about 5 minutes into a 500-game run;
    * now max_bytes is the backlog a stopped consumer may leave.
    */
   games: {
     name: 'GAMES',
     subjects: ['room.>', 'game.>', 'move.>'],
     retention: 'interest',
-    /** 768 MiB before the room log took 256 MiB of the 1 GiB store. */
-    maxBytes: 512 * MiB,
+    /** What the 1 GiB store leaves once the room log, TIMERS, USERS and the buckets have theirs. */
+    maxBytes: 448 * MiB,
     /** game.finished carries every move of the game (about 25 KiB at the 250-move limit). */
     maxMsgSize: 256 * 1024,
   },
@@ -115,14 +115,15 @@ export const Streams = {
    * max one message per subject), which the server publishes to timer.fired.<roomId> in this
    * stream when due, for the game timer. Work-queue retention: a
    * fired deadline is removed once the timer has acked it. The server refuses discard NEW on a
-   * stream with schedules, so this one discards OLD: maxBytes is sized far above what one
-   * message per room with a pending deadline takes (about 0.5 KiB each: some 60,000 rooms), and
-   * fits the 1 GiB file store with the other streams and auth's token bucket (64 MiB).
+   * stream with schedules, so this one discards OLD, and a schedule dropped to make room is a lost
+   * deadline: maxBytes is sized far above what one message per room with a pending deadline takes
+   * (about 0.5 KiB each: some 200,000 rooms, twice the 100,000 the timer bench holds), and fits the
+   * 1 GiB file store with the other streams and auth's token bucket (64 MiB).
    */
   timers: {
     name: 'TIMERS',
     subjects: ['timer.schedules.>', 'timer.fired.>'],
-    maxBytes: 32 * MiB,
+    maxBytes: 96 * MiB,
     /** A schedule carries one room's few deadlines. */
     maxMsgSize: 16 * 1024,
     maxMsgsPerSubject: 1,
