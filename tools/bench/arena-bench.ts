@@ -54,6 +54,8 @@ const DURATION_MS = Math.round(Number(opts.minutes) * 60_000);
 const THINK_MS = Number(opts.think);
 const REPLICAS = Math.max(1, Number(opts.replicas));
 const SERVER_METRIC = 'oasis_arena_pairing_seconds';
+/** The server's histograms of the parts of a pairing: the rounds, each step of an opening, the scoring. */
+const PARTS = ['oasis_arena_round_seconds', 'oasis_arena_opening_seconds', 'oasis_arena_scored_seconds'];
 // The arena starts at the next multiple of EVERY_MS (epoch-aligned); the pause gives the bots time
 // to register and join before it.
 const PAUSE_MS = 30_000;
@@ -291,6 +293,9 @@ async function serverHistogram(s: Stack) {
   const byReplica: Record<string, number> = {};
   const ticks: Record<string, number> = {};
   const rpcs: Record<string, number> = {};
+  // Where an opening's time goes, and the rest of a freed player's wait: summed over the replicas.
+  const parts = new Map<string, { count: number; sum: number; buckets: Map<number, number> }>();
+  const openings: Record<string, number> = {};
   for (const app of s.apps.filter((a) => a.name === 'tournaments')) {
     const text = await fetch(`http://127.0.0.1:${app.port}/metrics`, { signal: AbortSignal.timeout(5000) })
       .then((r) => r.text())
@@ -309,7 +314,21 @@ async function serverHistogram(s: Stack) {
         rpcs[`${app.port} ${labels.subject} ${labels.outcome}`] = value;
       else if (name === 'oasis_rpc_expired_total' && labels.subject?.startsWith('tournaments.'))
         rpcs[`${app.port} ${labels.subject} expired`] = value;
-      else if (name === 'nodejs_eventloop_lag_max_seconds')
+      else if (name === 'oasis_arena_openings_total')
+        openings[labels.outcome ?? ''] = (openings[labels.outcome ?? ''] ?? 0) + value;
+      else if (PARTS.some((p) => name.startsWith(p))) {
+        const family = PARTS.find((p) => name.startsWith(p)) ?? '';
+        const key = `${family.replace(/^oasis_arena_|_seconds$/g, '')}${labels.step ? ` ${labels.step}` : ''}`;
+        const part = parts.get(key) ?? { count: 0, sum: 0, buckets: new Map<number, number>() };
+        parts.set(key, part);
+        const suffix = name.slice(family.length);
+        if (suffix === '_count') part.count += value;
+        else if (suffix === '_sum') part.sum += value;
+        else if (suffix === '_bucket') {
+          const bound = labels.le === '+Inf' ? Infinity : Number(labels.le);
+          part.buckets.set(bound, (part.buckets.get(bound) ?? 0) + value);
+        }
+      } else if (name === 'nodejs_eventloop_lag_max_seconds')
         rpcs[`${app.port} loop lag max ms`] = Math.round(value * 1000);
     }
   }
@@ -320,8 +339,19 @@ async function serverHistogram(s: Stack) {
     // Beyond the last finite bucket: its bound, as a string ("> 10000").
     return bound === Infinity ? `> ${(bounds.at(-2) ?? 0) * 1000}` : bound * 1000;
   };
+  const bound = (part: { count: number; buckets: Map<number, number> }, q: number) => {
+    const b = bucketBound(part.buckets, part.count, q);
+    return b === Infinity ? '> max' : `${b * 1000}`;
+  };
+  const steps = [...parts].map(
+    ([key, part]) =>
+      `${key} ${part.count} × mean ${round(part.count ? (1000 * part.sum) / part.count : null, 0)} ms` +
+      ` (p50 ≤ ${bound(part, 0.5)}, p99 ≤ ${bound(part, 0.99)})`,
+  );
   return {
     count,
+    steps,
+    openings,
     meanMs: count ? (1000 * sum) / count : null,
     p50LeMs: le(0.5),
     p99LeMs: le(0.99),
@@ -436,6 +466,8 @@ async function main() {
       `, mean ${round(server.meanMs, 0)} ms, p50 ≤ ${server.p50LeMs} ms, p99 ≤ ${server.p99LeMs} ms` +
       ` ${JSON.stringify(server.buckets)} by replica ${JSON.stringify(server.byReplica)}`,
   );
+  console.log(`  openings ${JSON.stringify(server.openings)}; where the time goes (server):`);
+  for (const line of server.steps) console.log(`    ${line}`);
   console.log(
     `  arena rounds by replica ${JSON.stringify(server.ticks)}; RPCs ${JSON.stringify(server.rpcs)}`,
   );

@@ -31,8 +31,11 @@ export const tournamentsEnv = baseEnv.merge(mongoEnv).extend({
   ARENA_BUSY_RETRY_MS: ms.default(5_000),
   /** How long to wait for rooms or rewards to answer. */
   RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
-  /** Arena rooms the lease holder opens at once (each is a few writes and a call to rooms). */
-  ARENA_OPENINGS_AT_ONCE: z.coerce.number().int().min(1).max(100).default(8),
+  /**
+   * Arena rooms the lease holder opens at once (each is a few writes and a call to rooms, mostly
+   * waiting on the databases; the rounds do not wait for them).
+   */
+  ARENA_OPENINGS_AT_ONCE: z.coerce.number().int().min(1).max(100).default(32),
   /** Players shown in an arena's standings, at most (the first ones). */
   STANDINGS_SHOWN: z.coerce.number().int().min(3).max(1000).default(100),
 });

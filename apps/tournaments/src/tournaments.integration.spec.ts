@@ -28,6 +28,8 @@ import { tournamentsDefinition } from './tournaments.definition';
 
 const EVERY_MS = 20_000;
 const DURATION_MS = 12_000;
+/** The longest rooms keeps the slow opening waiting (under the RPC timeout and the arena lease). */
+const HOLD_MS = 2_500;
 
 // Two tournaments replicas against a real NATS and database. The rooms and rewards services are
 // stand-ins over NATS that record what they are asked (rooms opens every room; rewards pays), and
@@ -44,6 +46,9 @@ function suite(infra: () => TestInfra) {
     let events: JetStreamService;
     const replicas: INestApplication[] = [];
     const opened: OpenArenaRoomRequest[] = [];
+    const asked: OpenArenaRoomRequest[] = [];
+    let releaseHeld = (): void => undefined;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
     const refused: string[] = [];
     const prizes: ArenaPrizeRequest[] = [];
     /** The players each arena notice named as changed. */
@@ -69,8 +74,12 @@ function suite(infra: () => TestInfra) {
         callback: (_error, msg) => notices.push(JSONCodec<ArenaChanged>().decode(msg.data).players ?? []),
       });
       // Two rounds open; from then on both players are busy elsewhere (a quick battle, say), which
-      // rooms says after a while (its own writes on a busy machine).
+      // rooms says after a while (its own writes on a busy machine). The third room asked is slow
+      // to open: rooms answers once a fourth is asked, or after HOLD_MS.
       standIn(Requests.rooms.openArena, QueueGroups.rooms, async (request: OpenArenaRoomRequest) => {
+        const n = asked.push(request);
+        if (n === 4) releaseHeld();
+        if (n === 3) await Promise.race([held, sleep(HOLD_MS)]);
         if (opened.length >= 4) {
           await sleep(500);
           refused.push(request.roomId);
@@ -90,7 +99,8 @@ function suite(infra: () => TestInfra) {
         EVENT_9_EVERY_MS: String(EVERY_MS),
         EVENT_9_DURATION_MS: String(DURATION_MS),
         ARENA_TICK_MS: '50',
-        ARENA_LEASE_MS: '1000',
+        // Longer than the slow opening: the lease holder keeps the lease while it waits for it.
+        ARENA_LEASE_MS: '4000',
       });
       for (let i = 0; i < 2; i++) replicas.push((await createService(tournamentsDefinition, env)).app);
       rpc = await RpcClient.forTests(infra().natsUrl, 'tournaments-test', 5000);
@@ -178,11 +188,19 @@ function suite(infra: () => TestInfra) {
       });
       expect(notices).toContainEqual(roomA.players.map((p) => p.id));
 
-      // A wins; B is a draw; A's result arrives twice (a redelivery) and scores once.
+      // A wins; A's result arrives twice (a redelivery) and scores once. A's players, the only ones
+      // free, meet again in a room rooms is slow to open.
       await finish(roomA, 'first');
       await finish(roomA, 'first', 'redelivered');
+      await waitFor(async () => asked.length >= 3, { timeoutMs: 10_000, what: "the slow room's opening" });
+      expect(new Set(asked[2]?.players.map((p) => p.id))).toEqual(new Set(roomA.players.map((p) => p.id)));
+      // B is a draw: its players are paired while that opening is still in hand, not after it.
       await finish(roomB, 'draw');
       await waitFor(async () => opened.length >= 4, { timeoutMs: 10_000, what: 'the second round' });
+      expect(opened[2]?.players.map((p) => p.id)).toEqual(
+        expect.arrayContaining(roomB.players.map((p) => p.id)),
+      );
+      expect(opened[3]?.roomId).toBe(asked[2]?.roomId);
       // Each replica, asked directly: neither answers with the ranking it kept from before the scores.
       const standings = (await view()).arena?.standings ?? [];
       for (const app of replicas) {

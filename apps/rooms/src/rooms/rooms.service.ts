@@ -353,22 +353,25 @@ export class RoomsService {
     if (players[0].id === players[1].id) throw new AppError('VALIDATION', ARENA_MESSAGES.samePlayer);
     if (await this.log.last(roomId)) return { opened: true, roomId };
     this.assertCanLog();
-    for (const player of players) await this.leaveFinishedArena(player.id, roomId);
+    await this.leaveFinishedArenas(
+      players.map((p) => p.id),
+      roomId,
+    );
     const now = Date.now();
-    const seated: string[] = [];
-    const busy: string[] = [];
-    for (const player of players) {
-      try {
-        await this.takeMembership(player.id, roomId, new Date(now));
-        seated.push(player.id);
-      } catch (error) {
-        if (!(error instanceof AppError && error.code === 'CONFLICT')) {
-          await this.repository.releaseMemberships(seated, roomId);
-          throw error;
-        }
-        busy.push(player.id);
-      }
+    // Both memberships at once (one document each); a player in another room makes the pair busy.
+    const taken = await Promise.allSettled(
+      players.map((player) => this.takeMembership(player.id, roomId, new Date(now))),
+    );
+    const seated = players.filter((_, i) => taken[i]?.status === 'fulfilled').map((p) => p.id);
+    const failed = taken.find(
+      (t): t is PromiseRejectedResult =>
+        t.status === 'rejected' && !(t.reason instanceof AppError && t.reason.code === 'CONFLICT'),
+    );
+    if (failed) {
+      await this.repository.releaseMemberships(seated, roomId);
+      throw failed.reason;
     }
+    const busy = players.filter((_, i) => taken[i]?.status === 'rejected').map((p) => p.id);
     if (busy.length > 0) {
       await this.repository.releaseMemberships(seated, roomId);
       return { opened: false, busy };
@@ -413,11 +416,28 @@ export class RoomsService {
     }
   }
 
-  /** A player's finished arena room (other than `roomId`) is left, so the arena can seat them again. */
-  private async leaveFinishedArena(playerId: string, roomId: string): Promise<void> {
-    const room = await this.roomOf(playerId);
-    if (!room || room._id === roomId || room.gameType !== 'tournament' || !room.whosTurn.gameOver) return;
-    await this.change(room._id, (r, now) =>
+  /**
+   * The players' finished arena rooms (other than `roomId`) are left, so the arena can seat them
+   * again: their rooms read at once, different rooms left side by side, and the players of one
+   * room in turn (the first leave usually deletes it, which frees the other).
+   */
+  private async leaveFinishedArenas(playerIds: readonly string[], roomId: string): Promise<void> {
+    const rooms = await Promise.all(playerIds.map((id) => this.roomOf(id)));
+    const leavers = new Map<string, string[]>();
+    for (const [i, room] of rooms.entries()) {
+      const playerId = playerIds[i];
+      if (!room || !playerId || room._id === roomId || room.gameType !== 'tournament') continue;
+      if (room.whosTurn.gameOver) leavers.set(room._id, [...(leavers.get(room._id) ?? []), playerId]);
+    }
+    await Promise.all(
+      [...leavers].map(async ([id, players]) => {
+        for (const playerId of players) await this.leaveFinishedArena(id, playerId);
+      }),
+    );
+  }
+
+  private async leaveFinishedArena(roomId: string, playerId: string): Promise<void> {
+    await this.change(roomId, (r, now) =>
       seatOf(r, playerId) && r.whosTurn.gameOver ? planLeave(r, playerId, now) : { unchanged: true },
     ).catch((error: unknown) => {
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;

@@ -51,6 +51,16 @@ export interface PairingDoc {
   at: number;
 }
 
+/** One player's side of a finished arena game, as score() writes it. */
+export interface ScoredGame {
+  gameId: string;
+  tally: { score: number; wins: number; games: number };
+  opponent: string;
+  at: number;
+  /** They left the game (or never moved in an aborted one): not paired again until a new Join. */
+  left: boolean;
+}
+
 export const entrantId = (arenaId: string, playerId: string): string => `${arenaId}|${playerId}`;
 
 /** The tournaments' durable state: one MongoDB document per arena, entrant and pairing. */
@@ -142,54 +152,67 @@ export class ArenaRepository implements OnModuleInit {
     return this.entrants.find({ arenaId, joined: true, roomId: null, freeSince: { $lte: nowMs } }).toArray();
   }
 
-  /** Seats a free joined player in the pairing's room; false when they are not free any more. */
-  async claim(arenaId: string, playerId: string, roomId: string): Promise<boolean> {
-    const claimed = await this.entrants.updateOne(
-      { _id: entrantId(arenaId, playerId), joined: true, roomId: null },
+  /**
+   * Seats the pairing's free joined players in its room, in one write; how many it seated (fewer
+   * than asked when one is not free any more: releaseSeats gives the others back).
+   */
+  async claim(arenaId: string, playerIds: readonly string[], roomId: string): Promise<number> {
+    const claimed = await this.entrants.updateMany(
+      { _id: { $in: playerIds.map((id) => entrantId(arenaId, id)) }, joined: true, roomId: null },
       { $set: { roomId } },
     );
-    return claimed.modifiedCount === 1;
+    return claimed.modifiedCount;
   }
 
-  /** Frees a player from a pairing that did not open; `notBefore` delays their next pairing. */
-  async release(arenaId: string, playerId: string, roomId: string, notBefore: number): Promise<void> {
-    await this.entrants.updateOne(
-      { _id: entrantId(arenaId, playerId), roomId },
-      { $set: { roomId: null, freeSince: notBefore } },
+  /**
+   * Frees players seated in a pairing that did not open, in one write; each one's `notBefore` is
+   * when they wait from (or, ahead, from when they may be paired again). Others' seats are kept.
+   */
+  async releaseSeats(
+    arenaId: string,
+    roomId: string,
+    seats: ReadonlyArray<{ playerId: string; notBefore: number }>,
+  ): Promise<void> {
+    await this.entrants.bulkWrite(
+      seats.map(({ playerId, notBefore }) => ({
+        updateOne: {
+          filter: { _id: entrantId(arenaId, playerId), roomId },
+          update: { $set: { roomId: null, freeSince: notBefore } },
+        },
+      })),
+      { ordered: false },
     );
   }
 
   /**
-   * Scores one game for one player, once: the update is refused when the game id is already in
-   * `scored`, and it frees the player in the same write. The caller raises the standings version
-   * (standingsChanged) once for the game's two scores.
+   * Scores games for their players, once each, in one write: each update is refused when the game
+   * id is already in the entrant's `scored`, and it frees the player. How many it scored (0 for
+   * redeliveries). The caller raises the standings version (standingsChanged) after it.
    */
   async score(
-    arenaId: string,
-    playerId: string,
-    game: {
-      gameId: string;
-      tally: { score: number; wins: number; games: number };
-      opponent: string;
-      at: number;
-      left: boolean;
-    },
-  ): Promise<boolean> {
-    const scored = await this.entrants.updateOne(
-      { _id: entrantId(arenaId, playerId), scored: { $ne: game.gameId } },
-      {
-        $inc: game.tally,
-        $push: { scored: game.gameId },
-        $set: {
-          roomId: null,
-          freeSince: game.at,
-          lastOpponent: game.opponent,
-          ...(game.tally.score > 0 ? { reachedAt: game.at } : {}),
-          ...(game.left ? { joined: false } : {}),
+    scores: ReadonlyArray<{ arenaId: string; playerId: string; game: ScoredGame }>,
+  ): Promise<number> {
+    if (scores.length === 0) return 0;
+    const scored = await this.entrants.bulkWrite(
+      scores.map(({ arenaId, playerId, game }) => ({
+        updateOne: {
+          filter: { _id: entrantId(arenaId, playerId), scored: { $ne: game.gameId } },
+          update: {
+            $inc: game.tally,
+            $push: { scored: game.gameId },
+            $set: {
+              roomId: null,
+              freeSince: game.at,
+              lastOpponent: game.opponent,
+              ...(game.tally.score > 0 ? { reachedAt: game.at } : {}),
+              ...(game.left ? { joined: false } : {}),
+            },
+          },
         },
-      },
+      })),
+      { ordered: false },
     );
-    return scored.modifiedCount === 1;
+    return scored.modifiedCount;
   }
 
   async arena(arenaId: string): Promise<ArenaDoc | null> {
@@ -216,6 +239,14 @@ export class ArenaRepository implements OnModuleInit {
 
   async pairing(roomId: string): Promise<PairingDoc | null> {
     return this.pairings.findOne({ _id: roomId });
+  }
+
+  async pairingsOf(roomIds: readonly string[]): Promise<PairingDoc[]> {
+    return this.pairings.find({ _id: { $in: [...roomIds] } }).toArray();
+  }
+
+  async finishPairings(roomIds: readonly string[]): Promise<void> {
+    await this.pairings.updateMany({ _id: { $in: [...roomIds] } }, { $set: { state: 'finished' } });
   }
 
   async addPairing(pairing: PairingDoc): Promise<void> {
@@ -245,17 +276,19 @@ export class ArenaRepository implements OnModuleInit {
 
   /** Takes the named lease, or renews it for its owner; false while another owner holds it. */
   async holdLease(name: string, owner: string, ms: number, nowMs: number): Promise<boolean> {
+    // A renewal first: the holder's every round costs one write.
+    const held = await this.leases.updateOne(
+      { _id: name, $or: [{ owner }, { until: { $lt: nowMs } }] },
+      { $set: { owner, until: nowMs + ms } },
+    );
+    if (held.matchedCount === 1) return true;
     try {
       await this.leases.insertOne({ _id: name, owner, until: nowMs + ms });
       return true;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
+      return false;
     }
-    const held = await this.leases.updateOne(
-      { _id: name, $or: [{ owner }, { until: { $lt: nowMs } }] },
-      { $set: { owner, until: nowMs + ms } },
-    );
-    return held.matchedCount === 1;
   }
 
   async releaseLease(name: string, owner: string): Promise<void> {

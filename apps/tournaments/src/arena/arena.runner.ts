@@ -13,9 +13,9 @@ import { CONFIG, LOGGER, type Logger, Metrics, natsEndpoint, RpcClient } from '@
 import pLimit from 'p-limit';
 import { Counter, Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
-import { type ArenaDoc, ArenaRepository, type PairingDoc } from './arena.repository';
+import { type ArenaDoc, ArenaRepository, entrantId, type PairingDoc } from './arena.repository';
 import { ArenaService } from './arena.service';
-import { pairFree, pairingWait } from './pairing';
+import { notInHand, pairFree, pairingWait } from './pairing';
 import { type ArenaWindow, currentOrNextArena, isRunning, previousArena } from './schedule';
 import { prizesFor } from './standings';
 
@@ -36,8 +36,22 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private stopping = false;
+  /** Whether this replica held the lease at its last round: only then does a nudge pair at once. */
+  private leading = false;
+  private nudged = false;
+  /** Entrants (entrantId) whose opening this replica has in hand: not paired again meanwhile. */
+  private readonly seating = new Set<string>();
+  /** Rooms this replica is opening: resumeOpenings leaves them to it. */
+  private readonly openingRooms = new Set<string>();
+  /** The openings begun (or queued) by this replica, awaited at shutdown. */
+  private readonly openingsInHand = new Set<Promise<void>>();
+  /** Past arenas whose document this replica has made sure of. */
+  private readonly ensured = new Set<string>();
   private readonly pairingLatency: Histogram;
   private readonly ticks: Counter<'outcome'>;
+  private readonly rounds: Histogram;
+  private readonly openingSteps: Histogram<'step'>;
+  private readonly openingOutcomes: Counter<'outcome'>;
   private readonly openings: pLimit.Limit;
 
   constructor(
@@ -61,98 +75,205 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       labelNames: ['outcome'],
       registers: [metrics.registry],
     });
+    this.rounds = new Histogram({
+      name: 'oasis_arena_round_seconds',
+      help: 'One arena round of the lease holder, from taking the lease to its last settle.',
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [metrics.registry],
+    });
+    this.openingSteps = new Histogram({
+      name: 'oasis_arena_opening_seconds',
+      help:
+        'The steps of an arena room opening: queued (paired, waiting for a free slot), pairing (its write), ' +
+        'claim (both seats), rooms (rooms opening it), playing (marked open), total (from its slot to marked open).',
+      labelNames: ['step'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [metrics.registry],
+    });
+    this.openingOutcomes = new Counter({
+      name: 'oasis_arena_openings_total',
+      help:
+        'Arena room openings by outcome: opened, taken (a player was seated elsewhere first), ' +
+        'busy (rooms found a player in another room), failed (an error; resumed later).',
+      labelNames: ['outcome'],
+      registers: [metrics.registry],
+    });
+  }
+
+  /** Runs one step of an opening and observes its time. */
+  private async timed<T>(step: string, work: () => Promise<T>): Promise<T> {
+    const end = this.openingSteps.startTimer({ step });
+    try {
+      return await work();
+    } finally {
+      end();
+    }
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.rpc.connect();
-    const loop = () => {
-      if (this.stopping) return;
-      this.ticking = this.tick()
-        .then((led) => this.ticks.inc({ outcome: led ? 'ok' : 'standby' }))
-        .catch((error: unknown) => {
-          this.ticks.inc({ outcome: 'failed' });
-          this.logger.warn({ err: error }, 'arena tick failed');
-        })
-        .finally(() => {
-          if (!this.stopping) this.timer = setTimeout(loop, this.config.ARENA_TICK_MS);
-        });
-    };
-    loop();
+    this.arenas.onPlayersFreed(() => this.nudge());
+    this.loop();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
-    await this.ticking;
+    while (this.ticking) await this.ticking;
+    // Openings begun finish (or fail and are resumed by the next holder); queued ones do not begin.
+    await Promise.allSettled([...this.openingsInHand]);
     await this.repository.releaseLease(LEASE, this.owner).catch(() => undefined);
     await this.rpc.close();
   }
 
-  /** One round: under the lease, retry unfinished openings, pair each running arena, settle ended ones; false without the lease. */
+  /** Runs a round now, then the next ARENA_TICK_MS after it ends (or at once when nudged meanwhile). */
+  private readonly loop = (): void => {
+    if (this.stopping || this.ticking) return;
+    clearTimeout(this.timer);
+    this.nudged = false;
+    this.ticking = this.tick()
+      .then((led) => {
+        this.leading = led;
+        this.ticks.inc({ outcome: led ? 'ok' : 'standby' });
+      })
+      .catch((error: unknown) => {
+        this.ticks.inc({ outcome: 'failed' });
+        this.logger.warn({ err: error }, 'arena tick failed');
+      })
+      .finally(() => {
+        this.ticking = undefined;
+        if (this.stopping) return;
+        if (this.nudged) this.loop();
+        else this.timer = setTimeout(this.loop, this.config.ARENA_TICK_MS);
+      });
+  };
+
+  /** A game's scores freed its players: the lease holder pairs them now, not at its next tick. */
+  private nudge(): void {
+    if (!this.leading || this.stopping) return;
+    if (this.ticking) this.nudged = true;
+    else this.loop();
+  }
+
+  /**
+   * One round: under the lease, retry openings a stopped replica left, pair each running arena
+   * (its openings run on after the round), settle ended ones; false without the lease.
+   */
   async tick(nowMs = Date.now()): Promise<boolean> {
     if (!(await this.repository.holdLease(LEASE, this.owner, this.config.ARENA_LEASE_MS, nowMs)))
       return false;
+    const end = this.rounds.startTimer();
+    try {
+      await this.round(nowMs);
+    } finally {
+      end();
+    }
+    return true;
+  }
+
+  private async round(nowMs: number): Promise<void> {
     await this.resumeOpenings(nowMs);
     for (const schedule of this.arenas.schedules) {
       const arena = currentOrNextArena(schedule, nowMs);
       if (isRunning(arena, nowMs)) await this.pair(arena, nowMs);
       const before = previousArena(schedule, nowMs);
-      await this.repository.ensureArena({ _id: before.arenaId, ...before }).catch(() => undefined);
+      if (!this.ensured.has(before.arenaId)) {
+        if (this.ensured.size >= 64) this.ensured.clear();
+        await this.repository.ensureArena({ _id: before.arenaId, ...before }).then(
+          () => this.ensured.add(before.arenaId),
+          () => undefined,
+        );
+      }
     }
     const ended = await this.repository.unfinishedArenas(nowMs);
     for (const arena of ended) await this.settle(arena, nowMs);
-    return true;
   }
 
-  /** Pairs the arena's free players; the pairs' rooms open side by side (their players differ). */
+  /**
+   * Pairs the arena's free players and starts their rooms' openings, ARENA_OPENINGS_AT_ONCE at a
+   * time, without waiting for them: a player freed meanwhile is paired at the next round. Players
+   * whose opening this replica has in hand are left out; the claims stay the authority (another
+   * replica, or a stale read, at worst costs an opening refused as taken).
+   */
   private async pair(arena: ArenaWindow, nowMs: number): Promise<void> {
-    const free = await this.repository.freePlayers(arena.arenaId, nowMs);
+    // Those in hand before the read: one settled during it may still read as free.
+    const inHand = new Set(this.seating);
+    const free = notInHand(await this.repository.freePlayers(arena.arenaId, nowMs), inHand);
     if (free.length < 2) return;
     const byId = new Map(free.map((e) => [e.playerId, e]));
     const person = (id: string): Person => ({ id, name: byId.get(id)?.name ?? id });
-    // Settled, all of them, before the round ends: the next round must not see a pair half claimed.
-    const opened = await Promise.allSettled(
-      pairFree(free).map(([a, b]) =>
-        this.openings(async () => {
-          if (Date.now() >= arena.endsAt) return;
-          const freeSince = [a, b].map((id) => byId.get(id)?.freeSince ?? nowMs);
-          await this.open(arena, [person(a), person(b)], freeSince);
-        }),
-      ),
-    );
-    const failed = opened.find((o) => o.status === 'rejected');
-    if (failed) throw failed.reason;
+    for (const [a, b] of pairFree(free)) {
+      const seats = [a, b].map((id) => entrantId(arena.arenaId, id));
+      for (const seat of seats) this.seating.add(seat);
+      const queued = this.openingSteps.startTimer({ step: 'queued' });
+      const opening: Promise<void> = this.openings(async () => {
+        queued();
+        if (this.stopping || Date.now() >= arena.endsAt) return;
+        const freeSince = [a, b].map((id) => byId.get(id)?.freeSince ?? nowMs);
+        const total = this.openingSteps.startTimer({ step: 'total' });
+        try {
+          this.openingOutcomes.inc({ outcome: await this.open(arena, [person(a), person(b)], freeSince) });
+          total();
+        } catch (error) {
+          this.openingOutcomes.inc({ outcome: 'failed' });
+          throw error;
+        }
+      })
+        .catch((error: unknown) =>
+          this.logger.warn(
+            { err: error, arenaId: arena.arenaId },
+            'opening an arena room failed; resuming later',
+          ),
+        )
+        .finally(() => {
+          for (const seat of seats) this.seating.delete(seat);
+          this.openingsInHand.delete(opening);
+        });
+      this.openingsInHand.add(opening);
+    }
   }
 
-  /** Writes the pairing, seats both players in it, then asks rooms to open it; true once opened. */
-  private async open(arena: ArenaWindow, players: [Person, Person], freeSince: number[]): Promise<boolean> {
+  /**
+   * Writes the pairing (so a replica that takes over finds it), seats both players in it, then
+   * asks rooms to open it.
+   */
+  private async open(
+    arena: ArenaWindow,
+    players: [Person, Person],
+    freeSince: number[],
+  ): Promise<'opened' | 'taken' | 'busy'> {
     const arenaId = arena.arenaId;
     const roomId = newRoomId();
-    await this.repository.addPairing({
-      _id: roomId,
-      arenaId,
-      players,
-      state: 'opening',
-      at: Date.now(),
-    });
-    const claimed: string[] = [];
-    for (const player of players) {
-      if (await this.repository.claim(arenaId, player.id, roomId)) claimed.push(player.id);
+    const ids = players.map((p) => p.id);
+    this.openingRooms.add(roomId);
+    try {
+      const pairing: PairingDoc = { _id: roomId, arenaId, players, state: 'opening', at: Date.now() };
+      await this.timed('pairing', () => this.repository.addPairing(pairing));
+      const claimed = await this.timed('claim', () => this.repository.claim(arenaId, ids, roomId));
+      if (claimed < 2) {
+        // Taken by another pairing: whoever was seated here waits on from when they were free.
+        const seats = ids.map((playerId, i) => ({ playerId, notBefore: freeSince[i] ?? Date.now() }));
+        if (claimed > 0) await this.repository.releaseSeats(arenaId, roomId, seats);
+        await this.repository.setPairing(roomId, 'failed');
+        return 'taken';
+      }
+      // Rooms opens a room once however often asked: an answer that did not come is asked for
+      // once more at once, rather than after the wait for a stopped replica's openings.
+      const opened = await this.askRooms(pairing).catch((error: unknown) => {
+        this.logger.warn({ err: error, roomId }, 'opening an arena room failed; asking again');
+        return this.askRooms(pairing);
+      });
+      if (!opened) return 'busy';
+    } finally {
+      this.openingRooms.delete(roomId);
     }
-    if (claimed.length < 2) {
-      for (const id of claimed) await this.repository.release(arenaId, id, roomId, Date.now());
-      await this.repository.setPairing(roomId, 'failed');
-      return false;
-    }
-    if (!(await this.askRooms({ _id: roomId, arenaId, players, state: 'opening', at: Date.now() })))
-      return false;
     // Each player's own wait: the one freed first waited longer than the pair's latest.
     const openedAt = Date.now();
     for (const since of freeSince) {
       const wait = pairingWait(since, arena.startsAt, openedAt);
       if (wait !== null) this.pairingLatency.observe(wait);
     }
-    return true;
+    return 'opened';
   }
 
   /** Asks rooms to open the pairing's room; true once opened, false (both freed) when a player is busy. */
@@ -162,9 +283,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       arenaId: pairing.arenaId,
       players: pairing.players as [Person, Person],
     };
-    const answer = await this.rpc.request<OpenArenaRoomResponse>(Requests.rooms.openArena, request);
+    const answer = await this.timed('rooms', () =>
+      this.rpc.request<OpenArenaRoomResponse>(Requests.rooms.openArena, request),
+    );
     if (answer.opened) {
-      await this.repository.setPairing(pairing._id, 'playing');
+      await this.timed('playing', () => this.repository.setPairing(pairing._id, 'playing'));
       // A room opened is news, whether a new pairing or one a stopped replica left half done: the
       // event pages (and their players) learn of it from the notice (folded to one a second).
       this.arenas.changed(
@@ -176,33 +299,53 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     }
     // A player in another room (a quick battle, another arena): both wait, the busy one longer.
     const now = Date.now();
-    for (const player of pairing.players) {
-      const busy = answer.busy.includes(player.id);
-      await this.repository.release(
-        pairing.arenaId,
-        player.id,
-        pairing._id,
-        busy ? now + this.config.ARENA_BUSY_RETRY_MS : now,
-      );
-    }
+    await this.repository.releaseSeats(
+      pairing.arenaId,
+      pairing._id,
+      pairing.players.map((p) => ({
+        playerId: p.id,
+        notBefore: answer.busy.includes(p.id) ? now + this.config.ARENA_BUSY_RETRY_MS : now,
+      })),
+    );
     await this.repository.setPairing(pairing._id, 'failed');
     return false;
   }
 
-  /** Openings a stopped replica left half done: asked again (rooms opens each room once). */
+  /**
+   * Openings left half done (by a stopped replica, or one of this replica's that failed): asked
+   * again when both players are seated (rooms opens each room once), else given up. They run
+   * beside the new openings, not in the round; one in hand here is not taken up twice.
+   */
   private async resumeOpenings(nowMs: number): Promise<void> {
     const stale = await this.repository.openingSince(nowMs - 2 * this.config.RPC_TIMEOUT_MS);
     for (const pairing of stale) {
-      const seated = await this.repository.seatedIn(pairing);
-      if (seated === 2) {
-        await this.askRooms(pairing).catch((error: unknown) =>
-          this.logger.warn({ err: error, roomId: pairing._id }, 'opening an arena room failed; retrying'),
+      if (this.openingRooms.has(pairing._id)) continue;
+      this.openingRooms.add(pairing._id);
+      const seats = pairing.players.map((p) => entrantId(pairing.arenaId, p.id));
+      for (const seat of seats) this.seating.add(seat);
+      const resumed: Promise<void> = this.openings(async () => {
+        if (this.stopping) return;
+        const seated = await this.repository.seatedIn(pairing);
+        if (seated === 2) {
+          await this.askRooms(pairing);
+          return;
+        }
+        await this.repository.releaseSeats(
+          pairing.arenaId,
+          pairing._id,
+          pairing.players.map((p) => ({ playerId: p.id, notBefore: nowMs })),
         );
-      } else {
-        for (const p of pairing.players)
-          await this.repository.release(pairing.arenaId, p.id, pairing._id, nowMs);
         await this.repository.setPairing(pairing._id, 'failed');
-      }
+      })
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error, roomId: pairing._id }, 'opening an arena room failed; retrying'),
+        )
+        .finally(() => {
+          this.openingRooms.delete(pairing._id);
+          for (const seat of seats) this.seating.delete(seat);
+          this.openingsInHand.delete(resumed);
+        });
+      this.openingsInHand.add(resumed);
     }
   }
 

@@ -16,7 +16,8 @@ import {
   isArenaEvent,
   type TokenClaims,
 } from '@oasis198/contracts';
-import { CONFIG, JetStreamService, LOGGER, type Logger } from '@oasis198/service-kit';
+import { CONFIG, JetStreamService, LOGGER, type Logger, Metrics } from '@oasis198/service-kit';
+import { Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
 import { type ArenaDoc, ArenaRepository } from './arena.repository';
 import {
@@ -61,14 +62,30 @@ export class ArenaService {
     string,
     { version: number; at: number; ranking: Promise<ArenaStanding[]> }
   >();
+  private readonly scoringLag: Histogram;
+  private readonly freedListeners: Array<() => void> = [];
 
   constructor(
     private readonly repository: ArenaRepository,
     private readonly jetstream: JetStreamService,
     @Inject(CONFIG) private readonly config: TournamentsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    metrics: Metrics,
   ) {
     this.schedules = schedulesFrom(config);
+    this.scoringLag = new Histogram({
+      name: 'oasis_arena_scored_seconds',
+      help:
+        "From an arena game's end (its finishedAt) to its players scored and free (each game of a batch " +
+        'that scored): the part of their wait before pairing can see them.',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers: [metrics.registry],
+    });
+  }
+
+  /** Calls `listener` when a game's scores have freed its players (on this replica). */
+  onPlayersFreed(listener: () => void): void {
+    this.freedListeners.push(listener);
   }
 
   scheduleOf(eventId: unknown): EventSchedule | null {
@@ -195,36 +212,63 @@ export class ArenaService {
   }
 
   /**
-   * game.finished: scores the first game of an arena room for both players, once each (a
-   * redelivery or a second replica scores nothing more), and frees them for the next pairing.
-   * Games of other rooms are not the arena's.
+   * game.finished, a batch at a time: scores the first game of each arena room for both players,
+   * once each (a redelivery or a second replica scores nothing more), and frees them for the next
+   * pairing; one write for all the batch's scores. Games of other rooms are not the arena's.
    */
-  async onGameFinished(game: GameFinished): Promise<void> {
-    const pairing = await this.repository.pairing(game.roomId);
-    if (!pairing || game.gameNumber !== 1) return;
-    const at = Date.parse(game.finishedAt);
-    const players = [game.player1, game.player2];
-    for (const [i, player] of players.entries()) {
-      const outcome = outcomeFor(game, player.id);
-      const scored = await this.repository.score(pairing.arenaId, player.id, {
-        gameId: game.gameId,
-        tally: tallyOf(outcome),
-        opponent: (players[1 - i] ?? player).id,
-        at,
-        left: leftArena(game, player.id),
-      });
+  async onGamesFinished(games: readonly GameFinished[]): Promise<void> {
+    const firsts = games.filter((game) => game.gameNumber === 1);
+    if (firsts.length === 0) return;
+    const pairings = new Map(
+      (await this.repository.pairingsOf(firsts.map((game) => game.roomId))).map((p) => [p._id, p]),
+    );
+    const arenaGames = firsts.flatMap((game) => {
+      const pairing = pairings.get(game.roomId);
+      return pairing ? [{ game, arenaId: pairing.arenaId, at: Date.parse(game.finishedAt) }] : [];
+    });
+    if (arenaGames.length === 0) return;
+    const scores = arenaGames.flatMap(({ game, arenaId, at }) => {
+      const players = [game.player1, game.player2];
+      return players.map((player, i) => ({
+        arenaId,
+        playerId: player.id,
+        game: {
+          gameId: game.gameId,
+          tally: tallyOf(outcomeFor(game, player.id)),
+          opponent: (players[1 - i] ?? player).id,
+          at,
+          left: leftArena(game, player.id),
+        },
+      }));
+    });
+    const scored = await this.repository.score(scores);
+    for (const { game, arenaId } of arenaGames) {
+      const outcomes = Object.fromEntries(
+        [game.player1, game.player2].map((p) => [p.id, outcomeFor(game, p.id)]),
+      );
       this.logger.info(
-        { arenaId: pairing.arenaId, roomId: pairing._id, playerId: player.id, outcome, scored },
+        { arenaId, roomId: game.roomId, outcomes, scoredInBatch: scored },
         'arena game scored',
       );
     }
+    if (scored > 0) {
+      const now = Date.now();
+      for (const { at } of arenaGames)
+        if (Number.isFinite(at)) this.scoringLag.observe(Math.max(0, now - at) / 1000);
+      for (const listener of this.freedListeners) listener();
+    }
     // Also when scored before: a crash after the scores left the version behind.
-    await this.repository.standingsChanged(pairing.arenaId);
-    await this.repository.setPairing(pairing._id, 'finished');
-    this.changed(
-      eventOfArena(pairing.arenaId),
-      players.map((p) => p.id),
-    );
+    const arenaIds = [...new Set(arenaGames.map((g) => g.arenaId))];
+    await Promise.all([
+      ...arenaIds.map((arenaId) => this.repository.standingsChanged(arenaId)),
+      this.repository.finishPairings(arenaGames.map(({ game }) => game.roomId)),
+    ]);
+    for (const arenaId of arenaIds) {
+      const players = arenaGames
+        .filter((g) => g.arenaId === arenaId)
+        .flatMap(({ game }) => [game.player1.id, game.player2.id]);
+      this.changed(eventOfArena(arenaId), players);
+    }
   }
 
   /** Tells the gateways that an event's arena changed, and whose own entry did (core NATS; a lost one costs a refetch). */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type FreePlayer, pairFree, pairingWait } from './pairing';
+import { type FreePlayer, notInHand, pairFree, pairingWait } from './pairing';
 
 const player = (playerId: string, lastOpponent: string | null = null, freeSince = 0): FreePlayer => ({
   playerId,
@@ -80,5 +80,17 @@ describe('pairingWait', () => {
 
   it('counts nothing for a player told to wait until later (busy elsewhere)', () => {
     expect(pairingWait(95_000, 60_000, 90_400)).toBeNull();
+  });
+});
+
+describe('notInHand', () => {
+  it('leaves out the players whose opening is in hand, keeping the others in order', () => {
+    const free = [{ _id: 'a|1' }, { _id: 'a|2' }, { _id: 'a|3' }, { _id: 'a|4' }];
+    expect(notInHand(free, new Set(['a|2', 'a|4', 'a|9']))).toEqual([{ _id: 'a|1' }, { _id: 'a|3' }]);
+  });
+
+  it('keeps everyone when nothing is in hand', () => {
+    const free = [{ _id: 'a|1' }, { _id: 'a|2' }];
+    expect(notInHand(free, new Set())).toEqual(free);
   });
 });

@@ -34,6 +34,14 @@ export function pairFree(players: readonly FreePlayer[]): Array<[string, string]
 }
 
 /**
+ * The free players whose opening is not in hand (`inHand`: their entrant ids): a player being
+ * seated may still read as free until their claim is written.
+ */
+export function notInHand<T extends { _id: string }>(free: readonly T[], inHand: ReadonlySet<string>): T[] {
+  return free.filter((e) => !inHand.has(e._id));
+}
+
+/**
  * How long one player waited for the room just opened, in seconds: from when they were free, or
  * from the arena's start when they joined before it; null when their wait had not begun.
  */
