@@ -94,7 +94,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       name: 'oasis_arena_openings_total',
       help:
         'Arena room openings by outcome: opened, taken (a player was seated elsewhere first), ' +
-        'busy (rooms found a player in another room), failed (an error; resumed later).',
+        'busy (rooms found a player in another room), ended (the arena ended first), failed (an error; resumed later).',
       labelNames: ['outcome'],
       registers: [metrics.registry],
     });
@@ -241,7 +241,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     arena: ArenaWindow,
     players: [Person, Person],
     freeSince: number[],
-  ): Promise<'opened' | 'taken' | 'busy'> {
+  ): Promise<'opened' | 'taken' | 'busy' | 'ended'> {
     const arenaId = arena.arenaId;
     const roomId = newRoomId();
     const ids = players.map((p) => p.id);
@@ -249,6 +249,12 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       const pairing: PairingDoc = { _id: roomId, arenaId, players, state: 'opening', at: Date.now() };
       await this.timed('pairing', () => this.repository.addPairing(pairing));
+      // Settling counts the open pairings once the arena has ended: one written after that count
+      // would be a game the final standings miss, so it is dropped here instead.
+      if (Date.now() >= arena.endsAt) {
+        await this.repository.setPairing(roomId, 'failed');
+        return 'ended';
+      }
       const claimed = await this.timed('claim', () => this.repository.claim(arenaId, ids, roomId));
       if (claimed < 2) {
         // Taken by another pairing: whoever was seated here waits on from when they were free.
