@@ -1,6 +1,7 @@
 import { ServerNats } from '@nestjs/microservices';
 import type { NatsOptions } from '@nestjs/microservices';
 import type { NatsConnection, Subscription } from 'nats';
+import { withTimeout } from './connection';
 
 /**
  * The services' NATS request/reply server: Nest's, with a shutdown that loses no request.
@@ -65,10 +66,5 @@ export class RpcServer extends ServerNats {
 }
 
 /** `work`, or nothing once `deadline` (ms since the epoch) has passed. */
-async function within(deadline: number, work: Promise<unknown>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>(
-    (resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))),
-  );
-  await Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
+const within = (deadline: number, work: Promise<unknown>): Promise<unknown> =>
+  withTimeout(work, Math.max(0, deadline - Date.now()), 'shutdown grace period over').catch(() => undefined);
