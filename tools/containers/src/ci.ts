@@ -1,12 +1,13 @@
 // The container stage of `npm test`: the replicated container stack (compose.yaml), then the fault
 // test, and the stack is removed again whatever happened (containers, network, volumes; the images
-// stay as a cache). The browser scenarios that cross services run in the Kubernetes stage, through
+// stay as a cache). Its crashes are the single host's own: each NATS node, the whole NATS cluster
+// and the database; a replica of each service is killed in the Kubernetes stage (docs/adr/0028). The browser scenarios that cross services run in the Kubernetes stage, through
 // its Services (docs/adr/0028); `npm run e2e -- --url` runs them against this stack by hand.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { containersOf, loadCompose } from './compose.ts';
 import { bold, formatDuration, green, podman, red, ROOT } from './exec.ts';
-import { runFaultTest } from './fault-test.ts';
+import { runFaultTest, SINGLE_HOST_KILLS } from './fault-test.ts';
 import { raiseAddressLimitsForTests, startContainerStack, stopContainerStack } from './stack.ts';
 
 const LOGS = path.join(ROOT, '.artifacts', 'containers');
@@ -51,7 +52,7 @@ let failed = false;
 try {
   raiseAddressLimitsForTests();
   await step('the container stack (images, 2 replicas of every service)', () => startContainerStack());
-  await step('fault test', () => runFaultTest({ keep: true }));
+  await step('fault test', () => runFaultTest({ keep: true, kills: SINGLE_HOST_KILLS }));
 } catch (error) {
   failed = true;
   console.error(red((error as Error).message));

@@ -35,9 +35,10 @@ const JOINT_KILL_INTERVAL_MS = 45_000;
 
 type Kill = { service: string; replica: number };
 
+/** What only a single host crashes this way: each NATS node, the whole NATS cluster, the database. */
+export const SINGLE_HOST_KILLS = 'nats-1:1,nats-2:1,nats-3:1,nats-1+nats-2+nats-3:1,mongo:1';
 /** The crashes, in order, as --kills takes them (service:replica, the replica 1 unless given). */
-const DEFAULT_KILLS =
-  'rooms:1,game-timer:1,rewards:1,gateway:2,nats-1:1,nats-2:1,nats-3:1,nats-1+nats-2+nats-3:1,mongo:1';
+const DEFAULT_KILLS = `rooms:1,game-timer:1,rewards:1,gateway:2,${SINGLE_HOST_KILLS}`;
 const parseKills = (kills: string): Kill[] =>
   kills.split(',').map((item) => {
     const [service = '', replica = '1'] = item.split(':');
