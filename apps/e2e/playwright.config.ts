@@ -19,9 +19,9 @@ export default defineConfig({
     .filter(Boolean)
     .map((name) => `${name}.e2e.ts`),
   outputDir: E2E_ARTIFACTS,
-  // One file at a time beside the stack on a 2-core machine: two at once took as long (4.6 min) and
-  // made the felt-latency figures measure the other file's load. Scenarios within a file in order
-  // (Playwright's default: fullyParallel is off).
+  // One file at a time beside the stack on a 2-core machine, so the felt-latency figures measure one
+  // game (`npm test` runs two at a time without that file: docs/adr/0032). Scenarios within a file
+  // in order (Playwright's default: fullyParallel is off).
   workers: 1,
   // Real time passes (a 14 s turn runs out, the AI takes a seat after 30 s): scenarios that need
   // more than this set their own budget.
