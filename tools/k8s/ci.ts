@@ -238,22 +238,26 @@ async function killContainer(selector: string): Promise<{ note: string }> {
 
 async function faults() {
   const app = (name: string) => `app.kubernetes.io/instance=oasis198,app.kubernetes.io/name=${name}`;
-  const actions: Array<[string, () => Promise<{ note: string }>]> = [
-    ...[...SERVICES, 'web'].map((name): [string, () => Promise<{ note: string }>] => [
+  // Each with the window its recovery needs here (a replacement of most pods is ready in about
+  // 6 s; the gateway's and web's old pods first sleep 10 s in preStop and drain), so each sleeper's
+  // turn runs out during its own disruption.
+  const actions: Array<[string, number, () => Promise<{ note: string }>]> = [
+    ...[...SERVICES, 'web'].map((name): [string, number, () => Promise<{ note: string }>] => [
       `delete a ${name} pod`,
+      name === 'gateway' || name === 'web' ? 30_000 : 16_000,
       () => deletePod(app(name)),
     ]),
-    ['SIGKILL a rooms container', () => killContainer(app('rooms'))],
-    ['delete a NATS pod', () => deletePod(app('nats'))],
-    ['delete the database pod', () => deletePod('app.kubernetes.io/instance=ferretdb')],
+    ['SIGKILL a rooms container', 16_000, () => killContainer(app('rooms'))],
+    ['delete a NATS pod', 16_000, () => deletePod(app('nats'))],
+    ['delete the database pod', 16_000, () => deletePod('app.kubernetes.io/instance=ferretdb')],
   ];
-  // One every 25 s from 40 s in: each recovery has its own window, and each sleeper's turn runs out during one.
-  const disruptions = actions.map(([name, run], k): Disruption => ({
-    name,
-    at: 40_000 + k * 25_000,
-    outage: true,
-    run,
-  }));
+  // The first 40 s in: the sleepers' games have started (their players think 4-12 s before ready).
+  let at = 40_000;
+  const disruptions = actions.map(([name, windowMs, run]): Disruption => {
+    const disruption: Disruption = { name, at, outage: true, run };
+    at += windowMs;
+    return disruption;
+  });
   await games('faults', disruptions, true);
 }
 
