@@ -57,6 +57,8 @@ export const ARENA_MESSAGES = {
   notRunning: 'This arena has ended. Join the next one.',
   notJoined: 'You have not joined this arena.',
   samePlayer: 'An arena room needs two different players.',
+  playerInTwoRooms: 'A player is in one arena room of a batch at most.',
+  roomTwice: 'An arena room is in a batch once.',
   roomsByArena: 'Tournament rooms are opened by the Event cup arenas: join an event to play.',
   playedOnce: 'An arena game is played once: the arena pairs you again when it ends.',
 } as const;
@@ -156,9 +158,11 @@ export interface ArenaRoomRequest {
 }
 
 /**
- * rooms.open-arena (tournaments → rooms): opens the arena room `roomId` (24 hex characters, chosen
- * by tournaments for the pairing) with both players seated and its game started. The same roomId
- * never opens twice, so a retry after a lost answer or a crash opens nothing more.
+ * rooms.open-arena (tournaments → rooms): opens arena rooms, each `roomId` (24 hex characters,
+ * chosen by tournaments for the pairing) with both players seated and its game started. The same
+ * roomId never opens twice, so a retry after a lost answer or a crash opens nothing more. The
+ * request is a batch (`rooms`, a player in one room of it at most), answered room by room in its
+ * order; a single room's request (no `rooms`) is a batch of one, answered as one room.
  */
 export const openArenaRoomRequestSchema = z.object({
   roomId: z.string().regex(/^[0-9a-f]{24}$/),
@@ -168,6 +172,15 @@ export const openArenaRoomRequestSchema = z.object({
 export type OpenArenaRoomRequest = { roomId: string; arenaId: string; players: [Person, Person] };
 /** `busy`: the players who play in another room (nothing was opened). */
 export type OpenArenaRoomResponse = { opened: true; roomId: string } | { opened: false; busy: string[] };
+
+/** Arena rooms one rooms.open-arena request opens at most. */
+export const ARENA_ROOMS_PER_REQUEST = 200;
+export const openArenaRoomsRequestSchema = z.object({
+  rooms: z.array(openArenaRoomRequestSchema).min(1).max(ARENA_ROOMS_PER_REQUEST),
+});
+export type OpenArenaRoomsRequest = { rooms: OpenArenaRoomRequest[] };
+/** One answer per room of the request, in its order. */
+export type OpenArenaRoomsResponse = { rooms: OpenArenaRoomResponse[] };
 
 /**
  * rewards.arena-prize (tournaments → rewards): pays one place of an ended arena, once (the prize

@@ -12,6 +12,7 @@ import {
   type MessageResponse,
   type MyRoomRequest,
   type OpenArenaRoomResponse,
+  type OpenArenaRoomsResponse,
   type PlayNowRequest,
   Requests,
   type RoomPage,
@@ -64,7 +65,7 @@ export class RoomsController {
   }
 
   @MessagePattern(Requests.rooms.openArena)
-  openArena(@Payload() request: unknown): Promise<OpenArenaRoomResponse> {
+  openArena(@Payload() request: unknown): Promise<OpenArenaRoomResponse | OpenArenaRoomsResponse> {
     return this.rooms.openArena(request);
   }
 

@@ -13,7 +13,9 @@ import {
   RoomLogSubjects,
   ROOM_MESSAGES,
   type RoomPage,
+  type OpenArenaRoomRequest,
   type OpenArenaRoomResponse,
+  type OpenArenaRoomsResponse,
   type RoomView,
   type TokenClaims,
   Streams,
@@ -359,6 +361,57 @@ function suite(infra: () => TestInfra) {
           )
         ).code,
       ).toBe('CONFLICT');
+    });
+
+    it('opens a batch of arena rooms but the busy one, each once however often asked', async () => {
+      const [ann, ben, cat, dan, eve, fay] = [
+        user('ann'),
+        user('ben'),
+        user('cat'),
+        user('dan'),
+        user('eve'),
+        user('fay'),
+      ];
+      await create(dan);
+      const arenaRoom = (a: TokenClaims, b: TokenClaims): OpenArenaRoomRequest => ({
+        roomId: arenaRoomId(),
+        arenaId: 'event-9:0',
+        players: [person(a), person(b)],
+      });
+      const [first, busy, third] = [arenaRoom(ann, ben), arenaRoom(cat, dan), arenaRoom(eve, fay)];
+      const batch = { rooms: [first, busy, third] };
+      const answer = await call<OpenArenaRoomsResponse>(Requests.rooms.openArena, batch);
+      expect(answer.rooms).toEqual([
+        { opened: true, roomId: first.roomId },
+        { opened: false, busy: [dan.userId] },
+        { opened: true, roomId: third.roomId },
+      ]);
+      // The busy room holds nobody; the opened ones have consecutive numbers.
+      expect((await expectAppError(call(Requests.rooms.mine, { caller: cat }))).code).toBe('NOT_FOUND');
+      const [one, two] = await Promise.all(
+        [first, third].map((r) => call<RoomView>(Requests.rooms.get, { roomId: r.roomId })),
+      );
+      expect([one, two].map((r) => r?.players.map((p) => p.id))).toEqual([
+        [ann.userId, ben.userId],
+        [eve.userId, fay.userId],
+      ]);
+      expect((two?.roomNumber ?? 0) - (one?.roomNumber ?? 0)).toBe(1);
+      // Asked again, twice at once (a lost answer, a resumed opening): nothing opens twice.
+      const again = await Promise.all(
+        [1, 2].map(() => call<OpenArenaRoomsResponse>(Requests.rooms.openArena, batch)),
+      );
+      for (const repeat of again) expect(repeat.rooms.map((r) => r.opened)).toEqual([true, false, true]);
+      expect(await call<RoomView>(Requests.rooms.get, { roomId: first.roomId })).toMatchObject({
+        roomNumber: one?.roomNumber,
+        version: one?.version,
+      });
+      expect(await call<RoomView>(Requests.rooms.get, { roomId: third.roomId })).toMatchObject({
+        roomNumber: two?.roomNumber,
+        version: two?.version,
+      });
+      // A player in two rooms of one batch is refused as a whole.
+      const twice = { rooms: [busy, { ...busy, roomId: arenaRoomId() }] };
+      expect((await expectAppError(call(Requests.rooms.openArena, twice))).code).toBe('VALIDATION');
     });
 
     it('checks the passcode, refuses a third player, and starts the game when the second joins', async () => {

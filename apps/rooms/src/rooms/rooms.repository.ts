@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { GameState, GameType } from '@oasis198/game-rules';
-import { isDuplicateKeyError } from '@oasis198/service-kit';
+import { isDuplicateKeyError, onlyDuplicateKeys } from '@oasis198/service-kit';
 import type { Model } from 'mongoose';
 import {
   COUNTER_MODEL,
@@ -30,6 +30,14 @@ export class RoomsRepository {
       .findOneAndUpdate({ _id: 'rooms' }, { $inc: { seq: 1 } }, { upsert: true, new: true })
       .lean<CounterRecord>();
     return counter.seq;
+  }
+
+  /** `count` room numbers in one increment of the counter: the first of them (the others follow it). */
+  async reserveRoomNumbers(count: number): Promise<number> {
+    const counter = await this.counters
+      .findOneAndUpdate({ _id: 'rooms' }, { $inc: { seq: count } }, { upsert: true, new: true })
+      .lean<CounterRecord>();
+    return counter.seq - count + 1;
   }
 
   /** The room as stored, tombstones included (callers decide what a tombstone means to them). */
@@ -138,6 +146,45 @@ export class RoomsRepository {
       if (!existing) return this.claimMembership(playerId, roomId, at);
       return { claimed: false, existing };
     }
+  }
+
+  /**
+   * Takes the memberships of many players, each for its room, in one unordered insert; the indices
+   * of those refused because the player already has one (the caller looks into each of them).
+   */
+  async claimMemberships(
+    seats: ReadonlyArray<{ playerId: string; roomId: string }>,
+    at: Date,
+  ): Promise<number[]> {
+    if (seats.length === 0) return [];
+    try {
+      await this.memberships.collection.insertMany(
+        seats.map(({ playerId, roomId }) => ({ _id: playerId, roomId, at }) as never),
+        { ordered: false },
+      );
+      return [];
+    } catch (error) {
+      if (!onlyDuplicateKeys(error)) throw error;
+      const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+      const refused = (Array.isArray(writeErrors) ? writeErrors : [writeErrors ?? error]) as Array<{
+        index?: unknown;
+      }>;
+      return refused.map((e) => e.index).filter((i): i is number => typeof i === 'number');
+    }
+  }
+
+  /** The memberships of these players (those who have one). */
+  async membershipsOf(playerIds: readonly string[]): Promise<MembershipRecord[]> {
+    if (playerIds.length === 0) return [];
+    return this.memberships.find({ _id: { $in: [...playerIds] } }).lean<MembershipRecord[]>();
+  }
+
+  /** Releases each player's membership of its room, in one write (a membership of another room stays). */
+  async releaseSeats(seats: ReadonlyArray<{ playerId: string; roomId: string }>): Promise<void> {
+    if (seats.length === 0) return;
+    await this.memberships.deleteMany({
+      $or: seats.map(({ playerId, roomId }) => ({ _id: playerId, roomId })),
+    });
   }
 
   async membershipOf(playerId: string): Promise<MembershipRecord | null> {

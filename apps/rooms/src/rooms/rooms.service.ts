@@ -9,8 +9,11 @@ import {
   type EditRoomResponse,
   type ListRoomsRequest,
   type MessageResponse,
+  type OpenArenaRoomRequest,
   openArenaRoomRequestSchema,
   type OpenArenaRoomResponse,
+  openArenaRoomsRequestSchema,
+  type OpenArenaRoomsResponse,
   parseWith,
   type Person,
   ROOM_MESSAGES,
@@ -44,6 +47,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RoomsConfig } from '../config';
 import { parseCreateRoom } from './dto/create-room.dto';
 import { parseEditIntent } from './dto/edit-room.dto';
+import { arenaBatchRefusal, type ArenaSeat, planSeats, seatsOf } from './arena-batch';
 import { cryptoRandom } from './random';
 import type { RoomRecord } from './room.schema';
 import { eventsFor, hasLastState } from './room-events';
@@ -343,90 +347,139 @@ export class RoomsService {
   }
 
   /**
-   * From tournaments: opens the arena room `roomId` with both players seated and its game started
-   * (a tournament room: 14 s turns, no passcode). Once per roomId: a retry finds it in the room
-   * log and opens nothing more. A player still seated in their finished arena room leaves it
-   * first; a player in any other room is busy, and nothing is opened.
+   * From tournaments: opens arena rooms, each with both players seated and its game started (a
+   * tournament room: 14 s turns, no passcode). A batch (`rooms`) is answered room by room; a
+   * single room's request is a batch of one. Once per roomId: a retry finds it in the room log and
+   * opens nothing more. A player still seated in their finished arena room leaves it first; a
+   * player in any other room is busy, and their room is not opened (the others are).
    */
-  async openArena(request: unknown): Promise<OpenArenaRoomResponse> {
-    const { roomId, arenaId, players } = parseWith(openArenaRoomRequestSchema, request);
-    if (players[0].id === players[1].id) throw new AppError('VALIDATION', ARENA_MESSAGES.samePlayer);
-    if (await this.log.last(roomId)) return { opened: true, roomId };
-    this.assertCanLog();
-    await this.leaveFinishedArenas(
-      players.map((p) => p.id),
-      roomId,
-    );
-    const now = Date.now();
-    // Both memberships at once (one document each); a player in another room makes the pair busy.
-    const taken = await Promise.allSettled(
-      players.map((player) => this.takeMembership(player.id, roomId, new Date(now))),
-    );
-    const seated = players.filter((_, i) => taken[i]?.status === 'fulfilled').map((p) => p.id);
-    const failed = taken.find(
-      (t): t is PromiseRejectedResult =>
-        t.status === 'rejected' && !(t.reason instanceof AppError && t.reason.code === 'CONFLICT'),
-    );
-    if (failed) {
-      await this.repository.releaseMemberships(seated, roomId);
-      throw failed.reason;
+  async openArena(request: unknown): Promise<OpenArenaRoomResponse | OpenArenaRoomsResponse> {
+    if (typeof request === 'object' && request !== null && 'rooms' in request) {
+      const { rooms } = parseWith(openArenaRoomsRequestSchema, request);
+      return { rooms: await this.openArenas(rooms) };
     }
-    const busy = players.filter((_, i) => taken[i]?.status === 'rejected').map((p) => p.id);
-    if (busy.length > 0) {
-      await this.repository.releaseMemberships(seated, roomId);
-      return { opened: false, busy };
-    }
-    try {
-      const roomNumber = await this.repository.nextRoomNumber();
-      const [first, second] = players;
-      const waiting: RoomRecord = {
-        _id: roomId,
-        name: `Room ${roomNumber}`,
-        roomNumber,
-        gameType: 'tournament',
-        createdBy: first,
-        duration: ARENA_TURN_SECONDS,
-        passCode: '',
-        players: [first],
-        playerCount: 1,
-        gameStarted: false,
-        gameOver: false,
-        whosTurn: initialGameState(),
-        version: 0,
-        waitingSince: new Date(now),
-        gameStartedAt: null,
-        aiJoinAfter: null,
-        arenaId,
-        createdAt: new Date(now),
-        updatedAt: new Date(now),
-      };
-      const plan = planJoin(waiting, second, '', now, cryptoRandom);
-      if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
-      const room = { ...plan.next, version: 1 };
-      // Already in the log: a repeat of this request, whose first try opened the room.
-      if ((await this.appendNewRoom(room, now)) === null) return { opened: true, roomId };
-      this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
-      return { opened: true, roomId };
-    } catch (error) {
-      await this.repository.releaseMemberships(
-        players.map((p) => p.id),
-        roomId,
-      );
-      throw error;
-    }
+    const [answer] = await this.openArenas([parseWith(openArenaRoomRequestSchema, request)]);
+    if (!answer) throw new Error('an arena room was asked for and not answered');
+    return answer;
   }
 
   /**
-   * The players' finished arena rooms (other than `roomId`) are left, so the arena can seat them
-   * again: their rooms read at once, different rooms left side by side, and the players of one
-   * room in turn (the first leave usually deletes it, which frees the other).
+   * Opens a batch of arena rooms, each step for all of them at once: their log reads side by
+   * side, the memberships in one insert (a conflict looked into per player, as a join does), the
+   * room numbers in one increment, the appends side by side. A fault other than a busy player
+   * gives back every membership taken for a room not opened and fails the whole request: the
+   * rooms opened answer as opened to its retry.
    */
-  private async leaveFinishedArenas(playerIds: readonly string[], roomId: string): Promise<void> {
-    const rooms = await Promise.all(playerIds.map((id) => this.roomOf(id)));
+  private async openArenas(requests: readonly OpenArenaRoomRequest[]): Promise<OpenArenaRoomResponse[]> {
+    const refusal = arenaBatchRefusal(requests);
+    if (refusal) throw new AppError('VALIDATION', refusal);
+    const answers = new Map<string, OpenArenaRoomResponse>();
+    const logged = await Promise.all(requests.map((r) => this.log.last(r.roomId)));
+    for (const [i, r] of requests.entries()) if (logged[i]) answers.set(r.roomId, opened(r.roomId));
+    const rooms = requests.filter((r) => !answers.has(r.roomId));
+    const answer = () => requests.map((r) => answers.get(r.roomId) ?? opened(r.roomId));
+    if (rooms.length === 0) return answer();
+    this.assertCanLog();
+    const seats = seatsOf(rooms);
+    await this.leaveFinishedArenas(seats);
+    const now = Date.now();
+    const plan = planSeats(rooms, await this.takeMemberships(seats, new Date(now)));
+    for (const [roomId, busy] of plan.busy) answers.set(roomId, busy);
+    await this.repository.releaseSeats(plan.release);
+    if (plan.open.length === 0) return answer();
+    const first = await this.repository.reserveRoomNumbers(plan.open.length).catch(async (error: unknown) => {
+      await this.repository.releaseSeats(seatsOf(plan.open));
+      throw error;
+    });
+    const appended = await Promise.allSettled(
+      plan.open.map((room, i) => this.appendArenaRoom(room, first + i, now)),
+    );
+    const fault = appended.find((a): a is PromiseRejectedResult => a.status === 'rejected');
+    if (fault) {
+      // A room appended keeps its seats (the log has it); the others give theirs back.
+      await this.repository.releaseSeats(
+        seatsOf(plan.open.filter((_, i) => appended[i]?.status === 'rejected')),
+      );
+      throw fault.reason;
+    }
+    return answer();
+  }
+
+  /** Logs the arena room with both players seated and its game started; already logged is opened too. */
+  private async appendArenaRoom(
+    request: OpenArenaRoomRequest,
+    roomNumber: number,
+    now: number,
+  ): Promise<void> {
+    const { roomId, arenaId, players } = request;
+    const [first, second] = players;
+    const waiting: RoomRecord = {
+      _id: roomId,
+      name: `Room ${roomNumber}`,
+      roomNumber,
+      gameType: 'tournament',
+      createdBy: first,
+      duration: ARENA_TURN_SECONDS,
+      passCode: '',
+      players: [first],
+      playerCount: 1,
+      gameStarted: false,
+      gameOver: false,
+      whosTurn: initialGameState(),
+      version: 0,
+      waitingSince: new Date(now),
+      gameStartedAt: null,
+      aiJoinAfter: null,
+      arenaId,
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+    };
+    const plan = planJoin(waiting, second, '', now, cryptoRandom);
+    if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
+    // Null: already in the log, a repeat of this request whose first try opened the room.
+    if ((await this.appendNewRoom({ ...plan.next, version: 1 }, now)) === null) return;
+    this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
+  }
+
+  /**
+   * Takes each seat's membership, all in one insert; a player who has one already is looked into
+   * as a join does (a stale one is healed). Whether each seat was taken, in order; false means the
+   * player is in another room. Any other fault gives back what was taken and is thrown.
+   */
+  private async takeMemberships(seats: readonly ArenaSeat[], at: Date): Promise<boolean[]> {
+    const refused = new Set(await this.repository.claimMemberships(seats, at));
+    const taken = await Promise.allSettled(
+      seats.map((seat, i) =>
+        refused.has(i) ? this.takeMembership(seat.playerId, seat.roomId, at) : undefined,
+      ),
+    );
+    const fault = taken.find(
+      (t): t is PromiseRejectedResult =>
+        t.status === 'rejected' && !(t.reason instanceof AppError && t.reason.code === 'CONFLICT'),
+    );
+    if (fault) {
+      await this.repository.releaseSeats(seats.filter((_, i) => taken[i]?.status === 'fulfilled'));
+      throw fault.reason;
+    }
+    return taken.map((t) => t.status === 'fulfilled');
+  }
+
+  /**
+   * The seated players' finished arena rooms (other than the one they are to be seated in) are
+   * left, so the arena can seat them again: their memberships read in one query, their rooms at
+   * once, different rooms left side by side, and the players of one room in turn (the first leave
+   * usually deletes it, which frees the other).
+   */
+  private async leaveFinishedArenas(seats: readonly ArenaSeat[]): Promise<void> {
+    const to = new Map(seats.map((s) => [s.playerId, s.roomId]));
+    const elsewhere = (await this.repository.membershipsOf([...to.keys()])).filter(
+      (m) => m.roomId !== to.get(m._id),
+    );
+    const rooms = await Promise.all(elsewhere.map((m) => this.read(m.roomId)));
     const leavers = new Map<string, string[]>();
     for (const [i, room] of rooms.entries()) {
-      const playerId = playerIds[i];
-      if (!room || !playerId || room._id === roomId || room.gameType !== 'tournament') continue;
+      const playerId = elsewhere[i]?._id;
+      if (!room || !playerId || room.gameType !== 'tournament' || !seatOf(room, playerId)) continue;
       if (room.whosTurn.gameOver) leavers.set(room._id, [...(leavers.get(room._id) ?? []), playerId]);
     }
     await Promise.all(
@@ -670,6 +723,8 @@ function isListed(before: RoomRecord, after: RoomRecord): boolean {
     before.gameOver !== after.gameOver
   );
 }
+
+const opened = (roomId: string): OpenArenaRoomResponse => ({ opened: true, roomId });
 
 function callerId(caller: TokenClaims | undefined): string {
   if (typeof caller?.userId !== 'string' || caller.userId === '') {
