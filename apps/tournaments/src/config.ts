@@ -1,3 +1,4 @@
+import { ARENA_ROOMS_PER_REQUEST } from '@oasis198/contracts';
 import { baseEnv, mongoEnv } from '@oasis198/service-kit';
 import { z } from 'zod';
 
@@ -32,10 +33,15 @@ export const tournamentsEnv = baseEnv.merge(mongoEnv).extend({
   /** How long to wait for rooms or rewards to answer. */
   RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
   /**
-   * Arena rooms the lease holder opens at once (each is a few writes and a call to rooms, mostly
-   * waiting on the databases; the rounds do not wait for them).
+   * Batches of arena room openings the lease holder runs at once (each is a few writes and a
+   * request to rooms, mostly waiting on the databases; the rounds do not wait for them).
    */
   ARENA_OPENINGS_AT_ONCE: z.coerce.number().int().min(1).max(100).default(32),
+  /**
+   * Pairs of a round opened in one batch: their pairings, seats and states one write each, their
+   * rooms one request to rooms (at most ARENA_ROOMS_PER_REQUEST).
+   */
+  ARENA_OPENING_BATCH: z.coerce.number().int().min(1).max(ARENA_ROOMS_PER_REQUEST).default(50),
   /** Players shown in an arena's standings, at most (the first ones). */
   STANDINGS_SHOWN: z.coerce.number().int().min(3).max(1000).default(100),
 });

@@ -7,6 +7,8 @@ import {
   EventTypes,
   type GameFinished,
   type OpenArenaRoomRequest,
+  type OpenArenaRoomResponse,
+  type OpenArenaRoomsRequest,
   QueueGroups,
   Requests,
   Streams,
@@ -21,7 +23,9 @@ import {
   RpcClient,
 } from '@oasis198/service-kit';
 import { serviceTestEnv, type TestInfra, uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
+import { MongoClient } from 'mongodb';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ArenaService } from './arena/arena.service';
 import { tournamentsDefinition } from './tournaments.definition';
@@ -37,6 +41,7 @@ const HOLD_MS = 2_500;
 describe('tournaments', () => {
   const infra = useTestInfra();
   describe('an event-9 arena of four players', suite(infra));
+  describe('an event-6 arena opened in batches after a replica died', batchSuite(infra));
 });
 
 function suite(infra: () => TestInfra) {
@@ -76,7 +81,7 @@ function suite(infra: () => TestInfra) {
       // Two rounds open; from then on both players are busy elsewhere (a quick battle, say), which
       // rooms says after a while (its own writes on a busy machine). The third room asked is slow
       // to open: rooms answers once a fourth is asked, or after HOLD_MS.
-      standIn(Requests.rooms.openArena, QueueGroups.rooms, async (request: OpenArenaRoomRequest) => {
+      const openOne = async (request: OpenArenaRoomRequest): Promise<OpenArenaRoomResponse> => {
         const n = asked.push(request);
         if (n === 4) releaseHeld();
         if (n === 3) await Promise.race([held, sleep(HOLD_MS)]);
@@ -87,7 +92,10 @@ function suite(infra: () => TestInfra) {
         }
         opened.push(request);
         return { opened: true, roomId: request.roomId };
-      });
+      };
+      standIn(Requests.rooms.openArena, QueueGroups.rooms, async (request: OpenArenaRoomsRequest) => ({
+        rooms: await Promise.all(request.rooms.map(openOne)),
+      }));
       standIn(Requests.rewards.arenaPrize, QueueGroups.rewards, (request: ArenaPrizeRequest) => {
         prizes.push(request);
         return { outcome: 'paid' };
@@ -183,10 +191,10 @@ function suite(infra: () => TestInfra) {
       // The player's page names the room once rooms has opened it.
       const seated = players.find((p) => p.userId === roomA.players[0].id);
       await waitFor(async () => (await view(seated)).roomId === roomA.roomId, { what: 'the room named' });
-      await waitFor(async () => notices.some((n) => n.includes(roomA.players[0].id) && n.length === 2), {
-        what: "the opening's notice",
-      });
-      expect(notices).toContainEqual(roomA.players.map((p) => p.id));
+      // One notice for the round's batch names the players of both rooms.
+      const roundPlayers = [...roomA.players, ...roomB.players].map((p) => p.id);
+      await waitFor(async () => notices.some((n) => n.length === 4), { what: "the openings' notice" });
+      expect(new Set(notices.find((n) => n.length === 4))).toEqual(new Set(roundPlayers));
 
       // A wins; A's result arrives twice (a redelivery) and scores once. A's players, the only ones
       // free, meet again in a room rooms is slow to open.
@@ -244,4 +252,192 @@ function suite(infra: () => TestInfra) {
       expect(new Set(prizes.map((p) => p.arenaId)).size).toBe(1);
     }, 90_000);
   };
+}
+
+/** The arena's players as entrants; `roomId` seats one. */
+const entrant = (arenaId: string, playerId: string, roomId: string | null, freeSince: number) => ({
+  _id: `${arenaId}|${playerId}`,
+  arenaId,
+  playerId,
+  name: playerId,
+  joined: true,
+  score: 0,
+  wins: 0,
+  games: 0,
+  reachedAt: freeSince,
+  roomId,
+  lastOpponent: null,
+  freeSince,
+  scored: [],
+});
+
+// A replica died mid-batch: some of its pairings had both seats, one had a seat taken by another
+// pairing, and six players are free. The next replica resumes the first in one rooms request,
+// gives the other up, and opens a round of three rooms in one request, through a lost answer and
+// a busy player. Rooms is a stand-in over NATS, the database is real.
+function batchSuite(infra: () => TestInfra) {
+  return () => {
+    const EVERY = 600_000;
+    let nc: NatsConnection;
+    let mongo: MongoClient;
+    let replica: INestApplication | undefined;
+    const requests: OpenArenaRoomsRequest[] = [];
+    const openedRooms = new Map<string, OpenArenaRoomRequest>();
+    const codec = JSONCodec<{ id: string; data: OpenArenaRoomsRequest }>();
+
+    afterAll(async () => {
+      await replica?.close();
+      await mongo?.close();
+      await nc?.close();
+    }, 60_000);
+
+    it('resumes the openings left, opens a round in one request, and seats nobody twice', async () => {
+      // Not in the last seconds of an arena: it runs all but one second of every ten minutes.
+      await waitFor(async () => Date.now() % EVERY < EVERY - 20_000, {
+        timeoutMs: 25_000,
+        what: 'a running arena',
+      });
+      const startsAt = Math.floor(Date.now() / EVERY) * EVERY;
+      const arenaId = `event-6:${startsAt}`;
+      const env = serviceTestEnv(infra(), 'tournaments', {
+        SHUTDOWN_GRACE_MS: '200',
+        EVENT_2_EVERY_MS: '0',
+        EVENT_9_EVERY_MS: '0',
+        EVENT_6_EVERY_MS: String(EVERY),
+        EVENT_6_DURATION_MS: String(EVERY - 1000),
+        ARENA_TICK_MS: '50',
+        ARENA_BUSY_RETRY_MS: '60000',
+        RPC_TIMEOUT_MS: '1000',
+      });
+      const name = (p: string) => `${p}-${startsAt}`;
+      const id = () => randomBytes(12).toString('hex');
+      const now = Date.now();
+      const [resumedA, resumedB, half, other] = [id(), id(), id(), id()];
+      const pairing = (roomId: string, players: string[], state: string) => ({
+        _id: roomId,
+        arenaId,
+        players: players.map((p) => ({ id: name(p), name: name(p) })),
+        state,
+        at: now - 60_000,
+      });
+      mongo = await MongoClient.connect(env['MONGO_URL'] ?? '');
+      const db = mongo.db();
+      await db
+        .collection('pairings')
+        .insertMany([
+          pairing(resumedA, ['eve', 'fay'], 'opening'),
+          pairing(resumedB, ['gus', 'hal'], 'opening'),
+          pairing(half, ['ivy', 'jon'], 'opening'),
+          pairing(other, ['kim', 'jon'], 'playing'),
+        ] as never[]);
+      const seats: Array<[string, string | null]> = [
+        ['eve', resumedA],
+        ['fay', resumedA],
+        ['gus', resumedB],
+        ['hal', resumedB],
+        ['ivy', half],
+        ['jon', other],
+        ['kim', other],
+        ...['ann', 'ben', 'cat', 'dan', 'busy', 'lost'].map((p): [string, null] => [p, null]),
+      ];
+      await db
+        .collection('entrants')
+        .insertMany(seats.map(([p, roomId]) => entrant(arenaId, name(p), roomId, now - 1000)) as never[]);
+
+      // Rooms: a room with `busy` in it is busy; the first request with `lost` in it is never answered.
+      nc = await connect({ servers: natsServers(infra().natsUrl) });
+      let lost = false;
+      const sub = nc.subscribe(Requests.rooms.openArena, { queue: QueueGroups.rooms });
+      void (async () => {
+        for await (const msg of sub) {
+          const { id: packetId, data } = codec.decode(msg.data);
+          requests.push(data);
+          const ids = data.rooms.flatMap((r) => r.players.map((p) => p.id));
+          if (!lost && ids.includes(name('lost'))) {
+            lost = true;
+            continue;
+          }
+          const rooms = data.rooms.map((r): OpenArenaRoomResponse => {
+            const busy = r.players.filter((p) => p.id === name('busy')).map((p) => p.id);
+            if (busy.length > 0) return { opened: false, busy };
+            openedRooms.set(r.roomId, r);
+            return { opened: true, roomId: r.roomId };
+          });
+          msg.respond(JSONCodec().encode({ id: packetId, response: { rooms }, isDisposed: true }));
+        }
+      })();
+      replica = (await createService(tournamentsDefinition, env)).app;
+
+      const state = async (roomId: string) =>
+        (await db.collection<{ _id: string; state: string }>('pairings').findOne({ _id: roomId }))?.state;
+      const seatOf = async (p: string) =>
+        db.collection<{ _id: string; roomId: string | null; freeSince: number }>('entrants').findOne({
+          _id: `${arenaId}|${name(p)}`,
+        });
+      const round = () =>
+        requests.find((r) => r.rooms.some((x) => x.players.some((p) => p.id === name('lost'))));
+      await waitFor(
+        async () => (await state(resumedA)) === 'playing' && (await state(resumedB)) === 'playing',
+        {
+          timeoutMs: 10_000,
+          what: 'the openings resumed',
+        },
+      );
+      // Resumed in one request, both rooms and only them.
+      const resumed = requests.filter((r) => r.rooms.some((x) => x.roomId === resumedA));
+      expect(resumed.map((r) => r.rooms.map((x) => x.roomId).sort())).toEqual([[resumedA, resumedB].sort()]);
+      // The pairing whose other seat was taken is given up; its seated player is freed, the other keeps theirs.
+      expect(await state(half)).toBe('failed');
+      expect((await seatOf('ivy'))?.roomId).not.toBe(half);
+      expect((await seatOf('jon'))?.roomId).toBe(other);
+      expect(requests.flatMap((r) => r.rooms.map((x) => x.roomId))).not.toContain(half);
+
+      // The six free ones: three rooms in one request, asked again with the same rooms when its
+      // answer was lost; the busy pair freed, the busy player after ARENA_BUSY_RETRY_MS.
+      await waitFor(async () => requests.filter((r) => r === round() || sameRooms(r, round())).length >= 2, {
+        timeoutMs: 10_000,
+        what: 'the lost request asked again',
+      });
+      const asked = requests.filter((r) => sameRooms(r, round()));
+      expect(asked).toHaveLength(2);
+      expect(asked[0]?.rooms).toHaveLength(3);
+      expect(new Set(asked[0]?.rooms.flatMap((r) => r.players.map((p) => p.id)))).toEqual(
+        new Set(['ann', 'ben', 'cat', 'dan', 'busy', 'lost'].map(name)),
+      );
+      const busyRoom = asked[0]?.rooms.find((r) => r.players.some((p) => p.id === name('busy')));
+      const partner = busyRoom?.players.find((p) => p.id !== name('busy'))?.id ?? '';
+      await waitFor(async () => (await state(busyRoom?.roomId ?? '')) === 'failed', {
+        what: 'the busy pair freed',
+      });
+      const busy = await seatOf('busy');
+      expect(busy?.roomId).toBeNull();
+      expect(busy?.freeSince).toBeGreaterThan(Date.now() + 30_000);
+      for (const room of asked[0]?.rooms ?? []) {
+        if (room !== busyRoom) expect(await state(room.roomId)).toBe('playing');
+      }
+      // The busy one's partner and the freed ivy meet in the next round.
+      await waitFor(
+        async () =>
+          [...openedRooms.values()].some((r) =>
+            r.players.every((p) => [partner, name('ivy')].includes(p.id)),
+          ),
+        { timeoutMs: 10_000, what: "the freed players' room" },
+      );
+
+      // Nobody was seated in two rooms: each player is in one opened room at most.
+      const players = [...openedRooms.values()].flatMap((r) => r.players.map((p) => p.id));
+      expect(players.length).toBe(new Set(players).size);
+      // Each seated player's entrant names the room opened for them.
+      for (const room of openedRooms.values()) {
+        for (const p of room.players)
+          expect((await seatOf(p.id.replace(`-${startsAt}`, '')))?.roomId).toBe(room.roomId);
+      }
+    }, 60_000);
+  };
+}
+
+/** Whether two requests ask for the same rooms. */
+function sameRooms(a?: OpenArenaRoomsRequest, b?: OpenArenaRoomsRequest): boolean {
+  const ids = (r?: OpenArenaRoomsRequest) => JSON.stringify(r?.rooms.map((x) => x.roomId).sort() ?? null);
+  return a !== undefined && b !== undefined && ids(a) === ids(b);
 }

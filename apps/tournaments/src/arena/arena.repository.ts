@@ -153,28 +153,37 @@ export class ArenaRepository implements OnModuleInit {
   }
 
   /**
-   * Seats the pairing's free joined players in its room, in one write; how many it seated (fewer
-   * than asked when one is not free any more: releaseSeats gives the others back).
+   * Seats each pairing's players in its room if they are joined and free, in one write (a guarded
+   * update per player); how many of each pairing's players sit in its room then (fewer than its
+   * players when one was not free any more: releaseSeats gives the others back).
    */
-  async claim(arenaId: string, playerIds: readonly string[], roomId: string): Promise<number> {
-    const claimed = await this.entrants.updateMany(
-      { _id: { $in: playerIds.map((id) => entrantId(arenaId, id)) }, joined: true, roomId: null },
-      { $set: { roomId } },
+  async claimSeats(pairings: readonly PairingDoc[]): Promise<Map<string, number>> {
+    if (pairings.length === 0) return new Map();
+    await this.entrants.bulkWrite(
+      pairings.flatMap((pairing) =>
+        pairing.players.map((p) => ({
+          updateOne: {
+            filter: { _id: entrantId(pairing.arenaId, p.id), joined: true, roomId: null },
+            update: { $set: { roomId: pairing._id } },
+          },
+        })),
+      ),
+      { ordered: false },
     );
-    return claimed.modifiedCount;
+    return this.seatedIn(pairings);
   }
 
   /**
-   * Frees players seated in a pairing that did not open, in one write; each one's `notBefore` is
-   * when they wait from (or, ahead, from when they may be paired again). Others' seats are kept.
+   * Frees players seated in pairings that did not open, in one write; each one's `notBefore` is
+   * when they wait from (or, ahead, from when they may be paired again). A seat of another
+   * pairing is kept.
    */
   async releaseSeats(
-    arenaId: string,
-    roomId: string,
-    seats: ReadonlyArray<{ playerId: string; notBefore: number }>,
+    seats: ReadonlyArray<{ arenaId: string; roomId: string; playerId: string; notBefore: number }>,
   ): Promise<void> {
+    if (seats.length === 0) return;
     await this.entrants.bulkWrite(
-      seats.map(({ playerId, notBefore }) => ({
+      seats.map(({ arenaId, roomId, playerId, notBefore }) => ({
         updateOne: {
           filter: { _id: entrantId(arenaId, playerId), roomId },
           update: { $set: { roomId: null, freeSince: notBefore } },
@@ -249,8 +258,9 @@ export class ArenaRepository implements OnModuleInit {
     await this.pairings.updateMany({ _id: { $in: [...roomIds] } }, { $set: { state: 'finished' } });
   }
 
-  async addPairing(pairing: PairingDoc): Promise<void> {
-    await this.pairings.insertOne(pairing);
+  async addPairings(pairings: readonly PairingDoc[]): Promise<void> {
+    if (pairings.length === 0) return;
+    await this.pairings.insertMany([...pairings]);
   }
 
   /** Pairings still opening that were started before `before` (a replica stopped half way). */
@@ -258,16 +268,32 @@ export class ArenaRepository implements OnModuleInit {
     return this.pairings.find({ state: 'opening', at: { $lt: before } }).toArray();
   }
 
-  /** How many of the pairing's players are seated in its room. */
-  async seatedIn(pairing: Pick<PairingDoc, '_id' | 'arenaId' | 'players'>): Promise<number> {
-    return this.entrants.countDocuments({
-      _id: { $in: pairing.players.map((p) => entrantId(pairing.arenaId, p.id)) },
-      roomId: pairing._id,
-    });
+  /** How many of each pairing's players are seated in its room, by pairing, in one read. */
+  async seatedIn(
+    pairings: ReadonlyArray<Pick<PairingDoc, '_id' | 'arenaId' | 'players'>>,
+  ): Promise<Map<string, number>> {
+    const seated = new Map(pairings.map((p) => [p._id, 0]));
+    if (pairings.length === 0) return seated;
+    const entrants = await this.entrants
+      .find(
+        {
+          _id: {
+            $in: pairings.flatMap((pairing) => pairing.players.map((p) => entrantId(pairing.arenaId, p.id))),
+          },
+          roomId: { $in: pairings.map((p) => p._id) },
+        },
+        { projection: { roomId: 1 } },
+      )
+      .toArray();
+    for (const { roomId } of entrants) {
+      if (roomId !== null && seated.has(roomId)) seated.set(roomId, (seated.get(roomId) ?? 0) + 1);
+    }
+    return seated;
   }
 
-  async setPairing(roomId: string, state: PairingState): Promise<void> {
-    await this.pairings.updateOne({ _id: roomId }, { $set: { state } });
+  async setPairings(roomIds: readonly string[], state: PairingState): Promise<void> {
+    if (roomIds.length === 0) return;
+    await this.pairings.updateMany({ _id: { $in: [...roomIds] } }, { $set: { state } });
   }
 
   async openPairings(arenaId: string): Promise<number> {

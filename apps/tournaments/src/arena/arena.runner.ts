@@ -3,8 +3,8 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import {
   type ArenaPrizeRequest,
   type ArenaPrizeResponse,
-  type OpenArenaRoomRequest,
-  type OpenArenaRoomResponse,
+  type OpenArenaRoomsRequest,
+  type OpenArenaRoomsResponse,
   eventOfArena,
   type Person,
   Requests,
@@ -15,6 +15,7 @@ import { Counter, Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
 import { type ArenaDoc, ArenaRepository, entrantId, type PairingDoc } from './arena.repository';
 import { ArenaService } from './arena.service';
+import { inBatches, planAnswers, planClaims, seatsOf } from './openings';
 import { notInHand, pairFree, pairingWait } from './pairing';
 import { type ArenaWindow, currentOrNextArena, isRunning, previousArena } from './schedule';
 import { prizesFor } from './standings';
@@ -84,8 +85,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     this.openingSteps = new Histogram({
       name: 'oasis_arena_opening_seconds',
       help:
-        'The steps of an arena room opening: queued (paired, waiting for a free slot), pairing (its write), ' +
-        'claim (both seats), rooms (rooms opening it), playing (marked open), total (from its slot to marked open).',
+        'The steps of opening a batch of arena rooms (one each per batch): queued (paired, waiting for a free ' +
+        'slot), pairing (their one write), claim (all seats, one write and one read), rooms (rooms opening ' +
+        'them, one request), playing (marked open), total (from its slot to the last marked).',
       labelNames: ['step'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [metrics.registry],
@@ -190,10 +192,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Pairs the arena's free players and starts their rooms' openings, ARENA_OPENINGS_AT_ONCE at a
-   * time, without waiting for them: a player freed meanwhile is paired at the next round. Players
-   * whose opening this replica has in hand are left out; the claims stay the authority (another
-   * replica, or a stale read, at worst costs an opening refused as taken).
+   * Pairs the arena's free players and starts their rooms' openings, ARENA_OPENING_BATCH pairs to
+   * a batch and ARENA_OPENINGS_AT_ONCE batches at a time, without waiting for them: a player freed
+   * meanwhile is paired at the next round. Players whose opening this replica has in hand are left
+   * out; the claims stay the authority (another replica, or a stale read, at worst costs an
+   * opening refused as taken).
    */
   private async pair(arena: ArenaWindow, nowMs: number): Promise<void> {
     // Those in hand before the read: one settled during it may still read as free.
@@ -202,156 +205,184 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     if (free.length < 2) return;
     const byId = new Map(free.map((e) => [e.playerId, e]));
     const person = (id: string): Person => ({ id, name: byId.get(id)?.name ?? id });
-    for (const [a, b] of pairFree(free)) {
-      const seats = [a, b].map((id) => entrantId(arena.arenaId, id));
-      for (const seat of seats) this.seating.add(seat);
+    const freeSince = (id: string): number => byId.get(id)?.freeSince ?? nowMs;
+    for (const batch of inBatches(pairFree(free), this.config.ARENA_OPENING_BATCH)) {
+      const seats = batch.flat().map((id) => entrantId(arena.arenaId, id));
       const queued = this.openingSteps.startTimer({ step: 'queued' });
-      const opening: Promise<void> = this.openings(async () => {
+      this.inHand(seats, async () => {
         queued();
         if (this.stopping || Date.now() >= arena.endsAt) return;
-        const freeSince = [a, b].map((id) => byId.get(id)?.freeSince ?? nowMs);
+        const at = Date.now();
+        const pairings = batch.map(([a, b]): PairingDoc => ({
+          _id: newRoomId(),
+          arenaId: arena.arenaId,
+          players: [person(a), person(b)],
+          state: 'opening',
+          at,
+        }));
         const total = this.openingSteps.startTimer({ step: 'total' });
-        try {
-          this.openingOutcomes.inc({ outcome: await this.open(arena, [person(a), person(b)], freeSince) });
-          total();
-        } catch (error) {
-          this.openingOutcomes.inc({ outcome: 'failed' });
-          throw error;
-        }
-      })
-        .catch((error: unknown) =>
-          this.logger.warn(
-            { err: error, arenaId: arena.arenaId },
-            'opening an arena room failed; resuming later',
-          ),
-        )
-        .finally(() => {
-          for (const seat of seats) this.seating.delete(seat);
-          this.openingsInHand.delete(opening);
-        });
-      this.openingsInHand.add(opening);
+        await this.open(arena, pairings, freeSince);
+        total();
+      });
     }
   }
 
   /**
-   * Writes the pairing (so a replica that takes over finds it), seats both players in it, then
-   * asks rooms to open it.
+   * Runs a batch's work in one of the ARENA_OPENINGS_AT_ONCE slots, its players' seats in hand
+   * until it ends (not paired again meanwhile); awaited at shutdown. A failure is left to
+   * resumeOpenings.
+   */
+  private inHand(seats: readonly string[], work: () => Promise<void>): void {
+    for (const seat of seats) this.seating.add(seat);
+    const kept: Promise<void> = this.openings(work)
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'opening arena rooms failed; resuming later'),
+      )
+      .finally(() => {
+        for (const seat of seats) this.seating.delete(seat);
+        this.openingsInHand.delete(kept);
+      });
+    this.openingsInHand.add(kept);
+  }
+
+  /**
+   * Writes a batch's pairings (so a replica that takes over finds them), seats their players,
+   * then asks rooms to open them, each step one write or request for the whole batch.
    */
   private async open(
     arena: ArenaWindow,
-    players: [Person, Person],
-    freeSince: number[],
-  ): Promise<'opened' | 'taken' | 'busy' | 'ended'> {
-    const arenaId = arena.arenaId;
-    const roomId = newRoomId();
-    const ids = players.map((p) => p.id);
-    this.openingRooms.add(roomId);
+    pairings: readonly PairingDoc[],
+    freeSince: (playerId: string) => number,
+  ): Promise<void> {
+    const ids = pairings.map((p) => p._id);
+    for (const id of ids) this.openingRooms.add(id);
+    const outcomes = new Map<string, number>();
+    const count = (outcome: string, n: number): void => {
+      if (n === 0) return;
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + n);
+      this.openingOutcomes.inc({ outcome }, n);
+    };
     try {
-      const pairing: PairingDoc = { _id: roomId, arenaId, players, state: 'opening', at: Date.now() };
-      await this.timed('pairing', () => this.repository.addPairing(pairing));
+      await this.timed('pairing', () => this.repository.addPairings(pairings));
       // Settling counts the open pairings once the arena has ended: one written after that count
-      // would be a game the final standings miss, so it is dropped here instead.
+      // would be a game the final standings miss, so they are dropped here instead.
       if (Date.now() >= arena.endsAt) {
-        await this.repository.setPairing(roomId, 'failed');
-        return 'ended';
+        await this.repository.setPairings(ids, 'failed');
+        count('ended', pairings.length);
+        return;
       }
-      const claimed = await this.timed('claim', () => this.repository.claim(arenaId, ids, roomId));
-      if (claimed < 2) {
-        // Taken by another pairing: whoever was seated here waits on from when they were free.
-        const seats = ids.map((playerId, i) => ({ playerId, notBefore: freeSince[i] ?? Date.now() }));
-        if (claimed > 0) await this.repository.releaseSeats(arenaId, roomId, seats);
-        await this.repository.setPairing(roomId, 'failed');
-        return 'taken';
+      const seated = await this.timed('claim', () => this.repository.claimSeats(pairings));
+      // Taken by another pairing: whoever was seated here waits on from when they were free.
+      const claims = planClaims(pairings, seated, freeSince);
+      if (claims.taken.length > 0) {
+        await this.repository.releaseSeats(claims.release);
+        await this.repository.setPairings(
+          claims.taken.map((p) => p._id),
+          'failed',
+        );
+        count('taken', claims.taken.length);
       }
+      if (claims.claimed.length === 0) return;
       // Rooms opens a room once however often asked: an answer that did not come is asked for
       // once more at once, rather than after the wait for a stopped replica's openings.
-      const opened = await this.askRooms(pairing).catch((error: unknown) => {
-        this.logger.warn({ err: error, roomId }, 'opening an arena room failed; asking again');
-        return this.askRooms(pairing);
+      const answered = await this.askRooms(claims.claimed).catch((error: unknown) => {
+        this.logger.warn({ err: error, arenaId: arena.arenaId }, 'opening arena rooms failed; asking again');
+        return this.askRooms(claims.claimed);
       });
-      if (!opened) return 'busy';
+      count('opened', answered.opened.length);
+      count('busy', answered.busy.length);
+      // Each player's own wait: the one freed first waited longer than the pair's latest.
+      const openedAt = Date.now();
+      for (const pairing of answered.opened) {
+        for (const { id } of pairing.players) {
+          const wait = pairingWait(freeSince(id), arena.startsAt, openedAt);
+          if (wait !== null) this.pairingLatency.observe(wait);
+        }
+      }
+    } catch (error) {
+      const settled = [...outcomes.values()].reduce((sum, n) => sum + n, 0);
+      count('failed', pairings.length - settled);
+      throw error;
     } finally {
-      this.openingRooms.delete(roomId);
+      for (const id of ids) this.openingRooms.delete(id);
     }
-    // Each player's own wait: the one freed first waited longer than the pair's latest.
-    const openedAt = Date.now();
-    for (const since of freeSince) {
-      const wait = pairingWait(since, arena.startsAt, openedAt);
-      if (wait !== null) this.pairingLatency.observe(wait);
-    }
-    return 'opened';
   }
 
-  /** Asks rooms to open the pairing's room; true once opened, false (both freed) when a player is busy. */
-  private async askRooms(pairing: PairingDoc): Promise<boolean> {
-    const request: OpenArenaRoomRequest = {
-      roomId: pairing._id,
-      arenaId: pairing.arenaId,
-      players: pairing.players as [Person, Person],
+  /**
+   * Asks rooms to open the pairings' rooms, in one request, and writes what came of it: the ones
+   * opened are playing; the ones with a player busy are given up and their players freed (the busy
+   * one later).
+   */
+  private async askRooms(
+    pairings: readonly PairingDoc[],
+  ): Promise<{ opened: PairingDoc[]; busy: PairingDoc[] }> {
+    const request: OpenArenaRoomsRequest = {
+      rooms: pairings.map((p) => ({
+        roomId: p._id,
+        arenaId: p.arenaId,
+        players: p.players as [Person, Person],
+      })),
     };
     const answer = await this.timed('rooms', () =>
-      this.rpc.request<OpenArenaRoomResponse>(Requests.rooms.openArena, request),
+      this.rpc.request<OpenArenaRoomsResponse>(Requests.rooms.openArena, request),
     );
-    if (answer.opened) {
-      await this.timed('playing', () => this.repository.setPairing(pairing._id, 'playing'));
+    const plan = planAnswers(pairings, answer.rooms, Date.now(), this.config.ARENA_BUSY_RETRY_MS);
+    if (plan.opened.length > 0) {
+      await this.timed('playing', () =>
+        this.repository.setPairings(
+          plan.opened.map((p) => p._id),
+          'playing',
+        ),
+      );
       // A room opened is news, whether a new pairing or one a stopped replica left half done: the
       // event pages (and their players) learn of it from the notice (folded to one a second).
-      this.arenas.changed(
-        eventOfArena(pairing.arenaId),
-        pairing.players.map((p) => p.id),
-      );
-      this.logger.info({ arenaId: pairing.arenaId, roomId: pairing._id }, 'arena room opened');
-      return true;
+      const players = new Map<string, string[]>();
+      for (const p of plan.opened) {
+        const eventId = eventOfArena(p.arenaId);
+        players.set(eventId, [...(players.get(eventId) ?? []), ...p.players.map((x) => x.id)]);
+      }
+      for (const [eventId, ids] of players) this.arenas.changed(eventId, ids);
+      this.logger.info({ rooms: plan.opened.length }, 'arena rooms opened');
     }
     // A player in another room (a quick battle, another arena): both wait, the busy one longer.
-    const now = Date.now();
-    await this.repository.releaseSeats(
-      pairing.arenaId,
-      pairing._id,
-      pairing.players.map((p) => ({
-        playerId: p.id,
-        notBefore: answer.busy.includes(p.id) ? now + this.config.ARENA_BUSY_RETRY_MS : now,
-      })),
-    );
-    await this.repository.setPairing(pairing._id, 'failed');
-    return false;
+    if (plan.busy.length > 0) {
+      await this.repository.releaseSeats(plan.release);
+      await this.repository.setPairings(
+        plan.busy.map((p) => p._id),
+        'failed',
+      );
+    }
+    return plan;
   }
 
   /**
    * Openings left half done (by a stopped replica, or one of this replica's that failed): asked
-   * again when both players are seated (rooms opens each room once), else given up. They run
-   * beside the new openings, not in the round; one in hand here is not taken up twice.
+   * again, in batches, when both players are seated (rooms opens each room once), else given up.
+   * They run beside the new openings, not in the round; one in hand here is not taken up twice.
    */
   private async resumeOpenings(nowMs: number): Promise<void> {
-    const stale = await this.repository.openingSince(nowMs - 2 * this.config.RPC_TIMEOUT_MS);
-    for (const pairing of stale) {
-      if (this.openingRooms.has(pairing._id)) continue;
-      this.openingRooms.add(pairing._id);
-      const seats = pairing.players.map((p) => entrantId(pairing.arenaId, p.id));
-      for (const seat of seats) this.seating.add(seat);
-      const resumed: Promise<void> = this.openings(async () => {
-        if (this.stopping) return;
-        const seated = await this.repository.seatedIn(pairing);
-        if (seated === 2) {
-          await this.askRooms(pairing);
-          return;
+    const stale = (await this.repository.openingSince(nowMs - 2 * this.config.RPC_TIMEOUT_MS)).filter(
+      (p) => !this.openingRooms.has(p._id),
+    );
+    for (const batch of inBatches(stale, this.config.ARENA_OPENING_BATCH)) {
+      const ids = batch.map((p) => p._id);
+      for (const id of ids) this.openingRooms.add(id);
+      const seats = batch.flatMap((p) => p.players.map((x) => entrantId(p.arenaId, x.id)));
+      this.inHand(seats, async () => {
+        try {
+          if (this.stopping) return;
+          const claims = planClaims(batch, await this.repository.seatedIn(batch), () => nowMs);
+          if (claims.claimed.length > 0) await this.askRooms(claims.claimed);
+          if (claims.taken.length === 0) return;
+          await this.repository.releaseSeats(claims.taken.flatMap((p) => seatsOf(p, () => nowMs)));
+          await this.repository.setPairings(
+            claims.taken.map((p) => p._id),
+            'failed',
+          );
+        } finally {
+          for (const id of ids) this.openingRooms.delete(id);
         }
-        await this.repository.releaseSeats(
-          pairing.arenaId,
-          pairing._id,
-          pairing.players.map((p) => ({ playerId: p.id, notBefore: nowMs })),
-        );
-        await this.repository.setPairing(pairing._id, 'failed');
-      })
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error, roomId: pairing._id }, 'opening an arena room failed; retrying'),
-        )
-        .finally(() => {
-          this.openingRooms.delete(pairing._id);
-          for (const seat of seats) this.seating.delete(seat);
-          this.openingsInHand.delete(resumed);
-        });
-      this.openingsInHand.add(resumed);
+      });
     }
   }
 
