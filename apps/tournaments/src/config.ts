@@ -39,9 +39,10 @@ export const tournamentsEnv = baseEnv.merge(mongoEnv).extend({
   ARENA_OPENINGS_AT_ONCE: z.coerce.number().int().min(1).max(100).default(32),
   /**
    * Pairs of a round opened in one batch: their pairings, seats and states one write each, their
-   * rooms one request to rooms (at most ARENA_ROOMS_PER_REQUEST).
+   * rooms one request to rooms (at most ARENA_ROOMS_PER_REQUEST, so that a batch's seats fit in
+   * one write).
    */
-  ARENA_OPENING_BATCH: z.coerce.number().int().min(1).max(ARENA_ROOMS_PER_REQUEST).default(50),
+  ARENA_OPENING_BATCH: z.coerce.number().int().min(1).max(ARENA_ROOMS_PER_REQUEST).default(40),
   /** Players shown in an arena's standings, at most (the first ones). */
   STANDINGS_SHOWN: z.coerce.number().int().min(3).max(1000).default(100),
 });

@@ -173,8 +173,11 @@ export type OpenArenaRoomRequest = { roomId: string; arenaId: string; players: [
 /** `busy`: the players who play in another room (nothing was opened). */
 export type OpenArenaRoomResponse = { opened: true; roomId: string } | { opened: false; busy: string[] };
 
-/** Arena rooms one rooms.open-arena request opens at most. */
-export const ARENA_ROOMS_PER_REQUEST = 200;
+/**
+ * Arena rooms one rooms.open-arena request opens at most: their seats (two a room) stay under 100,
+ * the statements of one write and the ids of one `_id` list that FerretDB v1 takes (ADR 0023).
+ */
+export const ARENA_ROOMS_PER_REQUEST = 49;
 export const openArenaRoomsRequestSchema = z.object({
   rooms: z.array(openArenaRoomRequestSchema).min(1).max(ARENA_ROOMS_PER_REQUEST),
 });
