@@ -33,6 +33,11 @@ export const tournamentsEnv = baseEnv.merge(mongoEnv).extend({
   /** How long to wait for rooms or rewards to answer. */
   RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
   /**
+   * How long to wait for rooms to open a batch of arena rooms: its writes queue behind the other
+   * services' in the database, and a batch asked again while rooms still opens it waits longer.
+   */
+  ARENA_ROOMS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
    * Batches of arena room openings the lease holder runs at once (each is a few writes and a
    * request to rooms, mostly waiting on the databases; the rounds do not wait for them).
    */

@@ -308,6 +308,7 @@ function batchSuite(infra: () => TestInfra) {
         ARENA_TICK_MS: '50',
         ARENA_BUSY_RETRY_MS: '60000',
         RPC_TIMEOUT_MS: '1000',
+        ARENA_ROOMS_TIMEOUT_MS: '1000',
       });
       const name = (p: string) => `${p}-${startsAt}`;
       const id = () => randomBytes(12).toString('hex');

@@ -437,7 +437,7 @@ export class RoomsService {
     const plan = planJoin(waiting, second, '', now, cryptoRandom);
     if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
     // Null: already in the log, a repeat of this request whose first try opened the room.
-    if ((await this.appendNewRoom({ ...plan.next, version: 1 }, now)) === null) return;
+    if ((await this.appendNewRoom({ ...plan.next, version: 1 }, now, 'later')) === null) return;
     this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
   }
 
@@ -602,9 +602,15 @@ export class RoomsService {
 
   /**
    * Logs a new room as its stream's first entry, then pushes and projects it. Null when the room
-   * is in the log already: whether that is a repeat or a fault is the caller's to say.
+   * is in the log already: whether that is a repeat or a fault is the caller's to say. `later`
+   * projects it without waiting: an arena room is never a Play now candidate, so its answer need
+   * not wait for the list's write (the projector makes it in any case).
    */
-  private async appendNewRoom(room: RoomRecord, nowMs: number): Promise<RoomView | null> {
+  private async appendNewRoom(
+    room: RoomRecord,
+    nowMs: number,
+    project: 'now' | 'later' = 'now',
+  ): Promise<RoomView | null> {
     const view = toRoomView(room, nowMs);
     const entry: RoomLogEntry = {
       room,
@@ -616,7 +622,8 @@ export class RoomsService {
     if (seq === null) return null;
     this.recent.set(room, seq);
     this.push(roomPushes(null, { next: room }, view));
-    await this.projectNow(entry);
+    if (project === 'now') await this.projectNow(entry);
+    else void this.projectNow(entry);
     return view;
   }
 

@@ -324,7 +324,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       })),
     };
     const answer = await this.timed('rooms', () =>
-      this.rpc.request<OpenArenaRoomsResponse>(Requests.rooms.openArena, request),
+      this.rpc.request<OpenArenaRoomsResponse>(
+        Requests.rooms.openArena,
+        request,
+        this.config.ARENA_ROOMS_TIMEOUT_MS,
+      ),
     );
     const plan = planAnswers(pairings, answer.rooms, Date.now(), this.config.ARENA_BUSY_RETRY_MS);
     if (plan.opened.length > 0) {
