@@ -55,7 +55,13 @@ const THINK_MS = Number(opts.think);
 const REPLICAS = Math.max(1, Number(opts.replicas));
 const SERVER_METRIC = 'oasis_arena_pairing_seconds';
 /** The server's histograms of the parts of a pairing: the rounds, each step of an opening, the scoring. */
-const PARTS = ['oasis_arena_round_seconds', 'oasis_arena_opening_seconds', 'oasis_arena_scored_seconds'];
+const PARTS = [
+  'oasis_arena_round_seconds',
+  'oasis_arena_opening_seconds',
+  'oasis_arena_scored_seconds',
+  // Rooms' own part of an opening's `rooms` step.
+  'oasis_rooms_arena_opening_seconds',
+];
 // The arena starts at the next multiple of EVERY_MS (epoch-aligned); the pause gives the bots time
 // to register and join before it.
 const PAUSE_MS = 30_000;
@@ -296,7 +302,7 @@ async function serverHistogram(s: Stack) {
   // Where an opening's time goes, and the rest of a freed player's wait: summed over the replicas.
   const parts = new Map<string, { count: number; sum: number; buckets: Map<number, number> }>();
   const openings: Record<string, number> = {};
-  for (const app of s.apps.filter((a) => a.name === 'tournaments')) {
+  for (const app of s.apps.filter((a) => a.name === 'tournaments' || a.name === 'rooms')) {
     const text = await fetch(`http://127.0.0.1:${app.port}/metrics`, { signal: AbortSignal.timeout(5000) })
       .then((r) => r.text())
       .catch((e: Error) => (error('metrics scrape', `${app.port}: ${e.message}`), ''));
@@ -318,7 +324,7 @@ async function serverHistogram(s: Stack) {
         openings[labels.outcome ?? ''] = (openings[labels.outcome ?? ''] ?? 0) + value;
       else if (PARTS.some((p) => name.startsWith(p))) {
         const family = PARTS.find((p) => name.startsWith(p)) ?? '';
-        const key = `${family.replace(/^oasis_arena_|_seconds$/g, '')}${labels.step ? ` ${labels.step}` : ''}`;
+        const key = `${family.replace(/^oasis_arena_|^oasis_|_seconds$/g, '')}${labels.step ? ` ${labels.step}` : ''}`;
         const part = parts.get(key) ?? { count: 0, sum: 0, buckets: new Map<number, number>() };
         parts.set(key, part);
         const suffix = name.slice(family.length);
