@@ -67,6 +67,12 @@ export class RoomsRepository {
     }
   }
 
+  /** Removes deleted rooms' documents, in one write. */
+  async projectDeletedMany(roomIds: readonly string[]): Promise<void> {
+    if (roomIds.length === 0) return;
+    await this.rooms.collection.deleteMany({ _id: { $in: [...roomIds] } } as never);
+  }
+
   /** Removes a deleted room's document (lists and Play now no longer see it). */
   async projectDeleted(roomId: string): Promise<void> {
     await this.rooms.collection.deleteOne({ _id: roomId } as never);

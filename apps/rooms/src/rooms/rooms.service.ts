@@ -407,6 +407,9 @@ export class RoomsService {
     const answer = () => requests.map((r) => answers.get(r.roomId) ?? opened(r.roomId));
     if (rooms.length === 0) return answer();
     this.assertCanLog();
+    // Reserved beside the leaves and memberships, for every room asked (a busy one's number goes unused).
+    const numbers = this.step('numbers', () => this.repository.reserveRoomNumbers(rooms.length));
+    numbers.catch(() => undefined);
     const seats = seatsOf(rooms);
     await this.step('leave', () => this.leaveFinishedArenas(seats));
     const now = Date.now();
@@ -417,9 +420,7 @@ export class RoomsService {
     for (const [roomId, busy] of plan.busy) answers.set(roomId, busy);
     await this.repository.releaseSeats(plan.release);
     if (plan.open.length === 0) return answer();
-    const first = await this.step('numbers', () =>
-      this.repository.reserveRoomNumbers(plan.open.length),
-    ).catch(async (error: unknown) => {
+    const first = await numbers.catch(async (error: unknown) => {
       await this.repository.releaseSeats(seatsOf(plan.open));
       throw error;
     });
@@ -514,16 +515,41 @@ export class RoomsService {
       if (!room || !playerId || room.gameType !== 'tournament' || !seatOf(room, playerId)) continue;
       if (room.whosTurn.gameOver) leavers.set(room._id, [...(leavers.get(room._id) ?? []), playerId]);
     }
+    // The leaves' database writes (memberships released, rooms projected) wait for them all: two
+    // writes for the batch instead of two a room, queued behind each other in the database.
+    const deferred: DeferredWrites = { released: [], projected: [] };
     await Promise.all(
       [...leavers].map(async ([id, players]) => {
-        for (const playerId of players) await this.leaveFinishedArena(id, playerId);
+        for (const playerId of players) await this.leaveFinishedArena(id, playerId, deferred);
       }),
     );
+    await Promise.all([this.repository.releaseSeats(deferred.released), this.projectAll(deferred.projected)]);
   }
 
-  private async leaveFinishedArena(roomId: string, playerId: string): Promise<void> {
-    await this.change(roomId, (r, now) =>
-      seatOf(r, playerId) && r.whosTurn.gameOver ? planLeave(r, playerId, now) : { unchanged: true },
+  /** Writes changes of rooms' players to MongoDB at once: the deletions in one write (see projectNow). */
+  private async projectAll(entries: readonly RoomLogEntry[]): Promise<void> {
+    const deleted = entries.filter((e) => e.deleted).map((e) => e.room._id);
+    await Promise.all([
+      ...entries.filter((e) => !e.deleted).map((e) => this.projectNow(e)),
+      this.repository.projectDeletedMany(deleted).catch((error: unknown) => {
+        this.logger.warn(
+          { err: error, rooms: deleted.length },
+          'projecting deletions at once failed; the projector will',
+        );
+      }),
+    ]);
+  }
+
+  private async leaveFinishedArena(
+    roomId: string,
+    playerId: string,
+    deferred: DeferredWrites,
+  ): Promise<void> {
+    await this.change(
+      roomId,
+      (r, now) =>
+        seatOf(r, playerId) && r.whosTurn.gameOver ? planLeave(r, playerId, now) : { unchanged: true },
+      deferred,
     ).catch((error: unknown) => {
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
     });
@@ -565,6 +591,7 @@ export class RoomsService {
   private async change(
     roomId: unknown,
     decide: (room: RoomRecord, nowMs: number) => Plan,
+    deferred?: DeferredWrites,
   ): Promise<RoomRecord> {
     const recent = typeof roomId === 'string' ? this.recent.get(roomId) : undefined;
     if (recent) {
@@ -576,7 +603,7 @@ export class RoomsService {
         plan = undefined; // judged again below on the logged room
       }
       if (plan && !isUnchanged(plan)) {
-        const written = await this.write(recent, plan, now);
+        const written = await this.write(recent, plan, now, deferred);
         if (written) return written;
       }
       this.recent.delete(recent.room._id);
@@ -586,7 +613,7 @@ export class RoomsService {
       const now = Date.now();
       const plan = decide(loaded.room, now);
       if (isUnchanged(plan)) return loaded.room;
-      const written = await this.write(loaded, plan, now);
+      const written = await this.write(loaded, plan, now, deferred);
       if (written) return written;
       if (attempt >= MAX_ATTEMPTS) throw new AppError('CONFLICT', ROOM_MESSAGES.concurrent);
       await sleep(2 + Math.floor(Math.random() * 8 * attempt));
@@ -597,6 +624,7 @@ export class RoomsService {
     { room, seq }: { room: RoomRecord; seq: number },
     change: Transition,
     nowMs: number,
+    deferred?: DeferredWrites,
   ): Promise<RoomRecord | null> {
     // 503 while a stream is full: a change that cannot be logged or published is not made.
     this.assertCanLog();
@@ -613,22 +641,17 @@ export class RoomsService {
     this.push(roomPushes(room, change, view));
     if (change.deleted) this.recent.delete(room._id);
     else this.recent.set(next, appended);
-    if (change.deleted) {
-      await this.repository.releaseMemberships(
-        room.players.map((p) => p.id),
-        room._id,
-      );
-      this.logger.info({ roomId: room._id, reason: change.deleted.reason }, 'room deleted');
-    } else if (change.next.players.length < room.players.length) {
-      const remaining = new Set(change.next.players.map((p) => p.id));
-      await this.repository.releaseMemberships(
-        room.players.filter((p) => !remaining.has(p.id)).map((p) => p.id),
-        room._id,
-      );
-    }
+    const remaining = new Set(change.deleted ? [] : change.next.players.map((p) => p.id));
+    const left = room.players.filter((p) => !remaining.has(p.id)).map((p) => p.id);
+    if (deferred) deferred.released.push(...left.map((playerId) => ({ playerId, roomId: room._id })));
+    else await this.repository.releaseMemberships(left, room._id);
+    if (change.deleted) this.logger.info({ roomId: room._id, reason: change.deleted.reason }, 'room deleted');
     // Who is in which room is what lists, Play now and memberships go by: written before the
     // answer. A game started or ended is written by the projector at once, off the move's path.
-    if (entry.deleted || playersChanged(room, next)) await this.projectNow(entry);
+    if (entry.deleted || playersChanged(room, next)) {
+      if (deferred) deferred.projected.push(entry);
+      else await this.projectNow(entry);
+    }
     return next;
   }
 
@@ -761,6 +784,12 @@ function isListed(before: RoomRecord, after: RoomRecord): boolean {
     before.gameStarted !== after.gameStarted ||
     before.gameOver !== after.gameOver
   );
+}
+
+/** Database writes of room changes made together, done after them (see leaveFinishedArenas). */
+interface DeferredWrites {
+  released: ArenaSeat[];
+  projected: RoomLogEntry[];
 }
 
 const opened = (roomId: string): OpenArenaRoomResponse => ({ opened: true, roomId });
