@@ -185,12 +185,19 @@ export class RoomsRepository {
     return this.memberships.find({ _id: { $in: [...playerIds] } }).lean<MembershipRecord[]>();
   }
 
-  /** Releases each player's membership of its room, in one write (a membership of another room stays). */
+  /**
+   * Releases each player's membership of its room (a membership of another room stays), in a
+   * write per RELEASED_AT_ONCE players: the top-level `_id` list lets FerretDB find them by index
+   * (ADR 0023) instead of reading every membership while it holds the write lock.
+   */
   async releaseSeats(seats: ReadonlyArray<{ playerId: string; roomId: string }>): Promise<void> {
-    if (seats.length === 0) return;
-    await this.memberships.deleteMany({
-      $or: seats.map(({ playerId, roomId }) => ({ _id: playerId, roomId })),
-    });
+    for (let i = 0; i < seats.length; i += RELEASED_AT_ONCE) {
+      const some = seats.slice(i, i + RELEASED_AT_ONCE);
+      await this.memberships.deleteMany({
+        _id: { $in: some.map((s) => s.playerId) },
+        $or: some.map(({ playerId, roomId }) => ({ _id: playerId, roomId })),
+      });
+    }
   }
 
   async membershipOf(playerId: string): Promise<MembershipRecord | null> {
@@ -203,6 +210,9 @@ export class RoomsRepository {
     await this.memberships.deleteMany({ _id: { $in: [...playerIds] }, roomId });
   }
 }
+
+/** Memberships one write releases at most: FerretDB's `_id` list by index takes 100 (ADR 0023). */
+const RELEASED_AT_ONCE = 98;
 
 /** A room as the collection holds it: the game state as its JSON text (see room.schema.ts). */
 type StoredRoom = Omit<RoomRecord, 'whosTurn'> & { whosTurn: string | GameState };
