@@ -21,6 +21,7 @@ import { StepError } from '../scripts/lib/log.ts';
 import {
   COREDNS_VERSION,
   ETCD_VERSION,
+  KUBE_ROUTER_VERSION,
   KUBERNETES_VERSION,
   readIfExists,
   ROOT,
@@ -174,22 +175,27 @@ export async function buildEtcd() {
   });
 }
 
-export async function buildCoreDns() {
-  return tool('coredns', COREDNS_VERSION, ['coredns'], async (dir, cache) => {
-    const args = [
-      'install',
-      '-trimpath',
-      '-ldflags',
-      '-s -w',
-      `github.com/coredns/coredns@${COREDNS_VERSION}`,
-    ];
-    const result = await run('go', args, {
-      cwd: dir,
-      capture: true,
-      env: { CGO_ENABLED: '0', GOCACHE: cache, GOBIN: TOOLS_BIN, GOTOOLCHAIN: 'local' },
-    });
-    if (result.code !== 0) throw new StepError(`go ${args.join(' ')} failed`, result.output);
+/** `go install package@version` into .tools/bin. */
+async function goInstall(packageAtVersion: string, cwd: string, cache: string) {
+  const args = ['install', '-trimpath', '-ldflags', '-s -w', packageAtVersion];
+  const result = await run('go', args, {
+    cwd,
+    capture: true,
+    env: { CGO_ENABLED: '0', GOCACHE: cache, GOBIN: TOOLS_BIN, GOTOOLCHAIN: 'local' },
   });
+  if (result.code !== 0) throw new StepError(`go ${args.join(' ')} failed`, result.output);
+}
+
+export async function buildCoreDns() {
+  return tool('coredns', COREDNS_VERSION, ['coredns'], (dir, cache) =>
+    goInstall(`github.com/coredns/coredns@${COREDNS_VERSION}`, dir, cache),
+  );
+}
+
+export async function buildKubeRouter() {
+  return tool('kube-router', KUBE_ROUTER_VERSION, ['kube-router'], (dir, cache) =>
+    goInstall(`github.com/cloudnativelabs/kube-router/v2/cmd/kube-router@${KUBE_ROUTER_VERSION}`, dir, cache),
+  );
 }
 
 /** The pod sandbox image's program (tools/k8s/pause), keyed by its source. */

@@ -1,7 +1,8 @@
 // `npm run stack:k8s`: Oasis 198 on a real one-node Kubernetes cluster run from binaries built
 // from source (see build.ts), the way Kubernetes' hack/local-up-cluster.sh runs one: etcd,
 // kube-apiserver (certificates made here), kube-controller-manager, kube-scheduler, Debian's
-// containerd with runc, kubelet, kube-proxy (iptables), the bridge CNI plugin and CoreDNS. The
+// containerd with runc, kubelet, kube-proxy (iptables), the bridge CNI plugin, CoreDNS and
+// kube-router's firewall, which enforces the NetworkPolicies (iptables and ipset). The
 // images `npm run images` builds are loaded into containerd, then the umbrella chart is installed
 // with Helm. `-- down` stops everything and removes what the node left behind.
 //
@@ -26,7 +27,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildCoreDns, buildEtcd, buildKubernetes, buildPause, bin } from './build.ts';
+import { buildCoreDns, buildEtcd, buildKubeRouter, buildKubernetes, buildPause, bin } from './build.ts';
 import { bold, dim, formatDuration, green, red, StepError } from '../scripts/lib/log.ts';
 import { isRunning, run, stopProcess } from '../scripts/lib/proc.ts';
 import { COREDNS_VERSION, HELM_BIN, readIfExists, ROOT, RUN_DIR } from '../scripts/lib/workspace.ts';
@@ -54,7 +55,7 @@ const ETCD_PEER_PORT = 2380;
 const API_PORT = 6443;
 export const NAMESPACE = 'oasis198';
 
-const images = {
+export const images = {
   pause: 'localhost/oasis198/pause:local',
   coredns: `localhost/oasis198/coredns:${COREDNS_VERSION}`,
   nats: 'localhost/oasis198/nats-k8s:local',
@@ -74,6 +75,7 @@ const COMPONENTS = [
   'containerd',
   'kubelet',
   'kube-proxy',
+  'kube-router',
 ] as const;
 type Component = (typeof COMPONENTS)[number];
 
@@ -116,15 +118,15 @@ async function waitFor(what: string, check: () => Promise<boolean> | boolean, ti
 // Host prerequisites
 
 async function hostPackages() {
-  const missing = ['containerd', 'runc'].filter(
-    (c) => spawnSync('sh', ['-c', `command -v ${c}`]).status !== 0,
+  // kube-router's firewall keeps the pods it selects in ipsets.
+  const missing = ['containerd', 'runc', 'ipset'].filter(
+    (c) => spawnSync('sh', ['-c', `command -v ${c} || test -x /usr/sbin/${c}`]).status !== 0,
   );
   if (!existsSync('/usr/lib/cni/bridge')) missing.push('containernetworking-plugins');
   if (missing.length === 0) return;
-  console.log(`… apt-get install containerd containernetworking-plugins`);
-  await sh('apt-get', ['install', '-y', 'containerd', 'containernetworking-plugins'], {
-    env: { DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  const packages = ['containerd', 'runc', 'ipset', 'containernetworking-plugins'];
+  console.log(`… apt-get install ${packages.join(' ')}`);
+  await sh('apt-get', ['install', '-y', ...packages], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
 async function kernelSettings() {
@@ -209,6 +211,7 @@ async function certificates(address: string) {
     ['kube-scheduler', '/CN=system:kube-scheduler'],
     ['kubelet', `/O=system:nodes/CN=system:node:${NODE_NAME}`],
     ['kube-proxy', '/CN=system:kube-proxy'],
+    ['kube-router', '/CN=oasis:kube-router'],
   ];
   for (const [name, subject] of clients) {
     await sign(name, subject, 'clientAuth');
@@ -413,6 +416,18 @@ function argsOf(name: Component, address: string): string[] {
       ];
     case 'kube-proxy':
       return [`--config=${path.join(STATE, 'kube-proxy.yaml')}`];
+    case 'kube-router':
+      // The firewall only: kube-proxy routes Services, the bridge plugin connects pods.
+      return [
+        `--kubeconfig=${kubeconfigOf(name)}`,
+        `--hostname-override=${NODE_NAME}`,
+        '--run-firewall=true',
+        '--run-router=false',
+        '--run-service-proxy=false',
+        '--enable-cni=false',
+        `--service-cluster-ip-range=${SERVICE_CIDR}`,
+        '--health-port=0',
+      ];
   }
 }
 
@@ -520,6 +535,7 @@ export async function up({ values = [] as string[] } = {}) {
     await buildKubernetes();
     await buildEtcd();
     await buildCoreDns();
+    await buildKubeRouter();
     await buildPause();
   });
   await kernelSettings();
@@ -590,6 +606,13 @@ export async function up({ values = [] as string[] } = {}) {
       'status',
       'deploy/hostpath-provisioner',
       '--timeout=180s',
+    );
+  });
+  // Before any release pod: every NetworkPolicy holds from its pods' first packet.
+  await step('kube-router: NetworkPolicies enforced', async () => {
+    await start('kube-router', address);
+    await waitFor("kube-router's firewall chains", () =>
+      /^:KUBE-ROUTER-FORWARD /m.test(spawnSync('iptables-save', { encoding: 'utf8' }).stdout ?? ''),
     );
   });
   const clusterReady = Date.now() - tCluster;
@@ -702,7 +725,7 @@ export async function down() {
   if (left.length) throw new StepError(`the cluster left behind:\n  ${left.join('\n  ')}`);
   console.log(
     bold(
-      `down in ${formatDuration(Date.now() - t0)}: no process, mount, network namespace, cgroup or KUBE-* rule left`,
+      `down in ${formatDuration(Date.now() - t0)}: no process, mount, network namespace, cgroup, KUBE-* rule or ipset left`,
     ),
   );
 }
@@ -745,6 +768,8 @@ export function leftovers(): string[] {
     const kube = saved.split('\n').filter((line) => /^:KUBE-|-j KUBE-/.test(line));
     if (kube.length) found.push(`${tool}: ${kube.length} KUBE-* chains and rules, e.g. ${kube[0]}`);
   }
+  const sets = kubeRouterSets();
+  if (sets.length) found.push(`${sets.length} ipsets of kube-router, e.g. ${sets[0]}`);
   if (existsSync(STATE)) found.push(`directory ${path.relative(ROOT, STATE)}`);
   return found;
 }
@@ -809,6 +834,8 @@ async function cleanUp() {
     removeCgroupTree(path.join('/sys/fs/cgroup', controller, 'kubepods'));
   }
   for (const tool of ['iptables', 'ip6tables']) removeKubeChains(tool);
+  // Once no rule refers to them.
+  for (const set of kubeRouterSets()) spawnSync('ipset', ['destroy', set]);
   for (const link of existsSync(CONTAINER_LOG_LINKS) ? readdirSync(CONTAINER_LOG_LINKS) : []) {
     const file = path.join(CONTAINER_LOG_LINKS, link);
     if (readlinkOrEmpty(file).startsWith(POD_LOGS + '/')) rmSync(file, { force: true });
@@ -834,6 +861,12 @@ function removeCgroupTree(dir: string) {
   } catch {
     // still holds a process, reported by the check below
   }
+}
+
+/** kube-router's ipsets (KUBE-SRC-…, KUBE-DST-…, kube-router-…, and their inet6: twins). */
+function kubeRouterSets(): string[] {
+  const listed = spawnSync('ipset', ['list', '-n'], { encoding: 'utf8' }).stdout ?? '';
+  return listed.split('\n').filter((name) => /^(inet6:)?(KUBE-|kube-router-)/.test(name));
 }
 
 /** Deletes every rule that jumps to a KUBE-* chain, then the chains, in each table. */

@@ -39,6 +39,11 @@ export const KUBERNETES_VERSION = 'v1.34.4';
 /** The one-node cluster of `npm run stack:k8s` (tools/k8s): etcd and CoreDNS beside KUBERNETES_VERSION. */
 export const ETCD_VERSION = 'v3.6.16';
 export const COREDNS_VERSION = 'v1.12.4';
+/**
+ * The cluster's NetworkPolicy engine: kube-router's firewall alone (iptables and ipset), the one
+ * enforcing engine this host's kernel and the module proxy allow (docs/adr/0028).
+ */
+export const KUBE_ROUTER_VERSION = 'v2.1.0';
 export const K8S_SCHEMAS_DIR = path.join(ROOT, '.tools', 'k8s-schemas');
 /** Python tools from PyPI, each in a virtualenv of its own: .tools/<name>-venv/bin/<name>. */
 export const venvOf = (name: string) => path.join(ROOT, '.tools', `${name}-venv`);
