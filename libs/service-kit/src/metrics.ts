@@ -3,6 +3,23 @@ import type { Connection } from 'mongoose';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
+ * Runs `work` and observes its time in `histogram` under `labels`, whether it resolves or throws:
+ * a step that failed took its time too.
+ */
+export async function timed<L extends string, T>(
+  histogram: Histogram<L>,
+  labels: Partial<Record<L, string | number>>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const end = histogram.startTimer(labels);
+  try {
+    return await work();
+  } finally {
+    end();
+  }
+}
+
+/**
  * A per-service Prometheus registry (not the global one, so several services can run in one
  * process in tests) with the metrics every service shares. Services add their own to `registry`.
  */
