@@ -80,7 +80,7 @@ describe('ArenaPushService', () => {
     push.onModuleDestroy();
   });
 
-  it('marks a frame `mine` for the pages of the players whose entry changed, folded ones included', async () => {
+  it('tells the pages of the players whose entry changed at once, and folds the standings', async () => {
     const push = new ArenaPushService(jetstream, rpc);
     push.onModuleInit();
     const [alice, bob, carol, visitor] = [
@@ -93,14 +93,20 @@ describe('ArenaPushService', () => {
     await jest.advanceTimersByTimeAsync(0);
     hear({ eventId: 'event-9', players: ['bob'] });
     hear({ eventId: 'event-9', players: ['carol', 42] });
+    // Within the interval: bob and carol hear of their new rooms now, with no read.
+    await jest.advanceTimersByTimeAsync(0);
+    expect([bob.got, carol.got].map((got) => got.slice(1))).toEqual([[{ mine: true }], [{ mine: true }]]);
+    expect(reads).toHaveLength(1);
+    // At its end, the standings once for everyone.
     await jest.advanceTimersByTimeAsync(1000);
     const mine = (w: typeof alice) => w.got.map((p) => p.mine === true);
     expect([mine(alice), mine(bob), mine(carol), mine(visitor)]).toEqual([
       [true, false],
-      [false, true],
-      [false, true],
+      [false, true, false],
+      [false, true, false],
       [false, false],
     ]);
+    expect(reads).toHaveLength(2);
     push.onModuleDestroy();
   });
 

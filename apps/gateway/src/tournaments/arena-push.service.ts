@@ -20,15 +20,17 @@ const frameOf = (push: ArenaPush): string => `event: ${ARENA_PUSH_EVENT}\ndata: 
 
 /**
  * Tells the event pages open on this replica that their arena changed (a join, a leave, a score,
- * its end), from the tournaments' core broadcast. At most one frame per event and
- * ARENA_PUSH_INTERVAL_MS: the first at once, the rest of the interval folded into one at its end.
- * Each frame carries the event as anyone sees it, read once here for all its watchers, so that
- * only the pages of players whose own entry changed ask tournaments again.
+ * its end), from the tournaments' core broadcast. The standings go out at most once per event and
+ * ARENA_PUSH_INTERVAL_MS: the first change at once, the rest of the interval folded into one frame
+ * at its end, carrying the event as anyone sees it, read once here for all its watchers. A player
+ * whose own entry changed (seated in a room, freed) is told at once, in a `mine` frame without the
+ * event: their page refetches their entry, and is not a second late to its new room.
  */
 @Injectable()
 export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
   private readonly listeners = new Map<string, Set<Listener>>();
-  private readonly cooldowns = new Map<string, { timer: NodeJS.Timeout; players: Set<string> | null }>();
+  /** Each event's interval after a frame of its standings; `folded` once a change waits for its end. */
+  private readonly cooldowns = new Map<string, { timer: NodeJS.Timeout; folded: boolean }>();
   /** Each event's frame being read and sent: the next one waits for it, so frames go out in order. */
   private readonly telling = new Map<string, Promise<void>>();
 
@@ -66,23 +68,34 @@ export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
   changed(eventId: string, players: readonly string[] = []): void {
     const cooldown = this.cooldowns.get(eventId);
     if (cooldown) {
-      cooldown.players = new Set([...(cooldown.players ?? []), ...players]);
+      cooldown.folded = true;
+      if (players.length > 0) this.inOrder(eventId, async () => this.tellMine(eventId, new Set(players)));
       return;
     }
-    const told = (this.telling.get(eventId) ?? Promise.resolve()).then(() =>
-      this.tell(eventId, new Set(players)),
-    );
+    this.inOrder(eventId, () => this.tell(eventId, new Set(players)));
+    const timer = setTimeout(() => {
+      const ended = this.cooldowns.get(eventId);
+      this.cooldowns.delete(eventId);
+      if (ended?.folded) this.changed(eventId);
+    }, ARENA_PUSH_INTERVAL_MS);
+    timer.unref();
+    this.cooldowns.set(eventId, { timer, folded: false });
+  }
+
+  /** Sends an event's frames in order: one waits for the read of the one before it. */
+  private inOrder(eventId: string, send: () => Promise<void>): void {
+    const told = (this.telling.get(eventId) ?? Promise.resolve()).then(send);
     this.telling.set(eventId, told);
     void told.finally(() => {
       if (this.telling.get(eventId) === told) this.telling.delete(eventId);
     });
-    const timer = setTimeout(() => {
-      const ended = this.cooldowns.get(eventId);
-      this.cooldowns.delete(eventId);
-      if (ended?.players) this.changed(eventId, [...ended.players]);
-    }, ARENA_PUSH_INTERVAL_MS);
-    timer.unref();
-    this.cooldowns.set(eventId, { timer, players: null });
+  }
+
+  private tellMine(eventId: string, players: ReadonlySet<string>): void {
+    const mine = frameOf({ mine: true });
+    for (const listener of this.listeners.get(eventId) ?? []) {
+      if (listener.player && players.has(listener.player)) listener.write(mine);
+    }
   }
 
   private async tell(eventId: string, players: ReadonlySet<string>): Promise<void> {
