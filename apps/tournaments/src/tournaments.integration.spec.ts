@@ -274,7 +274,8 @@ const entrant = (arenaId: string, playerId: string, roomId: string | null, freeS
 // A replica died mid-batch: some of its pairings had both seats, one had a seat taken by another
 // pairing, and six players are free. The next replica resumes the first in one rooms request,
 // gives the other up, and opens a round of three rooms in one request, through a lost answer and
-// a busy player. Rooms is a stand-in over NATS, the database is real.
+// a busy player. One resumed room's game ends and is scored while rooms answers: it stays
+// finished. Rooms is a stand-in over NATS, the database is real.
 function batchSuite(infra: () => TestInfra) {
   return () => {
     const EVERY = 600_000;
@@ -313,7 +314,7 @@ function batchSuite(infra: () => TestInfra) {
       const name = (p: string) => `${p}-${startsAt}`;
       const id = () => randomBytes(12).toString('hex');
       const now = Date.now();
-      const [resumedA, resumedB, half, other] = [id(), id(), id(), id()];
+      const [resumedA, resumedB, scoredMeanwhile, half, other] = [id(), id(), id(), id(), id()];
       const pairing = (roomId: string, players: string[], state: string) => ({
         _id: roomId,
         arenaId,
@@ -328,6 +329,7 @@ function batchSuite(infra: () => TestInfra) {
         .insertMany([
           pairing(resumedA, ['eve', 'fay'], 'opening'),
           pairing(resumedB, ['gus', 'hal'], 'opening'),
+          pairing(scoredMeanwhile, ['lia', 'max'], 'opening'),
           pairing(half, ['ivy', 'jon'], 'opening'),
           pairing(other, ['kim', 'jon'], 'playing'),
         ] as never[]);
@@ -336,6 +338,8 @@ function batchSuite(infra: () => TestInfra) {
         ['fay', resumedA],
         ['gus', resumedB],
         ['hal', resumedB],
+        ['lia', scoredMeanwhile],
+        ['max', scoredMeanwhile],
         ['ivy', half],
         ['jon', other],
         ['kim', other],
@@ -354,6 +358,12 @@ function batchSuite(infra: () => TestInfra) {
           const { id: packetId, data } = codec.decode(msg.data);
           requests.push(data);
           const ids = data.rooms.flatMap((r) => r.players.map((p) => p.id));
+          // The room was opened by the dead replica's request: its game ends and is scored now.
+          if (data.rooms.some((r) => r.roomId === scoredMeanwhile)) {
+            await db
+              .collection<{ _id: string }>('pairings')
+              .updateOne({ _id: scoredMeanwhile }, { $set: { state: 'finished' } });
+          }
           if (!lost && ids.includes(name('lost'))) {
             lost = true;
             continue;
@@ -384,9 +394,21 @@ function batchSuite(infra: () => TestInfra) {
           what: 'the openings resumed',
         },
       );
-      // Resumed in one request, both rooms and only them.
+      // Resumed in one request, those rooms and only them; the one scored meanwhile stays finished.
       const resumed = requests.filter((r) => r.rooms.some((x) => x.roomId === resumedA));
-      expect(resumed.map((r) => r.rooms.map((x) => x.roomId).sort())).toEqual([[resumedA, resumedB].sort()]);
+      expect(resumed.map((r) => r.rooms.map((x) => x.roomId).sort())).toEqual([
+        [resumedA, resumedB, scoredMeanwhile].sort(),
+      ]);
+      expect(await state(scoredMeanwhile)).toBe('finished');
+      // Each room asked for carries its arena's end, from the schedule, as rooms refuses it after.
+      expect(new Set(requests.flatMap((r) => r.rooms.map((x) => x.endsAt)))).toEqual(
+        new Set([startsAt + EVERY - 1000]),
+      );
+      // After the arena's end, a player still in a game it paired is sent to that game's room.
+      const afterEnd = startsAt + EVERY - 500;
+      const eve = { userId: name('eve'), name: name('eve'), jti: 'j', exp: afterEnd / 1000 + 60 };
+      const between = await replica?.get(ArenaService).event('event-6', eve, afterEnd);
+      expect(between).toMatchObject({ joined: false, roomId: resumedA, arena: { status: 'upcoming' } });
       // The pairing whose other seat was taken is given up; its seated player is freed, the other keeps theirs.
       expect(await state(half)).toBe('failed');
       expect((await seatOf('ivy'))?.roomId).not.toBe(half);

@@ -20,7 +20,7 @@ export const eventOfArena = (arenaId: string): string => arenaId.split(':')[0] ?
 /** 'event-6' → 'Event 6': the name SPEC's event list shows. */
 export const arenaEventName = (eventId: string): string => eventId.replace(/^event-(\d+)$/, 'Event $1');
 
-/** The event page's live stream: event type `arena` (an ArenaPush), at most once a second per event. */
+/** The event page's live stream: event type `arena` (an ArenaPush); standings at most once a second per event. */
 export const ARENA_PUSH_EVENT = 'arena';
 export const ARENA_PUSH_INTERVAL_MS = 1000;
 
@@ -168,10 +168,21 @@ export const openArenaRoomRequestSchema = z.object({
   roomId: z.string().regex(/^[0-9a-f]{24}$/),
   arenaId: z.string().min(1).max(100),
   players: z.tuple([personSchema, personSchema]),
+  /** The arena's end (ms since the epoch): a room not opened by then is not opened at all. */
+  endsAt: z.int().positive().optional(),
 });
-export type OpenArenaRoomRequest = { roomId: string; arenaId: string; players: [Person, Person] };
-/** `busy`: the players who play in another room (nothing was opened). */
-export type OpenArenaRoomResponse = { opened: true; roomId: string } | { opened: false; busy: string[] };
+export type OpenArenaRoomRequest = {
+  roomId: string;
+  arenaId: string;
+  players: [Person, Person];
+  endsAt?: number;
+};
+/**
+ * Not opened: `busy` names the players who play in another room; `ended` says the arena's end
+ * came first (nobody is paired after it).
+ */
+export type OpenArenaRoomResponse =
+  { opened: true; roomId: string } | { opened: false; busy: string[]; ended?: true };
 
 /**
  * Arena rooms one rooms.open-arena request opens at most: their seats (two a room) stay under 100,

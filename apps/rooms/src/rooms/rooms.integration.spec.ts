@@ -409,6 +409,21 @@ function suite(infra: () => TestInfra) {
         roomNumber: two?.roomNumber,
         version: two?.version,
       });
+      // After the arena's end: a room opened before it still answers opened; a new one opens not,
+      // and holds nobody.
+      const ended = Date.now() - 1;
+      const late = { ...arenaRoom(cat, user('gus')), endsAt: ended };
+      const afterEnd = await call<OpenArenaRoomsResponse>(Requests.rooms.openArena, {
+        rooms: [{ ...first, endsAt: ended }, late],
+      });
+      expect(afterEnd.rooms).toEqual([
+        { opened: true, roomId: first.roomId },
+        { opened: false, busy: [], ended: true },
+      ]);
+      expect((await expectAppError(call(Requests.rooms.get, { roomId: late.roomId }))).code).toBe(
+        'NOT_FOUND',
+      );
+      expect((await expectAppError(call(Requests.rooms.mine, { caller: cat }))).code).toBe('NOT_FOUND');
       // A player in two rooms of one batch is refused as a whole.
       const twice = { rooms: [busy, { ...busy, roomId: arenaRoomId() }] };
       expect((await expectAppError(call(Requests.rooms.openArena, twice))).code).toBe('VALIDATION');

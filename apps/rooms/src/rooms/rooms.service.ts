@@ -40,6 +40,7 @@ import {
   Metrics,
   pastDeadline,
   readablePage,
+  timed,
   WorkLine,
 } from '@oasis198/service-kit';
 import { Types } from 'mongoose';
@@ -126,13 +127,8 @@ export class RoomsService {
   }
 
   /** Runs one step of an arena batch's opening and observes its time. */
-  private async step<T>(step: string, work: () => Promise<T>): Promise<T> {
-    const end = this.arenaSteps.startTimer({ step });
-    try {
-      return await work();
-    } finally {
-      end();
-    }
+  private step<T>(step: string, work: () => Promise<T>): Promise<T> {
+    return timed(this.arenaSteps, { step }, work);
   }
 
   // ---------------------------------------------------------------------------------- reads
@@ -376,7 +372,8 @@ export class RoomsService {
    * tournament room: 14 s turns, no passcode). A batch (`rooms`) is answered room by room; a
    * single room's request is a batch of one. Once per roomId: a retry finds it in the room log and
    * opens nothing more. A player still seated in their finished arena room leaves it first; a
-   * player in any other room is busy, and their room is not opened (the others are).
+   * player in any other room is busy, and their room is not opened (the others are). A room not
+   * in the log when a request comes after its arena's end (`endsAt`) is not opened: `ended`.
    */
   async openArena(request: unknown): Promise<OpenArenaRoomResponse | OpenArenaRoomsResponse> {
     if (typeof request === 'object' && request !== null && 'rooms' in request) {
@@ -403,6 +400,9 @@ export class RoomsService {
     const answers = new Map<string, OpenArenaRoomResponse>();
     const logged = await this.step('logged', () => Promise.all(requests.map((r) => this.log.last(r.roomId))));
     for (const [i, r] of requests.entries()) if (logged[i]) answers.set(r.roomId, opened(r.roomId));
+    // Decided once, as the request comes and before it takes a seat, so it never gives back the
+    // seats of an earlier request for the same room that is still opening it.
+    for (const r of endedBy(requests, Date.now())) if (!answers.has(r.roomId)) answers.set(r.roomId, ENDED);
     const rooms = requests.filter((r) => !answers.has(r.roomId));
     const answer = () => requests.map((r) => answers.get(r.roomId) ?? opened(r.roomId));
     if (rooms.length === 0) return answer();
@@ -793,6 +793,13 @@ interface DeferredWrites {
 }
 
 const opened = (roomId: string): OpenArenaRoomResponse => ({ opened: true, roomId });
+
+/** Nobody is paired after an arena's end, even by a request that comes late. */
+const ENDED: OpenArenaRoomResponse = { opened: false, busy: [], ended: true };
+
+/** The rooms whose arena has ended at `nowMs`. */
+const endedBy = (rooms: readonly OpenArenaRoomRequest[], nowMs: number): OpenArenaRoomRequest[] =>
+  rooms.filter((r) => r.endsAt !== undefined && nowMs >= r.endsAt);
 
 function callerId(caller: TokenClaims | undefined): string {
   if (typeof caller?.userId !== 'string' || caller.userId === '') {

@@ -291,9 +291,13 @@ export class ArenaRepository implements OnModuleInit {
     return seated;
   }
 
-  async setPairings(roomIds: readonly string[], state: PairingState): Promise<void> {
+  /**
+   * Ends the opening of the pairings still opening: a game scored meanwhile (its room opened by a
+   * try whose answer was lost) stays finished, and is never counted open again.
+   */
+  async setPairings(roomIds: readonly string[], state: 'playing' | 'failed'): Promise<void> {
     if (roomIds.length === 0) return;
-    await this.pairings.updateMany({ _id: { $in: [...roomIds] } }, { $set: { state } });
+    await this.pairings.updateMany({ _id: { $in: [...roomIds] }, state: 'opening' }, { $set: { state } });
   }
 
   async openPairings(arenaId: string): Promise<number> {

@@ -9,7 +9,7 @@ import {
   type Person,
   Requests,
 } from '@oasis198/contracts';
-import { CONFIG, LOGGER, type Logger, Metrics, natsEndpoint, RpcClient } from '@oasis198/service-kit';
+import { CONFIG, LOGGER, type Logger, Metrics, natsEndpoint, RpcClient, timed } from '@oasis198/service-kit';
 import pLimit from 'p-limit';
 import { Counter, Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
@@ -17,7 +17,7 @@ import { type ArenaDoc, ArenaRepository, entrantId, type PairingDoc } from './ar
 import { ArenaService } from './arena.service';
 import { inBatches, planAnswers, planClaims, seatsOf } from './openings';
 import { notInHand, pairFree, pairingWait } from './pairing';
-import { type ArenaWindow, currentOrNextArena, isRunning, previousArena } from './schedule';
+import { arenaOf, type ArenaWindow, currentOrNextArena, isRunning, previousArena } from './schedule';
 import { prizesFor } from './standings';
 
 const LEASE = 'arena-runner';
@@ -103,13 +103,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /** Runs one step of an opening and observes its time. */
-  private async timed<T>(step: string, work: () => Promise<T>): Promise<T> {
-    const end = this.openingSteps.startTimer({ step });
-    try {
-      return await work();
-    } finally {
-      end();
-    }
+  private step<T>(step: string, work: () => Promise<T>): Promise<T> {
+    return timed(this.openingSteps, { step }, work);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -164,12 +159,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   async tick(nowMs = Date.now()): Promise<boolean> {
     if (!(await this.repository.holdLease(LEASE, this.owner, this.config.ARENA_LEASE_MS, nowMs)))
       return false;
-    const end = this.rounds.startTimer();
-    try {
-      await this.round(nowMs);
-    } finally {
-      end();
-    }
+    await timed(this.rounds, {}, () => this.round(nowMs));
     return true;
   }
 
@@ -263,7 +253,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       this.openingOutcomes.inc({ outcome }, n);
     };
     try {
-      await this.timed('pairing', () => this.repository.addPairings(pairings));
+      await this.step('pairing', () => this.repository.addPairings(pairings));
       // Settling counts the open pairings once the arena has ended: one written after that count
       // would be a game the final standings miss, so they are dropped here instead.
       if (Date.now() >= arena.endsAt) {
@@ -271,7 +261,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
         count('ended', pairings.length);
         return;
       }
-      const seated = await this.timed('claim', () => this.repository.claimSeats(pairings));
+      const seated = await this.step('claim', () => this.repository.claimSeats(pairings));
       // Taken by another pairing: whoever was seated here waits on from when they were free.
       const claims = planClaims(pairings, seated, freeSince);
       if (claims.taken.length > 0) {
@@ -291,6 +281,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       });
       count('opened', answered.opened.length);
       count('busy', answered.busy.length);
+      count('ended', answered.ended.length);
       // Each player's own wait: the one freed first waited longer than the pair's latest.
       const openedAt = Date.now();
       for (const pairing of answered.opened) {
@@ -310,20 +301,22 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
 
   /**
    * Asks rooms to open the pairings' rooms, in one request, and writes what came of it: the ones
-   * opened are playing; the ones with a player busy are given up and their players freed (the busy
-   * one later).
+   * opened are playing; the ones with a player busy, or whose arena ended first, are given up and
+   * their players freed (a busy one later).
    */
   private async askRooms(
     pairings: readonly PairingDoc[],
-  ): Promise<{ opened: PairingDoc[]; busy: PairingDoc[] }> {
+  ): Promise<{ opened: PairingDoc[]; busy: PairingDoc[]; ended: PairingDoc[] }> {
     const request: OpenArenaRoomsRequest = {
       rooms: pairings.map((p) => ({
         roomId: p._id,
         arenaId: p.arenaId,
         players: p.players as [Person, Person],
+        // From the schedule, so a pairing resumed after a restart carries it too.
+        endsAt: arenaOf(this.arenas.schedules, p.arenaId)?.endsAt,
       })),
     };
-    const answer = await this.timed('rooms', () =>
+    const answer = await this.step('rooms', () =>
       this.rpc.request<OpenArenaRoomsResponse>(
         Requests.rooms.openArena,
         request,
@@ -332,7 +325,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     );
     const plan = planAnswers(pairings, answer.rooms, Date.now(), this.config.ARENA_BUSY_RETRY_MS);
     if (plan.opened.length > 0) {
-      await this.timed('playing', () =>
+      await this.step('playing', () =>
         this.repository.setPairings(
           plan.opened.map((p) => p._id),
           'playing',
@@ -349,10 +342,12 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       this.logger.info({ rooms: plan.opened.length }, 'arena rooms opened');
     }
     // A player in another room (a quick battle, another arena): both wait, the busy one longer.
-    if (plan.busy.length > 0) {
+    // An arena that ended first frees its players for good.
+    const refused = [...plan.busy, ...plan.ended];
+    if (refused.length > 0) {
       await this.repository.releaseSeats(plan.release);
       await this.repository.setPairings(
-        plan.busy.map((p) => p._id),
+        refused.map((p) => p._id),
         'failed',
       );
     }

@@ -110,15 +110,21 @@ export class ArenaService {
     };
     if (!schedule) return none;
     const current = currentOrNextArena(schedule, nowMs);
-    const [ranking, mine] = await Promise.all([
+    const ended = isRunning(current, nowMs) ? null : previousArena(schedule, nowMs);
+    const entrant = (arenaId: string) =>
+      caller?.userId ? this.repository.entrant(arenaId, caller.userId) : null;
+    const [ranking, mine, mineBefore] = await Promise.all([
       this.ranking(current.arenaId),
-      caller?.userId ? this.repository.entrant(current.arenaId, caller.userId) : null,
+      entrant(current.arenaId),
+      ended ? entrant(ended.arenaId) : null,
     ]);
     const arena = this.view(current, nowMs, ranking);
-    const before = isRunning(current, nowMs) ? null : await this.finalView(previousArena(schedule, nowMs));
+    const before = ended ? await this.finalView(ended) : null;
     // A seat is named once rooms has opened it: one being opened may still be refused (a busy
-    // player), and its page would find no room there.
-    const pairing = mine?.roomId ? await this.repository.pairing(mine.roomId) : null;
+    // player), and its page would find no room there. Between arenas, it is the ended one's: a
+    // game paired before its end is played, and counts, when it ends.
+    const seat = mine?.roomId ?? mineBefore?.roomId;
+    const pairing = seat ? await this.repository.pairing(seat) : null;
     const roomId = pairing?.state === 'playing' || pairing?.state === 'finished' ? pairing._id : null;
     return { ...none, arena, previous: before, joined: !!mine?.joined, roomId };
   }

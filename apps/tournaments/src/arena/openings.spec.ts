@@ -51,4 +51,15 @@ describe('batches of openings', () => {
       { arenaId: 'event-9:0', roomId: 'r2', playerId: 'd', notBefore: 6000 },
     ]);
   });
+
+  it('gives up a pairing whose arena ended first, apart from the busy ones', () => {
+    const plan = planAnswers(
+      [pairing('r1', 'a', 'b')],
+      [{ opened: false, busy: [], ended: true }],
+      1000,
+      5000,
+    );
+    expect([plan.opened, plan.busy, plan.ended.map((p) => p._id)]).toEqual([[], [], ['r1']]);
+    expect(plan.release.map((r) => r.notBefore)).toEqual([1000, 1000]);
+  });
 });

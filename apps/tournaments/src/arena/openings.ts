@@ -44,18 +44,20 @@ export function planClaims(
 }
 
 /**
- * Rooms' answers to a batch, by room: the pairings opened, and the ones refused because a player
- * is busy in another room, whose seats are given back (the busy players' after `busyRetryMs`).
- * A pairing rooms did not answer for stays as it is (resumed later).
+ * Rooms' answers to a batch, by room: the pairings opened; the ones refused because a player is
+ * busy in another room, or because the arena ended first; the refused ones' seats are given back
+ * (the busy players' after `busyRetryMs`). A pairing rooms did not answer for stays as it is
+ * (resumed later).
  */
 export function planAnswers(
   pairings: readonly PairingDoc[],
   answers: readonly (OpenArenaRoomResponse | undefined)[],
   nowMs: number,
   busyRetryMs: number,
-): { opened: PairingDoc[]; busy: PairingDoc[]; release: SeatRelease[] } {
+): { opened: PairingDoc[]; busy: PairingDoc[]; ended: PairingDoc[]; release: SeatRelease[] } {
   const opened: PairingDoc[] = [];
   const busy: PairingDoc[] = [];
+  const ended: PairingDoc[] = [];
   const release: SeatRelease[] = [];
   for (const [i, pairing] of pairings.entries()) {
     const answer = answers[i];
@@ -64,12 +66,12 @@ export function planAnswers(
       opened.push(pairing);
       continue;
     }
-    busy.push(pairing);
+    (answer.ended ? ended : busy).push(pairing);
     release.push(
       ...seatsOf(pairing, (playerId) => (answer.busy.includes(playerId) ? nowMs + busyRetryMs : nowMs)),
     );
   }
-  return { opened, busy, release };
+  return { opened, busy, ended, release };
 }
 
 /** The pairing's seats, each player waiting from `notBefore(playerId)`. */

@@ -1,4 +1,4 @@
-import { currentOrNextArena, isRunning, previousArena } from './schedule';
+import { arenaOf, currentOrNextArena, isRunning, previousArena } from './schedule';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -22,5 +22,12 @@ describe('arena schedule', () => {
     expect(currentOrNextArena(event2, now).startsAt).toBe(at('2026-12-02T05:00:00Z'));
     expect(previousArena(event2, now).startsAt).toBe(at('2026-12-02T04:00:00Z'));
     expect(previousArena(event2, at('2026-12-02T04:07:59Z')).startsAt).toBe(at('2026-12-02T03:00:00Z'));
+  });
+
+  it('finds an arena from its id, and none for an event without a schedule', () => {
+    const running = currentOrNextArena(event2, at('2026-12-02T04:03:00Z'));
+    expect(arenaOf([event2], running.arenaId)).toEqual(running);
+    expect(arenaOf([event2], `event-6:${running.startsAt}`)).toBeNull();
+    expect(arenaOf([event2], 'event-2:soon')).toBeNull();
   });
 });

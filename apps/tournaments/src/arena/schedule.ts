@@ -1,4 +1,4 @@
-import { arenaIdOf } from '@oasis198/contracts';
+import { arenaIdOf, eventOfArena } from '@oasis198/contracts';
 
 /** When an event's arenas run: from the epoch, one every `everyMs`, each `durationMs` long. */
 export interface EventSchedule {
@@ -40,3 +40,10 @@ export function previousArena(schedule: EventSchedule, nowMs: number): ArenaWind
 
 export const isRunning = (arena: Pick<ArenaWindow, 'startsAt' | 'endsAt'>, nowMs: number): boolean =>
   arena.startsAt <= nowMs && nowMs < arena.endsAt;
+
+/** The arena `arenaId` names, from its event's schedule; null for an event no schedule runs. */
+export function arenaOf(schedules: readonly EventSchedule[], arenaId: string): ArenaWindow | null {
+  const schedule = schedules.find((s) => s.eventId === eventOfArena(arenaId));
+  const startsAt = Number(arenaId.slice(arenaId.indexOf(':') + 1));
+  return schedule && Number.isSafeInteger(startsAt) ? windowAt(schedule, startsAt) : null;
+}
