@@ -189,16 +189,39 @@ export const Consumers = {
     durable: 'rooms-users',
     filterSubjects: [EventTypes.userDeleted],
   },
-  /** The room log, projected into MongoDB and published to GAMES by the rooms replicas together. */
-  roomsProjector: { stream: Streams.roomLog.name, durable: 'rooms-projector', filterSubjects: ['roomlog.>'] },
-  /** Arena games' results, scored by the tournaments replicas together (rooms it did not open are skipped). */
+  /**
+   * The room log, projected into MongoDB and published to GAMES by the rooms replicas together.
+   * Up to 20,000 unacked: those in hand, and those whose room write is queued behind another.
+   */
+  roomsProjector: {
+    stream: Streams.roomLog.name,
+    durable: 'rooms-projector',
+    filterSubjects: ['roomlog.>'],
+    maxAckPending: 20_000,
+  },
+  /**
+   * Arena games' results, scored by the tournaments replicas together (rooms it did not open are
+   * skipped). A result held by a replica that died comes again after 10 s: until it is scored,
+   * its players wait for their next pairing.
+   */
   tournamentsGames: {
     stream: Streams.games.name,
     durable: 'tournaments-games',
     filterSubjects: [EventTypes.gameFinished],
+    ackWaitS: 10,
   },
-  /** Fired deadlines, shared by the timer's replicas: each one goes to one replica until acked. */
-  timerFired: { stream: Streams.timers.name, durable: 'game-timer-fired', filterSubjects: ['timer.fired.>'] },
+  /**
+   * Fired deadlines, shared by the timer's replicas: each one goes to one replica until acked,
+   * and is never dropped (retried until rooms has answered it). Those handed back until due stay
+   * pending meanwhile: room for a burst. The timer sets the ack wait from its RPC timeout.
+   */
+  timerFired: {
+    stream: Streams.timers.name,
+    durable: 'game-timer-fired',
+    filterSubjects: ['timer.fired.>'],
+    maxAckPending: 20_000,
+    maxDeliver: -1,
+  },
 } as const;
 
 /** The durable consumers that read a stream: those of GAMES are created by rooms, its publisher, too. */

@@ -8,7 +8,7 @@ import { Consumers, type DeadlineDueResponse, Requests } from '@oasis198/contrac
 import {
   CONFIG,
   decodeSchedule,
-  ensureDurable,
+  ensureConsumer,
   JetStreamService,
   LOGGER,
   type Logger,
@@ -18,8 +18,9 @@ import {
   RpcClient,
   type RoomSchedule,
   ScheduleStore,
+  takeUntilStopped,
 } from '@oasis198/service-kit';
-import type { ConsumerMessages, JetStreamManager, JsMsg } from 'nats';
+import type { ConsumerMessages, JsMsg } from 'nats';
 import { Counter, Histogram } from 'prom-client';
 import type { GameTimerConfig } from '../config';
 import { planAnswer, planFired, rpcRetryMs } from './schedule';
@@ -31,17 +32,6 @@ const NOT_DUE_LOG_AFTER = 20;
 const NOT_DUE_LOG_EVERY = 60;
 /** Beyond the lead, how early a fired deadline may arrive and still be held here (the server's 250 ms tick, and some). */
 const HOLD_SLACK_MS = 500;
-
-/** Creates the durable consumer of fired deadlines when missing. */
-async function ensureFiredConsumer(jsm: JetStreamManager, ackWaitMs: number): Promise<void> {
-  await ensureDurable(jsm, Consumers.timerFired, {
-    ack_wait: ackWaitMs * 1e6,
-    // Never dropped: a deadline is retried until the rooms service has answered it.
-    max_deliver: -1,
-    // Deadlines handed back until due (the lead) stay pending meanwhile: room for a burst.
-    max_ack_pending: 20_000,
-  });
-}
 
 /**
  * Turns fired schedules into rooms.deadline requests. The fired deadlines of every room arrive
@@ -105,21 +95,16 @@ export class FiredDeadlinesConsumer implements OnApplicationBootstrap, BeforeApp
   async onApplicationBootstrap(): Promise<void> {
     await this.rooms.connect();
     const jsm = await this.jetstream.nc.jetstreamManager();
-    await ensureFiredConsumer(jsm, this.ackWaitMs);
+    await ensureConsumer(jsm, { ...Consumers.timerFired, ackWaitS: this.ackWaitMs / 1000 }, this.logger);
     const { stream, durable } = Consumers.timerFired;
     const consumer = await this.jetstream.nc.jetstream().consumers.get(stream, durable);
     this.messages = await consumer.consume({ max_messages: PULL_BATCH, expires: PULL_EXPIRES_MS });
     const messages = this.messages;
-    this.loop = (async () => {
-      for await (const msg of messages) {
-        if (this.stopping) {
-          // Buffered here when the replica stops: straight back to the server for another one.
-          msg.nak();
-          continue;
-        }
-        await this.take(msg);
-      }
-    })().catch((error) => this.logger.error({ err: error }, 'fired deadlines consumer stopped'));
+    this.loop = takeUntilStopped(
+      messages,
+      () => this.stopping,
+      (msg) => this.take(msg),
+    ).catch((error) => this.logger.error({ err: error }, 'fired deadlines consumer stopped'));
   }
 
   /** Stops taking deadlines, hands back what is buffered, and lets the ones being sent finish. */

@@ -2,7 +2,7 @@ import { Consumers, consumersOf, type EventEnvelope, type RoomSchedule, Streams 
 import {
   type DeadLetterPolicy,
   describeError,
-  ensureDurable,
+  ensureConsumer,
   type JetStreamService,
   type Logger,
   type Metrics,
@@ -11,6 +11,7 @@ import {
   retryDelayMs,
   scheduleOf,
   type ScheduleStore,
+  takeUntilStopped,
 } from '@oasis198/service-kit';
 import pLimit from 'p-limit';
 import { Counter } from 'prom-client';
@@ -32,10 +33,6 @@ const CLOSED_NOTICE_MS = 600_000;
 /** How often the tombstones older than the notice are purged, at most. */
 const CLOSED_SWEEP_EVERY_MS = 60_000;
 
-/** Seconds JetStream waits for an ack: a message in hand waits at most for its writes. */
-const ACK_WAIT_S = 30;
-/** Unacked messages at most: those in hand, and those whose room write is queued behind another. */
-const MAX_ACK_PENDING = 20_000;
 /** Messages being published at once (across rooms; one room's are handled in order). */
 const MAX_IN_FLIGHT = 256;
 
@@ -115,27 +112,23 @@ export class RoomProjector {
   async start(): Promise<void> {
     const { stream, durable } = Consumers.roomsProjector;
     const jsm = await this.jetstream.nc.jetstreamManager();
-    const created = await ensureDurable(jsm, Consumers.roomsProjector, {
-      ack_wait: ACK_WAIT_S * 1e9,
-      max_ack_pending: MAX_ACK_PENDING,
-    });
-    if (created) this.logger.info({ consumer: durable }, 'created durable consumer');
+    await ensureConsumer(jsm, Consumers.roomsProjector, this.logger);
     const consumer = await this.jetstream.nc.jetstream().consumers.get(stream, durable);
     this.messages = await consumer.consume({ max_messages: 512, expires: PULL_EXPIRES_MS });
     const messages = this.messages;
-    this.loop = (async () => {
-      for await (const msg of messages) {
-        if (this.stopped) break;
-        // Chained once it holds a slot: p-limit starts tasks in the order they came, so each
-        // room's messages join its chain in stream order.
-        await new Promise<void>((started) => {
+    // Chained once it holds a slot: p-limit starts tasks in the order they came, so each room's
+    // messages join its chain in stream order.
+    this.loop = takeUntilStopped(
+      messages,
+      () => this.stopped,
+      (msg) =>
+        new Promise<void>((started) => {
           void this.inFlight(() => {
             started();
             return this.run(this.chains, roomIdOf(msg.subject), () => this.handle(msg));
           });
-        });
-      }
-    })().catch((error) => this.logger.error({ err: error, consumer: durable }, 'room projector stopped'));
+        }),
+    ).catch((error) => this.logger.error({ err: error, consumer: durable }, 'room projector stopped'));
     this.purgeTimer = setInterval(() => void this.purge(), this.options.purgeEveryMs ?? 10_000);
     this.purgeTimer.unref();
     const noticeMs = this.options.closedNoticeMs ?? CLOSED_NOTICE_MS;
@@ -143,7 +136,7 @@ export class RoomProjector {
     this.closedTimer.unref();
   }
 
-  /** Stops taking messages, and finishes (and acks) those in hand. */
+  /** Stops taking messages: those being projected finish and are acked, the rest are given back. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.purgeTimer);

@@ -142,6 +142,32 @@ describe('JetStreamService.consume and consumeBatches', () => {
     expect(info.num_redelivered).toBe(0);
   });
 
+  it('gives back the messages it holds when it stops, so another replica takes them at once', async () => {
+    const spec = await streamOf(40);
+    const first = slowHandler();
+    await js.consume(spec, first.handler);
+    await waitFor(async () => first.seen.length >= 3, { what: 'the first events handled' });
+    // The rest are in this replica's hands (one pull takes up to 256); stopping must not keep
+    // them until the 30 s ack wait runs out.
+    await js.close();
+    const handledFirst = first.seen.length;
+    const other = new JetStreamService({ servers: [infra().natsUrl], name: 'consume-it-2' }, logger);
+    await other.connect();
+    try {
+      const second = slowHandler();
+      await other.consume(spec, second.handler);
+      await waitFor(async () => handledFirst + second.seen.length >= 40, {
+        what: 'the other replica handled the rest',
+        timeoutMs: 10_000,
+      });
+      expect([...first.seen, ...second.seen].sort((a, b) => a - b)).toEqual([...Array(40).keys()]);
+    } finally {
+      await other.close();
+    }
+    js = new JetStreamService({ servers: [infra().natsUrl], name: 'consume-it' }, logger);
+    await js.connect();
+  });
+
   it('retries an event of a failed batch that fails alone, and applies it once it succeeds', async () => {
     const spec = await streamOf(6);
     const applied: number[] = [];

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../metrics';
 import { runWithRequestId } from '../request-context';
 import { codec } from './publishing';
-import { CONSUMER_SETTINGS, type ConsumerSpec, ensureDurable, PULL_EXPIRES_MS } from './stream-setup';
+import { type ConsumerSpec, ensureDurable, PULL_EXPIRES_MS } from './stream-setup';
 
 export interface ConsumeOptions {
   /** Retry delays after a failed handler, in ms; the last one repeats. */
@@ -47,17 +47,34 @@ export const retryDelayMs = (attempt: number, backoff: readonly number[] = RETRY
   backoff[Math.min(Math.max(attempt, 1) - 1, backoff.length - 1)] ?? 1000;
 
 /**
+ * Takes each message of a consume() in turn until `stopping()`. The messages the iterator yields
+ * after that were already in this replica's hands (ConsumerMessages.stop() unsubscribes, then
+ * lets the buffer out): each is given back at once, so another replica takes it now and not after
+ * the ack wait, and a rollout delays nothing by it.
+ */
+export async function takeUntilStopped(
+  messages: ConsumerMessages,
+  stopping: () => boolean,
+  take: (msg: JsMsg) => Promise<void>,
+): Promise<void> {
+  for await (const msg of messages) {
+    if (stopping()) msg.nak();
+    else await take(msg);
+  }
+}
+
+/**
  * Creates the durable consumer of `spec` as EventConsumers runs it, when it is missing. The
  * publisher of an interest stream calls it for each of its readers before it publishes, so that no
- * event finds the stream without the consumer that would take it. One set of settings
- * (CONSUMER_SETTINGS), so whichever service creates it, the consumer is the same.
+ * event finds the stream without the consumer that would take it. Its settings come from the
+ * spec (consumerSettings), so whichever service creates it, the consumer is the same.
  */
 export async function ensureConsumer(
   jsm: JetStreamManager,
   spec: ConsumerSpec,
   logger: Pick<Logger, 'info'>,
 ): Promise<void> {
-  const created = await ensureDurable(jsm, spec, CONSUMER_SETTINGS);
+  const created = await ensureDurable(jsm, spec);
   if (created) logger.info({ consumer: spec.durable }, 'created durable consumer');
 }
 
@@ -110,19 +127,22 @@ export class EventConsumers {
           handling.add(handled);
         }
       };
-      for await (const msg of messages) {
-        if (this.stopping) break;
-        waiting.push(msg);
-        startBatches();
-        while (waiting.length >= maxBatch && handling.size >= concurrency) await Promise.race(handling);
-      }
-      // Messages not started are not acked: they come again after ack_wait.
+      await takeUntilStopped(
+        messages,
+        () => this.stopping,
+        async (msg) => {
+          waiting.push(msg);
+          startBatches();
+          while (waiting.length >= maxBatch && handling.size >= concurrency) await Promise.race(handling);
+        },
+      );
+      for (const msg of waiting.splice(0)) msg.nak();
       await Promise.all(handling);
     })().catch((error) => this.logger.error({ err: error, consumer: spec.durable }, 'consumer stopped'));
     this.loops.add(loop);
   }
 
-  /** Stops taking messages; those in hand finish and are acked. */
+  /** Stops taking messages: those being handled finish and are acked, the rest are given back. */
   async stop(): Promise<void> {
     this.stopping = true;
     for (const messages of this.running) messages.stop();

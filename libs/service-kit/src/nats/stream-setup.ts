@@ -35,6 +35,12 @@ export interface ConsumerSpec {
   stream: string;
   durable: string;
   filterSubjects: readonly string[];
+  /** How long a delivered event waits for its ack before it is delivered again (default 30 s). */
+  ackWaitS?: number;
+  /** Delivered and not yet acked at most, across the replicas (default 1,000). */
+  maxAckPending?: number;
+  /** Deliveries of one message at most; -1 never gives up (unset: the server's default, -1). */
+  maxDeliver?: number;
 }
 
 /**
@@ -44,8 +50,15 @@ export interface ConsumerSpec {
  */
 export const PULL_EXPIRES_MS = 5000;
 
-/** Every consume() consumer's settings: 30 s to ack before a redelivery, 1,000 messages in hand at most. */
-export const CONSUMER_SETTINGS: Partial<ConsumerConfig> = { ack_wait: 30 * 1e9, max_ack_pending: 1000 };
+/**
+ * A consumer's settings from its spec: the ack wait before a redelivery (30 s by default), the
+ * unacked messages at most (1,000 by default) and, when the spec sets it, the deliveries at most.
+ */
+export const consumerSettings = (spec: ConsumerSpec): Partial<ConsumerConfig> => ({
+  ack_wait: Math.round((spec.ackWaitS ?? 30) * 1e9), // the server takes whole nanoseconds
+  max_ack_pending: spec.maxAckPending ?? 1000,
+  ...(spec.maxDeliver === undefined ? {} : { max_deliver: spec.maxDeliver }),
+});
 const DAY_NS = 24 * 60 * 60 * 1e9;
 
 /**
@@ -128,16 +141,20 @@ export async function ensureStreams(
 
 /**
  * Creates the durable consumer of `spec` when it is missing (explicit acks, from the stream's
- * start, `spec`'s subjects, plus `settings`); an existing one is left as it is. True when this
- * call created it.
+ * start, its subjects and consumerSettings). An existing one gets the subjects and settings that
+ * differ, so an upgrade that changes them changes the running consumer (while the old and new
+ * releases start side by side, the last to start wins; once rolled out, the new one stands).
+ * True when this call created it.
  */
-export async function ensureDurable(
-  jsm: JetStreamManager,
-  spec: ConsumerSpec,
-  settings: Partial<ConsumerConfig>,
-): Promise<boolean> {
+export async function ensureDurable(jsm: JetStreamManager, spec: ConsumerSpec): Promise<boolean> {
+  const wanted: Partial<ConsumerConfig> = {
+    filter_subjects: [...spec.filterSubjects],
+    ...consumerSettings(spec),
+  };
   try {
-    await jsm.consumers.info(spec.stream, spec.durable);
+    const { config } = await jsm.consumers.info(spec.stream, spec.durable);
+    const changed = changedSettings(config, wanted);
+    if (Object.keys(changed).length > 0) await jsm.consumers.update(spec.stream, spec.durable, changed);
     return false;
   } catch (error) {
     if (!isNotFound(error)) throw error;
@@ -146,10 +163,27 @@ export async function ensureDurable(
     durable_name: spec.durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    filter_subjects: [...spec.filterSubjects],
-    ...settings,
+    ...wanted,
   });
   return true;
+}
+
+/** The settings of `wanted` that `config` does not have; one filter subject reads as a list of one. */
+function changedSettings(config: ConsumerConfig, wanted: Partial<ConsumerConfig>): Partial<ConsumerConfig> {
+  const current: Record<string, unknown> = {
+    ...config,
+    filter_subjects: [
+      ...(config.filter_subjects ?? (config.filter_subject ? [config.filter_subject] : [])),
+    ].sort(),
+  };
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(wanted)) {
+    const comparable = key === 'filter_subjects' ? [...(value as string[])].sort() : value;
+    if (JSON.stringify(current[key]) !== JSON.stringify(comparable)) changed[key] = value;
+  }
+  // The update is merged into the stored config, and the server refuses both fields set.
+  if (changed['filter_subjects'] && config.filter_subject) changed['filter_subject'] = '';
+  return changed as Partial<ConsumerConfig>;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { AppError, type EventEnvelope, type EventType } from '@oasis198/contracts';
 import { uniqueName, useTestInfra, waitFor } from '@oasis198/testing';
-import { DiscardPolicy, type JetStreamManager, nanos, RetentionPolicy } from 'nats';
+import { AckPolicy, DiscardPolicy, type JetStreamManager, nanos, RetentionPolicy } from 'nats';
 import { createLogger } from '../logger';
 import { Metrics } from '../metrics';
 import { keepPublishedStream } from '../outbox';
-import { JetStreamService, STREAM_FULL_MESSAGE, type StreamSpec } from './jetstream.service';
+import { ensureDurable, JetStreamService, STREAM_FULL_MESSAGE, type StreamSpec } from './jetstream.service';
 
 // Bounded streams against a real NATS server: limits with discard NEW, brought up to date on an
 // existing stream, a full stream refusing (never dropping) events, and the publisher's view of it.
@@ -130,6 +130,41 @@ describe('JetStreamService: bounded streams', () => {
     await jsm.consumers.delete(stream.name, 'other');
     await js.publish({ ...eventOn(stream, 100), type: `${stream.name}.ignored` as EventType });
     expect((await jsm.streams.info(stream.name)).state.messages).toBe(0);
+  });
+
+  it("brings an existing durable consumer's settings and subjects up to date on an upgrade", async () => {
+    const stream = spec({ retention: 'interest' });
+    await js.ensureStreams([stream]);
+    // As an earlier release made it: one subject, in the single-subject field.
+    const reader = { stream: stream.name, durable: 'reader', filterSubjects: [`${stream.name}.a`] };
+    await jsm.consumers.add(stream.name, {
+      durable_name: 'reader',
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: `${stream.name}.a`,
+      max_ack_pending: 1000,
+      max_deliver: 5,
+    });
+    expect(await ensureDurable(jsm, { ...reader, maxAckPending: 1000, maxDeliver: 5 })).toBe(false);
+    // The next release reads one more subject, holds more at once and never drops a message.
+    const next = { ...reader, filterSubjects: [`${stream.name}.a`, `${stream.name}.b`] };
+    expect(await ensureDurable(jsm, { ...next, maxAckPending: 20_000, maxDeliver: -1 })).toBe(false);
+    const { config } = await jsm.consumers.info(stream.name, 'reader');
+    expect(config).toMatchObject({ max_ack_pending: 20_000, max_deliver: -1 });
+    expect([...(config.filter_subjects ?? [config.filter_subject])].sort()).toEqual(next.filterSubjects);
+  });
+
+  it("brings an existing durable consumer's ack wait up to date, whichever service made it", async () => {
+    const stream = spec({ retention: 'interest' });
+    await js.ensureStreams([stream]);
+    const reader = { stream: stream.name, durable: 'reader', filterSubjects: [`${stream.name}.>`] };
+    await js.ensureConsumer(reader);
+    const ackWait = async () => (await jsm.consumers.info(stream.name, 'reader')).config.ack_wait;
+    expect(await ackWait()).toBe(nanos(30_000));
+    await js.ensureConsumer({ ...reader, ackWaitS: 10 });
+    expect(await ackWait()).toBe(nanos(10_000));
+    expect((await jsm.consumers.info(stream.name, 'reader')).config.filter_subjects).toEqual([
+      `${stream.name}.>`,
+    ]);
   });
 
   it('turns an existing limits stream into an interest stream in place, keeping what a consumer has not acked', async () => {
