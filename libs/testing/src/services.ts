@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { workspaceRoot } from './helpers';
 import { freePort, waitFor } from './node-only/net';
@@ -27,7 +27,8 @@ const KEPT_LINES = 40;
  * the integration targets that use this depend on those builds) with `env` and a free HTTP_PORT,
  * and resolves once GET /health answers 200. The test process shares nothing with it but NATS and
  * the database, so a test cannot reach into it, and stopping or killing it is what it would be in
- * a cluster. A process still running when the test process exits is killed.
+ * a cluster. A process still running when the test process exits is killed. With SERVICE_LOG_DIR
+ * set, each process's whole output is also kept there (`<name>-<pid>.log`), to read after a failure.
  */
 export async function startServiceProcess(
   name: ServiceName,
@@ -65,6 +66,14 @@ async function launch(
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  const logDir = process.env['SERVICE_LOG_DIR'];
+  if (logDir) {
+    mkdirSync(logDir, { recursive: true });
+    const file = createWriteStream(path.join(logDir, `${name}-${child.pid ?? 'unknown'}.log`));
+    child.stdout.pipe(file, { end: false });
+    child.stderr.pipe(file, { end: false });
+    child.once('close', () => file.end());
+  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);

@@ -24,7 +24,7 @@ import {
  */
 class Outcomes implements Recorder {
   readonly byStatus: Record<string, number> = {};
-  readonly failures: Array<{ at: number; status: string; what: string }> = [];
+  readonly failures: Array<{ startedAt: number; at: number; status: string; what: string }> = [];
   readonly accepted: MoveRecord[] = [];
   readonly finished = new Map<string, FinishedGame>();
   /** Cut push streams and stalls read again: what a player notices without a failed request. */
@@ -36,7 +36,7 @@ class Outcomes implements Recorder {
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
     this.spans.push([startedAt, Date.now()]);
     if (status === 'network' || status >= 500)
-      this.failures.push({ at: Date.now(), status: String(status), what });
+      this.failures.push({ startedAt, at: Date.now(), status: String(status), what });
   }
 
   /** Requests sent before `at` and answered after it. */
@@ -59,11 +59,15 @@ class Outcomes implements Recorder {
     return [...this.finished.values()].find((g) => g.gameId.startsWith(`${game.roomId}:`));
   }
 
-  /** Counts by status between two instants, from the recorded failures (2xx/4xx are not timed). */
+  /**
+   * Failed requests by status that were in flight at some instant between two (2xx/4xx are not
+   * timed): one sent before a kill and answered 503 when its timeout ran out, after the window,
+   * counts for the window.
+   */
   failuresBetween(from: number, to: number): Record<string, number> {
     const counts: Record<string, number> = {};
-    for (const { at, status } of this.failures)
-      if (at >= from && at <= to) counts[status] = (counts[status] ?? 0) + 1;
+    for (const { startedAt, at, status } of this.failures)
+      if (at >= from && startedAt <= to) counts[status] = (counts[status] ?? 0) + 1;
     return counts;
   }
 }
@@ -104,6 +108,31 @@ function expectedTotals(games: Iterable<FinishedGame>): Map<string, Totals> {
   return totals;
 }
 
+/** The ack wait of the rewards consumers and a margin: an event held by a killed replica is back by then. */
+const REWARDS_SETTLE_MAX_MS = 40_000;
+/** With nothing killed, well under the ack wait: a held event given back late fails the check. */
+const REWARDS_SETTLE_NO_KILL_MS = 5000;
+
+/** The players whose rewards differ from what their finished games pay, as problems. */
+async function rewardsMismatches(client: GatewayClient, expected: Map<string, Totals>): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [playerId, want] of expected) {
+    type Rewards = { playedGames: number; assets: { points: number; coins: number } };
+    const answer = await client.request<Rewards>('GET', `/api/rewards/${playerId}`);
+    if (answer.status !== 200) {
+      problems.push(`rewards of ${playerId}: ${answer.status}`);
+      continue;
+    }
+    const { playedGames, assets } = answer.body;
+    if (JSON.stringify({ playedGames, ...assets }) !== JSON.stringify(want))
+      problems.push(
+        `rewards of ${playerId}: ${playedGames} games ${assets.points} points ${assets.coins} coins, ` +
+          `expected ${want.playedGames}/${want.points}/${want.coins}`,
+      );
+  }
+  return problems;
+}
+
 /** Something done to the stack `at` ms after the games start; resolves when it is over. */
 export type Disruption = {
   name: string;
@@ -130,6 +159,8 @@ export type GamesReport = {
   acceptedMoves: number;
   sleeperTimeouts: number;
   playersCheckedForRewards: number;
+  /** How long after the games ended every player's rewards matched them; null: never. */
+  rewardsSettledMs: number | null;
   statuses: Record<string, number>;
   playerNotices: number;
   disruptions: DisruptionReport[];
@@ -239,6 +270,16 @@ export async function gamesDuring({
   const lastSleeper = withSleepers ? startOf(disruptions.length - 1) + 10_000 : 0;
   await sleep(Math.max(5000, lastSleeper - Date.now()));
   for (const f of [rooms, sleepers, afterwards]) await f.stop();
+  // Requests in flight at a kill may be answered after its window (a timeout): counted again now.
+  for (const report of done) {
+    const end = Date.parse(report.startedAt) + report.tookMs;
+    const saw = outcomes.failuresBetween(Date.parse(report.startedAt), end);
+    if (JSON.stringify(saw) === JSON.stringify(report.clientsSaw)) continue;
+    report.clientsSaw = saw;
+    console.log(
+      `  ${report.name.padEnd(36)} clients saw ${JSON.stringify(saw)} in the end ${dim('(answered after the window)')}`,
+    );
+  }
 
   // Final moves of every game: finished ones as seen at game over, running ones as stored now.
   const finalMoves = new Map<string, FinishedGame['moves']>();
@@ -258,20 +299,18 @@ export async function gamesDuring({
   });
   if (!outcomes.finishedIn(after)) problems.push('the game after the disruptions did not finish');
   const expected = expectedTotals(outcomes.finished.values());
-  for (const [playerId, want] of expected) {
-    type Rewards = { playedGames: number; assets: { points: number; coins: number } };
-    const answer = await first.request<Rewards>('GET', `/api/rewards/${playerId}`);
-    if (answer.status !== 200) {
-      problems.push(`rewards of ${playerId}: ${answer.status}`);
-      continue;
-    }
-    const { playedGames, assets } = answer.body;
-    if (JSON.stringify({ playedGames, ...assets }) !== JSON.stringify(want))
-      problems.push(
-        `rewards of ${playerId}: ${playedGames} games ${assets.points} points ${assets.coins} coins, ` +
-          `expected ${want.playedGames}/${want.points}/${want.coins}`,
-      );
+  // Events a replica held as it was killed come again after their consumer's ack wait (30 s):
+  // late, not lost. So after a kill the rewards are read until they match or that wait is over;
+  // with none (a rollout), stopping replicas give theirs back, so they must match within seconds.
+  const rewardsFrom = Date.now();
+  const settleMaxMs = outagesFrom === Infinity ? REWARDS_SETTLE_NO_KILL_MS : REWARDS_SETTLE_MAX_MS;
+  let mismatches = await rewardsMismatches(first, expected);
+  while (mismatches.length > 0 && Date.now() - rewardsFrom < settleMaxMs) {
+    await sleep(1000);
+    mismatches = await rewardsMismatches(first, expected);
   }
+  const rewardsSettledMs = mismatches.length === 0 ? Date.now() - rewardsFrom : null;
+  problems.push(...mismatches);
   first.close();
   second.close();
   for (const { at, status, what } of outcomes.failures) {
@@ -286,6 +325,7 @@ export async function gamesDuring({
     acceptedMoves: outcomes.accepted.length,
     sleeperTimeouts: sleeperResults.filter((g) => g?.endReason === 'timeout').length,
     playersCheckedForRewards: expected.size,
+    rewardsSettledMs,
     statuses: Object.fromEntries(Object.entries(outcomes.byStatus).sort()),
     playerNotices: outcomes.notices,
     disruptions: done,
@@ -297,7 +337,9 @@ export async function gamesDuring({
       (withSleepers
         ? `, ${report.sleeperTimeouts}/${sleepers.games.length} timeouts during disruptions`
         : '') +
-      `, rewards of ${report.playersCheckedForRewards} players checked, ${report.playerNotices} stream cuts or stalls seen`,
+      `, rewards of ${report.playersCheckedForRewards} players checked` +
+      (rewardsSettledMs === null ? '' : ` (settled ${formatDuration(rewardsSettledMs)} after)`) +
+      `, ${report.playerNotices} stream cuts or stalls seen`,
   );
   console.log(`  answers by status: ${JSON.stringify(report.statuses)}`);
   for (const problem of problems.slice(0, 40)) console.log(red(`  ✗ ${problem}`));

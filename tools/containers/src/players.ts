@@ -156,7 +156,9 @@ export class GatewayClient {
     } catch (error) {
       const reset = (error as NodeJS.ErrnoException).code === 'ECONNRESET' && req.reusedSocket;
       if (reset && this.retryResetReusedSocket && !retried) return this.request(method, path, options, true);
-      this.onAnswer?.('network', what, startedAt);
+      const { code, message } = error as NodeJS.ErrnoException;
+      const how = `${code ?? message}${req.reusedSocket ? ' on a reused socket' : ''}${retried ? ', sent again' : ''}`;
+      this.onAnswer?.('network', `${what} (${how})`, startedAt);
       throw Object.assign(error as Failure, { kind: (error as Failure).kind ?? 'network' });
     } finally {
       clearTimeout(timer);
