@@ -36,6 +36,7 @@ import { contracts } from '../scripts/lib/libs.ts';
 import { bold, dim, parseOptions, red } from '../scripts/lib/log.ts';
 import { APPS, SHARED_ADDRESS_LIMITS, setupAndBuild, startStack, type Stack } from '../scripts/lib/stack.ts';
 import { makeThrowawayDir } from '../scripts/lib/throwaway.ts';
+import { freePort } from '../scripts/lib/net.ts';
 import { rm } from 'node:fs/promises';
 import { appendFileSync, readFileSync } from 'node:fs';
 
@@ -383,11 +384,39 @@ function provenance() {
   return { commit, machine: machineSummary() };
 }
 
+/**
+ * FerretDB's writes, one at a time through its launcher's lock (ADR 0023), by command and
+ * collection: the ones that held the lock longest in all, and how long each waited for it.
+ */
+async function databaseWrites(top = 12): Promise<string[]> {
+  type Row = { write: string; count: number; waitMs: number; holdMs: number; maxHoldMs: number };
+  const rows = await fetch(`http://${process.env['FERRETDB_DEBUG_ADDR']}/debug/writes`)
+    .then((r) => r.json() as Promise<Row[]>)
+    .catch(() => null);
+  if (!rows) return ['database writes: not available (FerretDB is not the launcher here)'];
+  const all = rows.reduce((a, r) => ({ count: a.count + r.count, holdMs: a.holdMs + r.holdMs }), {
+    count: 0,
+    holdMs: 0,
+  });
+  return [
+    `database writes in the run (registrations included): ${all.count}, ` +
+      `the lock held ${round(all.holdMs / 1000, 1)} s in all; by write, count × mean hold (max) and mean wait:`,
+    ...rows
+      .slice(0, top)
+      .map(
+        (r) =>
+          `  ${r.write} ${r.count} × ${round(r.holdMs / r.count, 2)} ms (max ${round(r.maxHoldMs, 0)}), waited ${round(r.waitMs / r.count, 0)} ms`,
+      ),
+  ];
+}
+
 async function main() {
   await setupAndBuild([], { build: !opts['no-build'] });
   const dirs = await makeThrowawayDir('oasis-arena-bench-', 'arena-bench.ts');
   dir = dirs.dir;
   const { commit, machine } = provenance();
+  // FerretDB's launcher serves its write-lock times there: which writes make the others wait.
+  process.env['FERRETDB_DEBUG_ADDR'] ||= `127.0.0.1:${await freePort()}`;
   console.log(bold(`Arena bench: ${PLAYERS} players, an arena of ${DURATION_MS / 60_000} min`));
   console.log(dim(`  commit ${commit}; ${machine}; load average now ${loadAverage().join(' ')}`));
   stack = await startStack({
@@ -474,6 +503,7 @@ async function main() {
   );
   console.log(`  openings ${JSON.stringify(server.openings)}; where the time goes (server):`);
   for (const line of server.steps) console.log(`    ${line}`);
+  for (const line of await databaseWrites()) console.log(`    ${line}`);
   console.log(
     `  arena rounds by replica ${JSON.stringify(server.ticks)}; RPCs ${JSON.stringify(server.rpcs)}`,
   );

@@ -40,6 +40,7 @@ type proxy struct {
 	writeTimeout time.Duration
 	writes       sync.Mutex
 	log          *slog.Logger
+	stats        *writeStats
 }
 
 func (p *proxy) serve(l net.Listener) error {
@@ -92,8 +93,11 @@ func (p *proxy) exchange(client, backend net.Conn) error {
 		return err
 	}
 	if isMutating(req) {
+		queued := time.Now()
 		p.writes.Lock()
 		defer p.writes.Unlock()
+		locked := time.Now()
+		defer func() { p.stats.add(commandOf(req), locked.Sub(queued), time.Since(locked)) }()
 		if p.writeTimeout > 0 {
 			_ = backend.SetReadDeadline(time.Now().Add(p.writeTimeout))
 			defer func() { _ = backend.SetReadDeadline(time.Time{}) }()
@@ -148,8 +152,14 @@ func moreToCome(msg []byte) bool {
 
 // isMutating reads the command name: the first key of the OP_MSG body section (kind 0).
 func isMutating(msg []byte) bool {
+	body := bodyOf(msg)
+	return body != nil && mutating[firstKey(body)]
+}
+
+// bodyOf returns an OP_MSG's body section (kind 0): the command document; nil if there is none.
+func bodyOf(msg []byte) []byte {
 	if opCode(msg) != opMsg || len(msg) < 21 {
-		return false
+		return nil
 	}
 	end := len(msg)
 	if binary.LittleEndian.Uint32(msg[16:20])&flagChecksum != 0 {
@@ -159,18 +169,18 @@ func isMutating(msg []byte) bool {
 		kind := msg[i]
 		i++
 		if i+4 > end {
-			return false
+			return nil
 		}
 		size := int(int32(binary.LittleEndian.Uint32(msg[i : i+4])))
 		if size < 5 || i+size > end {
-			return false
+			return nil
 		}
 		if kind == 0 {
-			return mutating[firstKey(msg[i:i+size])]
+			return msg[i : i+size]
 		}
 		i += size
 	}
-	return false
+	return nil
 }
 
 // firstKey returns the name of a BSON document's first element ("" if it has none).
