@@ -101,6 +101,11 @@ export const mongoEnv = z.object({
   MONGO_URL: z
     .string({ error: 'is required, e.g. mongodb://127.0.0.1:27017/oasis-auth' })
     .regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// URL that names the database'),
+  /**
+   * Connections a replica may hold to the database. Writes queued in the database (FerretDB lets
+   * one through at a time) each hold one while they wait: too few, and reads queue behind them.
+   */
+  MONGO_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
 export type BaseConfig = z.infer<typeof baseEnv>;

@@ -25,7 +25,7 @@ export const CONFIG = Symbol('CONFIG');
 
 export interface ServiceKitOptions {
   name: string;
-  config: BaseConfig & { MONGO_URL?: string };
+  config: BaseConfig & { MONGO_URL?: string; MONGO_MAX_POOL_SIZE?: number };
 }
 
 /**
@@ -83,7 +83,7 @@ export class ServiceKitModule implements BeforeApplicationShutdown, OnApplicatio
           ? [
               MongooseModule.forRoot(config.MONGO_URL, {
                 serverSelectionTimeoutMS: 5000,
-                maxPoolSize: 20,
+                maxPoolSize: config.MONGO_MAX_POOL_SIZE ?? 100,
                 retryAttempts: Number.MAX_SAFE_INTEGER,
                 retryDelay: 2000,
                 monitorCommands: true,
