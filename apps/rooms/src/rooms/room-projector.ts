@@ -13,6 +13,7 @@ import {
   type ScheduleStore,
   takeUntilStopped,
 } from '@oasis198/service-kit';
+import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
 import { Counter } from 'prom-client';
 import type { ConsumerMessages, JsMsg } from 'nats';
@@ -32,6 +33,9 @@ export interface RoomProjectorOptions {
 const CLOSED_NOTICE_MS = 600_000;
 /** How often the tombstones older than the notice are purged, at most. */
 const CLOSED_SWEEP_EVERY_MS = 60_000;
+
+/** Rooms whose last written version a replica remembers (about 100 bytes each). */
+const WRITTEN_REMEMBERED = 20_000;
 
 /** Messages being published at once (across rooms; one room's are handled in order). */
 const MAX_IN_FLIGHT = 256;
@@ -75,6 +79,15 @@ export class RoomProjector {
   private readonly inFlight = pLimit(MAX_IN_FLIGHT);
   /** Rooms projected since their last purge: the projected message's sequence. */
   private readonly projected = new Map<string, { seq: number }>();
+  /**
+   * Each room's last write to MongoDB by this replica, by either path, begun or done: its version
+   * (Infinity: removed) and whether it succeeded. The service writes who is in which room before it
+   * answers, and the consumer takes the same change meanwhile: it waits for that write instead of
+   * queueing a second one, which FerretDB would serialize for nothing.
+   */
+  private readonly written = new LRUCache<string, { version: number; done: Promise<boolean> }>({
+    max: WRITTEN_REMEMBERED,
+  });
   /** Events of a message in hand already published (a retry on this replica starts after them). */
   private readonly publishedOf = new Map<number, number>();
   /** When JetStream first refused an event, by event id (for the dead-letter delay). */
@@ -179,9 +192,9 @@ export class RoomProjector {
   /** Writes a change that lists see (a deletion: removes the room), then acks its messages. */
   private async store(entry: RoomLogEntry, seq: number, msgs: readonly JsMsg[]): Promise<void> {
     const roomId = entry.room._id;
-    if (entry.listed || entry.deleted) {
+    if ((entry.listed || entry.deleted) && !(await this.writtenAlready(entry))) {
       try {
-        if (entry.deleted) await this.repository.projectDeleted(roomId);
+        if (entry.deleted) await this.remove([roomId]);
         else await this.write(entry.room);
       } catch (error) {
         this.retry(msgs, error, roomId);
@@ -278,11 +291,51 @@ export class RoomProjector {
    * a late write must not bring it back into the lists.
    */
   async write(room: RoomRecord): Promise<void> {
-    const result = await this.repository.project(room);
-    if (result === 'inserted') {
+    await this.noting(room._id, room.version, async () => {
+      const result = await this.repository.project(room);
+      if (result !== 'inserted') return true;
       const last = await this.log.last(room._id);
-      if (!last || last.deleted) await this.repository.projectDeleted(room._id);
+      if (last && !last.deleted) return true;
+      await this.remove([room._id]);
+      return false;
+    });
+  }
+
+  /** Removes deleted rooms' documents (lists and Play now no longer see them), in one write. */
+  async remove(roomIds: readonly string[]): Promise<void> {
+    const removed = this.repository.projectDeletedMany(roomIds);
+    const done = removed.then(
+      () => true,
+      () => false,
+    );
+    for (const roomId of roomIds) this.expect(roomId, Infinity, done);
+    await removed;
+  }
+
+  /**
+   * Notes a write of the room at `version` (Infinity: its removal), begun or about to be, that
+   * `done` tells the outcome of: this replica's consumer waits for it rather than writing the same
+   * change. A note stands for a newer version only; a removal's stays.
+   */
+  expect(roomId: string, version: number, done: Promise<boolean>): void {
+    const before = this.written.get(roomId);
+    if (!before || (before.version !== Infinity && before.version < version)) {
+      this.written.set(roomId, { version, done: done.catch(() => false) });
     }
+  }
+
+  private async noting(roomId: string, version: number, write: () => Promise<boolean>): Promise<void> {
+    const done = write();
+    this.expect(roomId, version, done);
+    await done;
+  }
+
+  /** Whether a write of this replica, done or under way and successful, holds the entry's change. */
+  private async writtenAlready(entry: RoomLogEntry): Promise<boolean> {
+    const written = this.written.get(entry.room._id);
+    if (!written) return false;
+    const covers = written.version === Infinity || (!entry.deleted && written.version >= entry.room.version);
+    return covers && (await written.done);
   }
 
   /** Acks a message whose events are published and whose room is written if lists see it. */

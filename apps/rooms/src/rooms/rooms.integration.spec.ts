@@ -176,14 +176,16 @@ function suite(infra: () => TestInfra) {
         { what: 'game.finished' },
       );
 
-    /** Database commands that write, as the service's driver counted them. */
-    async function databaseWrites(): Promise<number> {
+    /** Database commands that write (or those named), as the service's driver counted them. */
+    async function databaseWrites(
+      commands = ['update', 'findAndModify', 'insert', 'delete'],
+    ): Promise<number> {
       const { values } = await app.get(Metrics).databaseCommands.get();
       return values
         .filter(
           (v) =>
             v.metricName === 'oasis_db_command_duration_seconds_count' &&
-            ['update', 'findAndModify', 'insert', 'delete'].includes(String(v.labels['command'])),
+            commands.includes(String(v.labels['command'])),
         )
         .reduce((sum, v) => sum + v.value, 0);
     }
@@ -760,6 +762,19 @@ function suite(infra: () => TestInfra) {
       expect(started).toMatchObject({ version: 2, gameStarted: true });
       expect(await call<RoomView>(Requests.rooms.get, { roomId: legacyId })).toMatchObject({ version: 2 });
       expect(await move(alice, legacyId, 2)).toMatchObject({ version: 3 });
+    });
+
+    it('writes a room change to MongoDB once: its projector skips what the service wrote before answering', async () => {
+      await waitFor(projectorDone, { what: 'the projector done with earlier rooms' });
+      const [alice, bob] = [user('alice'), user('bob')];
+      const roomWrites = () => databaseWrites(['update']);
+      const before = await roomWrites();
+      const room = await create(alice);
+      await join(bob, room._id);
+      await waitFor(projectorDone, { what: 'the creation and the join projected' });
+      // One write each, before the answer; the projector took both changes and wrote neither.
+      expect((await roomWrites()) - before).toBe(2);
+      expect(await repositoryRoom(room._id)).toMatchObject({ version: 2, playerCount: 2, gameStarted: true });
     });
 
     it('never writes a move to MongoDB, and lists show the room as its log has it', async () => {

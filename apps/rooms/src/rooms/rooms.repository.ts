@@ -73,11 +73,6 @@ export class RoomsRepository {
     await this.rooms.collection.deleteMany({ _id: { $in: [...roomIds] } } as never);
   }
 
-  /** Removes a deleted room's document (lists and Play now no longer see it). */
-  async projectDeleted(roomId: string): Promise<void> {
-    await this.rooms.collection.deleteOne({ _id: roomId } as never);
-  }
-
   async list(filter: { page: number; pageSize: number; freeSpot: boolean; gameType?: GameType }) {
     const query: Record<string, unknown> = { tombstone: { $ne: true } };
     if (filter.freeSpot) query['playerCount'] = 1;

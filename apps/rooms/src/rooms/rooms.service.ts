@@ -505,10 +505,12 @@ export class RoomsService {
    */
   private async leaveFinishedArenas(seats: readonly ArenaSeat[]): Promise<void> {
     const to = new Map(seats.map((s) => [s.playerId, s.roomId]));
-    const elsewhere = (await this.repository.membershipsOf([...to.keys()])).filter(
-      (m) => m.roomId !== to.get(m._id),
+    const elsewhere = (
+      await this.step('leave-memberships', () => this.repository.membershipsOf([...to.keys()]))
+    ).filter((m) => m.roomId !== to.get(m._id));
+    const rooms = await this.step('leave-rooms', () =>
+      Promise.all(elsewhere.map((m) => this.read(m.roomId))),
     );
-    const rooms = await Promise.all(elsewhere.map((m) => this.read(m.roomId)));
     const leavers = new Map<string, string[]>();
     for (const [i, room] of rooms.entries()) {
       const playerId = elsewhere[i]?._id;
@@ -517,27 +519,41 @@ export class RoomsService {
     }
     // The leaves' database writes (memberships released, rooms projected) wait for them all: two
     // writes for the batch instead of two a room, queued behind each other in the database.
-    const deferred: DeferredWrites = { released: [], projected: [] };
-    await Promise.all(
-      [...leavers].map(async ([id, players]) => {
-        for (const playerId of players) await this.leaveFinishedArena(id, playerId, deferred);
-      }),
+    const removal = Promise.withResolvers<boolean>();
+    const deferred: DeferredWrites = { released: [], projected: [], removed: removal.promise };
+    await this.step('leave-log', () =>
+      Promise.all(
+        [...leavers].map(async ([id, players]) => {
+          for (const playerId of players) await this.leaveFinishedArena(id, playerId, deferred);
+        }),
+      ),
     );
-    await Promise.all([this.repository.releaseSeats(deferred.released), this.projectAll(deferred.projected)]);
+    await Promise.all([
+      this.step('leave-release', () => this.repository.releaseSeats(deferred.released)),
+      this.step('leave-project', () => this.projectAll(deferred.projected).then(removal.resolve)),
+    ]).finally(() => removal.resolve(false));
   }
 
-  /** Writes changes of rooms' players to MongoDB at once: the deletions in one write (see projectNow). */
-  private async projectAll(entries: readonly RoomLogEntry[]): Promise<void> {
+  /**
+   * Writes changes of rooms' players to MongoDB at once: the deletions in one write (see
+   * projectNow). Whether the deletions were written.
+   */
+  private async projectAll(entries: readonly RoomLogEntry[]): Promise<boolean> {
     const deleted = entries.filter((e) => e.deleted).map((e) => e.room._id);
-    await Promise.all([
+    const [removed] = await Promise.all([
+      this.projector.remove(deleted).then(
+        () => true,
+        (error: unknown) => {
+          this.logger.warn(
+            { err: error, rooms: deleted.length },
+            'projecting deletions at once failed; the projector will',
+          );
+          return false;
+        },
+      ),
       ...entries.filter((e) => !e.deleted).map((e) => this.projectNow(e)),
-      this.repository.projectDeletedMany(deleted).catch((error: unknown) => {
-        this.logger.warn(
-          { err: error, rooms: deleted.length },
-          'projecting deletions at once failed; the projector will',
-        );
-      }),
     ]);
+    return removed;
   }
 
   private async leaveFinishedArena(
@@ -649,8 +665,11 @@ export class RoomsService {
     // Who is in which room is what lists, Play now and memberships go by: written before the
     // answer. A game started or ended is written by the projector at once, off the move's path.
     if (entry.deleted || playersChanged(room, next)) {
-      if (deferred) deferred.projected.push(entry);
-      else await this.projectNow(entry);
+      if (deferred) {
+        deferred.projected.push(entry);
+        // Its projector takes the change at once: it waits for this write rather than doubling it.
+        if (entry.deleted) this.projector.expect(room._id, Infinity, deferred.removed);
+      } else await this.projectNow(entry);
     }
     return next;
   }
@@ -690,7 +709,7 @@ export class RoomsService {
    */
   private async projectNow(entry: RoomLogEntry): Promise<void> {
     try {
-      if (entry.deleted) await this.repository.projectDeleted(entry.room._id);
+      if (entry.deleted) await this.projector.remove([entry.room._id]);
       else await this.projector.write(entry.room);
     } catch (error) {
       this.logger.warn(
@@ -790,6 +809,8 @@ function isListed(before: RoomRecord, after: RoomRecord): boolean {
 interface DeferredWrites {
   released: ArenaSeat[];
   projected: RoomLogEntry[];
+  /** Whether the deletions among `projected` were written, once they are. */
+  removed: Promise<boolean>;
 }
 
 const opened = (roomId: string): OpenArenaRoomResponse => ({ opened: true, roomId });
