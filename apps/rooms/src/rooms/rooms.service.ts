@@ -521,17 +521,23 @@ export class RoomsService {
     // writes for the batch instead of two a room, queued behind each other in the database.
     const removal = Promise.withResolvers<boolean>();
     const deferred: DeferredWrites = { released: [], projected: [], removed: removal.promise };
-    await this.step('leave-log', () =>
-      Promise.all(
-        [...leavers].map(async ([id, players]) => {
-          for (const playerId of players) await this.leaveFinishedArena(id, playerId, deferred);
-        }),
-      ),
-    );
-    await Promise.all([
-      this.step('leave-release', () => this.repository.releaseSeats(deferred.released)),
-      this.step('leave-project', () => this.projectAll(deferred.projected).then(removal.resolve)),
-    ]).finally(() => removal.resolve(false));
+    try {
+      await this.step('leave-log', () =>
+        Promise.all(
+          [...leavers].map(async ([id, players]) => {
+            for (const playerId of players) await this.leaveFinishedArena(id, playerId, deferred);
+          }),
+        ),
+      );
+      await Promise.all([
+        this.step('leave-release', () => this.repository.releaseSeats(deferred.released)),
+        this.step('leave-project', () => this.projectAll(deferred.projected).then(removal.resolve)),
+      ]);
+    } finally {
+      // A deletion noted but not written here (a leave or a write failed): its projector writes it,
+      // rather than wait for a write that never comes.
+      removal.resolve(false);
+    }
   }
 
   /**
