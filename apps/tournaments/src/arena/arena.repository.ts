@@ -304,9 +304,13 @@ export class ArenaRepository implements OnModuleInit {
     return this.pairings.countDocuments({ arenaId, state: { $in: ['opening', 'playing'] } });
   }
 
-  /** Takes the named lease, or renews it for its owner; false while another owner holds it. */
+  /**
+   * Takes the named lease, or renews it for its owner; false while another owner holds it. A lease
+   * another owner holds is only read: a standby's every round costs no write.
+   */
   async holdLease(name: string, owner: string, ms: number, nowMs: number): Promise<boolean> {
-    // A renewal first: the holder's every round costs one write.
+    const current = await this.leases.findOne({ _id: name });
+    if (current && current.owner !== owner && current.until >= nowMs) return false;
     const held = await this.leases.updateOne(
       { _id: name, $or: [{ owner }, { until: { $lt: nowMs } }] },
       { $set: { owner, until: nowMs + ms } },

@@ -39,6 +39,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private stopping = false;
   /** Whether this replica held the lease at its last round: only then does a nudge pair at once. */
   private leading = false;
+  /** Until when this replica's lease runs, as it last wrote it (0: not held). */
+  private leaseUntil = 0;
   private nudged = false;
   /** Entrants (entrantId) whose opening this replica has in hand: not paired again meanwhile. */
   private readonly seating = new Set<string>();
@@ -119,6 +121,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     while (this.ticking) await this.ticking;
     // Openings begun finish (or fail and are resumed by the next holder); queued ones do not begin.
     await Promise.allSettled([...this.openingsInHand]);
+    this.leaseUntil = 0;
     await this.repository.releaseLease(LEASE, this.owner).catch(() => undefined);
     await this.rpc.close();
   }
@@ -157,10 +160,21 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
    * (its openings run on after the round), settle ended ones; false without the lease.
    */
   async tick(nowMs = Date.now()): Promise<boolean> {
-    if (!(await this.repository.holdLease(LEASE, this.owner, this.config.ARENA_LEASE_MS, nowMs)))
-      return false;
+    if (!(await this.holdLease(nowMs))) return false;
     await timed(this.rounds, {}, () => this.round(nowMs));
     return true;
+  }
+
+  /**
+   * Holds the lease, renewing it only once half of it has run: rounds come every ARENA_TICK_MS and
+   * at every game's end, and a write each would compete with the pairings' own writes.
+   */
+  private async holdLease(nowMs: number): Promise<boolean> {
+    const ms = this.config.ARENA_LEASE_MS;
+    if (nowMs < this.leaseUntil - ms / 2) return true;
+    const held = await this.repository.holdLease(LEASE, this.owner, ms, nowMs);
+    this.leaseUntil = held ? nowMs + ms : 0;
+    return held;
   }
 
   private async round(nowMs: number): Promise<void> {
