@@ -33,8 +33,11 @@ const PLAYERS = 6;
 // one of each is SIGKILLed. Whatever the failover does, nobody sits in two games at once, each
 // finished game is scored once (the final standings equal the games recorded), and the prizes
 // and the games are paid once (each account's coins and titles).
+// At file level, so the suite's afterAll (its processes stopped, its NATS connection closed) runs
+// before the stack's servers stop: a connection closed while reconnecting keeps Jest waiting.
+const stack = useGameStack();
+
 describe('an arena through a tournaments and a rooms crash', () => {
-  const stack = useGameStack();
   let nc: NatsConnection;
   const tournaments: ServiceProcess[] = [];
   let roomsReplica: ServiceProcess | undefined;

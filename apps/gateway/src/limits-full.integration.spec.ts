@@ -11,8 +11,11 @@ const bucketEnv = { LIMITS_BUCKET_MAX_BYTES: String(BUCKET_BYTES) };
  * pacing limits count a key it has no room for on the replica, while the guessing limits (failed
  * logins, passcodes) answer 503 for such a key. Real NATS, the gateway and rooms sharing the bucket.
  */
+// At file level, so the suite's afterAll (its NATS connection closed) runs before the stack's
+// servers stop: a connection closed while reconnecting keeps Jest waiting.
+const stack = useGameStack(bucketEnv, bucketEnv);
+
 describe('a full limits bucket', () => {
-  const stack = useGameStack(bucketEnv, bucketEnv);
   let nc: NatsConnection;
 
   beforeAll(async () => {
