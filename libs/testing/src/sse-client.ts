@@ -95,8 +95,13 @@ export class SseClient {
   /** Resolves when the server ends the stream. */
   async ended(timeoutMs = 5000): Promise<boolean> {
     if (!this.done) return true;
-    const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs));
-    return Promise.race([this.done.then(() => true), timeout]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    try {
+      return await Promise.race([this.done.then(() => true), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   close(): void {

@@ -7,8 +7,10 @@ import { ensureTimerStream, ScheduleStore, VERSION_HEADER } from './schedule-sto
 
 // The version guard of room schedules against a real NATS, with stores that stand for replicas:
 // each remembers what it last wrote, and only the server's last sequence per subject decides.
+// At file level, so the suite's afterAll (draining its connection) runs before NATS stops.
+const infra = useTestInfra({ mongo: false });
+
 describe('ScheduleStore', () => {
-  const infra = useTestInfra({ mongo: false });
   let nc: NatsConnection;
   let jsm: JetStreamManager;
   const replica = () => new ScheduleStore(nc, jsm, 500);
