@@ -15,6 +15,7 @@ import { Counter, Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
 import { type ArenaDoc, ArenaRepository, entrantId, type PairingDoc } from './arena.repository';
 import { ArenaService } from './arena.service';
+import { RenewedLease } from './lease';
 import { inBatches, planAnswers, planClaims, seatsOf } from './openings';
 import { notInHand, pairFree, pairingWait } from './pairing';
 import { arenaOf, type ArenaWindow, currentOrNextArena, isRunning, previousArena } from './schedule';
@@ -37,10 +38,6 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private stopping = false;
-  /** Whether this replica held the lease at its last round: only then does a nudge pair at once. */
-  private leading = false;
-  /** Until when this replica's lease runs, as it last wrote it (0: not held). */
-  private leaseUntil = 0;
   private nudged = false;
   /** Entrants (entrantId) whose opening this replica has in hand: not paired again meanwhile. */
   private readonly seating = new Set<string>();
@@ -56,6 +53,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly openingSteps: Histogram<'step'>;
   private readonly openingOutcomes: Counter<'outcome'>;
   private readonly openings: pLimit.Limit;
+  /** Only while it runs does a nudge pair at once. */
+  private readonly lease: RenewedLease;
 
   constructor(
     private readonly repository: ArenaRepository,
@@ -65,6 +64,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     metrics: Metrics,
   ) {
     this.rpc = new RpcClient(natsEndpoint(config), 'tournaments', config.RPC_TIMEOUT_MS, logger);
+    this.lease = new RenewedLease(config.ARENA_LEASE_MS, (nowMs) =>
+      repository.holdLease(LEASE, this.owner, config.ARENA_LEASE_MS, nowMs),
+    );
     this.openings = pLimit(config.ARENA_OPENINGS_AT_ONCE);
     this.pairingLatency = new Histogram({
       name: 'oasis_arena_pairing_seconds',
@@ -121,7 +123,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     while (this.ticking) await this.ticking;
     // Openings begun finish (or fail and are resumed by the next holder); queued ones do not begin.
     await Promise.allSettled([...this.openingsInHand]);
-    this.leaseUntil = 0;
+    this.lease.drop();
     await this.repository.releaseLease(LEASE, this.owner).catch(() => undefined);
     await this.rpc.close();
   }
@@ -133,7 +135,6 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     this.nudged = false;
     this.ticking = this.tick()
       .then((led) => {
-        this.leading = led;
         this.ticks.inc({ outcome: led ? 'ok' : 'standby' });
       })
       .catch((error: unknown) => {
@@ -150,7 +151,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** A game's scores freed its players: the lease holder pairs them now, not at its next tick. */
   private nudge(): void {
-    if (!this.leading || this.stopping) return;
+    if (!this.lease.heldAt(Date.now()) || this.stopping) return;
     if (this.ticking) this.nudged = true;
     else this.loop();
   }
@@ -160,21 +161,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
    * (its openings run on after the round), settle ended ones; false without the lease.
    */
   async tick(nowMs = Date.now()): Promise<boolean> {
-    if (!(await this.holdLease(nowMs))) return false;
+    if (!(await this.lease.hold(nowMs))) return false;
     await timed(this.rounds, {}, () => this.round(nowMs));
     return true;
-  }
-
-  /**
-   * Holds the lease, renewing it only once half of it has run: rounds come every ARENA_TICK_MS and
-   * at every game's end, and a write each would compete with the pairings' own writes.
-   */
-  private async holdLease(nowMs: number): Promise<boolean> {
-    const ms = this.config.ARENA_LEASE_MS;
-    if (nowMs < this.leaseUntil - ms / 2) return true;
-    const held = await this.repository.holdLease(LEASE, this.owner, ms, nowMs);
-    this.leaseUntil = held ? nowMs + ms : 0;
-    return held;
   }
 
   private async round(nowMs: number): Promise<void> {
