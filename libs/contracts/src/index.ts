@@ -11,3 +11,4 @@ export * from './rooms';
 export * from './http';
 export * from './push';
 export * from './tournaments';
+export * from './room-socket';

@@ -7,9 +7,11 @@ import {
   invalidToken,
   MAX_TOKEN_LENGTH,
   TOKEN_ALGORITHM,
+  type VerifiedToken,
+  verifyAccessToken,
 } from '@oasis198/service-kit';
 import type { Request } from 'express';
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import passport from 'passport';
 import { Strategy, type StrategyOptionsWithoutRequest, type VerifyCallback } from 'passport-jwt';
 import { type GatewayConfig, rpcTimeoutMs } from '../config';
@@ -49,6 +51,8 @@ export class JwtStrategy extends PassportStrategy(NamedJwtStrategy) implements O
    * the watch starts again, and takes a stream election when the bucket's leader was the node lost.
    */
   private readonly catchUpWaitMs: number;
+  private readonly key: KeyObject;
+  private readonly issuer: string;
 
   constructor(
     @Inject(CONFIG) config: GatewayConfig,
@@ -70,14 +74,33 @@ export class JwtStrategy extends PassportStrategy(NamedJwtStrategy) implements O
       issuer: config.JWT_ISSUER,
     });
     this.catchUpWaitMs = rpcTimeoutMs(config);
+    this.key = key as unknown as KeyObject;
+    this.issuer = config.JWT_ISSUER;
   }
 
   /**
    * The caller behind a well-signed token: 401 when its claims are wrong or it was ended; 503 when
    * the revocations are not caught up within the wait for a service's answer.
    */
-  async validate(payload: unknown): Promise<TokenClaims> {
-    const claims = accessTokenClaims(payload);
+  validate(payload: unknown): Promise<TokenClaims> {
+    return this.caller(accessTokenClaims(payload));
+  }
+
+  /**
+   * A token that came another way than a header (the room socket), checked as passport-jwt checks
+   * one; callerOf then asks what a signature cannot say, on each request it makes.
+   */
+  verifyToken(token: string): Promise<VerifiedToken> {
+    return verifyAccessToken(token, this.key, this.issuer);
+  }
+
+  /** The caller behind a verified token now: 401 once it has expired or was ended, its name since a rename. */
+  callerOf(claims: VerifiedToken): Promise<TokenClaims> {
+    if (claims.exp * 1000 <= Date.now()) return Promise.reject(invalidToken());
+    return this.caller(claims);
+  }
+
+  private async caller(claims: VerifiedToken): Promise<TokenClaims> {
     if (!(await this.revocations.whenCaughtUp(this.catchUpWaitMs))) {
       throw new AppError('UNAVAILABLE', COMMON_MESSAGES.unavailable);
     }

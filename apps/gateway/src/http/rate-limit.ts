@@ -298,7 +298,16 @@ export class PerUserLimitInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const userId = request.caller?.userId;
     if (!userId) throw new AppError('UNAUTHORIZED', COMMON_MESSAGES.unauthorized);
-    if (pick) await reserveAll([[this.limits.get(pick(request)), userId]]);
+    if (pick) await countPerUser(this.limits, pick(request), userId);
     return next.handle();
   }
+}
+
+/** One call of a user's against a per-user limit; over it, 429 with Retry-After. */
+export async function countPerUser(
+  limits: GatewayLimits,
+  limit: PerUserLimitName,
+  userId: string,
+): Promise<void> {
+  await reserveAll([[limits.get(limit), userId]]);
 }

@@ -34,9 +34,11 @@ import { type RoomChange, RoomFollower, RoomPushService } from './room-push.serv
 
 const STREAMS_LIMITED = 'This client address already holds PUSH_STREAMS_PER_ADDRESS live streams.';
 
-/** A leave is an edit with players.removePlayer; it counts with deletes, not with moves. */
-const isLeave = (body: unknown): boolean =>
-  (body as { players?: { removePlayer?: unknown } } | null)?.players?.removePlayer !== undefined;
+/** The per-user limit an edit counts on: a leave (players.removePlayer) with deletes, anything else with moves. */
+export const editLimitOf = (body: unknown): 'roomLeaves' | 'roomEdits' =>
+  (body as { players?: { removePlayer?: unknown } } | null)?.players?.removePlayer !== undefined
+    ? 'roomLeaves'
+    : 'roomEdits';
 
 /**
  * SPEC §7 room calls, forwarded to the rooms service, and the live push streams. Reading and
@@ -189,7 +191,7 @@ export class RoomsController {
   @Patch(':id/edit')
   @UseGuards(AuthGuard)
   @LimitPerUser(
-    (request) => (isLeave(request.body) ? 'roomLeaves' : 'roomEdits'),
+    (request) => editLimitOf(request.body),
     'Too many leaves and deletes by this user in a minute, or joins, readies and moves in a second.',
   )
   @ApiBearerAuth()

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { RoomPushService } from './room-push.service';
+import { RoomSocketService } from './room-socket.service';
 import { RoomsController } from './rooms.controller';
 
 @Module({
   controllers: [RoomsController],
-  providers: [RoomPushService],
+  providers: [RoomPushService, RoomSocketService],
   // The leaderboard's stream (rewards) shares its stream places and SSE plumbing.
   exports: [RoomPushService],
 })
