@@ -159,6 +159,7 @@ function suite(infra: () => TestInfra) {
       gameId: `${request.roomId}:1`,
       roomId: request.roomId,
       gameNumber: 1,
+      arenaId: request.arenaId,
       player1: request.players[0],
       player2: request.players[1],
       duration: 14,

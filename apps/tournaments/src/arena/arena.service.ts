@@ -220,10 +220,11 @@ export class ArenaService {
   /**
    * game.finished, a batch at a time: scores the first game of each arena room for both players,
    * once each (a redelivery or a second replica scores nothing more), and frees them for the next
-   * pairing; one write for all the batch's scores. Games of other rooms are not the arena's.
+   * pairing; one write for all the batch's scores. Games of other rooms are not the arena's: rooms
+   * marks each arena room's game with its arenaId, so the others cost no read.
    */
   async onGamesFinished(games: readonly GameFinished[]): Promise<void> {
-    const firsts = games.filter((game) => game.gameNumber === 1);
+    const firsts = games.filter((game) => game.gameNumber === 1 && game.arenaId !== undefined);
     if (firsts.length === 0) return;
     const pairings = new Map(
       (await this.repository.pairingsOf(firsts.map((game) => game.roomId))).map((p) => [p._id, p]),
