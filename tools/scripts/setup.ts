@@ -486,7 +486,7 @@ async function installPythonTool(name: string, version: string, listFile: string
   const bin = path.join(venv, 'bin', name);
   // The version and the list it was installed from: a changed list installs again.
   const record = `${version}+${sha256(list).slice(0, 12)}`;
-  if (recordedVersion(name) === record && existsSync(bin)) return undefined;
+  if (recordedVersion(name) === record && runsHere(bin, venv)) return undefined;
   if (!hasCommand('python3')) {
     throw new StepError(`${name} needs Python 3.9+ (python3, with its venv module) on the PATH`);
   }
@@ -508,6 +508,16 @@ async function installPythonTool(name: string, version: string, listFile: string
   if (checked.code !== 0) throw new StepError(`${shown} is incomplete`, checked.output);
   recordVersion(name, record);
   return `installed ${version}`;
+}
+
+/**
+ * Whether a venv's script runs from where it is: its first line names the venv's python by full
+ * path, so a venv whose checkout was moved or copied points elsewhere and is installed again.
+ */
+function runsHere(bin: string, venv: string): boolean {
+  if (!existsSync(bin)) return false;
+  const firstLine = readFileSync(bin, 'utf8').split('\n', 1)[0] ?? '';
+  return firstLine === `#!${path.join(venv, 'bin', 'python')}`;
 }
 
 async function chromium() {
