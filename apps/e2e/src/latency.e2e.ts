@@ -23,17 +23,31 @@ async function watchTotal(page: Page): Promise<void> {
 }
 
 /**
- * Stamps, in every page of the person from now on, when a move request left (fetch of a PATCH) and
- * when a room push arrived (an SSE "room" or "room-moves" event, before the app sees it), so the figure splits into
+ * Stamps, in every page of the person from now on, when a move request left (a frame on the room
+ * socket, or fetch of a PATCH while it is not open; each counted) and when a room push arrived (an SSE "room" or "room-moves" event, before the app sees it), so the figure splits into
  * the way to the server and back out, and the page's own work.
  */
 async function stampNetwork(person: Person): Promise<void> {
   await person.page.context().addInitScript(() => {
-    const w = window as unknown as { __sentAt?: number; __pushAt?: number };
+    const w = window as unknown as {
+      __sentAt?: number;
+      __pushAt?: number;
+      __socketSends?: number;
+      __httpSends?: number;
+    };
     const fetch = window.fetch.bind(window);
     window.fetch = (input, init) => {
-      if (init?.method === 'PATCH') w.__sentAt = Date.now();
+      if (init?.method === 'PATCH') {
+        w.__sentAt = Date.now();
+        w.__httpSends = (w.__httpSends ?? 0) + 1;
+      }
       return fetch(input, init);
+    };
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (this: WebSocket, data) {
+      w.__sentAt = Date.now();
+      w.__socketSends = (w.__socketSends ?? 0) + 1;
+      return send.call(this, data);
     };
     const add = EventSource.prototype.addEventListener;
     EventSource.prototype.addEventListener = function (this: EventSource, type: string, ...rest: unknown[]) {
@@ -53,8 +67,10 @@ async function stampNextClick(page: Page): Promise<void> {
   });
 }
 
-const read = (page: Page, name: '__seenAt' | '__clickAt' | '__sentAt' | '__pushAt') =>
-  page.evaluate((key) => (window as unknown as Record<string, number>)[key] ?? 0, name);
+const read = (
+  page: Page,
+  name: '__seenAt' | '__clickAt' | '__sentAt' | '__pushAt' | '__socketSends' | '__httpSends',
+) => page.evaluate((key) => (window as unknown as Record<string, number>)[key] ?? 0, name);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -107,6 +123,12 @@ test('30. Prints how long after the click the opponent and a visitor see a move 
     if (sentAt > 0 && pushAt >= sentAt) sentToPush.push(pushAt - sentAt);
     if (pushAt > 0 && seen >= pushAt) pushToScreen.push(seen - pushAt);
   }
+  let onSocket = 0;
+  let overHttp = 0;
+  for (const player of [a, b]) {
+    onSocket += await read(player.person.page, '__socketSends');
+    overHttp += await read(player.person.page, '__httpSends');
+  }
   const summary = (label: string, values: number[]) => {
     const sorted = [...values].sort((x, y) => x - y);
     return `${label}: ${sorted.length} moves, p50 ${percentile(sorted, 50)} ms, p95 ${percentile(sorted, 95)} ms, max ${sorted.at(-1)} ms`;
@@ -120,8 +142,11 @@ test('30. Prints how long after the click the opponent and a visitor see a move 
       summary("  click to request sent (mover's page)", clickToSent),
       summary('  request sent to push received (network, gateway, rooms)', sentToPush),
       summary("  push received to screen (opponent's page)", pushToScreen),
+      `moves sent on the room socket: ${onSocket} of ${onSocket + overHttp}`,
     ].join('\n  '),
   );
+  // The socket opens on each player's first edit (its join), so every move after it goes there.
+  expect(onSocket).toBe(MOVES);
   // Every move was seen: the figures cover the whole sample.
   expect(toOpponent).toHaveLength(MOVES);
   expect(toVisitor).toHaveLength(MOVES);

@@ -21,6 +21,7 @@ import {
 } from '@oasis198/contracts';
 import type { RoomListPage } from './cache';
 import { apiPage, apiRequest, externalJson } from './client';
+import { roomSocket } from './room-socket';
 
 /** SPEC §7's calls, one function each, with the shapes of libs/contracts. */
 export const api = {
@@ -69,8 +70,8 @@ export const api = {
   playNow: () => apiRequest<RoomView>(ApiPaths.playNow, { method: 'POST', auth: true }),
   createRoom: (body: CreateRoomBody) =>
     apiRequest<RoomView>(ApiPaths.rooms, { method: 'POST', body, auth: true }),
-  editRoom: (roomId: string, body: EditRoomBody) =>
-    apiRequest<EditRoomResponse>(ApiPaths.editRoom(roomId), { method: 'PATCH', body, auth: true }),
+  /** Over the room socket when it is open, else PATCH .../edit (room-socket.ts). */
+  editRoom: (roomId: string, body: EditRoomBody): Promise<EditRoomResponse> => roomSocket.edit(roomId, body),
   deleteRoom: (roomId: string) =>
     apiRequest<MessageResponse>(ApiPaths.deleteRoom(roomId), { method: 'DELETE', auth: true }),
 

@@ -6,11 +6,12 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { getConfig, gifServiceEnabled } from '../config';
 import { acceptRoom, keys, mergeFetchedRoom, noteRoomPage, type RoomListPage } from './cache';
 import { ApiError, isApiError } from './client';
 import { api } from './endpoints';
+import { roomSocket } from './room-socket';
 import { withReauth } from './reauth';
 import { getSession, setSession } from './session';
 
@@ -103,9 +104,13 @@ export function usePlayNow() {
   });
 }
 
-/** Join, leave, ready and move: the room's intents (DECISIONS.md). The server's answer is shown. */
+/**
+ * Join, leave, ready and move: the room's intents (DECISIONS.md). The server's answer is shown.
+ * The room socket opens with the screen, so the first intent can take it.
+ */
 export function useRoomIntent(roomId: string) {
   const client = useQueryClient();
+  useEffect(() => roomSocket.prepare(), []);
   return useMutation({
     mutationFn: (body: EditRoomBody) => api.editRoom(roomId, body),
     onSuccess: ({ room }, body) => {

@@ -1,9 +1,11 @@
 /**
  * The network boundary for component tests. HTTP goes through the app's real fetch and MSW answers
- * it from a route table that records every call; EventSource is a fake whose events a test pushes
- * by hand (jsdom has no EventSource for MSW's sse handlers to serve).
+ * it from a route table that records every call; the room socket is MSW's WebSocket link, answering
+ * each frame with a function of the test's; EventSource is a fake whose events a test pushes by
+ * hand (jsdom has no EventSource for MSW's sse handlers to serve).
  */
-import { http, HttpResponse } from 'msw';
+import { ROOM_SOCKET_PATH, type RoomSocketAnswer } from '@oasis198/contracts';
+import { http, HttpResponse, ws } from 'msw';
 import { setupServer } from 'msw/node';
 
 export interface FakeRequest {
@@ -26,11 +28,6 @@ export interface FakeApi {
   /** Replaces or adds a route. */
   on: (route: string, handler: Handler) => void;
 }
-
-const server = setupServer();
-server.listen({ onUnhandledRequest: 'error' });
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 function matcher(route: string): { method: string; test: (path: string) => boolean; exact: boolean } {
   const [method = 'GET', pattern = '/'] = route.split(' ');
@@ -56,7 +53,9 @@ export function fakeApi(routes: Record<string, Handler> = {}): FakeApi {
     );
   };
 
+  served = null;
   server.resetHandlers(
+    roomSocketHandler,
     http.all('*', async ({ request }) => {
       const url = new URL(request.url);
       const text = await request.text();
@@ -91,6 +90,62 @@ export function fakeApi(routes: Record<string, Handler> = {}): FakeApi {
     },
     on: (route, handler) => void table.set(route, handler),
   };
+}
+
+export interface FakeRoomSocket {
+  /** The frames the app sent, parsed. */
+  frames: Array<{ id: number; roomId: string; body: unknown }>;
+  /** Upgrades the app asked for, with the subprotocols it offered. */
+  connections: string[][];
+  /** Closes every open socket from the server's side. */
+  closeAll: () => void;
+}
+
+type SocketAnswer = (frame: FakeRoomSocket['frames'][number]) => RoomSocketAnswer | 'silent';
+
+/** The room socket fakeRoomSocket serves; none (every upgrade closed at once) after each fakeApi. */
+let served: { fake: FakeRoomSocket; answer: SocketAnswer; open: Set<{ close: () => void }> } | null = null;
+
+const roomSocketLink = ws.link(`ws://localhost${ROOM_SOCKET_PATH}`);
+const roomSocketHandler = roomSocketLink.addEventListener('connection', ({ client, info }) => {
+  const current = served;
+  // As a server that refuses the upgrade: the app keeps to HTTP.
+  if (!current) return client.close();
+  const { protocols } = info;
+  current.fake.connections.push(typeof protocols === 'string' ? [protocols] : [...(protocols ?? [])]);
+  current.open.add(client);
+  client.addEventListener('message', (event) => {
+    const frame = JSON.parse(String(event.data)) as FakeRoomSocket['frames'][number];
+    current.fake.frames.push(frame);
+    const reply = current.answer(frame);
+    if (reply !== 'silent') client.send(JSON.stringify(reply));
+  });
+});
+
+const server = setupServer(roomSocketHandler);
+server.listen({ onUnhandledRequest: 'error' });
+afterEach(() => {
+  served = null;
+  server.resetHandlers();
+});
+afterAll(() => server.close());
+
+/**
+ * Serves the room socket until the next fakeApi: `answer` gives each frame's answer, 'silent' for
+ * none. Without it, every upgrade is closed at once and the app keeps to HTTP.
+ */
+export function fakeRoomSocket(answer: SocketAnswer): FakeRoomSocket {
+  const open = new Set<{ close: () => void }>();
+  const fake: FakeRoomSocket = {
+    frames: [],
+    connections: [],
+    closeAll: () => {
+      for (const client of open) client.close();
+      open.clear();
+    },
+  };
+  served = { fake, answer, open };
+  return fake;
 }
 
 type Listener = (event: { data: string; lastEventId: string }) => void;
