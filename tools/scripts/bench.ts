@@ -11,7 +11,7 @@
 //      playing legal moves (plain and Oasis options, per libs/game-rules usableOptions) a think
 //      time after the push says it is their turn, and pressing Play Again when a game ends. Games
 //      stay on from one step to the next; each step adds games, warms up, then measures for
-//      --duration seconds: moves/s; the move round trip (PATCH sent -> the OPPONENT's stream
+//      --duration seconds: moves/s; the move round trip (move sent -> the OPPONENT's stream
 //      receives the room version containing it) at p50/p95/p99; errors of every kind; CPU and RSS
 //      of every process (a service's from its own /metrics, process_cpu_seconds_total and
 //      process_resident_memory_bytes; NATS's, FerretDB's and the bench's from /proc); the
@@ -41,6 +41,8 @@
 //   --jitter 0.2                    think-time spread
 //   --turn 32                       the rooms' turn duration in seconds (14, 32, 60 or 300)
 //   --max-p99 1000                  a step whose p99 round trip exceeds this (ms) is not held
+//   --moves socket                  how bots send moves and Play Again: socket (each player's room
+//                                   socket, as the web app does) or http (PATCH .../edit each)
 //   --url http://host:port          use this running stack (nothing is built or started)
 //   --fresh                         start a throwaway stack even if one answers on $PORT/8080
 //   --no-build                      use what is built
@@ -106,6 +108,7 @@ const opts = parseOptions(usage, {
   jitter: { type: 'string', default: '0.2' },
   turn: { type: 'string', default: '32' },
   'max-p99': { type: 'string', default: '1000' },
+  moves: { type: 'string', default: 'socket' },
   url: { type: 'string' },
   fresh: { type: 'boolean', default: false },
   'no-build': { type: 'boolean', default: false },
@@ -125,6 +128,11 @@ function positive(name: string, value: number) {
   if (value > 0) return value;
   console.error(red(`--${name} must be a positive number`));
   return process.exit(1);
+}
+const MOVES = opts.moves;
+if (MOVES !== 'socket' && MOVES !== 'http') {
+  console.error(red('--moves must be socket or http'));
+  process.exit(1);
 }
 const STEPS = opts.steps
   .split(',')
@@ -324,6 +332,7 @@ const fleetOptions: FleetOptions = {
   duration: Number(opts.turn),
   // The gateway's rooms carry the Oasis counts too (contracts' room schema), unlike RoomView.
   chooseMove: (whosTurn, seat) => chooseMove(whosTurn as typeof whosTurn & BotView, seat),
+  socket: MOVES === 'socket',
 };
 
 async function runStep(target: number, stack: BenchedStack, client: GatewayClient) {
@@ -532,7 +541,7 @@ async function profileFerretDB(label: string) {
 function printStep(r: StepResult) {
   log(
     `  ${r.movesPerSec} moves/s (${r.moves} moves, ${r.optionMoves} with an option, ${r.gamesFinished} games finished); ` +
-      `round trip p50 ${r.p50Ms} / p95 ${r.p95Ms} / p99 ${r.p99Ms} / max ${r.maxMs} ms; PATCH p50 ${r.patchP50Ms} / p99 ${r.patchP99Ms} ms`,
+      `round trip p50 ${r.p50Ms} / p95 ${r.p95Ms} / p99 ${r.p99Ms} / max ${r.maxMs} ms; answer p50 ${r.patchP50Ms} / p99 ${r.patchP99Ms} ms`,
   );
   log(
     `  errors: ${r.errors}${r.errors ? ` ${JSON.stringify(r.errorKinds)}` : ''}; machine busy ${r.machineBusyPct} %; ` +
@@ -875,7 +884,7 @@ log(bold('Oasis 198 benchmark'));
 log(`machine: ${info.cpu}, ${info.cores} cores, ${info.ramGiB} GiB RAM, Node ${info.node}, ${info.os}`);
 log(
   `options: steps ${STEPS.join(', ')}; ${DURATION_S} s measured after ${WARMUP_S} s warm-up; think ${THINK_MS} ms ± ${Number(opts.jitter) * 100} %; ` +
-    `turn ${opts.turn} s; held = 0 errors and p99 <= ${MAX_P99} ms; load average ${loadAverage().join(' ')}`,
+    `turn ${opts.turn} s; moves over ${MOVES === 'socket' ? 'the room socket' : 'HTTP'}; held = 0 errors and p99 <= ${MAX_P99} ms; load average ${loadAverage().join(' ')}`,
 );
 try {
   let stack: BenchedStack;
@@ -956,7 +965,7 @@ const floorBasis = results.find((r) => r.games === (floor ?? oldFloor)?.basisGam
 log(bold('\n▸ Ladder'));
 log(
   dim(
-    `  round trip = PATCH sent -> the opponent's SSE stream receives that room version; CPU % of one core, MB = peak RSS`,
+    `  round trip = move sent (room socket or PATCH) -> the opponent's SSE stream receives that room version; CPU % of one core, MB = peak RSS`,
   ),
 );
 if (results.length) log(ladderTable(results));

@@ -1,10 +1,10 @@
-// Bot players, for the benchmark (tools/scripts/bench.ts) and the fault test: real HTTP clients of
-// the gateway, each with a live Server-Sent Events stream of its room. A pair of bots plays one
-// game: when the push says it is a bot's turn, it waits its think time and sends a legal move
-// (PATCH /api/rooms/:id/edit); when the game is over both press Play Again. A move's round trip is
-// measured from sending the PATCH to the OPPONENT's stream receiving the room version that contains
-// it. Every move answered 2xx and every finished game goes to the recorder, so a test can check
-// afterwards that the system kept them.
+// Bot players, for the benchmark (tools/scripts/bench.ts) and the fault test: real clients of the
+// gateway, each with a live Server-Sent Events stream of its room. A pair of bots plays one game:
+// when the push says it is a bot's turn, it waits its think time and sends a legal move (PATCH
+// /api/rooms/:id/edit, or the same edit on its room socket with FleetOptions.socket); when the game
+// is over both press Play Again. A move's round trip is measured from sending it to the OPPONENT's
+// stream receiving the room version that contains it. Every move answered 2xx and every finished
+// game goes to the recorder, so a test can check afterwards that the system kept them.
 //
 // Node runs this file as it is (Node 24 strips the types); the room protocol (RoomView,
 // withNewMoves) comes from contracts and the stream is read by eventsource-parser, as in tests.
@@ -14,8 +14,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RoomMovesPushData, RoomView } from '@oasis198/contracts';
+import type { RoomMovesPushData, RoomSocketAnswer, RoomView } from '@oasis198/contracts';
 import { createParser } from 'eventsource-parser';
+import WebSocket from 'ws';
 import { contracts } from '../../scripts/lib/libs.ts';
 
 export type { RoomView };
@@ -97,7 +98,7 @@ type ClientOptions = {
 export class GatewayClient {
   private readonly agent: http.Agent;
   private readonly base: string;
-  private readonly timeoutMs: number;
+  readonly timeoutMs: number;
   private readonly onAnswer: ClientOptions['onAnswer'];
   private readonly retryResetReusedSocket: boolean;
 
@@ -218,6 +219,11 @@ export class GatewayClient {
     };
   }
 
+  /** A room socket for the player with this token (opening; the first edit waits for it). */
+  roomSocket(token: string): RoomSocketClient {
+    return new RoomSocketClient(this.base, token, this.timeoutMs);
+  }
+
   close(): void {
     this.agent.destroy();
   }
@@ -240,6 +246,69 @@ export interface Player {
   token: string;
   /** The gateway (replica) this player plays through. */
   client: GatewayClient;
+  /** The player's room socket, once opened (FleetOptions.socket). */
+  socket?: RoomSocketClient;
+}
+
+/**
+ * A player's room socket (ADR 0035): room edits as frames on one WebSocket, each answered with the
+ * status and body of PATCH /api/rooms/:id/edit. A request the socket closes under fails as a
+ * network failure does; the next one opens a new socket.
+ */
+export class RoomSocketClient {
+  private next = 1;
+  private readonly waiting = new Map<number, (answer: RoomSocketAnswer | Error) => void>();
+  private readonly opened: Promise<void>;
+  private readonly ws: WebSocket;
+  closed = false;
+
+  constructor(base: string, token: string, timeoutMs: number) {
+    this.ws = new WebSocket(
+      `${base.replace(/^http/, 'ws')}${contracts.ROOM_SOCKET_PATH}`,
+      [contracts.ROOM_SOCKET_PROTOCOL, contracts.ROOM_SOCKET_TOKEN_PREFIX + token],
+      { handshakeTimeout: timeoutMs, perMessageDeflate: false },
+    );
+    this.opened = once(this.ws, 'open').then(() => undefined);
+    this.opened.catch(() => undefined);
+    this.ws.on('message', (data) => {
+      const answer = JSON.parse(data.toString()) as RoomSocketAnswer;
+      if (answer.id === null) return;
+      this.waiting.get(answer.id)?.(answer);
+      this.waiting.delete(answer.id);
+    });
+    const fail = (reason: string) => {
+      this.closed = true;
+      for (const settle of this.waiting.values())
+        settle(Object.assign(new Error(reason), { kind: 'network' }));
+      this.waiting.clear();
+    };
+    this.ws.on('error', (error) => fail(error.message));
+    this.ws.on('close', (code) => fail(`room socket closed (${code})`));
+  }
+
+  async edit<T>(roomId: string, body: unknown, timeoutMs: number): Promise<Answer<T>> {
+    await this.opened;
+    const id = this.next++;
+    const started = performance.now();
+    const answer = await new Promise<RoomSocketAnswer | Error>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        resolve(Object.assign(new Error(`room socket: no answer in ${timeoutMs} ms`), { kind: 'timeout' }));
+      }, timeoutMs);
+      this.waiting.set(id, (settled) => {
+        clearTimeout(timer);
+        resolve(settled);
+      });
+      this.ws.send(JSON.stringify({ id, roomId, body }));
+    });
+    if (answer instanceof Error) throw answer;
+    return { status: answer.status, body: answer.body as T, ms: performance.now() - started };
+  }
+
+  close(): void {
+    this.closed = true;
+    this.ws.terminate();
+  }
 }
 
 /**
@@ -312,6 +381,8 @@ export interface FleetOptions {
   chooseMove?: (whosTurn: RoomView['whosTurn'], seat: Seat) => Move;
   /** Press Play Again after a game while this answers true (by default until stop()). */
   keepPlaying?: () => boolean;
+  /** Moves and Play Again over each player's room socket instead of an HTTP request each. */
+  socket?: boolean;
 }
 
 /** Games played by bots. Games keep playing until stop(); add() and open() start more. */
@@ -331,6 +402,7 @@ export class Fleet {
       stallMs: options.thinkMs * 2 + PUSH_TIMEOUT_MS + 5000,
       chooseMove: () => ({ number: 1 + Math.floor(Math.random() * 9), option: 'plain' }),
       keepPlaying: () => true,
+      socket: false,
       ...options,
     };
     this.watchdog.unref();
@@ -373,6 +445,7 @@ export class Fleet {
     this.stopping = true;
     clearInterval(this.watchdog);
     for (const game of this.games) game.halt();
+    for (const game of this.games) game.closeSockets();
     if (deleteRooms) await inPool(this.games, 16, (game) => game.remove());
   }
 }
@@ -461,6 +534,18 @@ export class Game {
 
   private call<T = unknown>(player: Player, method: string, path: string, body?: unknown) {
     return player.client.request<T>(method, path, { token: player.token, body });
+  }
+
+  /** A room edit: over the player's room socket with FleetOptions.socket, else PATCH .../edit. */
+  private edit<T = unknown>(player: Player, body: unknown): Promise<Answer<T>> {
+    if (!this.fleet.options.socket)
+      return this.call<T>(player, 'PATCH', roomPath(this.roomId, '/edit'), body);
+    if (!player.socket || player.socket.closed) player.socket = player.client.roomSocket(player.token);
+    return player.socket.edit<T>(this.roomId, body, player.client.timeoutMs);
+  }
+
+  closeSockets(): void {
+    for (const player of this.players) player.socket?.close();
   }
 
   private fail(what: string, answer: Answer): Failure {
@@ -587,10 +672,9 @@ export class Game {
     const intent = this.fleet.options.chooseMove(w, seat);
     const pending: Pending = { opponent: 1 - mover, sentAt: performance.now() };
     this.inflight.add(pending);
-    const edit = roomPath(this.roomId, '/edit');
     let answer: Answer<{ room: RoomView }>;
     try {
-      answer = await this.call(this.players[mover], 'PATCH', edit, { move: intent });
+      answer = await this.edit(this.players[mover], { move: intent });
     } catch (error) {
       this.inflight.delete(pending);
       if (this.halted) return; // the step ended while the move was under way
@@ -646,7 +730,7 @@ export class Game {
     const player = this.players[seat === 'player1' ? 0 : 1];
     let problem: [string, string] | undefined;
     try {
-      const answer = await this.call(player, 'PATCH', roomPath(this.roomId, '/edit'), {
+      const answer = await this.edit(player, {
         whosTurnReadyPlayer: { [seat]: { turn: false, restart: true } },
       });
       if (answer.status !== 200) problem = [`http ${answer.status}`, `ready: ${excerpt(answer.body)}`];
