@@ -171,6 +171,27 @@ function bodyParserEnvelope({ status, type }: BodyParserError): ErrorEnvelope {
   return { code: 'VALIDATION', message };
 }
 
+/** What an error is over HTTP: its status, its JSON body, and when to try again (whole seconds). */
+export interface HttpAnswer {
+  status: number;
+  body: { message: string; code: ErrorEnvelope['code']; details?: ErrorEnvelope['details'] };
+  retryAfterS?: number;
+}
+
+/** An error envelope as the HTTP API answers it (AllErrorsFilter, and the gateway's room socket). */
+export function httpAnswerOf(envelope: ErrorEnvelope): HttpAnswer {
+  const answer: HttpAnswer = {
+    status: HTTP_STATUS_BY_CODE[envelope.code],
+    body: {
+      message: envelope.message,
+      code: envelope.code,
+      ...(envelope.details ? { details: envelope.details } : {}),
+    },
+  };
+  if (envelope.retryAfterS !== undefined) answer.retryAfterS = Math.max(1, Math.ceil(envelope.retryAfterS));
+  return answer;
+}
+
 /**
  * One filter for every entry point. Over NATS an error crosses the bus as an envelope; over HTTP
  * it becomes the mapped status with a JSON `{ message, code }` body. Health checks keep their
@@ -194,13 +215,8 @@ export class AllErrorsFilter implements ExceptionFilter {
       response.status(503).json(exception.getResponse());
       return;
     }
-    if (envelope.retryAfterS !== undefined) {
-      response.setHeader('Retry-After', String(Math.max(1, Math.ceil(envelope.retryAfterS))));
-    }
-    response.status(HTTP_STATUS_BY_CODE[envelope.code]).json({
-      message: envelope.message,
-      code: envelope.code,
-      ...(envelope.details ? { details: envelope.details } : {}),
-    });
+    const answer = httpAnswerOf(envelope);
+    if (answer.retryAfterS !== undefined) response.setHeader('Retry-After', String(answer.retryAfterS));
+    response.status(answer.status).json(answer.body);
   }
 }

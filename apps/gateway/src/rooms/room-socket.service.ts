@@ -32,6 +32,7 @@ import {
   RetryLaterError,
   RpcClient,
   runWithRequestId,
+  httpAnswerOf,
   toEnvelope,
   type VerifiedToken,
 } from '@oasis198/service-kit';
@@ -68,11 +69,8 @@ export class RoomSocketService implements OnApplicationBootstrap, BeforeApplicat
     perMessageDeflate: false,
     handleProtocols: (protocols) => (protocols.has(ROOM_SOCKET_PROTOCOL) ? ROOM_SOCKET_PROTOCOL : false),
   });
-  private readonly sockets = new Set<WebSocket>();
-  /** Whether each socket has answered the last ping. */
-  private readonly alive = new WeakMap<WebSocket, boolean>();
-  /** Requests each socket has waiting for their answers. */
-  private readonly inFlight = new WeakMap<WebSocket, number>();
+  /** The open sockets: whether each answered the last ping, and its requests waiting for answers. */
+  private readonly sockets = new Map<WebSocket, { alive: boolean; inFlight: number }>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly requests: Histogram<'status'>;
   private readonly refusedUpgrades: Counter<'status'>;
@@ -133,7 +131,7 @@ export class RoomSocketService implements OnApplicationBootstrap, BeforeApplicat
   beforeApplicationShutdown(): void {
     this.closing = true;
     clearInterval(this.heartbeat);
-    for (const ws of this.sockets) if (!this.inFlight.get(ws)) this.goAway(ws);
+    for (const [ws, state] of this.sockets) if (state.inFlight === 0) this.goAway(ws);
   }
 
   private goAway(ws: WebSocket): void {
@@ -143,7 +141,7 @@ export class RoomSocketService implements OnApplicationBootstrap, BeforeApplicat
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const path = (request.url ?? '').split('?')[0];
     if (path !== ROOM_SOCKET_PATH)
-      return refuse(socket, { code: 'NOT_FOUND', message: COMMON_MESSAGES.notFound });
+      return this.refuse(socket, { code: 'NOT_FOUND', message: COMMON_MESSAGES.notFound });
     if (this.closing)
       return this.refuse(socket, { code: 'UNAVAILABLE', message: COMMON_MESSAGES.unavailable });
     const token = offeredToken(request.headers['sec-websocket-protocol']);
@@ -175,10 +173,9 @@ export class RoomSocketService implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private serve(ws: WebSocket, claims: VerifiedToken, release: () => void): void {
-    this.sockets.add(ws);
-    this.inFlight.set(ws, 0);
-    this.alive.set(ws, true);
-    ws.on('pong', () => this.alive.set(ws, true));
+    const state = { alive: true, inFlight: 0 };
+    this.sockets.set(ws, state);
+    ws.on('pong', () => (state.alive = true));
     ws.on('close', () => {
       this.sockets.delete(ws);
       release();
@@ -186,43 +183,39 @@ export class RoomSocketService implements OnApplicationBootstrap, BeforeApplicat
     ws.on('error', () => ws.terminate());
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (ws.readyState !== WebSocket.OPEN) return;
-      const inFlight = this.inFlight.get(ws) ?? 0;
-      if (inFlight >= ROOM_SOCKET_MAX_IN_FLIGHT) {
-        this.answer(ws, 0n, idOf(data), new RetryLaterError('RATE_LIMITED', TOO_MANY_IN_FLIGHT, 1));
+      const frame = readFrame(data, isBinary);
+      if (state.inFlight >= ROOM_SOCKET_MAX_IN_FLIGHT) {
+        this.send(
+          ws,
+          refusal(frame.id, new RetryLaterError('RATE_LIMITED', TOO_MANY_IN_FLIGHT, 1), this.logger),
+        );
         return;
       }
-      this.inFlight.set(ws, inFlight + 1);
+      state.inFlight++;
       const started = process.hrtime.bigint();
       runWithRequestId(randomUUID(), () =>
-        this.handle(ws, claims, data, isBinary, started)
-          .then(
-            (answer) => this.send(ws, answer),
-            (error: unknown) => this.answer(ws, started, idOf(data), error),
-          )
+        this.handle(ws, claims, frame)
+          .catch((error: unknown) => refusal(frame.id, error, this.logger))
+          .then((answer) => {
+            this.requests.observe(
+              { status: String(answer.status) },
+              Number(process.hrtime.bigint() - started) / 1e9,
+            );
+            if (answer.status >= 500)
+              this.logger.error({ status: answer.status, id: answer.id }, 'room socket request failed');
+            this.send(ws, answer);
+          })
           .finally(() => {
-            const left = (this.inFlight.get(ws) ?? 1) - 1;
-            this.inFlight.set(ws, left);
-            if (this.closing && left === 0) this.goAway(ws);
+            state.inFlight--;
+            if (this.closing && state.inFlight === 0) this.goAway(ws);
           }),
       );
     });
   }
 
-  private async handle(
-    ws: WebSocket,
-    claims: VerifiedToken,
-    data: RawData,
-    isBinary: boolean,
-    started: bigint,
-  ): Promise<RoomSocketAnswer> {
-    if (isBinary) throw new AppError('VALIDATION', NOT_JSON);
-    let frame: unknown;
-    try {
-      frame = JSON.parse(data.toString());
-    } catch {
-      throw new AppError('VALIDATION', NOT_JSON);
-    }
-    const { id, roomId, body: raw } = parseWith(roomSocketRequestSchema, frame);
+  private async handle(ws: WebSocket, claims: VerifiedToken, frame: Frame): Promise<RoomSocketAnswer> {
+    if (frame.parsed === undefined) throw new AppError('VALIDATION', NOT_JSON);
+    const { id, roomId, body: raw } = parseWith(roomSocketRequestSchema, frame.parsed);
     let caller;
     try {
       caller = await this.tokens.callerOf(claims);
@@ -237,19 +230,7 @@ export class RoomSocketService implements OnApplicationBootstrap, BeforeApplicat
     await countPerUser(this.limits, editLimitOf(raw), caller.userId);
     const body = parseWith(editRoomBodySchema, raw ?? {});
     const answer = await this.rpc.request<EditRoomResponse>(Requests.rooms.edit, { caller, roomId, body });
-    this.observe(started, 200);
     return { id, status: 200, body: answer };
-  }
-
-  /** The error's answer, as the HTTP route would give it. */
-  private answer(ws: WebSocket, started: bigint, id: number | null, error: unknown): void {
-    const envelope = toEnvelope(error, this.logger);
-    const status = HTTP_STATUS_BY_CODE[envelope.code];
-    if (started) this.observe(started, status);
-    if (status >= 500) this.logger.error({ status, id }, 'room socket request failed');
-    const answer: RoomSocketAnswer = { id, status, body: { message: envelope.message, code: envelope.code } };
-    if (envelope.retryAfterS !== undefined) answer.retryAfterS = Math.max(1, Math.ceil(envelope.retryAfterS));
-    this.send(ws, answer);
   }
 
   /** A client that does not read its answers is cut once they owe it more than a push stream may. */
@@ -263,17 +244,13 @@ export class RoomSocketService implements OnApplicationBootstrap, BeforeApplicat
     ws.send(JSON.stringify(answer));
   }
 
-  private observe(started: bigint, status: number): void {
-    this.requests.observe({ status: String(status) }, Number(process.hrtime.bigint() - started) / 1e9);
-  }
-
   private beat(): void {
-    for (const ws of this.sockets) {
-      if (!this.alive.get(ws)) {
+    for (const [ws, state] of this.sockets) {
+      if (!state.alive) {
         ws.terminate();
         continue;
       }
-      this.alive.set(ws, false);
+      state.alive = false;
       ws.ping();
     }
   }
@@ -288,26 +265,38 @@ function offeredToken(header: string | undefined): string | null {
   return bearer ? bearer.slice(ROOM_SOCKET_TOKEN_PREFIX.length) : null;
 }
 
-/** The id of a frame, when it can be read; else null. */
-function idOf(data: RawData): number | null {
+/** A frame as read once: its JSON (undefined when it is none) and its id when it has a valid one. */
+interface Frame {
+  parsed: unknown;
+  id: number | null;
+}
+
+function readFrame(data: RawData, isBinary: boolean): Frame {
+  if (isBinary) return { parsed: undefined, id: null };
   try {
-    const id = (JSON.parse(data.toString()) as { id?: unknown } | null)?.id;
-    return Number.isInteger(id) && (id as number) >= 0 ? (id as number) : null;
+    const parsed: unknown = JSON.parse(data.toString());
+    const id = (parsed as { id?: unknown } | null)?.id;
+    return { parsed, id: Number.isInteger(id) && (id as number) >= 0 ? (id as number) : null };
   } catch {
-    return null;
+    return { parsed: undefined, id: null };
   }
 }
 
+/** The refusal of a request, with the status, body and Retry-After the HTTP route would answer. */
+function refusal(id: number | null, error: unknown, logger: Logger): RoomSocketAnswer {
+  return { id, ...httpAnswerOf(toEnvelope(error, logger)) };
+}
+
 /** Refuses an upgrade with an HTTP answer and the same JSON body as the API's errors. */
-function refuse(socket: Duplex, { code, message, retryAfterS }: ErrorEnvelope): void {
+function refuse(socket: Duplex, envelope: ErrorEnvelope): void {
   if (socket.destroyed) return;
-  const status = HTTP_STATUS_BY_CODE[code];
-  const body = JSON.stringify({ message, code });
+  const { status, body: answer, retryAfterS } = httpAnswerOf(envelope);
+  const body = JSON.stringify(answer);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      (retryAfterS !== undefined ? `Retry-After: ${Math.max(1, Math.ceil(retryAfterS))}\r\n` : '') +
+      (retryAfterS !== undefined ? `Retry-After: ${retryAfterS}\r\n` : '') +
       'Connection: close\r\n\r\n' +
       body,
   );
