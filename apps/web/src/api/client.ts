@@ -1,6 +1,6 @@
 import { type ErrorCode, isErrorEnvelope, TOTAL_COUNT_HEADER } from '@oasis198/contracts';
 import { T } from '../texts';
-import { getSession, setSession } from './session';
+import { getSession, type Session, setSession } from './session';
 
 /** Every failed call ends as an ApiError; status 0 means the network failed before an answer. */
 export class ApiError extends Error {
@@ -89,33 +89,33 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 
   const payload = await readJson(response);
-  if (!response.ok) {
-    const envelope = isErrorEnvelope(payload) ? payload : undefined;
-    const message =
-      envelope?.message ??
-      (typeof (payload as { message?: unknown } | undefined)?.message === 'string'
-        ? (payload as { message: string }).message
-        : `Request failed with status code ${response.status}`);
-    // A refused token (expired, revoked, account gone) ends the local session too; one that is
-    // valid but too old for this change (reauth_required) keeps it, and the caller asks again.
-    if (
-      auth &&
-      response.status === 401 &&
-      envelope?.code !== REAUTH_REQUIRED &&
-      session &&
-      getSession()?.token === session.token
-    ) {
-      setSession(null);
-    }
-    throw new ApiError(
-      response.status,
-      message,
-      envelope?.code ?? `HTTP_${response.status}`,
-      envelope?.details,
-    );
-  }
+  if (!response.ok) throw refused(response.status, payload, auth ? session : null);
   options.onHeaders?.(response.headers);
   return payload as T;
+}
+
+/**
+ * The ApiError of a refusal (any transport: an HTTP answer, a room socket's), with the server's
+ * message. A refused token (expired, revoked, account gone) ends the local session it was sent
+ * with; one that is valid but too old for this change (reauth_required) keeps it, and the caller
+ * asks again.
+ */
+export function refused(status: number, payload: unknown, sentWith: Session | null): ApiError {
+  const envelope = isErrorEnvelope(payload) ? payload : undefined;
+  const message =
+    envelope?.message ??
+    (typeof (payload as { message?: unknown } | undefined)?.message === 'string'
+      ? (payload as { message: string }).message
+      : `Request failed with status code ${status}`);
+  if (
+    status === 401 &&
+    envelope?.code !== REAUTH_REQUIRED &&
+    sentWith &&
+    getSession()?.token === sentWith.token
+  ) {
+    setSession(null);
+  }
+  return new ApiError(status, message, envelope?.code ?? `HTTP_${status}`, envelope?.details);
 }
 
 /** A page of a SPEC list: its items, and the number of items in all pages (X-Total-Count). */

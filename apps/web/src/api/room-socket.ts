@@ -8,8 +8,8 @@ import {
   ROOM_SOCKET_TOKEN_PREFIX,
   type RoomSocketAnswer,
 } from '@oasis198/contracts';
-import { ApiError, apiRequest, REAUTH_REQUIRED } from './client';
-import { getSession, setSession, subscribeSession } from './session';
+import { apiRequest, refused } from './client';
+import { getSession, subscribeSession } from './session';
 
 /** How long a request on the socket waits for its answer before the socket counts as lost. */
 const ANSWER_TIMEOUT_MS = 10_000;
@@ -54,11 +54,7 @@ class RoomSocket {
       throw error;
     }
     if (isRoomSocketSuccess(answer)) return answer.body;
-    const { message, code } = answer.body;
-    if (answer.status === 401 && code !== REAUTH_REQUIRED && getSession()?.token === session.token) {
-      setSession(null);
-    }
-    throw new ApiError(answer.status, message, code);
+    throw refused(answer.status, answer.body, session);
   }
 
   /** The socket for this token: the open one, or one started now (null while waiting to try again). */
