@@ -40,7 +40,7 @@ export type RoomSocketRefusal = {
   /** null when the frame could not be read far enough to find its id. */
   id: number | null;
   status: number;
-  body: { message: string; code: string };
+  body: { message: string; code: string; details?: Record<string, string> };
   /** With a 429 or 503: seconds before trying again (HTTP's Retry-After). */
   retryAfterS?: number;
 };
