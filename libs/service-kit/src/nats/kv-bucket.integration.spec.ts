@@ -55,6 +55,21 @@ describe('openKvBucket', () => {
     expect(seen).toEqual([1 << 20, 2 << 20]);
   });
 
+  it('applies its update again when another service undid it from an older read', async () => {
+    const bucket = uniqueName('kv');
+    await openKvBucket(nc, bucket, { history: 1, ttl: 60_000 });
+    const jsm = await nc.jetstreamManager();
+    const older = await configOf(bucket);
+    const opening = openKvBucket(nc, bucket, { history: 1, ttl: 120_000 }, (config) =>
+      config.max_age < nanos(120_000) ? { max_age: nanos(120_000) } : undefined,
+    );
+    // The other service's update lands right after this one's, from a config read before it.
+    while ((await configOf(bucket)).max_age !== nanos(120_000)) await new Promise((r) => setTimeout(r, 2));
+    await jsm.streams.update(older.name, { ...older, max_msg_size: 512 });
+    expect((await opening).updated).toEqual({ max_age: nanos(120_000) });
+    expect(await configOf(bucket)).toMatchObject({ max_age: nanos(120_000), max_msg_size: 512 });
+  });
+
   it('lets two callers with different settings create a bucket at the same moment', async () => {
     const bucket = uniqueName('kv');
     const opened = await Promise.all(

@@ -1,5 +1,11 @@
 import { KvBucketMaxValueSize } from '@oasis198/contracts';
 import type { KV, KvOptions, NatsConnection, StreamConfig } from 'nats';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Updates of a bucket's config one opening may make while other services update it too. */
+const SETTLE_ATTEMPTS = 3;
+/** How long after its update an opening reads the config again. */
+const SETTLE_PAUSE_MS = 100;
 
 /**
  * What to change in a bucket's stream config as stored (`undefined`: nothing). The bucket's owner
@@ -43,5 +49,15 @@ export async function openKvBucket(
   if (!changes) return { kv };
   const jsm = await nc.jetstreamManager();
   await jsm.streams.update(config.name, { ...config, ...changes });
+  // A stream update writes the whole config: another service updating the same bucket from a read
+  // older than this update can undo it. The config is read again a moment later, and these
+  // changes applied again while they do not hold.
+  for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+    await sleep(SETTLE_PAUSE_MS);
+    const now = (await kv.status()).streamInfo.config;
+    const held = Object.entries(changes).every(([key, value]) => now[key as keyof StreamConfig] === value);
+    if (held) break;
+    await jsm.streams.update(config.name, { ...now, ...changes });
+  }
   return { kv, updated: changes };
 }
