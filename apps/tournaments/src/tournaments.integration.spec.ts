@@ -1,11 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import {
+  AppError,
   type ArenaChanged,
   arenaChangedSubject,
   type ArenaPrizeRequest,
   type EventArenaResponse,
   EventTypes,
   type GameFinished,
+  type GetRoomRequest,
   type OpenArenaRoomRequest,
   type OpenArenaRoomResponse,
   type OpenArenaRoomsRequest,
@@ -60,15 +62,31 @@ function suite(infra: () => TestInfra) {
     const notices: string[][] = [];
     const codec = JSONCodec<{ id: string; data: unknown }>();
 
-    /** A stand-in service: answers each request on `subject` with `answer` and records it. */
+    /** The replicas' database. */
+    let mongoUrl = '';
+    /** Rooms asked for by rooms.get, and whether rooms had opened each. */
+    const looked: Array<{ roomId: string; found: boolean }> = [];
+
+    /**
+     * A stand-in service: answers each request on `subject` with `answer` and records it; an
+     * AppError thrown is answered as the service's error envelope.
+     */
     const standIn = (subject: string, queue: string, answer: (data: never) => unknown) => {
       const sub = nc.subscribe(subject, { queue });
       void (async () => {
         for await (const msg of sub) {
           const packet = codec.decode(msg.data);
-          void Promise.resolve(answer(packet.data as never)).then((response) =>
-            msg.respond(JSONCodec().encode({ id: packet.id, response, isDisposed: true })),
-          );
+          void Promise.resolve()
+            .then(() => answer(packet.data as never))
+            .then(
+              (response) => ({ id: packet.id, response, isDisposed: true }),
+              (error: AppError) => ({
+                id: packet.id,
+                err: { code: error.code, message: error.message },
+                isDisposed: true,
+              }),
+            )
+            .then((reply) => msg.respond(JSONCodec().encode(reply)));
         }
       })();
     };
@@ -96,6 +114,12 @@ function suite(infra: () => TestInfra) {
       standIn(Requests.rooms.openArena, QueueGroups.rooms, async (request: OpenArenaRoomsRequest) => ({
         rooms: await Promise.all(request.rooms.map(openOne)),
       }));
+      standIn(Requests.rooms.get, QueueGroups.rooms, ({ roomId }: GetRoomRequest) => {
+        const found = opened.some((r) => r.roomId === roomId);
+        looked.push({ roomId, found });
+        if (!found) throw new AppError('NOT_FOUND', 'This room does not exist.');
+        return { _id: roomId };
+      });
       standIn(Requests.rewards.arenaPrize, QueueGroups.rewards, (request: ArenaPrizeRequest) => {
         prizes.push(request);
         return { outcome: 'paid' };
@@ -110,6 +134,7 @@ function suite(infra: () => TestInfra) {
         // Longer than the slow opening: the lease holder keeps the lease while it waits for it.
         ARENA_LEASE_MS: '4000',
       });
+      mongoUrl = env['MONGO_URL'] ?? '';
       for (let i = 0; i < 2; i++) replicas.push((await createService(tournamentsDefinition, env)).app);
       rpc = await RpcClient.forTests(infra().natsUrl, 'tournaments-test', 5000);
       events = new JetStreamService(
@@ -189,9 +214,20 @@ function suite(infra: () => TestInfra) {
       await waitFor(async () => opened.length >= 2, { timeoutMs: EVERY_MS, what: 'two arena rooms' });
       const [roomA, roomB] = opened as [OpenArenaRoomRequest, OpenArenaRoomRequest];
       expect(new Set([...roomA.players, ...roomB.players].map((p) => p.id)).size).toBe(4);
-      // The player's page names the room once rooms has opened it.
+      // The player's page names the room once rooms has opened it: while its pairing is still
+      // `opening` (its players are told before it is marked playing), rooms is asked.
       const seated = players.find((p) => p.userId === roomA.players[0].id);
       await waitFor(async () => (await view(seated)).roomId === roomA.roomId, { what: 'the room named' });
+      const mongo = await MongoClient.connect(mongoUrl);
+      const pairings = mongo.db().collection<{ _id: string; state: string }>('pairings');
+      try {
+        await pairings.updateOne({ _id: roomA.roomId }, { $set: { state: 'opening' } });
+        expect((await view(seated)).roomId).toBe(roomA.roomId);
+        expect(looked.at(-1)).toEqual({ roomId: roomA.roomId, found: true });
+      } finally {
+        await pairings.updateOne({ _id: roomA.roomId }, { $set: { state: 'playing' } });
+        await mongo.close();
+      }
       // One notice for the round's batch names the players of both rooms.
       const roundPlayers = [...roomA.players, ...roomB.players].map((p) => p.id);
       await waitFor(async () => notices.some((n) => n.length === 4), { what: "the openings' notice" });
@@ -242,6 +278,8 @@ function suite(infra: () => TestInfra) {
         { timeoutMs: 10_000, intervalMs: 20, what: 'two refused pairings' },
       );
       expect([...named].filter((id) => refused.includes(id))).toEqual([]);
+      // Rooms was asked about rooms being opened, and the ones it had not opened were not named.
+      expect(looked.filter((l) => !l.found).every((l) => !named.has(l.roomId))).toBe(true);
 
       // The end: final standings, each place paid once.
       await waitFor(async () => prizes.length >= 3, { timeoutMs: EVERY_MS + 5000, what: 'three prizes' });

@@ -264,12 +264,15 @@ export const natsPermissions: Record<NatsUser, NatsPermissions> = {
   tournaments: user(
     'tournaments',
     serves(Requests.tournaments),
-    // Opens arena rooms, and pays the places of an ended arena.
-    calls(Requests.rooms.openArena, Requests.rewards.arenaPrize),
+    // Opens arena rooms (and reads one whose players were told before it was marked playing), and
+    // pays the places of an ended arena.
+    calls(Requests.rooms.openArena, Requests.rooms.get, Requests.rewards.arenaPrize),
     jetstream,
     ensuresStream(Streams.games.name),
     consumes(Consumers.tournamentsGames),
-    // After an arena changed: the gateways push it to the event pages open in browsers.
+    // After an arena changed: the gateways push it to the event pages open in browsers, and every
+    // tournaments replica reads its standings again.
     { publish: [Broadcasts.arenaChanged] },
+    hears(Broadcasts.arenaChanged),
   ),
 };

@@ -126,10 +126,16 @@ export const arenaStreamQuerySchema = z.strictObject({
 });
 export type ArenaStreamQuery = z.infer<typeof arenaStreamQuerySchema>;
 
-/** What tournaments broadcasts when an event's arena changed: the players whose own entry changed. */
+/**
+ * What tournaments broadcasts when an event's arena changed: the players whose own entry changed;
+ * `freed` when a game's score freed them (the replica holding the pairing lease pairs them);
+ * `seated` when only their seats changed (rooms opened), not the standings.
+ */
 export interface ArenaChanged {
   eventId: string;
   players?: string[];
+  freed?: boolean;
+  seated?: boolean;
 }
 
 /** GET /api/tournaments/rooms/{roomId}: the arena of an arena room, for its room screen. */

@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { CONFIG, LOGGER, type Logger, natsEndpoint, RpcClient } from '@oasis198/service-kit';
+import type { TournamentsConfig } from '../config';
 import { ArenaController } from './arena.controller';
 import { ArenaRepository } from './arena.repository';
 import { ArenaRunner } from './arena.runner';
@@ -7,6 +9,28 @@ import { GamesConsumer } from './games.consumer';
 
 @Module({
   controllers: [ArenaController],
-  providers: [ArenaRepository, ArenaService, ArenaRunner, GamesConsumer],
+  providers: [
+    {
+      // Requests to rooms and rewards, shared by the runner and the event views.
+      provide: RpcClient,
+      inject: [CONFIG, LOGGER],
+      useFactory: async (config: TournamentsConfig, logger: Logger) => {
+        const client = new RpcClient(natsEndpoint(config), 'tournaments', config.RPC_TIMEOUT_MS, logger);
+        await client.connect();
+        return client;
+      },
+    },
+    ArenaRepository,
+    ArenaService,
+    ArenaRunner,
+    GamesConsumer,
+  ],
 })
-export class ArenaModule {}
+export class ArenaModule implements OnApplicationShutdown {
+  constructor(@Inject(RpcClient) private readonly rpc: RpcClient) {}
+
+  /** Nest calls a module's own hook after its providers': the runner's openings have ended. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.rpc.close();
+  }
+}

@@ -15,8 +15,6 @@ export interface ArenaDoc {
   /** Places whose prize rewards has confirmed. */
   paidPlaces: number[];
   finishedAt: number | null;
-  /** Raised by each change of its standings (a join, a score), so a replica knows its ranking is current. */
-  version?: number;
 }
 
 /** A player in an arena. */
@@ -98,16 +96,6 @@ export class ArenaRepository implements OnModuleInit {
     return this.entrants.find({ arenaId }).toArray();
   }
 
-  async standingsVersion(arenaId: string): Promise<number> {
-    const arena = await this.arenas.findOne({ _id: arenaId }, { projection: { version: 1 } });
-    return arena?.version ?? 0;
-  }
-
-  /** After the entrants' writes: a replica that read the standings in between reads them again. */
-  async standingsChanged(arenaId: string): Promise<void> {
-    await this.arenas.updateOne({ _id: arenaId }, { $inc: { version: 1 } });
-  }
-
   async entrant(arenaId: string, playerId: string): Promise<EntrantDoc | null> {
     return this.entrants.findOne({ _id: entrantId(arenaId, playerId) });
   }
@@ -136,7 +124,6 @@ export class ArenaRepository implements OnModuleInit {
       if (!isDuplicateKeyError(error)) throw error;
       await this.entrants.updateOne(filter, { $set: update.$set });
     }
-    await this.standingsChanged(arenaId);
   }
 
   async leave(arenaId: string, playerId: string): Promise<boolean> {
@@ -196,7 +183,7 @@ export class ArenaRepository implements OnModuleInit {
   /**
    * Scores games for their players, once each, in one write: each update is refused when the game
    * id is already in the entrant's `scored`, and it frees the player. How many it scored (0 for
-   * redeliveries). The caller raises the standings version (standingsChanged) after it.
+   * redeliveries). The caller tells the replicas that the standings changed (ArenaService.changed).
    */
   async score(
     scores: ReadonlyArray<{ arenaId: string; playerId: string; game: ScoredGame }>,

@@ -9,7 +9,7 @@ import {
   type Person,
   Requests,
 } from '@oasis198/contracts';
-import { CONFIG, LOGGER, type Logger, Metrics, natsEndpoint, RpcClient, timed } from '@oasis198/service-kit';
+import { CONFIG, LOGGER, type Logger, Metrics, RpcClient, timed } from '@oasis198/service-kit';
 import pLimit from 'p-limit';
 import { Counter, Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
@@ -34,7 +34,6 @@ const newRoomId = (): string => createHash('sha256').update(randomUUID()).digest
 @Injectable()
 export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly owner = randomUUID();
-  private readonly rpc: RpcClient;
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private stopping = false;
@@ -59,11 +58,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   constructor(
     private readonly repository: ArenaRepository,
     private readonly arenas: ArenaService,
+    private readonly rpc: RpcClient,
     @Inject(CONFIG) private readonly config: TournamentsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
   ) {
-    this.rpc = new RpcClient(natsEndpoint(config), 'tournaments', config.RPC_TIMEOUT_MS, logger);
     this.lease = new RenewedLease(config.ARENA_LEASE_MS, (nowMs) =>
       repository.holdLease(LEASE, this.owner, config.ARENA_LEASE_MS, nowMs),
     );
@@ -111,8 +110,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     return timed(this.openingSteps, { step }, work);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.rpc.connect();
+  onApplicationBootstrap(): void {
     this.arenas.onPlayersFreed(() => this.nudge());
     this.loop();
   }
@@ -125,7 +123,6 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     await Promise.allSettled([...this.openingsInHand]);
     this.lease.drop();
     await this.repository.releaseLease(LEASE, this.owner).catch(() => undefined);
-    await this.rpc.close();
   }
 
   /** Runs a round now, then the next ARENA_TICK_MS after it ends (or at once when nudged meanwhile). */
@@ -328,20 +325,22 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     );
     const plan = planAnswers(pairings, answer.rooms, Date.now(), this.config.ARENA_BUSY_RETRY_MS);
     if (plan.opened.length > 0) {
+      // A room opened is news, whether a new pairing or one a stopped replica left half done: the
+      // event pages (and their players) learn of it from the notice at once, before the pairings
+      // are marked playing; a page asking meanwhile finds the room open through rooms
+      // (ArenaService.event).
+      const players = new Map<string, string[]>();
+      for (const p of plan.opened) {
+        const eventId = eventOfArena(p.arenaId);
+        players.set(eventId, [...(players.get(eventId) ?? []), ...p.players.map((x) => x.id)]);
+      }
+      for (const [eventId, ids] of players) this.arenas.changed(eventId, ids, { seated: true });
       await this.step('playing', () =>
         this.repository.setPairings(
           plan.opened.map((p) => p._id),
           'playing',
         ),
       );
-      // A room opened is news, whether a new pairing or one a stopped replica left half done: the
-      // event pages (and their players) learn of it from the notice (folded to one a second).
-      const players = new Map<string, string[]>();
-      for (const p of plan.opened) {
-        const eventId = eventOfArena(p.arenaId);
-        players.set(eventId, [...(players.get(eventId) ?? []), ...p.players.map((x) => x.id)]);
-      }
-      for (const [eventId, ids] of players) this.arenas.changed(eventId, ids);
       this.logger.info({ rooms: plan.opened.length }, 'arena rooms opened');
     }
     // A player in another room (a quick battle, another arena): both wait, the busy one longer.

@@ -1,10 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import {
   AppError,
   ARENA_EVENTS,
   ARENA_MESSAGES,
   type ArenaEventId,
   arenaChangedSubject,
+  Broadcasts,
   arenaEventName,
   eventOfArena,
   type ArenaChanged,
@@ -13,13 +14,15 @@ import {
   type ArenaView,
   type EventArenaResponse,
   type GameFinished,
+  type GetRoomRequest,
   isArenaEvent,
+  Requests,
   type TokenClaims,
 } from '@oasis198/contracts';
-import { CONFIG, JetStreamService, LOGGER, type Logger, Metrics } from '@oasis198/service-kit';
+import { CONFIG, JetStreamService, LOGGER, type Logger, Metrics, RpcClient } from '@oasis198/service-kit';
 import { Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
-import { type ArenaDoc, ArenaRepository } from './arena.repository';
+import { ArenaRepository, type PairingDoc } from './arena.repository';
 import {
   type ArenaWindow,
   currentOrNextArena,
@@ -55,12 +58,15 @@ export function schedulesFrom(config: TournamentsConfig): EventSchedule[] {
 
 /** Joins, leaves, views and the scoring of arena games. */
 @Injectable()
-export class ArenaService {
+export class ArenaService implements OnModuleInit {
   readonly schedules: EventSchedule[];
-  /** Each arena's whole ranking as this replica read it last, with the version it was read at. */
+  /**
+   * Each arena's whole ranking as this replica read it last; `stale` once a notice said its
+   * standings changed after the read began.
+   */
   private readonly rankings = new Map<
     string,
-    { version: number; at: number; ranking: Promise<ArenaStanding[]> }
+    { at: number; stale: boolean; ranking: Promise<ArenaStanding[]> }
   >();
   private readonly scoringLag: Histogram;
   private readonly freedListeners: Array<() => void> = [];
@@ -68,6 +74,7 @@ export class ArenaService {
   constructor(
     private readonly repository: ArenaRepository,
     private readonly jetstream: JetStreamService,
+    private readonly rpc: RpcClient,
     @Inject(CONFIG) private readonly config: TournamentsConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
@@ -83,7 +90,25 @@ export class ArenaService {
     });
   }
 
-  /** Calls `listener` when a game's scores have freed its players (on this replica). */
+  /**
+   * Every replica hears the notices of every replica's changes (the ones the gateways push to the
+   * event pages): a ranking read before one is read again, and players freed by a score are
+   * paired at once by the lease holder, whichever replica scored them.
+   */
+  onModuleInit(): void {
+    this.jetstream.subscribe(Broadcasts.arenaChanged, (data) => {
+      const { eventId, freed, seated } = (data ?? {}) as Partial<ArenaChanged>;
+      if (typeof eventId !== 'string') return;
+      if (seated !== true) this.standingsChanged(eventId);
+      if (freed === true) for (const listener of this.freedListeners) listener();
+    });
+  }
+
+  private standingsChanged(eventId: string): void {
+    for (const [arenaId, kept] of this.rankings) if (eventOfArena(arenaId) === eventId) kept.stale = true;
+  }
+
+  /** Calls `listener` when a game's scores have freed its players (on any replica). */
   onPlayersFreed(listener: () => void): void {
     this.freedListeners.push(listener);
   }
@@ -125,23 +150,40 @@ export class ArenaService {
     // game paired before its end is played, and counts, when it ends.
     const seat = mine?.roomId ?? mineBefore?.roomId;
     const pairing = seat ? await this.repository.pairing(seat) : null;
-    const roomId = pairing?.state === 'playing' || pairing?.state === 'finished' ? pairing._id : null;
+    const roomId = pairing && (await this.isOpen(pairing)) ? pairing._id : null;
     return { ...none, arena, previous: before, joined: !!mine?.joined, roomId };
   }
 
   /**
-   * The arena's whole ranking, ranked again only when its standings changed (every page of a big
-   * arena asks for it); a ranking is kept RANKING_KEPT_MS at most, in case a version was missed.
-   * A caller that has just read the arena document passes its version, saving a read.
+   * Whether the pairing's room is open. Its players are told as soon as rooms has opened it, and
+   * the pairing is marked playing after that: until then, rooms says whether the room is there (a
+   * read of its log). A failure of that read fails the request, which the page asks again.
    */
-  private async ranking(arenaId: string, known?: Pick<ArenaDoc, 'version'>): Promise<ArenaStanding[]> {
-    const version = known ? (known.version ?? 0) : await this.repository.standingsVersion(arenaId);
+  private async isOpen(pairing: PairingDoc): Promise<boolean> {
+    if (pairing.state === 'playing' || pairing.state === 'finished') return true;
+    if (pairing.state !== 'opening') return false;
+    const request: GetRoomRequest = { roomId: pairing._id };
+    return this.rpc.request(Requests.rooms.get, request).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return false;
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * The arena's whole ranking, ranked again only when a notice said its standings changed (every
+   * page of a big arena asks for it); a ranking is kept RANKING_KEPT_MS at most, in case a notice
+   * (core NATS) was lost.
+   */
+  private async ranking(arenaId: string): Promise<ArenaStanding[]> {
     const now = Date.now();
     const kept = this.rankings.get(arenaId);
-    if (kept && kept.version === version && now - kept.at < RANKING_KEPT_MS) return kept.ranking;
+    if (kept && !kept.stale && now - kept.at < RANKING_KEPT_MS) return kept.ranking;
     const ranking = this.repository.standingsOf(arenaId).then(rankScores);
     for (const [id, { at }] of this.rankings) if (now - at >= RANKING_KEPT_MS) this.rankings.delete(id);
-    this.rankings.set(arenaId, { version, at: now, ranking });
+    this.rankings.set(arenaId, { at: now, stale: false, ranking });
     ranking.catch(() => {
       if (this.rankings.get(arenaId)?.ranking === ranking) this.rankings.delete(arenaId);
     });
@@ -166,7 +208,7 @@ export class ArenaService {
     const doc = await this.repository.arena(arena.arenaId);
     if (!doc) return null;
     // A settled arena keeps its final standings.
-    return this.view(arena, Number.MAX_SAFE_INTEGER, doc.final ?? (await this.ranking(arena.arenaId, doc)));
+    return this.view(arena, Number.MAX_SAFE_INTEGER, doc.final ?? (await this.ranking(arena.arenaId)));
   }
 
   /** The final standings, from every entrant as stored now. */
@@ -203,7 +245,7 @@ export class ArenaService {
     const pairing = typeof roomId === 'string' ? await this.repository.pairing(roomId) : null;
     const arena = pairing ? await this.repository.arena(pairing.arenaId) : null;
     if (!pairing || !arena) throw new AppError('NOT_FOUND', 'This is not an arena room.');
-    const standings = await this.ranking(arena._id, arena);
+    const standings = await this.ranking(arena._id);
     return {
       roomId: pairing._id,
       arenaId: arena._id,
@@ -262,25 +304,30 @@ export class ArenaService {
       const now = Date.now();
       for (const { at } of arenaGames)
         if (Number.isFinite(at)) this.scoringLag.observe(Math.max(0, now - at) / 1000);
-      for (const listener of this.freedListeners) listener();
     }
-    // Also when scored before: a crash after the scores left the version behind.
-    const arenaIds = [...new Set(arenaGames.map((g) => g.arenaId))];
-    await Promise.all([
-      ...arenaIds.map((arenaId) => this.repository.standingsChanged(arenaId)),
-      this.repository.finishPairings(arenaGames.map(({ game }) => game.roomId)),
-    ]);
-    for (const arenaId of arenaIds) {
+    // Also when scored before: a crash after the scores left the notices and pairings undone. The
+    // notices go first: they free the players for the lease holder, whichever replica it is.
+    for (const arenaId of new Set(arenaGames.map((g) => g.arenaId))) {
       const players = arenaGames
         .filter((g) => g.arenaId === arenaId)
         .flatMap(({ game }) => [game.player1.id, game.player2.id]);
-      this.changed(eventOfArena(arenaId), players);
+      this.changed(eventOfArena(arenaId), players, { freed: scored > 0 });
     }
+    await this.repository.finishPairings(arenaGames.map(({ game }) => game.roomId));
   }
 
-  /** Tells the gateways that an event's arena changed, and whose own entry did (core NATS; a lost one costs a refetch). */
-  changed(eventId: string, players: string[] = []): void {
-    const notice: ArenaChanged = { eventId, players };
+  /**
+   * Tells the gateways and the tournaments replicas that an event's arena changed, whose own entry
+   * did, and how (ArenaChanged): core NATS, where a lost one costs a refetch, or a tick's wait.
+   */
+  changed(eventId: string, players: string[] = [], how: Pick<ArenaChanged, 'freed' | 'seated'> = {}): void {
+    if (!how.seated) this.standingsChanged(eventId);
+    const notice: ArenaChanged = {
+      eventId,
+      players,
+      ...(how.freed && { freed: true }),
+      ...(how.seated && { seated: true }),
+    };
     this.jetstream.broadcast(arenaChangedSubject(eventId), notice);
   }
 }
