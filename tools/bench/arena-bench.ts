@@ -19,7 +19,8 @@
 // Usage: node tools/bench/arena-bench.ts [options]
 //   --players 500     bot players
 //   --minutes 5       the arena's length
-//   --think 300       ms a bot thinks before a move (± 20 %)
+//   --think 1000      ms a bot thinks before a move (± 20 %), as the ladder's bots do; 300 is a
+//                     harder arena, with about twice the games
 //   --replicas 2      tournaments replicas (one holds the pairing lease)
 //   --logs FILE       append the services' output to FILE (default: discarded)
 //   --no-build        use what is built
@@ -45,7 +46,7 @@ const usage = source.slice(source.indexOf('\n') + 1, source.indexOf('\nimport ')
 const opts = parseOptions(usage, {
   players: { type: 'string', default: '500' },
   minutes: { type: 'string', default: '5' },
-  think: { type: 'string', default: '300' },
+  think: { type: 'string', default: '1000' },
   replicas: { type: 'string', default: '2' },
   logs: { type: 'string' },
   'no-build': { type: 'boolean', default: false },
@@ -417,7 +418,11 @@ async function main() {
   const { commit, machine } = provenance();
   // FerretDB's launcher serves its write-lock times there: which writes make the others wait.
   process.env['FERRETDB_DEBUG_ADDR'] ||= `127.0.0.1:${await freePort()}`;
-  console.log(bold(`Arena bench: ${PLAYERS} players, an arena of ${DURATION_MS / 60_000} min`));
+  console.log(
+    bold(
+      `Arena bench: ${PLAYERS} players, an arena of ${DURATION_MS / 60_000} min, bots think ${THINK_MS} ms`,
+    ),
+  );
   console.log(dim(`  commit ${commit}; ${machine}; load average now ${loadAverage().join(' ')}`));
   stack = await startStack({
     portsMode: 'free',
@@ -529,6 +534,7 @@ async function main() {
       arenaPlayers: players.length,
       arenaGames: games,
       arenaMinutes: DURATION_MS / 60_000,
+      arenaThinkMs: THINK_MS,
       arenaErrors: errorCount,
       arenaServerPairings: server.count,
       arenaServerP50LeMs: server.p50LeMs,
