@@ -365,6 +365,28 @@ function suite(infra: () => TestInfra) {
       ).toBe('CONFLICT');
     });
 
+    it("moves a paired player's membership out of their finished arena room into the next one", async () => {
+      const [ann, ben, cat, dan] = [user('ann'), user('ben'), user('cat'), user('dan')];
+      const room = await openArena([ann, ben]);
+      let view = room;
+      while (!view.gameOver) view = await move(view.whosTurn.player1.turn ? ann : ben, room._id, 9);
+      // Both still sit in the finished room: Ben is paired again, Ann not yet.
+      const next = await openArena([ben, cat]);
+      expect(next.players.map((p) => p.id)).toEqual([ben.userId, cat.userId]);
+      expect((await call<RoomView>(Requests.rooms.mine, { caller: ben }))._id).toBe(next._id);
+      // His leave emptied the finished room of both: it is gone, and Ann is in no room.
+      expect((await expectAppError(call(Requests.rooms.get, { roomId: room._id }))).code).toBe('NOT_FOUND');
+      expect((await expectAppError(call(Requests.rooms.mine, { caller: ann }))).code).toBe('NOT_FOUND');
+      expect((await openArena([ann, dan])).players.map((p) => p.id)).toEqual([ann.userId, dan.userId]);
+      // A player seated in a running game is busy, though their membership points at a room.
+      const busy = await call<OpenArenaRoomResponse>(Requests.rooms.openArena, {
+        roomId: arenaRoomId(),
+        arenaId: 'event-9:0',
+        players: [person(cat), person(user('eve'))],
+      });
+      expect(busy).toEqual({ opened: false, busy: [cat.userId] });
+    });
+
     it('opens a batch of arena rooms but the busy one, each once however often asked', async () => {
       const [ann, ben, cat, dan, eve, fay] = [
         user('ann'),

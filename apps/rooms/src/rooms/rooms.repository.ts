@@ -174,6 +174,24 @@ export class RoomsRepository {
     }
   }
 
+  /**
+   * Moves each player's membership from the room they left to their new one, in one write (a
+   * guarded update each, so a membership of any other room stays); which moved is the caller's to
+   * read back.
+   */
+  async moveMemberships(
+    moves: ReadonlyArray<{ playerId: string; from: string; roomId: string }>,
+    at: Date,
+  ): Promise<void> {
+    if (moves.length === 0) return;
+    await this.memberships.collection.bulkWrite(
+      moves.map(({ playerId, from, roomId }) => ({
+        updateOne: { filter: { _id: playerId, roomId: from } as never, update: { $set: { roomId, at } } },
+      })),
+      { ordered: false },
+    );
+  }
+
   /** The memberships of these players (those who have one). */
   async membershipsOf(playerIds: readonly string[]): Promise<MembershipRecord[]> {
     if (playerIds.length === 0) return [];

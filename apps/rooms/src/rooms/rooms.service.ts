@@ -118,8 +118,9 @@ export class RoomsService {
       name: 'oasis_rooms_arena_opening_seconds',
       help:
         'The steps of opening a batch of arena rooms (one each per request): logged (their log reads), ' +
-        'leave (the players leave their finished arena rooms), memberships (taken), numbers (reserved), ' +
-        'append (the rooms logged), total.',
+        'leave (the players leave their finished arena rooms in the log), memberships (moved or taken), ' +
+        'leave-release and leave-project (beside them: the leavers not seated now released, the rooms ' +
+        'left projected), numbers (reserved), append (the rooms logged), total.',
       labelNames: ['step'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [metrics.registry],
@@ -411,12 +412,13 @@ export class RoomsService {
     const numbers = this.step('numbers', () => this.repository.reserveRoomNumbers(rooms.length));
     numbers.catch(() => undefined);
     const seats = seatsOf(rooms);
-    await this.step('leave', () => this.leaveFinishedArenas(seats));
+    const left = await this.step('leave', () => this.leaveFinishedArenas(seats));
     const now = Date.now();
-    const plan = planSeats(
-      rooms,
-      await this.step('memberships', () => this.takeMemberships(seats, new Date(now))),
-    );
+    const [taken] = await Promise.all([
+      this.step('memberships', () => this.takeMemberships(seats, new Date(now), left.moving)),
+      left.written,
+    ]);
+    const plan = planSeats(rooms, taken);
     for (const [roomId, busy] of plan.busy) answers.set(roomId, busy);
     await this.repository.releaseSeats(plan.release);
     if (plan.open.length === 0) return answer();
@@ -475,15 +477,36 @@ export class RoomsService {
   }
 
   /**
-   * Takes each seat's membership, all in one insert; a player who has one already is looked into
-   * as a join does (a stale one is healed). Whether each seat was taken, in order; false means the
-   * player is in another room. Any other fault gives back what was taken and is thrown.
+   * Takes each seat's membership: a player who has just left their finished arena room (`moving`:
+   * the room left, by player) has it moved from that room, the others get one, each kind in one
+   * write, side by side. A player whose membership did not move, or who has one already, is looked
+   * into as a join does (a stale one is healed). Whether each seat was taken, in order; false means
+   * the player is in another room. Any other fault gives back what was taken and is thrown.
    */
-  private async takeMemberships(seats: readonly ArenaSeat[], at: Date): Promise<boolean[]> {
-    const refused = new Set(await this.repository.claimMemberships(seats, at));
+  private async takeMemberships(
+    seats: readonly ArenaSeat[],
+    at: Date,
+    moving: ReadonlyMap<string, string> = new Map(),
+  ): Promise<boolean[]> {
+    const moves = seats.flatMap((seat) => {
+      const from = moving.get(seat.playerId);
+      return from ? [{ ...seat, from }] : [];
+    });
+    const fresh = seats.filter((seat) => !moving.has(seat.playerId));
+    const [refusedFresh] = await Promise.all([
+      this.repository.claimMemberships(fresh, at),
+      this.repository.moveMemberships(moves, at),
+    ]);
+    const movedTo = new Map(
+      (await this.repository.membershipsOf(moves.map((m) => m.playerId))).map((m) => [m._id, m.roomId]),
+    );
+    const refused = new Set<ArenaSeat>([
+      ...refusedFresh.flatMap((i) => fresh[i] ?? []),
+      ...seats.filter((seat) => moving.has(seat.playerId) && movedTo.get(seat.playerId) !== seat.roomId),
+    ]);
     const taken = await Promise.allSettled(
-      seats.map((seat, i) =>
-        refused.has(i) ? this.takeMembership(seat.playerId, seat.roomId, at) : undefined,
+      seats.map((seat) =>
+        refused.has(seat) ? this.takeMembership(seat.playerId, seat.roomId, at) : undefined,
       ),
     );
     const fault = taken.find(
@@ -501,9 +524,14 @@ export class RoomsService {
    * The seated players' finished arena rooms (other than the one they are to be seated in) are
    * left, so the arena can seat them again: their memberships read in one query, their rooms at
    * once, different rooms left side by side, and the players of one room in turn (the first leave
-   * usually deletes it, which frees the other).
+   * usually deletes it, which frees the other). The seated players who left are `moving`: their
+   * memberships move to their new rooms (takeMemberships) instead of going. The other writes (a
+   * leaver's membership released when they are not seated now, the rooms projected) are `written`,
+   * which the caller awaits beside the memberships.
    */
-  private async leaveFinishedArenas(seats: readonly ArenaSeat[]): Promise<void> {
+  private async leaveFinishedArenas(
+    seats: readonly ArenaSeat[],
+  ): Promise<{ moving: Map<string, string>; written: Promise<void> }> {
     const to = new Map(seats.map((s) => [s.playerId, s.roomId]));
     const elsewhere = (
       await this.step('leave-memberships', () => this.repository.membershipsOf([...to.keys()]))
@@ -529,15 +557,23 @@ export class RoomsService {
           }),
         ),
       );
-      await Promise.all([
-        this.step('leave-release', () => this.repository.releaseSeats(deferred.released)),
-        this.step('leave-project', () => this.projectAll(deferred.projected).then(removal.resolve)),
-      ]);
-    } finally {
-      // A deletion noted but not written here (a leave or a write failed): its projector writes it,
-      // rather than wait for a write that never comes.
+    } catch (error) {
+      // A deletion noted but not written here: its projector writes it, rather than wait for a
+      // write that never comes.
       removal.resolve(false);
+      throw error;
     }
+    const moving = new Map(
+      deferred.released.filter((s) => to.has(s.playerId)).map((s) => [s.playerId, s.roomId]),
+    );
+    const written = Promise.all([
+      this.step('leave-release', () =>
+        this.repository.releaseSeats(deferred.released.filter((s) => !to.has(s.playerId))),
+      ),
+      this.step('leave-project', () => this.projectAll(deferred.projected).then(removal.resolve)),
+    ]).finally(() => removal.resolve(false));
+    written.catch(() => undefined);
+    return { moving, written: written.then(() => undefined) };
   }
 
   /**
