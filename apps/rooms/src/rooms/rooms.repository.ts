@@ -176,20 +176,21 @@ export class RoomsRepository {
 
   /**
    * Moves each player's membership from the room they left to their new one, in one write (a
-   * guarded update each, so a membership of any other room stays); which moved is the caller's to
-   * read back.
+   * guarded update each, so a membership of any other room stays). How many moved: which ones, when
+   * not all, is the caller's to read back.
    */
   async moveMemberships(
     moves: ReadonlyArray<{ playerId: string; from: string; roomId: string }>,
     at: Date,
-  ): Promise<void> {
-    if (moves.length === 0) return;
-    await this.memberships.collection.bulkWrite(
+  ): Promise<number> {
+    if (moves.length === 0) return 0;
+    const moved = await this.memberships.collection.bulkWrite(
       moves.map(({ playerId, from, roomId }) => ({
         updateOne: { filter: { _id: playerId, roomId: from } as never, update: { $set: { roomId, at } } },
       })),
       { ordered: false },
     );
+    return moved.matchedCount;
   }
 
   /** The memberships of these players (those who have one). */

@@ -493,12 +493,15 @@ export class RoomsService {
       return from ? [{ ...seat, from }] : [];
     });
     const fresh = seats.filter((seat) => !moving.has(seat.playerId));
-    const [refusedFresh] = await Promise.all([
+    const [refusedFresh, moved] = await Promise.all([
       this.repository.claimMemberships(fresh, at),
       this.repository.moveMemberships(moves, at),
     ]);
+    // Only when some did not move is it read which.
     const movedTo = new Map(
-      (await this.repository.membershipsOf(moves.map((m) => m.playerId))).map((m) => [m._id, m.roomId]),
+      moved < moves.length
+        ? (await this.repository.membershipsOf(moves.map((m) => m.playerId))).map((m) => [m._id, m.roomId])
+        : moves.map((m) => [m.playerId, m.roomId]),
     );
     const refused = new Set<ArenaSeat>([
       ...refusedFresh.flatMap((i) => fresh[i] ?? []),
