@@ -44,11 +44,8 @@ const PACING_LIMITS: readonly PerUserLimitName[] = [
     {
       provide: RpcClient,
       inject: [CONFIG, LOGGER],
-      useFactory: async (config: GatewayConfig, logger: Logger) => {
-        const client = new RpcClient(natsEndpoint(config), 'gateway', rpcTimeoutMs(config), logger);
-        await client.connect();
-        return client;
-      },
+      useFactory: (config: GatewayConfig, logger: Logger) =>
+        RpcClient.open(natsEndpoint(config), 'gateway', rpcTimeoutMs(config), logger),
     },
     {
       provide: GatewayLimits,

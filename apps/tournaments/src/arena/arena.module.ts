@@ -14,11 +14,8 @@ import { GamesConsumer } from './games.consumer';
       // Requests to rooms and rewards, shared by the runner and the event views.
       provide: RpcClient,
       inject: [CONFIG, LOGGER],
-      useFactory: async (config: TournamentsConfig, logger: Logger) => {
-        const client = new RpcClient(natsEndpoint(config), 'tournaments', config.RPC_TIMEOUT_MS, logger);
-        await client.connect();
-        return client;
-      },
+      useFactory: (config: TournamentsConfig, logger: Logger) =>
+        RpcClient.open(natsEndpoint(config), 'tournaments', config.RPC_TIMEOUT_MS, logger),
     },
     ArenaRepository,
     ArenaService,

@@ -64,14 +64,24 @@ export class RpcClient {
     await this.client.connect();
   }
 
+  /** A client, connected: what a service's provider of it gives. */
+  static async open(
+    endpoint: NatsEndpoint | string[],
+    name: string,
+    defaultTimeoutMs: number,
+    logger: Logger,
+  ): Promise<RpcClient> {
+    const client = new RpcClient(endpoint, name, defaultTimeoutMs, logger);
+    await client.connect();
+    return client;
+  }
+
   /**
    * A connected client that logs nothing, as the integration tests call services over NATS (the
    * gateway's way of calling them).
    */
-  static async forTests(natsUrl: string, name: string, timeoutMs = 10_000): Promise<RpcClient> {
-    const client = new RpcClient(natsServers(natsUrl), name, timeoutMs, createLogger(name, 'silent'));
-    await client.connect();
-    return client;
+  static forTests(natsUrl: string, name: string, timeoutMs = 10_000): Promise<RpcClient> {
+    return RpcClient.open(natsServers(natsUrl), name, timeoutMs, createLogger(name, 'silent'));
   }
 
   async request<T>(subject: string, payload: unknown, timeoutMs = this.defaultTimeoutMs): Promise<T> {
