@@ -38,12 +38,19 @@ const inside = (box: Box, frame: Box): boolean =>
   box.x + box.width <= frame.x + frame.width &&
   box.y + box.height <= frame.y + frame.height;
 
-/** The "You picked / AI picked" announcement of the latest move. */
-const announcement = (page: Page) => page.getByRole('status').filter({ hasText: /AI picked \d/ });
+/**
+ * The "You picked / AI picked" announcement of the move of `picked`: the one of the move before
+ * it may still show for its last moments when this move is made.
+ */
+const announcement = (page: Page, picked: number) =>
+  page
+    .getByRole('status')
+    .filter({ hasText: /AI picked \d/ })
+    .filter({ hasText: new RegExp(`(?<!AI )picked ${picked}(?!\\d)`) });
 
 /** While the announcement shows: which of the total, the clock and the milestones it covers. */
-async function coveredByAnnouncement(page: Page, who: string): Promise<string[]> {
-  const shown = await boxOf(announcement(page), `${who}'s announcement`);
+async function coveredByAnnouncement(page: Page, who: string, picked: number): Promise<string[]> {
+  const shown = await boxOf(announcement(page, picked), `${who}'s announcement`);
   const parts = gameParts(page);
   const covered: string[] = [];
   if (overlaps(shown, await boxOf(parts.total, 'the total'))) covered.push('total');
@@ -90,8 +97,8 @@ test(
     await dial(p).getByRole('button', { name: '4', exact: true }).click();
     const covered: Record<string, string[]> = {};
     for (const { person } of [phone, desk]) {
-      await announcement(person.page).waitFor();
-      covered[person.label] = await coveredByAnnouncement(person.page, person.label);
+      await announcement(person.page, 4).waitFor();
+      covered[person.label] = await coveredByAnnouncement(person.page, person.label, 4);
       await shot(person, 'announcement', person.page, { windowOnly: true });
     }
     await expect.poll(() => readTotal(desk.person.page)).toBe(before + 4);
