@@ -27,7 +27,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execFileSync } from 'node:child_process';
 import { bucketBound, samples } from './lib/metrics.ts';
-import { loadAverage, machineSummary } from './lib/procs.ts';
+import { loadAverage, machineSummary, ProcessSampler } from './lib/procs.ts';
 import { chooseMove } from './lib/rules.ts';
 import { round, summarize } from './lib/stats.ts';
 // The bench's own bot clients (as tools/scripts/bench.ts uses them).
@@ -399,6 +399,13 @@ async function databaseWrites(top = 12): Promise<string[]> {
     count: 0,
     holdMs: 0,
   });
+  const reads = await fetch(`http://${process.env['FERRETDB_DEBUG_ADDR']}/debug/reads`)
+    .then((r) => r.json() as Promise<Row[]>)
+    .catch(() => []);
+  const readTotal = reads.reduce((a, r) => ({ count: a.count + r.count, holdMs: a.holdMs + r.holdMs }), {
+    count: 0,
+    holdMs: 0,
+  });
   return [
     `database writes in the run (registrations included): ${all.count}, ` +
       `the lock held ${round(all.holdMs / 1000, 1)} s in all; by write, count × mean hold (max) and mean wait:`,
@@ -407,6 +414,13 @@ async function databaseWrites(top = 12): Promise<string[]> {
       .map(
         (r) =>
           `  ${r.write} ${r.count} × ${round(r.holdMs / r.count, 2)} ms (max ${round(r.maxHoldMs, 0)}), waited ${round(r.waitMs / r.count, 0)} ms`,
+      ),
+    `database reads and other commands: ${readTotal.count}, answered in ${round(readTotal.holdMs / 1000, 1)} s ` +
+      'in all (they run side by side); by command, count × mean answer (max):',
+    ...reads
+      .slice(0, top)
+      .map(
+        (r) => `  ${r.write} ${r.count} × ${round(r.holdMs / r.count, 2)} ms (max ${round(r.maxHoldMs, 0)})`,
       ),
   ];
 }
@@ -481,7 +495,11 @@ async function main() {
   const loads: number[] = [];
   const loadTimer = setInterval(() => loads.push(loadAverage()[0] ?? NaN), 10_000);
   const arenaEnd = arenaStart + DURATION_MS;
+  await sleep(Math.max(0, arenaStart - Date.now()));
+  const sampler = new ProcessSampler(processesOf(stack));
+  sampler.start();
   await sleep(Math.max(0, arenaEnd - Date.now()));
+  const usage = sampler.stop();
   clearInterval(loadTimer);
   ending = true;
   // Games begun before the end still count: their players finish them (a minute at most).
@@ -520,6 +538,11 @@ async function main() {
       `${traffic.arenaStreams} arena and ${traffic.roomStreams} room streams opened (${traffic.notOpenYet} of them 404: named, not open yet)`,
   );
   console.log(
+    `  CPU during the arena, % of one core: ${Object.entries(usage.processes)
+      .map(([name, p]) => `${name} ${round(p.cpuPct ?? NaN, 1)}`)
+      .join(', ')}; machine busy ${round(usage.machineBusyPct, 1)} %`,
+  );
+  console.log(
     `  commit ${commit}; ${machine}; load average (1 min) during the arena: mean ${round(
       loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length),
       2,
@@ -545,6 +568,13 @@ async function main() {
     }),
   );
   process.exit(errorCount === 0 && (figures.p99 ?? Infinity) < 1000 ? 0 : 1);
+}
+
+/** The stack's processes by name (a service's replicas together), NATS, FerretDB and the bots. */
+function processesOf(running: Stack): ProcessSampler['pids'] {
+  const pids: Record<string, number[]> = {};
+  for (const app of running.apps) if (app.pid) (pids[app.name] ??= []).push(app.pid);
+  return { ...pids, nats: running.infra.nats.pid, ferretdb: running.infra.mongo.pid, bots: process.pid };
 }
 
 main().catch(async (e: Error) => {

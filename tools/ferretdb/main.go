@@ -28,7 +28,7 @@ func main() {
 	dataDir := flag.String("data", "./.data/ferretdb", "directory that holds the SQLite databases")
 	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn or error")
 	writeTimeout := flag.Duration("write-timeout", 30*time.Second, "longest time one write may hold the write lock (0 = no limit)")
-	debugAddr := flag.String("debug-addr", os.Getenv("FERRETDB_DEBUG_ADDR"), "address for Go profiles at /debug/pprof/ and write-lock times at /debug/writes (empty: none; default $FERRETDB_DEBUG_ADDR)")
+	debugAddr := flag.String("debug-addr", os.Getenv("FERRETDB_DEBUG_ADDR"), "address for Go profiles at /debug/pprof/ and write-lock times at /debug/writes, read times at /debug/reads (empty: none; default $FERRETDB_DEBUG_ADDR)")
 	flag.Parse()
 
 	var level slog.Level
@@ -67,8 +67,10 @@ func main() {
 	}
 
 	stats := newWriteStats()
+	reads := newWriteStats()
 	if *debugAddr != "" {
 		http.Handle("/debug/writes", stats)
+		http.Handle("/debug/reads", reads)
 		go func() {
 			logger.Warn("profiling endpoint stopped", "error", http.ListenAndServe(*debugAddr, nil))
 		}()
@@ -80,7 +82,7 @@ func main() {
 	done := make(chan error, 1)
 	go func() { done <- f.Run(ctx) }()
 
-	p := &proxy{backendNetwork: "unix", backendAddress: socket, writeTimeout: *writeTimeout, log: logger, stats: stats}
+	p := &proxy{backendNetwork: "unix", backendAddress: socket, writeTimeout: *writeTimeout, log: logger, stats: stats, reads: reads}
 	go func() {
 		<-ctx.Done()
 		public.Close()

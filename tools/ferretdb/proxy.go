@@ -41,6 +41,8 @@ type proxy struct {
 	writes       sync.Mutex
 	log          *slog.Logger
 	stats        *writeStats
+	// reads records the other commands: how long FerretDB took to answer each (its "hold").
+	reads *writeStats
 }
 
 func (p *proxy) serve(l net.Listener) error {
@@ -92,7 +94,10 @@ func (p *proxy) exchange(client, backend net.Conn) error {
 	if err != nil {
 		return err
 	}
-	if isMutating(req) {
+	if !isMutating(req) {
+		started := time.Now()
+		defer func() { p.reads.add(commandOf(req), 0, time.Since(started)) }()
+	} else {
 		queued := time.Now()
 		p.writes.Lock()
 		defer p.writes.Unlock()

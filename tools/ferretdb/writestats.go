@@ -12,7 +12,8 @@ import (
 
 // writeStats records, per command and namespace, how long writes waited for the write lock and
 // how long they held it, so a benchmark can tell which writes make the others wait. Served as
-// JSON at /debug/writes on -debug-addr.
+// JSON at /debug/writes on -debug-addr; the reads' answer times, kept the same way (no wait),
+// at /debug/reads.
 type writeStats struct {
 	mu   sync.Mutex
 	byNs map[string]*writeStat
@@ -72,6 +73,9 @@ func commandOf(msg []byte) string {
 	// The first element's value is the collection name when it is a string (type 0x02).
 	if len(body) > 4 && body[4] == 0x02 {
 		collection = stringAt(body, 5+len(name)+1)
+	} else if i := bytes.Index(body, []byte("\x02collection\x00")); i >= 0 {
+		// getMore names its collection in a later field.
+		collection = stringAt(body, i+12)
 	}
 	db := ""
 	if i := bytes.Index(body, []byte("\x02$db\x00")); i >= 0 {
