@@ -76,6 +76,9 @@ const error = (kind: string, detail: string) => {
   if ((errors.get(kind) ?? 0) <= 3) console.error(red(`  ${kind}: ${detail.slice(0, 200)}`));
 };
 const latencies: number[] = [];
+/** The same, apart: the first pairing of each bot (all free at the arena's start) and the ones after a game. */
+const atStart: number[] = [];
+const afterGames: number[] = [];
 let games = 0;
 /** Registrations tried again (a 503 while the stack warms up): not errors of the arena. */
 let registerRetries = 0;
@@ -253,7 +256,11 @@ class ArenaBot {
       return;
     }
     // Seated: the player has its room on screen.
-    if (!this.room) latencies.push(Date.now() - Math.max(this.freeAt, this.arenaStart));
+    if (!this.room) {
+      const latency = Date.now() - Math.max(this.freeAt, this.arenaStart);
+      latencies.push(latency);
+      (this.freeAt <= this.arenaStart ? atStart : afterGames).push(latency);
+    }
     this.room = room;
     this.version = version;
     const w = room.whosTurn;
@@ -515,6 +522,15 @@ async function main() {
   console.log(
     `  pairings ${figures.count}  p50 ${figures.p50} ms  p95 ${figures.p95} ms  p99 ${figures.p99} ms  max ${figures.max} ms`,
   );
+  for (const [what, part] of [
+    ['at the start', atStart],
+    ['after a game', afterGames],
+  ] as const) {
+    const f = summarize(part);
+    console.log(
+      `    ${what}: ${f.count}  p50 ${f.p50} ms  p95 ${f.p95} ms  p99 ${f.p99} ms  max ${f.max} ms`,
+    );
+  }
   const toNamed = summarize(named);
   console.log(
     `  free → /me names the room: p50 ${toNamed.p50} ms  p95 ${toNamed.p95} ms  p99 ${toNamed.p99} ms  max ${toNamed.max} ms`,
@@ -554,6 +570,9 @@ async function main() {
       bench: 'arena',
       arenaPairingP50Ms: round(figures.p50, 0),
       arenaPairingP99Ms: round(figures.p99, 0),
+      arenaStartP99Ms: round(summarize(atStart).p99, 0),
+      arenaAfterGameP50Ms: round(summarize(afterGames).p50, 0),
+      arenaAfterGameP99Ms: round(summarize(afterGames).p99, 0),
       arenaPlayers: players.length,
       arenaGames: games,
       arenaMinutes: DURATION_MS / 60_000,

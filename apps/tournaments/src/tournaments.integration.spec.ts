@@ -384,9 +384,15 @@ function batchSuite(infra: () => TestInfra) {
         ['kim', other],
         ...['ann', 'ben', 'cat', 'dan', 'busy', 'lost'].map((p): [string, null] => [p, null]),
       ];
-      await db
-        .collection('entrants')
-        .insertMany(seats.map(([p, roomId]) => entrant(arenaId, name(p), roomId, now - 1000)) as never[]);
+      // nia's seat was claimed, but its pairing never written (the replica stopped between the two).
+      const orphan = id();
+      await db.collection('entrants').insertMany([
+        ...seats.map(([p, roomId]) => ({
+          ...entrant(arenaId, name(p), roomId, now - 1000),
+          ...(roomId && { seatedAt: now - 60_000 }),
+        })),
+        { ...entrant(arenaId, name('nia'), orphan, now - 1000), joined: false, seatedAt: now - 60_000 },
+      ] as never[]);
 
       // Rooms: a room with `busy` in it is busy; the first request with `lost` in it is never answered.
       nc = await connect({ servers: natsServers(infra().natsUrl) });
@@ -452,6 +458,8 @@ function batchSuite(infra: () => TestInfra) {
       expect(await state(half)).toBe('failed');
       expect((await seatOf('ivy'))?.roomId).not.toBe(half);
       expect((await seatOf('jon'))?.roomId).toBe(other);
+      // The seat without a pairing is freed; every seat with one is kept.
+      await waitFor(async () => (await seatOf('nia'))?.roomId === null, { what: 'the orphan seat freed' });
       expect(requests.flatMap((r) => r.rooms.map((x) => x.roomId))).not.toContain(half);
 
       // The six free ones: three rooms in one request, asked again with the same rooms when its

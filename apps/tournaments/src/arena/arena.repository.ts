@@ -31,6 +31,8 @@ export interface EntrantDoc {
   reachedAt: number;
   /** The arena room the player is seated in (or about to be); null when free. */
   roomId: string | null;
+  /** When the claim of `roomId` was written (absent on seats claimed before it was kept). */
+  seatedAt?: number;
   lastOpponent: string | null;
   /** Since when the player waits; a time ahead means "not before". */
   freeSince: number;
@@ -144,14 +146,14 @@ export class ArenaRepository implements OnModuleInit {
    * update per player); how many of each pairing's players sit in its room then (fewer than its
    * players when one was not free any more: releaseSeats gives the others back).
    */
-  async claimSeats(pairings: readonly PairingDoc[]): Promise<Map<string, number>> {
+  async claimSeats(pairings: readonly PairingDoc[], nowMs: number): Promise<Map<string, number>> {
     if (pairings.length === 0) return new Map();
     await this.entrants.bulkWrite(
       pairings.flatMap((pairing) =>
         pairing.players.map((p) => ({
           updateOne: {
             filter: { _id: entrantId(pairing.arenaId, p.id), joined: true, roomId: null },
-            update: { $set: { roomId: pairing._id } },
+            update: { $set: { roomId: pairing._id, seatedAt: nowMs } },
           },
         })),
       ),
@@ -253,6 +255,31 @@ export class ArenaRepository implements OnModuleInit {
   /** Pairings still opening that were started before `before` (a replica stopped half way). */
   async openingSince(before: number): Promise<PairingDoc[]> {
     return this.pairings.find({ state: 'opening', at: { $lt: before } }).toArray();
+  }
+
+  /**
+   * Seats claimed before `before` in rooms that have no pairing: their pairing's write failed, or
+   * its replica stopped, after the claim (the two are written side by side).
+   */
+  async orphanSeats(before: number): Promise<Array<{ arenaId: string; roomId: string; playerId: string }>> {
+    const seated = await this.entrants
+      .find(
+        { roomId: { $ne: null }, seatedAt: { $lt: before } },
+        { projection: { arenaId: 1, playerId: 1, roomId: 1 } },
+      )
+      .toArray();
+    const rooms = [...new Set(seated.flatMap((e) => (e.roomId ? [e.roomId] : [])))];
+    const known = new Set<string>();
+    // Lists of 100 at most: FerretDB finds those through the `_id` index.
+    for (let i = 0; i < rooms.length; i += 100) {
+      const found = await this.pairings
+        .find({ _id: { $in: rooms.slice(i, i + 100) } }, { projection: { _id: 1 } })
+        .toArray();
+      for (const { _id } of found) known.add(_id);
+    }
+    return seated.flatMap(({ arenaId, playerId, roomId }) =>
+      roomId && !known.has(roomId) ? [{ arenaId, playerId, roomId }] : [],
+    );
   }
 
   /** How many of each pairing's players are seated in its room, by pairing, in one read. */

@@ -22,6 +22,11 @@ import { arenaOf, type ArenaWindow, currentOrNextArena, isRunning, previousArena
 import { prizesFor } from './standings';
 
 const LEASE = 'arena-runner';
+/**
+ * How often the lease holder looks for openings a stopped replica left and for arenas to settle:
+ * each look reads collections whole, and what it finds waits seconds anyway.
+ */
+const LEFTOVERS_EVERY_MS = 1_000;
 
 /** A new arena room's id: 24 hex characters, as rooms' ids are. */
 const newRoomId = (): string => createHash('sha256').update(randomUUID()).digest('hex').slice(0, 24);
@@ -44,6 +49,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly openingRooms = new Set<string>();
   /** The openings begun (or queued) by this replica, awaited at shutdown. */
   private readonly openingsInHand = new Set<Promise<void>>();
+  /** When this replica last looked for leftovers (LEFTOVERS_EVERY_MS). */
+  private leftoversAt = 0;
   /** Past arenas whose document this replica has made sure of. */
   private readonly ensured = new Set<string>();
   private readonly pairingLatency: Histogram;
@@ -164,7 +171,12 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async round(nowMs: number): Promise<void> {
-    await this.resumeOpenings(nowMs);
+    const leftovers = nowMs - this.leftoversAt >= LEFTOVERS_EVERY_MS;
+    if (leftovers) {
+      this.leftoversAt = nowMs;
+      await this.resumeOpenings(nowMs);
+      await this.freeOrphanSeats(nowMs);
+    }
     for (const schedule of this.arenas.schedules) {
       const arena = currentOrNextArena(schedule, nowMs);
       if (isRunning(arena, nowMs)) await this.pair(arena, nowMs);
@@ -177,6 +189,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
         );
       }
     }
+    if (!leftovers) return;
     const ended = await this.repository.unfinishedArenas(nowMs);
     for (const arena of ended) await this.settle(arena, nowMs);
   }
@@ -236,8 +249,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Writes a batch's pairings (so a replica that takes over finds them), seats their players,
-   * then asks rooms to open them, each step one write or request for the whole batch.
+   * Writes a batch's pairings (so a replica that takes over finds them) and, beside them, seats
+   * their players; then asks rooms to open them. Each step is one write or request for the whole
+   * batch. A seat whose pairing was never written is freed by freeOrphanSeats.
    */
   private async open(
     arena: ArenaWindow,
@@ -253,15 +267,26 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       this.openingOutcomes.inc({ outcome }, n);
     };
     try {
-      await this.step('pairing', () => this.repository.addPairings(pairings));
+      const [written, claimed] = await Promise.allSettled([
+        this.step('pairing', () => this.repository.addPairings(pairings)),
+        this.step('claim', () => this.repository.claimSeats(pairings, Date.now())),
+      ]);
+      const everySeat = pairings.flatMap((p) => seatsOf(p, freeSince));
+      if (written.status === 'rejected') {
+        // No pairing to resume from: the seats claimed go back now.
+        await this.repository.releaseSeats(everySeat).catch(() => undefined);
+        throw written.reason;
+      }
+      if (claimed.status === 'rejected') throw claimed.reason;
       // Settling counts the open pairings once the arena has ended: one written after that count
       // would be a game the final standings miss, so they are dropped here instead.
       if (Date.now() >= arena.endsAt) {
+        await this.repository.releaseSeats(everySeat);
         await this.repository.setPairings(ids, 'failed');
         count('ended', pairings.length);
         return;
       }
-      const seated = await this.step('claim', () => this.repository.claimSeats(pairings));
+      const seated = claimed.value;
       // Taken by another pairing: whoever was seated here waits on from when they were free.
       const claims = planClaims(pairings, seated, freeSince);
       if (claims.taken.length > 0) {
@@ -385,6 +410,19 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
         }
       });
     }
+  }
+
+  /**
+   * Frees seats claimed long enough ago (twice the wait for rooms) whose pairing was never written:
+   * their opening failed, or its replica stopped, between the two writes.
+   */
+  private async freeOrphanSeats(nowMs: number): Promise<void> {
+    const orphans = (
+      await this.repository.orphanSeats(nowMs - 2 * this.config.ARENA_ROOMS_TIMEOUT_MS)
+    ).filter((seat) => !this.seating.has(entrantId(seat.arenaId, seat.playerId)));
+    if (orphans.length === 0) return;
+    await this.repository.releaseSeats(orphans.map((seat) => ({ ...seat, notBefore: nowMs })));
+    this.logger.warn({ seats: orphans.length }, 'freed arena seats claimed without a pairing');
   }
 
   /**
