@@ -98,6 +98,16 @@ export class ArenaRepository implements OnModuleInit {
     return this.entrants.find({ arenaId }).toArray();
   }
 
+  /** The named players' entries in the arena, by id (lists of 100: FerretDB's `_id` index serves those). */
+  async entrantsOf(arenaId: string, playerIds: readonly string[]): Promise<EntrantDoc[]> {
+    const found: EntrantDoc[] = [];
+    for (let i = 0; i < playerIds.length; i += 100) {
+      const ids = playerIds.slice(i, i + 100).map((playerId) => entrantId(arenaId, playerId));
+      found.push(...(await this.entrants.find({ _id: { $in: ids } }).toArray()));
+    }
+    return found;
+  }
+
   async entrant(arenaId: string, playerId: string): Promise<EntrantDoc | null> {
     return this.entrants.findOne({ _id: entrantId(arenaId, playerId) });
   }

@@ -22,7 +22,7 @@ import {
 import { CONFIG, JetStreamService, LOGGER, type Logger, Metrics, RpcClient } from '@oasis198/service-kit';
 import { Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
-import { ArenaRepository, type PairingDoc } from './arena.repository';
+import { ArenaRepository, type EntrantDoc, type PairingDoc } from './arena.repository';
 import {
   type ArenaWindow,
   currentOrNextArena,
@@ -33,6 +33,19 @@ import {
 import { leftArena, outcomeFor, rankScores, tallyOf } from './standings';
 
 const RANKING_KEPT_MS = 10_000;
+
+/**
+ * An arena's entrants as a replica read them (all of them at `at`), and their ranking. The
+ * notices name the players whose entries changed since: those are read again by id before the
+ * next ranking; `whole` once a notice named nobody (all are read again).
+ */
+interface KeptRanking {
+  at: number;
+  changed: Set<string>;
+  whole: boolean;
+  entrants: Map<string, EntrantDoc>;
+  ranking: Promise<ArenaStanding[]>;
+}
 
 /** The enabled events' schedules from the environment (an EVERY_MS of 0 turns one off). */
 export function schedulesFrom(config: TournamentsConfig): EventSchedule[] {
@@ -60,14 +73,8 @@ export function schedulesFrom(config: TournamentsConfig): EventSchedule[] {
 @Injectable()
 export class ArenaService implements OnModuleInit {
   readonly schedules: EventSchedule[];
-  /**
-   * Each arena's whole ranking as this replica read it last; `stale` once a notice said its
-   * standings changed after the read began.
-   */
-  private readonly rankings = new Map<
-    string,
-    { at: number; stale: boolean; ranking: Promise<ArenaStanding[]> }
-  >();
+  /** Each arena's entrants as this replica read them, and their ranking (KeptRanking). */
+  private readonly rankings = new Map<string, KeptRanking>();
   private readonly scoringLag: Histogram;
   private readonly freedListeners: Array<() => void> = [];
 
@@ -97,15 +104,19 @@ export class ArenaService implements OnModuleInit {
    */
   onModuleInit(): void {
     this.jetstream.subscribe(Broadcasts.arenaChanged, (data) => {
-      const { eventId, freed, seated } = (data ?? {}) as Partial<ArenaChanged>;
+      const { eventId, players, freed, seated } = (data ?? {}) as Partial<ArenaChanged>;
       if (typeof eventId !== 'string') return;
-      if (seated !== true) this.standingsChanged(eventId);
+      if (seated !== true) this.standingsChanged(eventId, Array.isArray(players) ? players : []);
       if (freed === true) for (const listener of this.freedListeners) listener();
     });
   }
 
-  private standingsChanged(eventId: string): void {
-    for (const [arenaId, kept] of this.rankings) if (eventOfArena(arenaId) === eventId) kept.stale = true;
+  private standingsChanged(eventId: string, players: readonly unknown[]): void {
+    for (const [arenaId, kept] of this.rankings) {
+      if (eventOfArena(arenaId) !== eventId) continue;
+      if (players.length === 0) kept.whole = true;
+      for (const player of players) if (typeof player === 'string') kept.changed.add(player);
+    }
   }
 
   /** Calls `listener` when a game's scores have freed its players (on any replica). */
@@ -173,17 +184,48 @@ export class ArenaService implements OnModuleInit {
   }
 
   /**
-   * The arena's whole ranking, ranked again only when a notice said its standings changed (every
-   * page of a big arena asks for it); a ranking is kept RANKING_KEPT_MS at most, in case a notice
-   * (core NATS) was lost.
+   * The arena's whole ranking (every page of a big arena asks for it): read whole once, then
+   * ranked again with the entries the notices named read again by id. Read whole again after
+   * RANKING_KEPT_MS, in case a notice (core NATS) was lost, or after a notice that named nobody.
    */
   private async ranking(arenaId: string): Promise<ArenaStanding[]> {
     const now = Date.now();
     const kept = this.rankings.get(arenaId);
-    if (kept && !kept.stale && now - kept.at < RANKING_KEPT_MS) return kept.ranking;
-    const ranking = this.repository.standingsOf(arenaId).then(rankScores);
+    if (kept && !kept.whole && now - kept.at < RANKING_KEPT_MS) {
+      if (kept.changed.size === 0) return kept.ranking;
+      const changed = [...kept.changed];
+      kept.changed = new Set();
+      return this.rank(arenaId, kept, () => this.repository.entrantsOf(arenaId, changed));
+    }
     for (const [id, { at }] of this.rankings) if (now - at >= RANKING_KEPT_MS) this.rankings.delete(id);
-    this.rankings.set(arenaId, { at: now, stale: false, ranking });
+    const fresh: KeptRanking = {
+      at: now,
+      changed: new Set(),
+      whole: false,
+      entrants: new Map(),
+      ranking: Promise.resolve([]),
+    };
+    return this.rank(arenaId, fresh, () => this.repository.standingsOf(arenaId));
+  }
+
+  /**
+   * Ranks the kept entrants again once `read`'s entries are in, after the reads before it; a failed
+   * read drops them, so that the next request reads them whole.
+   */
+  private rank(
+    arenaId: string,
+    kept: KeptRanking,
+    read: () => Promise<EntrantDoc[]>,
+  ): Promise<ArenaStanding[]> {
+    const ranking = kept.ranking
+      .catch(() => [])
+      .then(read)
+      .then((entrants) => {
+        for (const entrant of entrants) kept.entrants.set(entrant.playerId, entrant);
+        return rankScores([...kept.entrants.values()]);
+      });
+    kept.ranking = ranking;
+    this.rankings.set(arenaId, kept);
     ranking.catch(() => {
       if (this.rankings.get(arenaId)?.ranking === ranking) this.rankings.delete(arenaId);
     });
@@ -321,7 +363,7 @@ export class ArenaService implements OnModuleInit {
    * did, and how (ArenaChanged): core NATS, where a lost one costs a refetch, or a tick's wait.
    */
   changed(eventId: string, players: string[] = [], how: Pick<ArenaChanged, 'freed' | 'seated'> = {}): void {
-    if (!how.seated) this.standingsChanged(eventId);
+    if (!how.seated) this.standingsChanged(eventId, players);
     const notice: ArenaChanged = {
       eventId,
       players,
