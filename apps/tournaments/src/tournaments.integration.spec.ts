@@ -66,6 +66,8 @@ function suite(infra: () => TestInfra) {
     let mongoUrl = '';
     /** Rooms asked for by rooms.get, and whether rooms had opened each. */
     const looked: Array<{ roomId: string; found: boolean }> = [];
+    /** Rooms the stand-in has besides the ones it opened. */
+    const known = new Set<string>();
 
     /**
      * A stand-in service: answers each request on `subject` with `answer` and records it; an
@@ -115,7 +117,7 @@ function suite(infra: () => TestInfra) {
         rooms: await Promise.all(request.rooms.map(openOne)),
       }));
       standIn(Requests.rooms.get, QueueGroups.rooms, ({ roomId }: GetRoomRequest) => {
-        const found = opened.some((r) => r.roomId === roomId);
+        const found = opened.some((r) => r.roomId === roomId) || known.has(roomId);
         looked.push({ roomId, found });
         if (!found) throw new AppError('NOT_FOUND', 'This room does not exist.');
         return { _id: roomId };
@@ -214,17 +216,38 @@ function suite(infra: () => TestInfra) {
       await waitFor(async () => opened.length >= 2, { timeoutMs: EVERY_MS, what: 'two arena rooms' });
       const [roomA, roomB] = opened as [OpenArenaRoomRequest, OpenArenaRoomRequest];
       expect(new Set([...roomA.players, ...roomB.players].map((p) => p.id)).size).toBe(4);
-      // The player's page names the room once rooms has opened it: while its pairing is still
-      // `opening` (its players are told before it is marked playing), rooms is asked.
+      // The player's page names the room once rooms has opened it: the openings' notice said so
+      // to every replica, so while its pairing is still `opening` (its players are told before it
+      // is marked playing) it is named without asking rooms.
       const seated = players.find((p) => p.userId === roomA.players[0].id);
       await waitFor(async () => (await view(seated)).roomId === roomA.roomId, { what: 'the room named' });
       const mongo = await MongoClient.connect(mongoUrl);
       const pairings = mongo.db().collection<{ _id: string; state: string }>('pairings');
+      const entrants = mongo
+        .db()
+        .collection<{ _id: string; playerId: string; roomId: string | null }>('entrants');
+      const seat = await entrants.findOne({ playerId: seated?.userId ?? '', roomId: roomA.roomId });
+      const unheard = randomBytes(12).toString('hex');
       try {
         await pairings.updateOne({ _id: roomA.roomId }, { $set: { state: 'opening' } });
+        const lookedBefore = looked.length;
         expect((await view(seated)).roomId).toBe(roomA.roomId);
-        expect(looked.at(-1)).toEqual({ roomId: roomA.roomId, found: true });
+        expect(looked).toHaveLength(lookedBefore);
+        // A room no notice named (as for a replica that missed it): rooms is asked, and the room is
+        // named only once rooms has it.
+        await pairings.insertOne({
+          ...(await pairings.findOne({ _id: roomA.roomId })),
+          _id: unheard,
+        } as never);
+        await entrants.updateOne({ _id: seat?._id ?? '' }, { $set: { roomId: unheard } });
+        expect((await view(seated)).roomId).toBeNull();
+        expect(looked.at(-1)).toEqual({ roomId: unheard, found: false });
+        known.add(unheard);
+        expect((await view(seated)).roomId).toBe(unheard);
+        expect(looked.at(-1)).toEqual({ roomId: unheard, found: true });
       } finally {
+        await entrants.updateOne({ _id: seat?._id ?? '' }, { $set: { roomId: roomA.roomId } });
+        await pairings.deleteOne({ _id: unheard });
         await pairings.updateOne({ _id: roomA.roomId }, { $set: { state: 'playing' } });
         await mongo.close();
       }

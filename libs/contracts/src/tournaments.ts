@@ -129,13 +129,15 @@ export type ArenaStreamQuery = z.infer<typeof arenaStreamQuerySchema>;
 /**
  * What tournaments broadcasts when an event's arena changed: the players whose own entry changed;
  * `freed` when a game's score freed them (the replica holding the pairing lease pairs them);
- * `seated` when only their seats changed (rooms opened), not the standings.
+ * `seated` when only their seats changed (rooms opened), not the standings, with the `rooms`
+ * opened. Core NATS among the services: the browsers' frames carry none of it.
  */
 export interface ArenaChanged {
   eventId: string;
   players?: string[];
   freed?: boolean;
   seated?: boolean;
+  rooms?: string[];
 }
 
 /** GET /api/tournaments/rooms/{roomId}: the arena of an arena room, for its room screen. */

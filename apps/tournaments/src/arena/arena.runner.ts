@@ -352,14 +352,17 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     if (plan.opened.length > 0) {
       // A room opened is news, whether a new pairing or one a stopped replica left half done: the
       // event pages (and their players) learn of it from the notice at once, before the pairings
-      // are marked playing; a page asking meanwhile finds the room open through rooms
+      // are marked playing; the notice names the rooms, which every replica then names in `/me`
       // (ArenaService.event).
-      const players = new Map<string, string[]>();
+      const opened = new Map<string, { players: string[]; rooms: string[] }>();
       for (const p of plan.opened) {
         const eventId = eventOfArena(p.arenaId);
-        players.set(eventId, [...(players.get(eventId) ?? []), ...p.players.map((x) => x.id)]);
+        const notice = opened.get(eventId) ?? { players: [], rooms: [] };
+        opened.set(eventId, notice);
+        notice.players.push(...p.players.map((x) => x.id));
+        notice.rooms.push(p._id);
       }
-      for (const [eventId, ids] of players) this.arenas.changed(eventId, ids, { seated: true });
+      for (const [eventId, { players, rooms }] of opened) this.arenas.changed(eventId, players, { rooms });
       await this.step('playing', () =>
         this.repository.setPairings(
           plan.opened.map((p) => p._id),

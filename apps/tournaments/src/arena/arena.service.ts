@@ -33,6 +33,8 @@ import {
 import { leftArena, outcomeFor, rankScores, tallyOf } from './standings';
 
 const RANKING_KEPT_MS = 10_000;
+/** Arena rooms whose opening a replica remembers, from the notices: the ones now played and more. */
+const OPEN_ROOMS_KEPT = 20_000;
 
 /**
  * An arena's entrants as a replica read them (all of them at `at`), and their ranking. The
@@ -77,6 +79,8 @@ export class ArenaService implements OnModuleInit {
   private readonly rankings = new Map<string, KeptRanking>();
   private readonly scoringLag: Histogram;
   private readonly freedListeners: Array<() => void> = [];
+  /** Rooms a notice said were opened: `/me` names them without asking rooms (insertion order). */
+  private readonly openRooms = new Set<string>();
 
   constructor(
     private readonly repository: ArenaRepository,
@@ -104,8 +108,9 @@ export class ArenaService implements OnModuleInit {
    */
   onModuleInit(): void {
     this.jetstream.subscribe(Broadcasts.arenaChanged, (data) => {
-      const { eventId, players, freed, seated } = (data ?? {}) as Partial<ArenaChanged>;
+      const { eventId, players, freed, seated, rooms } = (data ?? {}) as Partial<ArenaChanged>;
       if (typeof eventId !== 'string') return;
+      if (seated === true && Array.isArray(rooms)) this.opened(rooms);
       if (seated !== true) this.standingsChanged(eventId, Array.isArray(players) ? players : []);
       if (freed === true) for (const listener of this.freedListeners) listener();
     });
@@ -160,17 +165,28 @@ export class ArenaService implements OnModuleInit {
     // player), and its page would find no room there. Between arenas, it is the ended one's: a
     // game paired before its end is played, and counts, when it ends.
     const seat = mine?.roomId ?? mineBefore?.roomId;
-    const pairing = seat ? await this.repository.pairing(seat) : null;
-    const roomId = pairing && (await this.isOpen(pairing)) ? pairing._id : null;
+    const roomId = seat && (this.openRooms.has(seat) || (await this.isOpen(seat))) ? seat : null;
     return { ...none, arena, previous: before, joined: !!mine?.joined, roomId };
   }
 
+  /** Remembers rooms a notice said were opened (the oldest forgotten past OPEN_ROOMS_KEPT). */
+  private opened(rooms: readonly unknown[]): void {
+    for (const room of rooms) if (typeof room === 'string') this.openRooms.add(room);
+    for (const room of this.openRooms) {
+      if (this.openRooms.size <= OPEN_ROOMS_KEPT) break;
+      this.openRooms.delete(room);
+    }
+  }
+
   /**
-   * Whether the pairing's room is open. Its players are told as soon as rooms has opened it, and
-   * the pairing is marked playing after that: until then, rooms says whether the room is there (a
-   * read of its log). A failure of that read fails the request, which the page asks again.
+   * Whether the seat's room is open, for one no notice named. Its players are told as soon as
+   * rooms has opened it, and the pairing is marked playing after that: until then, rooms says
+   * whether the room is there (a read of its log). A failure of that read fails the request,
+   * which the page asks again.
    */
-  private async isOpen(pairing: PairingDoc): Promise<boolean> {
+  private async isOpen(seat: string): Promise<boolean> {
+    const pairing = await this.repository.pairing(seat);
+    if (!pairing) return false;
     if (pairing.state === 'playing' || pairing.state === 'finished') return true;
     if (pairing.state !== 'opening') return false;
     const request: GetRoomRequest = { roomId: pairing._id };
@@ -362,13 +378,14 @@ export class ArenaService implements OnModuleInit {
    * Tells the gateways and the tournaments replicas that an event's arena changed, whose own entry
    * did, and how (ArenaChanged): core NATS, where a lost one costs a refetch, or a tick's wait.
    */
-  changed(eventId: string, players: string[] = [], how: Pick<ArenaChanged, 'freed' | 'seated'> = {}): void {
-    if (!how.seated) this.standingsChanged(eventId, players);
+  changed(eventId: string, players: string[] = [], how: { freed?: boolean; rooms?: string[] } = {}): void {
+    if (how.rooms) this.opened(how.rooms);
+    else this.standingsChanged(eventId, players);
     const notice: ArenaChanged = {
       eventId,
       players,
       ...(how.freed && { freed: true }),
-      ...(how.seated && { seated: true }),
+      ...(how.rooms && { seated: true, rooms: how.rooms }),
     };
     this.jetstream.broadcast(arenaChangedSubject(eventId), notice);
   }
