@@ -301,6 +301,27 @@ export class RoomProjector {
     });
   }
 
+  /**
+   * Writes rooms just appended to the log, in one write where write() would take one each; each
+   * document it created is checked against the log as write() checks one.
+   */
+  async writeNew(rooms: readonly RoomRecord[]): Promise<void> {
+    if (rooms.length === 0) return;
+    const inserted = this.repository.projectNew(rooms);
+    const done = inserted.then(
+      () => true,
+      () => false,
+    );
+    for (const room of rooms) this.expect(room._id, room.version, done);
+    const gone = await Promise.all(
+      (await inserted).map(async (roomId) => {
+        const last = await this.log.last(roomId);
+        return last && !last.deleted ? [] : [roomId];
+      }),
+    );
+    if (gone.flat().length > 0) await this.remove(gone.flat());
+  }
+
   /** Removes deleted rooms' documents (lists and Play now no longer see them), in one write. */
   async remove(roomIds: readonly string[]): Promise<void> {
     const removed = this.repository.projectDeletedMany(roomIds);

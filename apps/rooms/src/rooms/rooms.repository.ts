@@ -67,6 +67,29 @@ export class RoomsRepository {
     }
   }
 
+  /**
+   * Writes rooms new to the log, in one insert; a room whose document is there already (a retry's)
+   * keeps it. The ids of the documents it created, which the caller checks against the log as for
+   * project()'s 'inserted'.
+   */
+  async projectNew(rooms: readonly RoomRecord[]): Promise<string[]> {
+    if (rooms.length === 0) return [];
+    const docs = rooms.map((room) => ({
+      ...room,
+      whosTurn: encodeGameState(room.whosTurn),
+      tombstone: false,
+    }));
+    try {
+      await this.rooms.collection.insertMany(docs as never[], { ordered: false });
+      return rooms.map((room) => room._id);
+    } catch (error) {
+      if (!onlyDuplicateKeys(error)) throw error;
+      const writeErrors = (error as { writeErrors?: Array<{ index?: number }> }).writeErrors ?? [];
+      const refused = new Set(writeErrors.map((e) => e.index));
+      return rooms.filter((_, i) => !refused.has(i)).map((room) => room._id);
+    }
+  }
+
   /** Removes deleted rooms' documents, in one write. */
   async projectDeletedMany(roomIds: readonly string[]): Promise<void> {
     if (roomIds.length === 0) return;

@@ -429,6 +429,17 @@ export class RoomsService {
     const appended = await this.step('append', () =>
       Promise.allSettled(plan.open.map((room, i) => this.appendArenaRoom(room, first + i, now))),
     );
+    // The rooms new to the log go to the lists in one write, beside the answer (best effort: the
+    // projector writes any it did not).
+    const fresh = appended.flatMap((a) => (a.status === 'fulfilled' && a.value ? [a.value] : []));
+    void this.projector
+      .writeNew(fresh)
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { err: error, rooms: fresh.length },
+          'projecting arena rooms at once failed; the projector will',
+        ),
+      );
     const fault = appended.find((a): a is PromiseRejectedResult => a.status === 'rejected');
     if (fault) {
       // A room appended keeps its seats (the log has it); the others give theirs back.
@@ -445,7 +456,7 @@ export class RoomsService {
     request: OpenArenaRoomRequest,
     roomNumber: number,
     now: number,
-  ): Promise<void> {
+  ): Promise<RoomRecord | null> {
     const { roomId, arenaId, players } = request;
     const [first, second] = players;
     const waiting: RoomRecord = {
@@ -472,8 +483,10 @@ export class RoomsService {
     const plan = planJoin(waiting, second, '', now, cryptoRandom);
     if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
     // Null: already in the log, a repeat of this request whose first try opened the room.
-    if ((await this.appendNewRoom({ ...plan.next, version: 1 }, now, 'later')) === null) return;
+    const room: RoomRecord = { ...plan.next, version: 1 };
+    if ((await this.appendNewRoom(room, now, 'caller')) === null) return null;
     this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
+    return room;
   }
 
   /**
@@ -721,14 +734,14 @@ export class RoomsService {
 
   /**
    * Logs a new room as its stream's first entry, then pushes and projects it. Null when the room
-   * is in the log already: whether that is a repeat or a fault is the caller's to say. `later`
-   * projects it without waiting: an arena room is never a Play now candidate, so its answer need
-   * not wait for the list's write (the projector makes it in any case).
+   * is in the log already: whether that is a repeat or a fault is the caller's to say. `caller`
+   * leaves the projection to the caller: arena rooms are projected a batch at a time, after the
+   * answer (an arena room is never a Play now candidate; the projector makes it in any case).
    */
   private async appendNewRoom(
     room: RoomRecord,
     nowMs: number,
-    project: 'now' | 'later' = 'now',
+    project: 'now' | 'caller' = 'now',
   ): Promise<RoomView | null> {
     const view = toRoomView(room, nowMs);
     const entry: RoomLogEntry = {
@@ -742,7 +755,6 @@ export class RoomsService {
     this.recent.set(room, seq);
     this.push(roomPushes(null, { next: room }, view));
     if (project === 'now') await this.projectNow(entry);
-    else void this.projectNow(entry);
     return view;
   }
 
