@@ -69,6 +69,8 @@ const PARTS = [
 const PAUSE_MS = 30_000;
 const EVERY_MS = DURATION_MS + PAUSE_MS;
 const EVENT = '/api/tournaments/events/event-9';
+/** The arena's first seconds, when everyone is paired at once and no game has ended yet. */
+const START_WINDOW_MS = 8_000;
 
 const errors = new Map<string, number>();
 const error = (kind: string, detail: string) => {
@@ -505,6 +507,9 @@ async function main() {
   await sleep(Math.max(0, arenaStart - Date.now()));
   const sampler = new ProcessSampler(processesOf(stack));
   sampler.start();
+  // No game ends in the arena's first seconds: the server's figures then are the start's alone.
+  await sleep(START_WINDOW_MS);
+  const start = await serverHistogram(stack);
   await sleep(Math.max(0, arenaEnd - Date.now()));
   const usage = sampler.stop();
   clearInterval(loadTimer);
@@ -540,7 +545,14 @@ async function main() {
       `, mean ${round(server.meanMs, 0)} ms, p50 ≤ ${server.p50LeMs} ms, p99 ≤ ${server.p99LeMs} ms` +
       ` ${JSON.stringify(server.buckets)} by replica ${JSON.stringify(server.byReplica)}`,
   );
-  console.log(`  openings ${JSON.stringify(server.openings)}; where the time goes (server):`);
+  console.log(
+    `  the start, its first ${START_WINDOW_MS / 1000} s (server): ${start.count} pairings, mean ${round(start.meanMs, 0)} ms; ` +
+      `openings ${JSON.stringify(start.openings)}; where the time went:`,
+  );
+  for (const line of start.steps) console.log(`    ${line}`);
+  console.log(
+    `  openings ${JSON.stringify(server.openings)}; where the time goes (server, the whole arena):`,
+  );
   for (const line of server.steps) console.log(`    ${line}`);
   for (const line of await databaseWrites()) console.log(`    ${line}`);
   console.log(
