@@ -18,7 +18,14 @@ import { ArenaService } from './arena.service';
 import { RenewedLease } from './lease';
 import { inBatches, planAnswers, planClaims, seatsOf } from './openings';
 import { notInHand, pairFree, pairingWait } from './pairing';
-import { arenaOf, type ArenaWindow, currentOrNextArena, isRunning, previousArena } from './schedule';
+import {
+  arenaOf,
+  type ArenaWindow,
+  currentOrNextArena,
+  isRunning,
+  previousArena,
+  untilNextStart,
+} from './schedule';
 import { prizesFor } from './standings';
 
 const LEASE = 'arena-runner';
@@ -132,7 +139,10 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     await this.repository.releaseLease(LEASE, this.owner).catch(() => undefined);
   }
 
-  /** Runs a round now, then the next ARENA_TICK_MS after it ends (or at once when nudged meanwhile). */
+  /**
+   * Runs a round now, then the next ARENA_TICK_MS after it ends, or at an arena's start if sooner
+   * (or at once when nudged meanwhile).
+   */
   private readonly loop = (): void => {
     if (this.stopping || this.ticking) return;
     clearTimeout(this.timer);
@@ -149,7 +159,12 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
         this.ticking = undefined;
         if (this.stopping) return;
         if (this.nudged) this.loop();
-        else this.timer = setTimeout(this.loop, this.config.ARENA_TICK_MS);
+        // The round after an arena's start begins at the start: its first pairings are everyone's.
+        else
+          this.timer = setTimeout(
+            this.loop,
+            Math.min(this.config.ARENA_TICK_MS, untilNextStart(this.arenas.schedules, Date.now())),
+          );
       });
   };
 

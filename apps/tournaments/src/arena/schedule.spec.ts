@@ -1,4 +1,4 @@
-import { arenaOf, currentOrNextArena, isRunning, previousArena } from './schedule';
+import { arenaOf, currentOrNextArena, isRunning, previousArena, untilNextStart } from './schedule';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -29,5 +29,15 @@ describe('arena schedule', () => {
     expect(arenaOf([event2], running.arenaId)).toEqual(running);
     expect(arenaOf([event2], `event-6:${running.startsAt}`)).toBeNull();
     expect(arenaOf([event2], 'event-2:soon')).toBeNull();
+  });
+
+  it('tells how long until the next start of any schedule', () => {
+    const event6 = { eventId: 'event-6', everyMs: 30 * MIN, durationMs: 8 * MIN };
+    // During event-2's arena of 04:00, the next start is event-6's at 04:30.
+    expect(untilNextStart([event2, event6], at('2026-12-02T04:03:00Z'))).toBe(27 * MIN);
+    // At a start, the next one: that very moment has begun.
+    expect(untilNextStart([event2], at('2026-12-02T04:00:00Z'))).toBe(HOUR);
+    expect(untilNextStart([event2], at('2026-12-02T04:59:59.900Z'))).toBe(100);
+    expect(untilNextStart([], at('2026-12-02T04:00:00Z'))).toBe(Infinity);
   });
 });

@@ -47,3 +47,14 @@ export function arenaOf(schedules: readonly EventSchedule[], arenaId: string): A
   const startsAt = Number(arenaId.slice(arenaId.indexOf(':') + 1));
   return schedule && Number.isSafeInteger(startsAt) ? windowAt(schedule, startsAt) : null;
 }
+
+/** How long until the next arena of any schedule starts (Infinity when none is to come). */
+export function untilNextStart(schedules: readonly EventSchedule[], nowMs: number): number {
+  let soonest = Infinity;
+  for (const schedule of schedules) {
+    const { startsAt } = currentOrNextArena(schedule, nowMs);
+    const next = startsAt > nowMs ? startsAt : startsAt + schedule.everyMs;
+    soonest = Math.min(soonest, next - nowMs);
+  }
+  return soonest;
+}
