@@ -22,7 +22,7 @@ import {
 import { CONFIG, JetStreamService, LOGGER, type Logger, Metrics, RpcClient } from '@oasis198/service-kit';
 import { Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
-import { ArenaRepository, type EntrantDoc, type PairingDoc } from './arena.repository';
+import { ArenaRepository, type EntrantDoc } from './arena.repository';
 import {
   type ArenaWindow,
   currentOrNextArena,
