@@ -1,7 +1,7 @@
 import { Controller, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MessagePattern } from '@nestjs/microservices';
-import { useTestInfra } from '@oasis198/testing';
+import { useTestInfra, waitFor } from '@oasis198/testing';
 import { connect, type NatsConnection } from 'nats';
 import { createService } from './bootstrap';
 import { baseEnv } from './config';
@@ -17,10 +17,14 @@ class EchoController {
 @Module({ controllers: [EchoController] })
 class EchoModule {}
 
+/** Requests the slow handlers have begun, so a test stops a replica only once one is in hand. */
+let slowBegun = 0;
+
 @Controller()
 class SlowController {
   @MessagePattern('bootstrap-it.slow')
   async slow(payload: { ms: number }) {
+    slowBegun++;
     await sleep(payload.ms);
     return payload;
   }
@@ -148,8 +152,9 @@ describe('createService', () => {
 
     it('answers the requests in hand before it closes', async () => {
       const { app } = await slow();
+      const begun = slowBegun;
       const answer = ask(0, 2500);
-      await sleep(200);
+      await waitFor(async () => slowBegun > begun, { what: 'the request in hand' });
       await app.close();
       await expect(answer).resolves.toBe('answered');
     }, 20_000);
@@ -160,10 +165,11 @@ describe('createService', () => {
         const answers: Array<Promise<string>> = [];
         let sending = true;
         const sender = (async () => {
-          // Bursts, so that some are on their way to the stopping replica when it stops.
+          // Bursts, so that some are on their way to the stopping replica when it stops; spaced so
+          // that a loaded machine sends fewer, not more than the staying replica answers in time.
           for (let i = 0; sending; i += 20) {
             for (let k = 0; k < 20; k++) answers.push(ask(i + k, 20));
-            await sleep(1);
+            await sleep(10);
           }
         })();
         await sleep(300);
