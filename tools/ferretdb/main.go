@@ -28,6 +28,10 @@ func main() {
 	dataDir := flag.String("data", "./.data/ferretdb", "directory that holds the SQLite databases")
 	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn or error")
 	writeTimeout := flag.Duration("write-timeout", 30*time.Second, "longest time one write may hold the write lock (0 = no limit)")
+	// WAL with synchronous=NORMAL: a commit reaches the OS, not the disk, so a killed process
+	// loses nothing and only a machine crash may undo the last commits; FULL syncs every commit
+	// (4 ms here), and every write holds the proxy's one write lock for it.
+	syncMode := flag.String("sync", "normal", "SQLite synchronous mode: normal or full")
 	debugAddr := flag.String("debug-addr", os.Getenv("FERRETDB_DEBUG_ADDR"), "address for Go profiles at /debug/pprof/ and write-lock times at /debug/writes, read times at /debug/reads (empty: none; default $FERRETDB_DEBUG_ADDR)")
 	flag.Parse()
 
@@ -36,6 +40,10 @@ func main() {
 		fail("bad -log-level %q: %v", *logLevel, err)
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	if *syncMode != "normal" && *syncMode != "full" {
+		fail("bad -sync %q: normal or full", *syncMode)
+	}
 
 	dir, err := filepath.Abs(*dataDir)
 	if err != nil {
@@ -60,7 +68,7 @@ func main() {
 		Listener:  ferretdb.ListenerConfig{Unix: socket},
 		Logger:    logger,
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + dir + "/",
+		SQLiteURL: "file:" + dir + "/?_pragma=synchronous(" + *syncMode + ")",
 	})
 	if err != nil {
 		fail("cannot start FerretDB: %v", err)
