@@ -101,7 +101,7 @@ describe('ArenaPushService', () => {
     await jest.advanceTimersByTimeAsync(1000);
     const mine = (w: typeof alice) => w.got.map((p) => p.mine === true);
     expect([mine(alice), mine(bob), mine(carol), mine(visitor)]).toEqual([
-      [true, false],
+      [true, false, false],
       [false, true, false],
       [false, true, false],
       [false, false],
@@ -133,7 +133,23 @@ describe('ArenaPushService', () => {
     failing = true;
     hear({ eventId: 'event-6', players: ['alice'] });
     await jest.advanceTimersByTimeAsync(0);
-    expect(page.got).toEqual([{ mine: true }]);
+    expect(page.got).toEqual([{ mine: true }, {}]);
+    push.onModuleDestroy();
+  });
+
+  it('tells a player of their new room before a slow read of the standings ends', async () => {
+    const push = new ArenaPushService(jetstream, rpc);
+    push.onModuleInit();
+    const [alice, visitor] = [watcher(push, 'event-9', 'alice'), watcher(push, 'event-9')];
+    delays = [3000];
+    hear({ eventId: 'event-9', players: ['alice'] });
+    await jest.advanceTimersByTimeAsync(0);
+    expect([alice.got, visitor.got]).toEqual([[{ mine: true }], []]);
+    await jest.advanceTimersByTimeAsync(3000);
+    expect([alice.got, visitor.got]).toEqual([
+      [{ mine: true }, { event: view('event-9', 1) }],
+      [{ event: view('event-9', 1) }],
+    ]);
     push.onModuleDestroy();
   });
 });

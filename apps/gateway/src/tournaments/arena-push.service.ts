@@ -24,7 +24,7 @@ const frameOf = (push: ArenaPush): string => `event: ${ARENA_PUSH_EVENT}\ndata: 
  * ARENA_PUSH_INTERVAL_MS: the first change at once, the rest of the interval folded into one frame
  * at its end, carrying the event as anyone sees it, read once here for all its watchers. A player
  * whose own entry changed (seated in a room, freed) is told at once, in a `mine` frame without the
- * event: their page refetches their entry, and is not a second late to its new room.
+ * event, ahead of any read: their page refetches their entry, and is not late to its new room.
  */
 @Injectable()
 export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
@@ -66,13 +66,15 @@ export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
   }
 
   changed(eventId: string, players: readonly string[] = []): void {
+    // A `mine` frame carries no standings, so it need not wait behind a read of them: at an
+    // arena's start every player's new room would otherwise wait for the first read.
+    if (players.length > 0) this.tellMine(eventId, new Set(players));
     const cooldown = this.cooldowns.get(eventId);
     if (cooldown) {
       cooldown.folded = true;
-      if (players.length > 0) this.inOrder(eventId, async () => this.tellMine(eventId, new Set(players)));
       return;
     }
-    this.inOrder(eventId, () => this.tell(eventId, new Set(players)));
+    this.inOrder(eventId, () => this.tell(eventId));
     const timer = setTimeout(() => {
       const ended = this.cooldowns.get(eventId);
       this.cooldowns.delete(eventId);
@@ -98,16 +100,13 @@ export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async tell(eventId: string, players: ReadonlySet<string>): Promise<void> {
+  private async tell(eventId: string): Promise<void> {
     if (!this.listeners.has(eventId)) return;
     // Unread (tournaments away or slow), the frame says only "refetch", as a page did before.
     const event = await this.rpc
       .request<EventArenaResponse>(Requests.tournaments.event, { eventId })
       .catch(() => undefined);
-    const shared = frameOf({ event });
-    const mine = frameOf({ event, mine: true });
-    for (const listener of this.listeners.get(eventId) ?? []) {
-      listener.write(listener.player && players.has(listener.player) ? mine : shared);
-    }
+    const frame = frameOf({ event });
+    for (const listener of this.listeners.get(eventId) ?? []) listener.write(frame);
   }
 }
