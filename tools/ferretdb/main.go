@@ -29,8 +29,8 @@ func main() {
 	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn or error")
 	writeTimeout := flag.Duration("write-timeout", 30*time.Second, "longest time one write may hold the write lock (0 = no limit)")
 	// WAL with synchronous=NORMAL: a commit reaches the OS, not the disk, so a killed process
-	// loses nothing and only a machine crash may undo the last commits; FULL syncs every commit
-	// (4 ms here), and every write holds the proxy's one write lock for it.
+	// loses nothing and only a machine crash may undo the last commits. FULL syncs every commit
+	// while the write holds the proxy's one lock (ADR 0023).
 	syncMode := flag.String("sync", "normal", "SQLite synchronous mode: normal or full")
 	debugAddr := flag.String("debug-addr", os.Getenv("FERRETDB_DEBUG_ADDR"), "address for Go profiles at /debug/pprof/ and write-lock times at /debug/writes, read times at /debug/reads (empty: none; default $FERRETDB_DEBUG_ADDR)")
 	flag.Parse()
