@@ -3,14 +3,15 @@
 // arena of --players bot players for --minutes on a throwaway stack (free ports, throwaway data,
 // the gateway's shared-address limits raised, the other events off, --replicas tournaments
 // replicas). The bots register and join the arena before it starts, then each one does what a
-// browser tab does: while free it holds the event page's stream (GET .../events/event-9/stream
-// ?player=<id>) and refetches GET .../me when it opens and at each frame marked `mine` (its own
-// entry changed), until /me names a new room; seated,
-// it watches the room's stream and PATCHes a legal move a think time after its turn comes; the
-// game over frees it, and the arena pairs it again without a new Join. Nothing is polled.
+// browser tab does: it holds the event's stream (GET .../events/event-9/stream?player=<id>), as
+// the event page and the arena room's page do; a frame marked `mine` with a `roomId` takes it to
+// that room, and each other `mine` frame (its own entry changed) and each opening refetch
+// GET .../me, which may name a new room too; seated, it watches the room's stream and PATCHes a
+// legal move a think time after its turn comes; the game over frees it, and the arena pairs it
+// again without a new Join. Nothing is polled.
 // Pairing latency, measured by the bot: from the moment it was free (the arena's start, or the
-// game over its room stream brought) to its new room's first frame on the room's stream (/me names
-// the room a moment before rooms opens it; that figure is printed too). The tournaments
+// game over its room stream brought) to its new room's first frame on the room's stream (the
+// moment it was told of the room is printed too). The tournaments
 // replicas' own histogram (oasis_arena_pairing_seconds: free -> room opened, per player) is
 // printed beside it, as bucket bounds.
 // The last line is one JSON object: arenaPairingP50Ms, arenaPairingP99Ms, arenaPlayers, arenaGames,
@@ -103,22 +104,26 @@ type Me = { arena: { status: string; endsAt?: string } | null; joined: boolean; 
 type Stream = ReturnType<GatewayClient['stream']>;
 
 /** Counts of what the bots asked and heard, for the cost of learning of a pairing. */
-const traffic = { me: 0, notices: 0, arenaStreams: 0, roomStreams: 0, notOpenYet: 0 };
-/** Free -> the /me answer that named the new room (its room may not be open yet). */
+const traffic = { me: 0, notices: 0, seatFrames: 0, arenaStreams: 0, roomStreams: 0, notOpenYet: 0 };
+/** Free -> told of the new room, by a frame or /me (its room may not be open yet). */
 const named: number[] = [];
+/** Told of the new room -> its first frame on the room's stream. */
+const toFirstFrame: number[] = [];
 /** Set at the arena's end: free bots stop watching; seated ones finish their game. */
 let ending = false;
 const bots: ArenaBot[] = [];
 
 /**
- * One bot, as a browser tab is: while free it is on the event page, whose arena stream it holds
- * and whose every `mine` frame (and every opening) refetches /me, until /me names a new room; seated, it
- * is on the room page, watching the room's stream and moving a think time after its turn comes.
- * The game over (or the room's deletion) frees it: back to the event page.
+ * One bot, as a browser tab is. It holds the event's stream throughout, as the event page does
+ * while free and the arena room's page does while seated; a `mine` frame naming a room takes it
+ * there, any other `mine` frame (and each opening) refetches /me, and a new room /me names takes it
+ * there too. Seated, it watches the room's stream and moves a think time after its turn comes; the
+ * game over (or the room's deletion) frees it.
  */
 class ArenaBot {
   free = true;
-  private freeAt: number;
+  /** When it was free; null when it never saw its last game end (no latency to measure). */
+  private freeAt: number | null;
   private lastRoom: string | null = null;
   private namedAt = 0;
   private fetching = false;
@@ -150,16 +155,27 @@ class ArenaBot {
     this.arenaStream = this.roomStream = undefined;
   }
 
+  /** The end: a free bot leaves the event page; a seated one leaves it once its game is over. */
+  endArena() {
+    ending = true;
+    if (!this.free) return;
+    this.arenaStream?.close();
+    this.arenaStream = undefined;
+  }
+
   private watchArena() {
-    if (ending || abort.signal.aborted || !this.free) return;
+    if (ending || abort.signal.aborted) return;
     traffic.arenaStreams++;
     const stream: Stream = this.player.client.stream(`${EVENT}/stream?player=${this.player.id}`, undefined, {
       onFrame: (_id, event, data) => {
         if (event !== contracts.ARENA_PUSH_EVENT) return;
         traffic.notices++;
-        // The frame carries the standings; only a change of this player's own entry is worth a /me.
-        const push = JSON.parse(data) as { event?: unknown; mine?: boolean };
-        if (push.mine || !push.event) void this.refetch();
+        // The frame carries the standings; only a change of this player's own entry concerns it.
+        const push = JSON.parse(data) as { event?: unknown; mine?: boolean; roomId?: string };
+        if (push.mine && push.roomId) {
+          traffic.seatFrames++;
+          this.goTo(push.roomId);
+        } else if (push.mine || !push.event) void this.refetch();
       },
       onEnd: (reason) => {
         if (this.arenaStream !== stream) return;
@@ -175,24 +191,22 @@ class ArenaBot {
     );
   }
 
-  /** The event page's refetch of /me; notices that come while one is out fold into one more. */
+  /** The page's refetch of /me; notices that come while one is out fold into one more. */
   private async refetch(): Promise<void> {
-    if (!this.free || ending) return;
+    if (ending && this.free) return;
     if (this.fetching) {
       this.again = true;
       return;
     }
     this.fetching = true;
     // As the page's query does (retryTransient): a 5xx or no answer is tried twice more, 1 s then 2 s later.
-    for (let attempt = 0; attempt < 3 && this.free && !ending; attempt++) {
+    for (let attempt = 0; attempt < 3 && !(ending && this.free); attempt++) {
       if (attempt > 0) await sleep(1000 * 2 ** (attempt - 1));
       try {
         traffic.me++;
         const me = await this.get<Me>(`${EVENT}/me`);
         if (me.status !== 200) error(`me ${me.status}`, JSON.stringify(me.body));
-        else if (this.free && !ending && me.body.roomId && me.body.roomId !== this.lastRoom) {
-          this.seat(me.body.roomId);
-        }
+        else if (me.body.roomId) this.goTo(me.body.roomId);
         if (me.status < 500) break;
       } catch (e) {
         error('me network', (e as Error).message);
@@ -205,13 +219,18 @@ class ArenaBot {
     }
   }
 
-  private seat(roomId: string) {
+  /** To a room it was told of, as the page navigates there: a new one only, and not after the end. */
+  private goTo(roomId: string) {
+    if (roomId === this.lastRoom || (ending && this.free)) return;
+    // Told of a new game before its room's stream brought the last one's end.
+    if (!this.free) {
+      this.gameOver(this.room !== undefined);
+      this.freeAt = null;
+    }
     this.namedAt = Date.now();
-    named.push(this.namedAt - Math.max(this.freeAt, this.arenaStart));
+    if (this.freeAt !== null) named.push(this.namedAt - Math.max(this.freeAt, this.arenaStart));
     this.free = false;
     this.lastRoom = roomId;
-    this.arenaStream?.close();
-    this.arenaStream = undefined;
     this.room = undefined;
     this.version = this.plannedVersion = -1;
     this.watchRoom(roomId);
@@ -225,10 +244,10 @@ class ArenaBot {
         if (this.roomStream !== stream || this.free) return;
         this.roomStream = undefined;
         if (/answered 404/.test(reason)) {
-          // /me names the room as soon as the player is claimed for it, before rooms opens it.
+          // A room named before rooms has it (as a replica that missed the openings' notice may).
           if (!this.room && Date.now() - this.namedAt < 10_000) {
             traffic.notOpenYet++;
-            setTimeout(() => !this.free && this.watchRoom(roomId), 100);
+            setTimeout(() => this.lastRoom === roomId && !this.free && this.watchRoom(roomId), 100);
             return;
           }
           // A room gone before its stream opened is a game over this bot did not see.
@@ -236,7 +255,7 @@ class ArenaBot {
           return this.gameOver(false);
         }
         error('room stream drop', reason);
-        setTimeout(() => !this.free && this.watchRoom(roomId), 500);
+        setTimeout(() => this.lastRoom === roomId && !this.free && this.watchRoom(roomId), 500);
       },
     });
     this.roomStream = stream;
@@ -258,7 +277,8 @@ class ArenaBot {
       return;
     }
     // Seated: the player has its room on screen.
-    if (!this.room) {
+    if (!this.room) toFirstFrame.push(Date.now() - this.namedAt);
+    if (!this.room && this.freeAt !== null) {
       const latency = Date.now() - Math.max(this.freeAt, this.arenaStart);
       latencies.push(latency);
       (this.freeAt <= this.arenaStart ? atStart : afterGames).push(latency);
@@ -294,7 +314,7 @@ class ArenaBot {
     this.freeAt = Date.now();
     this.roomStream?.close();
     this.roomStream = undefined;
-    this.watchArena();
+    if (ending) this.endArena();
   }
 }
 
@@ -513,7 +533,7 @@ async function main() {
   await sleep(Math.max(0, arenaEnd - Date.now()));
   const usage = sampler.stop();
   clearInterval(loadTimer);
-  ending = true;
+  for (const b of bots) b.endArena();
   // Games begun before the end still count: their players finish them (a minute at most).
   const graceEnd = Date.now() + 60_000;
   while (bots.some((b) => !b.free) && Date.now() < graceEnd) await sleep(250);
@@ -536,10 +556,13 @@ async function main() {
       `    ${what}: ${f.count}  p50 ${f.p50} ms  p95 ${f.p95} ms  p99 ${f.p99} ms  max ${f.max} ms`,
     );
   }
-  const toNamed = summarize(named);
-  console.log(
-    `  free → /me names the room: p50 ${toNamed.p50} ms  p95 ${toNamed.p95} ms  p99 ${toNamed.p99} ms  max ${toNamed.max} ms`,
-  );
+  for (const [what, part] of [
+    ['free → told of the room (a frame or /me)', named],
+    ["told → the room's first frame", toFirstFrame],
+  ] as const) {
+    const f = summarize(part);
+    console.log(`  ${what}: p50 ${f.p50} ms  p95 ${f.p95} ms  p99 ${f.p99} ms  max ${f.max} ms`);
+  }
   console.log(
     `  server ${SERVER_METRIC} (free → room opened, ${REPLICAS} replicas): ${server.count} observations` +
       `, mean ${round(server.meanMs, 0)} ms, p50 ≤ ${server.p50LeMs} ms, p99 ≤ ${server.p99LeMs} ms` +
@@ -562,7 +585,8 @@ async function main() {
     `  games played ${games}, moves ${moves}, errors ${errorCount} ${JSON.stringify(Object.fromEntries(errors))}, registrations retried ${registerRetries}`,
   );
   console.log(
-    `  learning of pairings: ${traffic.notices} arena notices heard, ${traffic.me} GET /me (${round(traffic.me / seconds)}/s), ` +
+    `  learning of pairings: ${traffic.notices} arena notices heard (${traffic.seatFrames} naming a room), ` +
+      `${traffic.me} GET /me (${round(traffic.me / seconds)}/s), ` +
       `${traffic.arenaStreams} arena and ${traffic.roomStreams} room streams opened (${traffic.notOpenYet} of them 404: named, not open yet)`,
   );
   console.log(

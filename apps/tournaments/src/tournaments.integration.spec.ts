@@ -60,6 +60,7 @@ function suite(infra: () => TestInfra) {
     const prizes: ArenaPrizeRequest[] = [];
     /** The players each arena notice named as changed. */
     const notices: string[][] = [];
+    const seatings: Record<string, string>[] = [];
     const codec = JSONCodec<{ id: string; data: unknown }>();
 
     /** The replicas' database. */
@@ -96,7 +97,11 @@ function suite(infra: () => TestInfra) {
     beforeAll(async () => {
       nc = await connect({ servers: natsServers(infra().natsUrl) });
       nc.subscribe(arenaChangedSubject('event-9'), {
-        callback: (_error, msg) => notices.push(JSONCodec<ArenaChanged>().decode(msg.data).players ?? []),
+        callback: (_error, msg) => {
+          const notice = JSONCodec<ArenaChanged>().decode(msg.data);
+          notices.push(notice.players ?? []);
+          if (notice.seats) seatings.push(notice.seats);
+        },
       });
       // Two rounds open; from then on both players are busy elsewhere (a quick battle, say), which
       // rooms says after a while (its own writes on a busy machine). The third room asked is slow
@@ -255,6 +260,10 @@ function suite(infra: () => TestInfra) {
       const roundPlayers = [...roomA.players, ...roomB.players].map((p) => p.id);
       await waitFor(async () => notices.some((n) => n.length === 4), { what: "the openings' notice" });
       expect(new Set(notices.find((n) => n.length === 4))).toEqual(new Set(roundPlayers));
+      // It seats each of them in their own room: their pages go there without asking.
+      expect(seatings.find((seats) => Object.keys(seats).length === 4)).toEqual(
+        Object.fromEntries([roomA, roomB].flatMap((r) => r.players.map((p) => [p.id, r.roomId]))),
+      );
 
       // A wins; A's result arrives twice (a redelivery) and scores once. A's players, the only ones
       // free, meet again in a room rooms is slow to open.

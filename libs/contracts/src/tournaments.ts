@@ -109,12 +109,14 @@ export type EventArenaResponse = z.infer<typeof eventArenaResponseSchema>;
  * A frame of the event page's stream (GET .../events/{eventId}/stream?player={id}): the event as
  * anyone sees it (joined false, roomId null), read once by the gateway for all its watchers, so a
  * page need not refetch it; `mine` when the named player's own entry changed (joined, left, seated
- * in a room, freed by a game over): that page refetches .../me. A frame without `event` (the
- * gateway could not read it) means: refetch.
+ * in a room, freed by a game over): with `roomId` when they were seated in that room (the page goes
+ * there without a refetch; rooms and their players are public), else the page refetches .../me. A
+ * frame without `event` or `mine` (the gateway could not read the event) means: refetch.
  */
 export const arenaPushSchema = z.object({
   event: eventArenaResponseSchema.optional(),
   mine: z.literal(true).optional(),
+  roomId: z.string().optional(),
 });
 export type ArenaPush = z.infer<typeof arenaPushSchema>;
 
@@ -129,15 +131,16 @@ export type ArenaStreamQuery = z.infer<typeof arenaStreamQuerySchema>;
 /**
  * What tournaments broadcasts when an event's arena changed: the players whose own entry changed;
  * `freed` when a game's score freed them (the replica holding the pairing lease pairs them);
- * `seated` when only their seats changed (rooms opened), not the standings, with the `rooms`
- * opened. Core NATS among the services: the browsers' frames carry none of it.
+ * `seated` when only their seats changed (rooms opened), not the standings, with each seated
+ * player's new room (`seats`: player id → room id). Core NATS among the services: the browsers'
+ * frames carry only a player's own room.
  */
 export interface ArenaChanged {
   eventId: string;
   players?: string[];
   freed?: boolean;
   seated?: boolean;
-  rooms?: string[];
+  seats?: Record<string, string>;
 }
 
 /** GET /api/tournaments/rooms/{roomId}: the arena of an arena room, for its room screen. */

@@ -137,17 +137,26 @@ describe('ArenaPushService', () => {
     push.onModuleDestroy();
   });
 
-  it('tells a player of their new room before a slow read of the standings ends', async () => {
+  it('tells a seated player their new room, before a slow read of the standings ends', async () => {
     const push = new ArenaPushService(jetstream, rpc);
     push.onModuleInit();
-    const [alice, visitor] = [watcher(push, 'event-9', 'alice'), watcher(push, 'event-9')];
+    const [alice, bob, visitor] = [
+      watcher(push, 'event-9', 'alice'),
+      watcher(push, 'event-9', 'bob'),
+      watcher(push, 'event-9'),
+    ];
     delays = [3000];
-    hear({ eventId: 'event-9', players: ['alice'] });
+    // Bob's seat is malformed (a broadcast is trusted no further than its shape): his page asks.
+    hear({ eventId: 'event-9', players: ['alice', 'bob'], seated: true, seats: { alice: 'room-a', bob: 7 } });
     await jest.advanceTimersByTimeAsync(0);
-    expect([alice.got, visitor.got]).toEqual([[{ mine: true }], []]);
+    expect([alice.got, bob.got, visitor.got]).toEqual([
+      [{ mine: true, roomId: 'room-a' }],
+      [{ mine: true }],
+      [],
+    ]);
     await jest.advanceTimersByTimeAsync(3000);
     expect([alice.got, visitor.got]).toEqual([
-      [{ mine: true }, { event: view('event-9', 1) }],
+      [{ mine: true, roomId: 'room-a' }, { event: view('event-9', 1) }],
       [{ event: view('event-9', 1) }],
     ]);
     push.onModuleDestroy();

@@ -6,6 +6,7 @@ import {
   ARENA_PUSH_INTERVAL_MS,
   Broadcasts,
   type EventArenaResponse,
+  isObject,
   Requests,
 } from '@oasis198/contracts';
 import { JetStreamService, RpcClient } from '@oasis198/service-kit';
@@ -24,7 +25,8 @@ const frameOf = (push: ArenaPush): string => `event: ${ARENA_PUSH_EVENT}\ndata: 
  * ARENA_PUSH_INTERVAL_MS: the first change at once, the rest of the interval folded into one frame
  * at its end, carrying the event as anyone sees it, read once here for all its watchers. A player
  * whose own entry changed (seated in a room, freed) is told at once, in a `mine` frame without the
- * event, ahead of any read: their page refetches their entry, and is not late to its new room.
+ * event, ahead of any read: a seated player's names the new room, and the page goes there; any
+ * other makes the page refetch its entry.
  */
 @Injectable()
 export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
@@ -41,9 +43,13 @@ export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.jetstream.subscribe(Broadcasts.arenaChanged, (data) => {
-      const { eventId, players } = (data ?? {}) as Partial<ArenaChanged>;
+      const { eventId, players, seats } = (data ?? {}) as Partial<ArenaChanged>;
       if (typeof eventId !== 'string') return;
-      this.changed(eventId, Array.isArray(players) ? players.filter((p) => typeof p === 'string') : []);
+      this.changed(
+        eventId,
+        Array.isArray(players) ? players.filter((p) => typeof p === 'string') : [],
+        isObject(seats) ? seats : {},
+      );
     });
   }
 
@@ -65,10 +71,14 @@ export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
     return this.listeners.get(eventId)?.size ?? 0;
   }
 
-  changed(eventId: string, players: readonly string[] = []): void {
+  changed(
+    eventId: string,
+    players: readonly string[] = [],
+    seats: Readonly<Record<string, unknown>> = {},
+  ): void {
     // A `mine` frame carries no standings, so it need not wait behind a read of them: at an
     // arena's start every player's new room would otherwise wait for the first read.
-    if (players.length > 0) this.tellMine(eventId, new Set(players));
+    if (players.length > 0) this.tellMine(eventId, new Set(players), seats);
     const cooldown = this.cooldowns.get(eventId);
     if (cooldown) {
       cooldown.folded = true;
@@ -93,10 +103,17 @@ export class ArenaPushService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  private tellMine(eventId: string, players: ReadonlySet<string>): void {
+  /** A seated player's frame names the room, so the page goes there without asking for `/me`. */
+  private tellMine(
+    eventId: string,
+    players: ReadonlySet<string>,
+    seats: Readonly<Record<string, unknown>>,
+  ): void {
     const mine = frameOf({ mine: true });
     for (const listener of this.listeners.get(eventId) ?? []) {
-      if (listener.player && players.has(listener.player)) listener.write(mine);
+      if (!listener.player || !players.has(listener.player)) continue;
+      const roomId = Object.hasOwn(seats, listener.player) ? seats[listener.player] : undefined;
+      listener.write(typeof roomId === 'string' ? frameOf({ mine: true, roomId }) : mine);
     }
   }
 

@@ -367,17 +367,16 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     if (plan.opened.length > 0) {
       // A room opened is news, whether a new pairing or one a stopped replica left half done: the
       // event pages (and their players) learn of it from the notice at once, before the pairings
-      // are marked playing; the notice names the rooms, which every replica then names in `/me`
-      // (ArenaService.event).
-      const opened = new Map<string, { players: string[]; rooms: string[] }>();
+      // are marked playing; the notice names each player's room, which every replica then names in
+      // `/me` (ArenaService.event) and the gateways push to that player's page.
+      const opened = new Map<string, Record<string, string>>();
       for (const p of plan.opened) {
         const eventId = eventOfArena(p.arenaId);
-        const notice = opened.get(eventId) ?? { players: [], rooms: [] };
-        opened.set(eventId, notice);
-        notice.players.push(...p.players.map((x) => x.id));
-        notice.rooms.push(p._id);
+        const seats = opened.get(eventId) ?? {};
+        opened.set(eventId, seats);
+        for (const { id } of p.players) seats[id] = p._id;
       }
-      for (const [eventId, { players, rooms }] of opened) this.arenas.changed(eventId, players, { rooms });
+      for (const [eventId, seats] of opened) this.arenas.changed(eventId, Object.keys(seats), { seats });
       await this.step('playing', () =>
         this.repository.setPairings(
           plan.opened.map((p) => p._id),

@@ -16,6 +16,7 @@ import {
   type GameFinished,
   type GetRoomRequest,
   isArenaEvent,
+  isObject,
   Requests,
   type TokenClaims,
 } from '@oasis198/contracts';
@@ -108,9 +109,9 @@ export class ArenaService implements OnModuleInit {
    */
   onModuleInit(): void {
     this.jetstream.subscribe(Broadcasts.arenaChanged, (data) => {
-      const { eventId, players, freed, seated, rooms } = (data ?? {}) as Partial<ArenaChanged>;
+      const { eventId, players, freed, seated, seats } = (data ?? {}) as Partial<ArenaChanged>;
       if (typeof eventId !== 'string') return;
-      if (seated === true && Array.isArray(rooms)) this.opened(rooms);
+      if (seated === true && isObject(seats)) this.opened(Object.values(seats));
       if (seated !== true) this.standingsChanged(eventId, Array.isArray(players) ? players : []);
       if (freed === true) for (const listener of this.freedListeners) listener();
     });
@@ -378,14 +379,18 @@ export class ArenaService implements OnModuleInit {
    * Tells the gateways and the tournaments replicas that an event's arena changed, whose own entry
    * did, and how (ArenaChanged): core NATS, where a lost one costs a refetch, or a tick's wait.
    */
-  changed(eventId: string, players: string[] = [], how: { freed?: boolean; rooms?: string[] } = {}): void {
-    if (how.rooms) this.opened(how.rooms);
+  changed(
+    eventId: string,
+    players: string[] = [],
+    how: { freed?: boolean; seats?: Record<string, string> } = {},
+  ): void {
+    if (how.seats) this.opened(Object.values(how.seats));
     else this.standingsChanged(eventId, players);
     const notice: ArenaChanged = {
       eventId,
       players,
       ...(how.freed && { freed: true }),
-      ...(how.rooms && { seated: true, rooms: how.rooms }),
+      ...(how.seats && { seated: true, seats: how.seats }),
     };
     this.jetstream.broadcast(arenaChangedSubject(eventId), notice);
   }

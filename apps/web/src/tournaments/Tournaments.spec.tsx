@@ -328,6 +328,17 @@ describe('tournaments', () => {
       expect(api.callsTo(MY_EVENT_9)).toHaveLength(reads + 1);
     });
 
+    it('goes to the room a frame seats the player in, without reading /me', async () => {
+      const arena = runningArena(Date.now());
+      const api = fakeApi({ [MY_EVENT_9]: () => ({ body: event9(arena, { joined: true }) }) });
+      const { stream, router } = await openPage({ user: ALICE });
+      const reads = api.callsTo(MY_EVENT_9).length;
+      const roomId = 'cd'.repeat(12);
+      act(() => stream?.emit('arena', { mine: true, roomId }));
+      await waitFor(() => expect(router.state.location.pathname).toBe(`/tournament/rooms/${roomId}`));
+      expect(api.callsTo(MY_EVENT_9)).toHaveLength(reads);
+    });
+
     it('names the logged-in player in the stream, and refetches on an empty frame', async () => {
       const now = Date.now();
       const api = fakeApi({ [MY_EVENT_9]: () => ({ body: event9(runningArena(now), { joined: true }) }) });

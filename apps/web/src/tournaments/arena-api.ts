@@ -25,8 +25,9 @@ export function useEventArena(eventId: string, userId: string | undefined, live:
 
 /**
  * The event page's live stream. A frame's `event` (the arena as anyone sees it) goes into the cache
- * as is; a frame marked `mine` (the player's own entry changed), one without `event`, and each
- * (re)opening refetch the arena.
+ * as is; a frame marked `mine` with `roomId` seats the player there (the page goes to it); any other
+ * `mine` frame (the player's own entry changed), one without `event`, and each (re)opening refetch
+ * the arena.
  */
 export function useArenaStream(eventId: string, userId: string | undefined): boolean {
   const client = useQueryClient();
@@ -38,7 +39,11 @@ export function useArenaStream(eventId: string, userId: string | undefined): boo
       isObject(frame.event) && frame.event.eventId === eventId ? (frame.event as EventArenaResponse) : null;
     const key = arenaKey(eventId, userId);
     const cached = client.getQueryData<EventArenaResponse>(key);
-    if (frame.mine === true || !event) refetch();
+    if (frame.mine === true && typeof frame.roomId === 'string' && userId && cached) {
+      // A read begun before the seat would answer without it: the frame is the newer word.
+      void client.cancelQueries({ queryKey: key });
+      client.setQueryData(key, { ...cached, joined: true, roomId: frame.roomId });
+    } else if (frame.mine === true || !event) refetch();
     else if (!userId) client.setQueryData(key, event);
     // The pushed event is anyone's view: keep the player's own entry, unless there is none to keep
     // or a new arena began (their entry there may differ).
