@@ -38,10 +38,11 @@ export const tournamentsEnv = baseEnv.merge(mongoEnv).extend({
    */
   ARENA_ROOMS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /**
-   * Batches of arena room openings the lease holder runs at once (each is a few writes and a
-   * request to rooms, mostly waiting on the databases; the rounds do not wait for them).
+   * Batches of arena room openings the lease holder runs at once (the rounds do not wait for
+   * them). Two make a pipeline: one batch's seats are written while rooms opens the one before;
+   * more only queue their writes behind each other in the database, and all finish late.
    */
-  ARENA_OPENINGS_AT_ONCE: z.coerce.number().int().min(1).max(100).default(32),
+  ARENA_OPENINGS_AT_ONCE: z.coerce.number().int().min(1).max(100).default(2),
   /**
    * Pairs of a round opened in one batch: their pairings, seats and states one write each, their
    * rooms one request to rooms (at most ARENA_ROOMS_PER_REQUEST, so that a batch's seats fit in

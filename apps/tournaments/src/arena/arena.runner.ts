@@ -168,7 +168,10 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       });
   };
 
-  /** A game's scores freed its players: the lease holder pairs them now, not at its next tick. */
+  /**
+   * A game's scores freed its players, or the queue of openings drained: the lease holder pairs
+   * now, not at its next tick.
+   */
   private nudge(): void {
     if (!this.lease.heldAt(Date.now()) || this.stopping) return;
     if (this.ticking) this.nudged = true;
@@ -192,9 +195,13 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       await this.resumeOpenings(nowMs);
       await this.freeOrphanSeats(nowMs);
     }
+    // While batches wait for a slot, the players freed meanwhile wait too, and go into bigger
+    // batches once the queue drains (which starts a round at once): no read of the free players
+    // is spent on those in hand.
+    const queued = this.openings.pendingCount > 0;
     for (const schedule of this.arenas.schedules) {
       const arena = currentOrNextArena(schedule, nowMs);
-      if (isRunning(arena, nowMs)) await this.pair(arena, nowMs);
+      if (isRunning(arena, nowMs) && !queued) await this.pair(arena, nowMs);
       const before = previousArena(schedule, nowMs);
       if (!this.ensured.has(before.arenaId)) {
         if (this.ensured.size >= 64) this.ensured.clear();
@@ -229,6 +236,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       const queued = this.openingSteps.startTimer({ step: 'queued' });
       this.inHand(seats, async () => {
         queued();
+        if (this.openings.pendingCount === 0) this.nudge();
         if (this.stopping || Date.now() >= arena.endsAt) return;
         const at = Date.now();
         const pairings = batch.map(([a, b]): PairingDoc => ({
