@@ -146,9 +146,9 @@ export class ArenaRepository implements OnModuleInit {
     return left.matchedCount === 1;
   }
 
-  /** Joined players in no room whose wait has begun. */
-  async freePlayers(arenaId: string, nowMs: number): Promise<EntrantDoc[]> {
-    return this.entrants.find({ arenaId, joined: true, roomId: null, freeSince: { $lte: nowMs } }).toArray();
+  /** Joined players in no room (some may wait until their `freeSince`). */
+  async unseated(arenaId: string): Promise<EntrantDoc[]> {
+    return this.entrants.find({ arenaId, joined: true, roomId: null }).toArray();
   }
 
   /**

@@ -15,6 +15,7 @@ import { Counter, Histogram } from 'prom-client';
 import type { TournamentsConfig } from '../config';
 import { type ArenaDoc, ArenaRepository, entrantId, type PairingDoc } from './arena.repository';
 import { ArenaService } from './arena.service';
+import { FreePlayers } from './free-players';
 import { RenewedLease } from './lease';
 import { inBatches, planAnswers, planClaims, seatsOf } from './openings';
 import { notInHand, pairFree, pairingWait } from './pairing';
@@ -34,6 +35,8 @@ const LEASE = 'arena-runner';
  * each look reads collections whole, and what it finds waits seconds anyway.
  */
 const LEFTOVERS_EVERY_MS = 1_000;
+/** How often the lease holder reads an arena's free players whole, in case a notice was lost. */
+const FREE_WHOLE_EVERY_MS = 5_000;
 
 /** A new arena room's id: 24 hex characters, as rooms' ids are. */
 const newRoomId = (): string => createHash('sha256').update(randomUUID()).digest('hex').slice(0, 24);
@@ -68,6 +71,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly openings: pLimit.Limit;
   /** Only while it runs does a nudge pair at once. */
   private readonly lease: RenewedLease;
+  /** The arenas' free players as the notices and this replica's releases left them. */
+  private readonly free: FreePlayers;
 
   constructor(
     private readonly repository: ArenaRepository,
@@ -81,6 +86,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       repository.holdLease(LEASE, this.owner, config.ARENA_LEASE_MS, nowMs),
     );
     this.openings = pLimit(config.ARENA_OPENINGS_AT_ONCE);
+    this.free = new FreePlayers(repository, FREE_WHOLE_EVERY_MS);
     this.pairingLatency = new Histogram({
       name: 'oasis_arena_pairing_seconds',
       help: 'From a player free in a running arena (its start, or their game over) to their arena room opened; one per player.',
@@ -125,7 +131,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   onApplicationBootstrap(): void {
-    this.arenas.onPlayersFreed(() => this.nudge());
+    // A seated notice is of this replica's own openings (or a former holder's): nobody freed.
+    this.arenas.onNotice(({ eventId, players, freed, seated }) => {
+      if (!seated) this.free.named(eventId, players);
+      if (freed) this.nudge();
+    });
     this.loop();
   }
 
@@ -183,7 +193,10 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
    * (its openings run on after the round), settle ended ones; false without the lease.
    */
   async tick(nowMs = Date.now()): Promise<boolean> {
+    const held = this.lease.heldAt(nowMs);
     if (!(await this.lease.hold(nowMs))) return false;
+    // Taken (again): while another replica held it, this one heard notices it did not keep.
+    if (!held) this.free.clear();
     await timed(this.rounds, {}, () => this.round(nowMs));
     return true;
   }
@@ -226,12 +239,14 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private async pair(arena: ArenaWindow, nowMs: number): Promise<void> {
     // Those in hand before the read: one settled during it may still read as free.
     const inHand = new Set(this.seating);
-    const free = notInHand(await this.repository.freePlayers(arena.arenaId, nowMs), inHand);
+    const free = notInHand(await this.free.read(arena.arenaId, nowMs), inHand);
     if (free.length < 2) return;
+    const pairs = pairFree(free);
+    this.free.taken(arena.arenaId, pairs.flat());
     const byId = new Map(free.map((e) => [e.playerId, e]));
     const person = (id: string): Person => ({ id, name: byId.get(id)?.name ?? id });
     const freeSince = (id: string): number => byId.get(id)?.freeSince ?? nowMs;
-    for (const batch of inBatches(pairFree(free), this.config.ARENA_OPENING_BATCH)) {
+    for (const batch of inBatches(pairs, this.config.ARENA_OPENING_BATCH)) {
       const seats = batch.flat().map((id) => entrantId(arena.arenaId, id));
       const queued = this.openingSteps.startTimer({ step: 'queued' });
       this.inHand(seats, async () => {
@@ -297,14 +312,14 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       const everySeat = pairings.flatMap((p) => seatsOf(p, freeSince));
       if (written.status === 'rejected') {
         // No pairing to resume from: the seats claimed go back now.
-        await this.repository.releaseSeats(everySeat).catch(() => undefined);
+        await this.releaseSeats(everySeat).catch(() => undefined);
         throw written.reason;
       }
       if (claimed.status === 'rejected') throw claimed.reason;
       // Settling counts the open pairings once the arena has ended: one written after that count
       // would be a game the final standings miss, so they are dropped here instead.
       if (Date.now() >= arena.endsAt) {
-        await this.repository.releaseSeats(everySeat);
+        await this.releaseSeats(everySeat);
         await this.repository.setPairings(ids, 'failed');
         count('ended', pairings.length);
         return;
@@ -313,7 +328,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       // Taken by another pairing: whoever was seated here waits on from when they were free.
       const claims = planClaims(pairings, seated, freeSince);
       if (claims.taken.length > 0) {
-        await this.repository.releaseSeats(claims.release);
+        await this.releaseSeats(claims.release);
         await this.repository.setPairings(
           claims.taken.map((p) => p._id),
           'failed',
@@ -397,7 +412,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     // An arena that ended first frees its players for good.
     const refused = [...plan.busy, ...plan.ended];
     if (refused.length > 0) {
-      await this.repository.releaseSeats(plan.release);
+      await this.releaseSeats(plan.release);
       await this.repository.setPairings(
         refused.map((p) => p._id),
         'failed',
@@ -425,7 +440,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
           const claims = planClaims(batch, await this.repository.seatedIn(batch), () => nowMs);
           if (claims.claimed.length > 0) await this.askRooms(claims.claimed);
           if (claims.taken.length === 0) return;
-          await this.repository.releaseSeats(claims.taken.flatMap((p) => seatsOf(p, () => nowMs)));
+          await this.releaseSeats(claims.taken.flatMap((p) => seatsOf(p, () => nowMs)));
           await this.repository.setPairings(
             claims.taken.map((p) => p._id),
             'failed',
@@ -437,6 +452,12 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  /** Frees seats (ArenaRepository.releaseSeats), and has the next round read their players again. */
+  private async releaseSeats(seats: Parameters<ArenaRepository['releaseSeats']>[0]): Promise<void> {
+    await this.repository.releaseSeats(seats);
+    for (const { arenaId, playerId } of seats) this.free.named(eventOfArena(arenaId), [playerId]);
+  }
+
   /**
    * Frees seats claimed long enough ago (twice the wait for rooms) whose pairing was never written:
    * their opening failed, or its replica stopped, between the two writes.
@@ -446,7 +467,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       await this.repository.orphanSeats(nowMs - 2 * this.config.ARENA_ROOMS_TIMEOUT_MS)
     ).filter((seat) => !this.seating.has(entrantId(seat.arenaId, seat.playerId)));
     if (orphans.length === 0) return;
-    await this.repository.releaseSeats(orphans.map((seat) => ({ ...seat, notBefore: nowMs })));
+    await this.releaseSeats(orphans.map((seat) => ({ ...seat, notBefore: nowMs })));
     this.logger.warn({ seats: orphans.length }, 'freed arena seats claimed without a pairing');
   }
 

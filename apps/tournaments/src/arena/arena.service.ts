@@ -73,13 +73,21 @@ export function schedulesFrom(config: TournamentsConfig): EventSchedule[] {
 }
 
 /** Joins, leaves, views and the scoring of arena games. */
+/** A notice as a replica heard it: whose entries changed, and whether it freed or seated them. */
+export interface HeardNotice {
+  eventId: string;
+  players: string[];
+  freed: boolean;
+  seated: boolean;
+}
+
 @Injectable()
 export class ArenaService implements OnModuleInit {
   readonly schedules: EventSchedule[];
   /** Each arena's entrants as this replica read them, and their ranking (KeptRanking). */
   private readonly rankings = new Map<string, KeptRanking>();
   private readonly scoringLag: Histogram;
-  private readonly freedListeners: Array<() => void> = [];
+  private readonly noticeListeners: Array<(notice: HeardNotice) => void> = [];
   /** Rooms a notice said were opened: `/me` names them without asking rooms (insertion order). */
   private readonly openRooms = new Set<string>();
 
@@ -111,9 +119,11 @@ export class ArenaService implements OnModuleInit {
     this.jetstream.subscribe(Broadcasts.arenaChanged, (data) => {
       const { eventId, players, freed, seated, seats } = (data ?? {}) as Partial<ArenaChanged>;
       if (typeof eventId !== 'string') return;
+      const named = Array.isArray(players) ? players.filter((p) => typeof p === 'string') : [];
       if (seated === true && isObject(seats)) this.opened(Object.values(seats));
-      if (seated !== true) this.standingsChanged(eventId, Array.isArray(players) ? players : []);
-      if (freed === true) for (const listener of this.freedListeners) listener();
+      if (seated !== true) this.standingsChanged(eventId, named);
+      const notice = { eventId, players: named, freed: freed === true, seated: seated === true };
+      for (const listener of this.noticeListeners) listener(notice);
     });
   }
 
@@ -125,9 +135,9 @@ export class ArenaService implements OnModuleInit {
     }
   }
 
-  /** Calls `listener` when a game's scores have freed its players (on any replica). */
-  onPlayersFreed(listener: () => void): void {
-    this.freedListeners.push(listener);
+  /** Calls `listener` with every notice heard, from any replica (a game's scores freed players, say). */
+  onNotice(listener: (notice: HeardNotice) => void): void {
+    this.noticeListeners.push(listener);
   }
 
   scheduleOf(eventId: unknown): EventSchedule | null {
