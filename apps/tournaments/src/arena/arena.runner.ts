@@ -31,10 +31,13 @@ import { prizesFor } from './standings';
 
 const LEASE = 'arena-runner';
 /**
- * How often the lease holder looks for openings a stopped replica left and for arenas to settle:
- * each look reads collections whole, and what it finds waits seconds anyway.
+ * How often the lease holder looks for openings a stopped replica left, and for seats claimed
+ * without a pairing: each look reads a collection whole (every pairing of the arena so far, on
+ * FerretDB every one decoded), and what it finds has waited seconds already.
  */
-const LEFTOVERS_EVERY_MS = 1_000;
+const LEFTOVERS_EVERY_MS = 5_000;
+/** How often it looks for ended arenas to settle (a read of the few unfinished arenas). */
+const SETTLE_EVERY_MS = 1_000;
 /** How often the lease holder reads an arena's free players whole, in case a notice was lost. */
 const FREE_WHOLE_EVERY_MS = 5_000;
 
@@ -61,6 +64,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly openingsInHand = new Set<Promise<void>>();
   /** When this replica last looked for leftovers (LEFTOVERS_EVERY_MS). */
   private leftoversAt = 0;
+  private settledAt = 0;
   /** Past arenas whose document this replica has made sure of. */
   private readonly ensured = new Set<string>();
   private readonly pairingLatency: Histogram;
@@ -202,8 +206,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async round(nowMs: number): Promise<void> {
-    const leftovers = nowMs - this.leftoversAt >= LEFTOVERS_EVERY_MS;
-    if (leftovers) {
+    if (nowMs - this.leftoversAt >= LEFTOVERS_EVERY_MS) {
       this.leftoversAt = nowMs;
       await this.resumeOpenings(nowMs);
       await this.freeOrphanSeats(nowMs);
@@ -224,7 +227,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
         );
       }
     }
-    if (!leftovers) return;
+    if (nowMs - this.settledAt < SETTLE_EVERY_MS) return;
+    this.settledAt = nowMs;
     const ended = await this.repository.unfinishedArenas(nowMs);
     for (const arena of ended) await this.settle(arena, nowMs);
   }
