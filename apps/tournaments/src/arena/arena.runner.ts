@@ -38,6 +38,8 @@ const LEASE = 'arena-runner';
 const LEFTOVERS_EVERY_MS = 5_000;
 /** How often it looks for ended arenas to settle (a read of the few unfinished arenas). */
 const SETTLE_EVERY_MS = 1_000;
+/** How long before an arena's start the lease holder reads its players (whole, then by name). */
+const WARM_BEFORE_START_MS = 1_000;
 /** How often the lease holder reads an arena's free players whole, in case a notice was lost. */
 const FREE_WHOLE_EVERY_MS = 5_000;
 
@@ -218,6 +220,10 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     for (const schedule of this.arenas.schedules) {
       const arena = currentOrNextArena(schedule, nowMs);
       if (isRunning(arena, nowMs) && !queued) await this.pair(arena, nowMs);
+      // Read before the start: the first round then reads only the players who joined since.
+      else if (arena.startsAt > nowMs && arena.startsAt - nowMs <= WARM_BEFORE_START_MS) {
+        await this.free.read(arena.arenaId, nowMs);
+      }
       const before = previousArena(schedule, nowMs);
       if (!this.ensured.has(before.arenaId)) {
         if (this.ensured.size >= 64) this.ensured.clear();
