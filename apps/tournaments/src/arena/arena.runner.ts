@@ -137,9 +137,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   onApplicationBootstrap(): void {
-    // A seated notice is of this replica's own openings (or a former holder's): nobody freed.
+    // A seated notice is of an opening (this replica's, or a former holder's): nobody freed, and
+    // its players are not free, whatever a read that began before their seats said.
     this.arenas.onNotice(({ eventId, players, freed, seated }) => {
-      if (!seated) this.free.named(eventId, players);
+      if (seated) this.free.seatedIn(eventId, players);
+      else this.free.named(eventId, players);
       if (freed) this.nudge();
     });
     this.loop();

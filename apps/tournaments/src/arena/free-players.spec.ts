@@ -115,6 +115,22 @@ describe('FreePlayers', () => {
     expect(db.reads).toEqual(['whole', 'by id ben']);
   });
 
+  it('does not offer a player seated while a read was out, until a notice names them again', async () => {
+    const db = database(entrant('ann'), entrant('ben'), entrant('cat'));
+    const free = new FreePlayers(db.reader, 5_000);
+    // An opening seats Ann and Ben after the read passed them; its notice comes during the read.
+    db.onRead(() => {
+      free.seatedIn('event-9', ['ann', 'ben']);
+      db.onRead(() => undefined);
+    });
+    expect(ids(await free.read(ARENA, 0))).toEqual(['cat']);
+    expect(ids(await free.read(ARENA, 100))).toEqual(['cat']);
+    // Ann's game is scored: her notice names her, and she is read again.
+    free.named('event-9', ['ann']);
+    expect(ids(await free.read(ARENA, 200))).toEqual(['ann', 'cat']);
+    expect(db.reads).toEqual(['whole', 'by id ann']);
+  });
+
   it("forgets an event's ended arena when its next one is read", async () => {
     const db = database(entrant('ann'));
     const free = new FreePlayers(db.reader, 5_000);

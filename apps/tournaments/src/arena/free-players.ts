@@ -14,6 +14,8 @@ interface Known {
   whole: boolean;
   /** Players a notice or a release named since the last read: read again by id. */
   named: Set<string>;
+  /** Players seated since the last read began: a read that began before their seat is stale. */
+  seated: Set<string>;
   /** The joined players with no seat as last read, by player id (some may wait until `freeSince`). */
   unseated: Map<string, EntrantDoc>;
 }
@@ -42,7 +44,13 @@ export class FreePlayers {
     const known = this.arenas.get(arenaId);
     if (!known || known.whole || nowMs - known.readAt >= this.wholeEveryMs) {
       // Kept before the read: what is named meanwhile is read again at the next round.
-      const fresh: Known = { readAt: nowMs, whole: false, named: new Set(), unseated: new Map() };
+      const fresh: Known = {
+        readAt: nowMs,
+        whole: false,
+        named: new Set(),
+        seated: new Set(),
+        unseated: new Map(),
+      };
       this.forgetOthers(arenaId);
       this.arenas.set(arenaId, fresh);
       for (const e of await this.reader.unseated(arenaId))
@@ -52,6 +60,7 @@ export class FreePlayers {
     if (known.named.size > 0) {
       const ids = [...known.named];
       known.named = new Set();
+      known.seated = new Set();
       const read = new Map((await this.reader.entrantsOf(arenaId, ids)).map((e) => [e.playerId, e]));
       for (const id of ids) {
         const entrant = read.get(id);
@@ -71,6 +80,17 @@ export class FreePlayers {
     }
   }
 
+  /** Players of an event's arena just seated in a room: not free until a notice names them again. */
+  seatedIn(eventId: string, playerIds: readonly string[]): void {
+    for (const [arenaId, known] of this.arenas) {
+      if (eventOfArena(arenaId) !== eventId) continue;
+      for (const id of playerIds) {
+        known.unseated.delete(id);
+        known.seated.add(id);
+      }
+    }
+  }
+
   /** Players just paired: seated (or refused, and then named again by their release). */
   taken(arenaId: string, playerIds: readonly string[]): void {
     const known = this.arenas.get(arenaId);
@@ -83,6 +103,8 @@ export class FreePlayers {
   }
 
   private freeAt(known: Known, nowMs: number): EntrantDoc[] {
+    // Seated while the read was out: it may have read them before their seat.
+    for (const id of known.seated) if (!known.named.has(id)) known.unseated.delete(id);
     return [...known.unseated.values()].filter((e) => e.freeSince <= nowMs);
   }
 
