@@ -29,6 +29,7 @@ import { MongoClient } from 'mongodb';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { entrantDoc } from './arena/entrant.fixtures';
 import { ArenaService } from './arena/arena.service';
 import { tournamentsDefinition } from './tournaments.definition';
 
@@ -326,21 +327,8 @@ function suite(infra: () => TestInfra) {
 }
 
 /** The arena's players as entrants; `roomId` seats one. */
-const entrant = (arenaId: string, playerId: string, roomId: string | null, freeSince: number) => ({
-  _id: `${arenaId}|${playerId}`,
-  arenaId,
-  playerId,
-  name: playerId,
-  joined: true,
-  score: 0,
-  wins: 0,
-  games: 0,
-  reachedAt: freeSince,
-  roomId,
-  lastOpponent: null,
-  freeSince,
-  scored: [],
-});
+const entrant = (arenaId: string, playerId: string, roomId: string | null, freeSince: number) =>
+  entrantDoc(arenaId, playerId, { roomId, freeSince });
 
 // A replica died mid-batch: some of its pairings had both seats, one had a seat taken by another
 // pairing, and six players are free. The next replica resumes the first in one rooms request,

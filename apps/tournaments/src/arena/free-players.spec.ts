@@ -1,23 +1,10 @@
 import type { EntrantDoc } from './arena.repository';
+import { entrantDoc } from './entrant.fixtures';
 import { type EntrantReader, FreePlayers } from './free-players';
 
 const ARENA = 'event-9:1000';
-const entrant = (playerId: string, fields: Partial<EntrantDoc> = {}): EntrantDoc => ({
-  _id: `${ARENA}:${playerId}`,
-  arenaId: ARENA,
-  playerId,
-  name: playerId,
-  joined: true,
-  score: 0,
-  wins: 0,
-  games: 0,
-  reachedAt: 0,
-  roomId: null,
-  lastOpponent: null,
-  freeSince: 0,
-  scored: [],
-  ...fields,
-});
+const entrant = (playerId: string, fields: Partial<EntrantDoc> = {}): EntrantDoc =>
+  entrantDoc(ARENA, playerId, fields);
 
 /** The entrants as the database holds them, and every read the view made. */
 function database(...entrants: EntrantDoc[]) {

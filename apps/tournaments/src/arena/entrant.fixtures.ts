@@ -1,0 +1,23 @@
+import { type EntrantDoc, entrantId } from './arena.repository';
+
+/** An arena's entrant as a join writes it, free since `freeSince`, with `fields` changed. */
+export const entrantDoc = (
+  arenaId: string,
+  playerId: string,
+  fields: Partial<EntrantDoc> = {},
+): EntrantDoc => ({
+  _id: entrantId(arenaId, playerId),
+  arenaId,
+  playerId,
+  name: playerId,
+  joined: true,
+  score: 0,
+  wins: 0,
+  games: 0,
+  reachedAt: fields.freeSince ?? 0,
+  roomId: null,
+  lastOpponent: null,
+  freeSince: 0,
+  scored: [],
+  ...fields,
+});
