@@ -1,5 +1,5 @@
 import { mongoBaseUrl, mongoUrlWithDb, uniqueName } from './helpers';
-import { waitFor } from './node-only/net';
+import { freePort, waitFor } from './node-only/net';
 
 describe('uniqueName', () => {
   it('starts with the cleaned prefix and differs on every call', () => {
@@ -76,5 +76,13 @@ describe('waitFor', () => {
     await expect(waitFor(async () => false, { timeoutMs: 20, intervalMs: 5 })).rejects.toThrow(
       /waiting for a condition$/,
     );
+  });
+});
+
+describe('freePort', () => {
+  it('never hands the same port out twice, though nothing listens on the first yet', async () => {
+    const ports: number[] = [];
+    for (let i = 0; i < 500; i++) ports.push(await freePort());
+    expect(new Set(ports).size).toBe(ports.length);
   });
 });

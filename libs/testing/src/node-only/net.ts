@@ -6,7 +6,18 @@ import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * A TCP port that nothing uses right now, picked below the kernel's ephemeral range. A port the OS
+ * Ports this process has handed out: a stack asks for a dozen before its services listen on any,
+ * and a random pick may repeat one given to a service that has not bound it yet.
+ */
+const handedOut = new Set<number>();
+function handOut(port: number): number {
+  handedOut.add(port);
+  return port;
+}
+
+/**
+ * A TCP port that nothing uses right now, and that this process has not handed out before, picked
+ * below the kernel's ephemeral range. A port the OS
  * picks (listen on 0) comes from that range, which is also where outgoing connections take their
  * source ports: between this check and a service's own listen, a connection to NATS or FerretDB
  * could take it (EADDRINUSE at start-up, seen in CI with five services connecting at once).
@@ -15,11 +26,11 @@ export async function freePort(): Promise<number> {
   const [low, high] = [20_000, Math.min(ephemeralPortsStart(), 32_768) - 1];
   for (let attempt = 0; attempt < 50 && high - low >= 1000; attempt++) {
     const port = await listenable(low + Math.floor(Math.random() * (high - low + 1)), '0.0.0.0');
-    if (port) return port;
+    if (port && !handedOut.has(port)) return handOut(port);
   }
   const port = await listenable(0, '127.0.0.1');
   if (!port) throw new Error('no free port to listen on');
-  return port;
+  return handOut(port);
 }
 
 /** The start of the kernel's range of source ports (Linux; a common default elsewhere). */
