@@ -73,8 +73,7 @@ export class FreePlayers {
 
   /** Players of an event's arena whose entry may have changed; none named means anyone's may have. */
   named(eventId: string, playerIds: readonly string[]): void {
-    for (const [arenaId, known] of this.arenas) {
-      if (eventOfArena(arenaId) !== eventId) continue;
+    for (const known of this.ofEvent(eventId)) {
       if (playerIds.length === 0) known.whole = true;
       for (const id of playerIds) known.named.add(id);
     }
@@ -82,8 +81,7 @@ export class FreePlayers {
 
   /** Players of an event's arena just seated in a room: not free until a notice names them again. */
   seatedIn(eventId: string, playerIds: readonly string[]): void {
-    for (const [arenaId, known] of this.arenas) {
-      if (eventOfArena(arenaId) !== eventId) continue;
+    for (const known of this.ofEvent(eventId)) {
       for (const id of playerIds) {
         known.unseated.delete(id);
         known.seated.add(id);
@@ -100,6 +98,11 @@ export class FreePlayers {
   /** Forgets every arena (this replica lost the lease: what it knew may be stale). */
   clear(): void {
     this.arenas.clear();
+  }
+
+  /** The views of an event's arenas (one, once an ended arena's is dropped). */
+  private *ofEvent(eventId: string): Generator<Known> {
+    for (const [arenaId, known] of this.arenas) if (eventOfArena(arenaId) === eventId) yield known;
   }
 
   private freeAt(known: Known, nowMs: number): EntrantDoc[] {
