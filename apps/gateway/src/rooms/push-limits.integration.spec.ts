@@ -109,8 +109,11 @@ describe('live push streams', () => {
 
   it('cleans up a room stream whose client leaves while the gateway still awaits the room', async () => {
     const s = stack();
-    const alice = await s.register('a');
-    const room = (await s.getRoom((await s.createRoom(alice)).body._id)).body;
+    // Its last push held moves only, so the gateway reads the room for a new stream.
+    const { alice, bob, room: started } = await s.startedGame();
+    expect((await s.move(alice, started._id, 5)).status).toBe(200);
+    expect((await s.move(bob, started._id, 6)).status).toBe(200);
+    const room = (await s.getRoom(started._id)).body;
     const push = s.accounts.gateway?.get(RoomPushService);
     if (!push) throw new Error('no gateway');
 
@@ -150,6 +153,30 @@ describe('live push streams', () => {
     );
     expect(clients.map((c) => c.status)).toEqual(clients.map(() => 200));
     for (const client of clients) client.close();
+  });
+
+  it('starts the stream of a room pushed moments ago from its push, without asking rooms', async () => {
+    const s = stack();
+    const alice = await s.register('a');
+    const created = (await s.createRoom(alice)).body;
+    // Rooms answers no read now: a stand-in in its queue group only counts them.
+    await s.stopRooms();
+    const nc = await connect({ servers: s.infra.natsUrl });
+    let asked = 0;
+    nc.subscribe(Requests.rooms.get, { queue: QueueGroups.rooms, callback: () => asked++ });
+    await nc.flush();
+    try {
+      const watcher = await SseClient.open(roomUrl(created._id), from('10.1.0.10'));
+      await watcher.until((w) => w.of('room').length === 1, 'the room from its push');
+      const first = watcher.rooms()[0];
+      expect(first).toEqual({ ...created, serverNow: expect.any(Number) });
+      expect(first?.serverNow).toBeGreaterThanOrEqual(created.serverNow);
+      expect(asked).toBe(0);
+      watcher.close();
+    } finally {
+      await nc.close();
+      await s.startRooms();
+    }
   });
 
   it('sends room summaries on the list stream, and on the room stream the room, then each move without the moves before it', async () => {

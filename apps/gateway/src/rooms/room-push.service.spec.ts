@@ -9,6 +9,7 @@ import {
   type RoomView,
   toRoomMoves,
 } from '@oasis198/contracts';
+import { toSpecSeconds } from '@oasis198/game-rules';
 import { createLogger, type JetStreamService, Metrics, RetryLaterError } from '@oasis198/service-kit';
 import type { GatewayConfig } from '../config';
 import type { Response } from 'express';
@@ -123,8 +124,25 @@ function service(
   { perStream = 128 * 1024, perReplica = 64 * 1024 * 1024, stallS = 30 } = {},
 ) {
   const handlers = new Map<string, (msg: Msg) => void>();
+  // The connection's status changes, as nats.js yields them: one is fed by `status`.
+  const statuses: Array<{ type: string }> = [];
+  let wake = () => undefined as void;
   const jetstream = {
     subscribeMessages: (subject: string, handler: (msg: Msg) => void) => handlers.set(subject, handler),
+    nc: {
+      async *status() {
+        for (;;) {
+          const next = statuses.shift();
+          if (next) yield next;
+          else await new Promise<void>((resolve) => (wake = resolve));
+        }
+      },
+    },
+  };
+  const status = async (type: string) => {
+    statuses.push({ type });
+    wake();
+    await new Promise((resolve) => setImmediate(resolve));
   };
   const push = new RoomPushService(
     jetstream as unknown as JetStreamService,
@@ -140,7 +158,7 @@ function service(
   );
   push.onModuleInit();
   const deliver = (msg: Msg) => handlers.get(RoomPushSubjects.every)?.(msg);
-  return { push, deliver, subjects: [...handlers.keys()] };
+  return { push, deliver, status, subjects: [...handlers.keys()] };
 }
 
 /** A stream that records its frames as text. */
@@ -313,6 +331,53 @@ describe('RoomPushService', () => {
     expect(lists[0]).toEqual([{ type: 'room', room: summary }]);
     expect(lists[1]?.[0]).toBe(lists[0]?.[0]);
     expect(frame(lists[0]?.[0] as never)).toBe(`id: 4\nevent: room\ndata: ${JSON.stringify(summary)}\n\n`);
+  });
+
+  it('keeps a room whose latest push held it whole, for a stream opened just after, with the time now', () => {
+    jest.useFakeTimers({ now: Date.parse('2026-12-04T10:00:00Z') });
+    try {
+      const { push, deliver } = service();
+      deliver(statePush({ ...roomAt(1, 1, 0), serverNow: 1 } as RoomView, 0));
+      jest.advanceTimersByTime(1_500);
+      expect(push.recentRoom('r1')).toEqual({
+        ...roomAt(1, 1, 0),
+        serverNow: toSpecSeconds(Date.parse('2026-12-04T10:00:01.500Z')),
+      });
+      expect(push.recentRoom('r2')).toBeUndefined();
+      // Past RECENT_ROOM_MS the room is read again.
+      jest.advanceTimersByTime(3_500);
+      expect(push.recentRoom('r1')).toBeUndefined();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('keeps no room whose latest push held only moves or its deletion, whatever order pushes cross in', () => {
+    const { push, deliver } = service();
+    deliver(statePush(roomAt(1, 1, 0), 0));
+    deliver(statePush(roomAt(2, 1, 1), 0));
+    expect(push.recentRoom('r1')?.version).toBe(2);
+    deliver(statePush(roomAt(3, 1, 2), 1));
+    expect(push.recentRoom('r1')).toBeUndefined();
+    // A whole room pushed by another rooms replica before the moves, heard after them.
+    deliver(statePush(roomAt(2, 1, 1), 0));
+    expect(push.recentRoom('r1')).toBeUndefined();
+    deliver(statePush(roomAt(4, 2, 0), 0));
+    expect(push.recentRoom('r1')?.version).toBe(4);
+    deliver(gonePush(5));
+    expect(push.recentRoom('r1')).toBeUndefined();
+  });
+
+  it('forgets the rooms it heard when its NATS connection goes away: pushes may be lost meanwhile', async () => {
+    const { push, deliver, status } = service();
+    deliver(statePush(roomAt(1, 1, 0), 0));
+    await status('pingTimer');
+    expect(push.recentRoom('r1')?.version).toBe(1);
+    await status('disconnect');
+    expect(push.recentRoom('r1')).toBeUndefined();
+    deliver(statePush(roomAt(2, 2, 0), 0));
+    await status('reconnect');
+    expect(push.recentRoom('r1')).toBeUndefined();
   });
 
   it('gives a client address at most PUSH_STREAMS_PER_ADDRESS places, then 429 with Retry-After', () => {

@@ -14,6 +14,7 @@ import {
   toRoomMoves,
   toRoomSummary,
 } from '@oasis198/contracts';
+import { toSpecSeconds } from '@oasis198/game-rules';
 import {
   CONFIG,
   JetStreamService,
@@ -44,6 +45,23 @@ export interface PushStream {
 type CutReason = 'behind' | 'stalled' | 'budget';
 
 /**
+ * How long, and for how many rooms, the latest push of a room is kept when it holds the whole
+ * room (a new room, or a game before its first move): a stream opened meanwhile starts from it
+ * instead of asking rooms. An arena's start opens hundreds of rooms, and their players' streams,
+ * in a second; each read would wait behind those openings in the rooms service. The bound keeps
+ * the memory small (a few MB): a whole room before its moves is about a kilobyte.
+ */
+const RECENT_ROOM_MS = 5_000;
+const RECENT_ROOMS_MAX = 4_096;
+
+/** The latest push heard of a room: the whole room when that push held it, else only its version. */
+interface RecentRoom {
+  version: number;
+  whole: RoomChange | null;
+  at: number;
+}
+
+/**
  * Live room changes for the browsers connected to this gateway replica. Every replica subscribes
  * to the rooms' pushes on core NATS (RoomPushSubjects), so any replica can serve any watcher and
  * no replica keeps state another one needs.
@@ -53,6 +71,8 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
   private readonly all = new Set<ListListener>();
   private readonly byRoom = new Map<string, Set<Listener>>();
   private readonly outlets = new Set<Outlet>();
+  /** RECENT_ROOM_MS of pushes, by room, oldest first. */
+  private readonly recent = new Map<string, RecentRoom>();
   /** Streams held per client address: open ones and ones still waiting for their room. */
   private readonly perAddress = new Map<string, number>();
   private readonly maxPerAddress: number;
@@ -102,12 +122,23 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
       labelNames: ['reason'],
       registers: [metrics.registry],
     });
-    this.sweeper = setInterval(() => this.sweep(), Math.min(1000, this.limits.stallMs / 2));
+    this.sweeper = setInterval(
+      () => this.sweep(),
+      Math.min(1000, this.limits.stallMs / 2, RECENT_ROOM_MS / 2),
+    );
     this.sweeper.unref();
   }
 
   onModuleInit(): void {
     this.jetstream.subscribeMessages(RoomPushSubjects.every, (msg) => this.dispatch(msg));
+    void this.forgetWhenAway();
+  }
+
+  /** Pushes sent while the connection was away are lost: the rooms heard before may have changed since. */
+  private async forgetWhenAway(): Promise<void> {
+    for await (const status of this.jetstream.nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') this.recent.clear();
+    }
   }
 
   /**
@@ -128,6 +159,17 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
       set.delete(listener);
       if (set.size === 0 && this.byRoom.get(roomId) === set) this.byRoom.delete(roomId);
     };
+  }
+
+  /**
+   * The room as its latest push (heard within RECENT_ROOM_MS) left it, when that push held the
+   * whole room, with the server's time now; undefined otherwise (the room must be read). A change
+   * that comes after it reaches the stream's listener (watchRoom) as any other.
+   */
+  recentRoom(roomId: string): RoomView | undefined {
+    const recent = this.recent.get(roomId);
+    if (!recent?.whole || Date.now() - recent.at >= RECENT_ROOM_MS) return undefined;
+    return { ...recent.whole.wholeRoom(), serverNow: toSpecSeconds(Date.now()) };
   }
 
   /** Calls the listener with a summary of every change of every room; returns the unsubscribe function. */
@@ -247,6 +289,23 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
   private sweep(): void {
     const now = Date.now();
     for (const outlet of this.outlets) outlet.checkStall(now);
+    for (const [roomId, recent] of this.recent) {
+      if (now - recent.at < RECENT_ROOM_MS) break;
+      this.recent.delete(roomId);
+    }
+  }
+
+  /** Keeps the room's latest push (by version: pushes of two rooms replicas may cross). */
+  private remember(change: RoomChange): void {
+    const known = this.recent.get(change.roomId);
+    if (known && known.version >= change.meta.version) return;
+    this.recent.delete(change.roomId);
+    this.recent.set(change.roomId, {
+      version: change.meta.version,
+      whole: change.holdsWholeRoom ? change : null,
+      at: Date.now(),
+    });
+    if (this.recent.size > RECENT_ROOMS_MAX) this.recent.delete(this.recent.keys().next().value as string);
   }
 
   private dispatch(msg: Msg): void {
@@ -255,6 +314,7 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
       this.logger.warn({ subject: msg.subject }, 'a room push without its headers was dropped');
       return;
     }
+    this.remember(change);
     if (this.all.size > 0) {
       const summary = change.listMessage();
       for (const listener of this.all) listener(summary);
@@ -506,6 +566,16 @@ export class RoomChange {
       );
     }
     return meta.movesFrom === 0 ? this.frame('room', 'room', () => JSON.stringify(this.room())) : null;
+  }
+
+  /** Whether the body is the whole room: a new room, or a new game, with all its moves. */
+  get holdsWholeRoom(): boolean {
+    return this.meta.type === 'room' && this.meta.movesFrom === 0;
+  }
+
+  /** The whole room, of a change that holds it (holdsWholeRoom). */
+  wholeRoom(): RoomView {
+    return this.room();
   }
 
   /** What the room list gets of the change: the room's summary, or its deletion. */

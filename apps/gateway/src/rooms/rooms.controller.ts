@@ -165,9 +165,10 @@ export class RoomsController {
       release();
     };
     const read = () => this.rpc.request<RoomView>(Requests.rooms.get, { roomId });
-    let room: RoomView;
+    // A room pushed moments ago (an arena's new rooms) starts from its push, not a read.
+    let room = this.push.recentRoom(roomId);
     try {
-      room = await read();
+      room ??= await read();
     } catch (error) {
       done();
       throw error;
