@@ -64,6 +64,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly openingRooms = new Set<string>();
   /** The openings begun (or queued) by this replica, awaited at shutdown. */
   private readonly openingsInHand = new Set<Promise<void>>();
+  /** Rooms opened whose pairings are not marked playing yet, and the write marking them. */
+  private readonly toMark: string[] = [];
+  private marking?: Promise<void>;
   /** When this replica last looked for leftovers (LEFTOVERS_EVERY_MS). */
   private leftoversAt = 0;
   private settledAt = 0;
@@ -116,7 +119,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       help:
         'The steps of opening a batch of arena rooms (one each per batch): queued (paired, waiting for a free ' +
         'slot), pairing (their one write), claim (all seats, one write and one read), rooms (rooms opening ' +
-        'them, one request), playing (marked open), total (from its slot to the last marked).',
+        'them, one request), playing (marked open, after the slot is free: one write for every batch waiting), ' +
+        "total (from its slot to rooms' answer).",
       labelNames: ['step'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [metrics.registry],
@@ -153,6 +157,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     while (this.ticking) await this.ticking;
     // Openings begun finish (or fail and are resumed by the next holder); queued ones do not begin.
     await Promise.allSettled([...this.openingsInHand]);
+    await this.marking;
     this.lease.drop();
     await this.repository.releaseLease(LEASE, this.owner).catch(() => undefined);
   }
@@ -412,12 +417,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
         for (const { id } of p.players) seats[id] = p._id;
       }
       for (const [eventId, seats] of opened) this.arenas.changed(eventId, Object.keys(seats), { seats });
-      await this.step('playing', () =>
-        this.repository.setPairings(
-          plan.opened.map((p) => p._id),
-          'playing',
-        ),
-      );
+      this.markPlaying(plan.opened.map((p) => p._id));
       this.logger.info({ rooms: plan.opened.length }, 'arena rooms opened');
     }
     // A player in another room (a quick battle, another arena): both wait, the busy one longer.
@@ -431,6 +431,30 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       );
     }
     return plan;
+  }
+
+  /**
+   * Marks opened pairings playing, after their batch has given up its slot: the mark only keeps
+   * resumeOpenings from asking rooms again (which would answer "opened" once more), so the next
+   * batch need not wait for it. Marks that come while one is written go in the next write, one for
+   * them all; a failed write leaves them to resumeOpenings.
+   */
+  private markPlaying(roomIds: readonly string[]): void {
+    this.toMark.push(...roomIds);
+    this.marking ??= this.writeMarks().finally(() => (this.marking = undefined));
+  }
+
+  private async writeMarks(): Promise<void> {
+    while (this.toMark.length > 0) {
+      const roomIds = this.toMark.splice(0);
+      await this.step('playing', () => this.repository.setPairings(roomIds, 'playing')).catch(
+        (error: unknown) =>
+          this.logger.warn(
+            { err: error, rooms: roomIds.length },
+            'marking arena rooms playing failed; resuming later',
+          ),
+      );
+    }
   }
 
   /**
