@@ -69,6 +69,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private marking?: Promise<void>;
   /** When this replica last looked for leftovers (LEFTOVERS_EVERY_MS). */
   private leftoversAt = 0;
+  /** When this replica last looked for ended arenas to settle (SETTLE_EVERY_MS). */
   private settledAt = 0;
   /** Past arenas whose document this replica has made sure of. */
   private readonly ensured = new Set<string>();
