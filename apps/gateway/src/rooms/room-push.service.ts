@@ -49,10 +49,10 @@ type CutReason = 'behind' | 'stalled' | 'budget';
  * room (a new room, or a game before its first move): a stream opened meanwhile starts from it
  * instead of asking rooms. An arena's start opens hundreds of rooms, and their players' streams,
  * in a second; each read would wait behind those openings in the rooms service. The bound keeps
- * the memory small (a few MB): a whole room before its moves is about a kilobyte.
+ * the memory small: such a push is about a kilobyte, and 2,048 of them, parsed, about 6 MB.
  */
 const RECENT_ROOM_MS = 5_000;
-const RECENT_ROOMS_MAX = 4_096;
+const RECENT_ROOMS_MAX = 2_048;
 
 /** The latest push heard of a room: the whole room when that push held it, else only its version. */
 interface RecentRoom {
@@ -302,7 +302,8 @@ export class RoomPushService implements OnModuleInit, BeforeApplicationShutdown 
     this.recent.delete(change.roomId);
     this.recent.set(change.roomId, {
       version: change.meta.version,
-      whole: change.holdsWholeRoom ? change : null,
+      // A copy: the body as received may be a view of a bigger read buffer, which it would keep.
+      whole: change.holdsWholeRoom ? new RoomChange(change.roomId, change.meta, change.body.slice()) : null,
       at: Date.now(),
     });
     if (this.recent.size > RECENT_ROOMS_MAX) this.recent.delete(this.recent.keys().next().value as string);
