@@ -154,21 +154,24 @@ export class ArenaRepository implements OnModuleInit {
   /**
    * Seats each pairing's players in its room if they are joined and free, in one write (a guarded
    * update per player); how many of each pairing's players sit in its room then (fewer than its
-   * players when one was not free any more: releaseSeats gives the others back).
+   * players when one was not free any more: releaseSeats gives the others back), read back only
+   * when a claim was refused.
    */
   async claimSeats(pairings: readonly PairingDoc[], nowMs: number): Promise<Map<string, number>> {
     if (pairings.length === 0) return new Map();
-    await this.entrants.bulkWrite(
-      pairings.flatMap((pairing) =>
-        pairing.players.map((p) => ({
-          updateOne: {
-            filter: { _id: entrantId(pairing.arenaId, p.id), joined: true, roomId: null },
-            update: { $set: { roomId: pairing._id, seatedAt: nowMs } },
-          },
-        })),
-      ),
-      { ordered: false },
+    const claims = pairings.flatMap((pairing) =>
+      pairing.players.map((p) => ({
+        updateOne: {
+          filter: { _id: entrantId(pairing.arenaId, p.id), joined: true, roomId: null },
+          update: { $set: { roomId: pairing._id, seatedAt: nowMs } },
+        },
+      })),
     );
+    const written = await this.entrants.bulkWrite(claims, { ordered: false });
+    // Each claim changes one entrant at most: when every one did, every player sits where their
+    // pairing says, and the read that would tell which did not is not needed.
+    if (written.modifiedCount === claims.length)
+      return new Map(pairings.map((p) => [p._id, p.players.length]));
     return this.seatedIn(pairings);
   }
 
