@@ -18,7 +18,7 @@ import pLimit from 'p-limit';
 import { Counter } from 'prom-client';
 import type { ConsumerMessages, JsMsg } from 'nats';
 import { type RoomLog, type RoomLogEntry, roomIdOf } from './room-log';
-import type { RoomRecord } from './room.schema';
+import { FIRST_ROOM_VERSION, type RoomRecord } from './room.schema';
 import type { RoomsRepository } from './rooms.repository';
 import { toRoomView } from './room-view';
 
@@ -177,7 +177,7 @@ export class RoomProjector {
   private async announce(entry: RoomLogEntry, seq: number, msg?: JsMsg): Promise<void> {
     const [published, scheduled] = await Promise.allSettled([
       this.publish(entry.events.filter(isPublished), seq, msg),
-      this.schedules.write(scheduleOfEntry(entry)),
+      this.schedules.write(scheduleOfEntry(entry), { first: entry.room.version === FIRST_ROOM_VERSION }),
     ]);
     if (published.status === 'rejected') throw published.reason;
     if (scheduled.status === 'rejected') throw scheduled.reason;

@@ -19,6 +19,9 @@ export const COUNTER_MODEL = 'Counter';
  * of a document grows with the number of values in it, which the move list made the largest part
  * (docs/adr/0006-room-log-is-the-commit-point.md). Rooms stored with whosTurn as a sub-document are still read.
  */
+/** The version a room is logged at when it is opened: its log subject is empty before it. */
+export const FIRST_ROOM_VERSION = 1;
+
 export interface RoomRecord {
   _id: string;
   name: string;

@@ -52,7 +52,7 @@ import { parseCreateRoom } from './dto/create-room.dto';
 import { parseEditIntent } from './dto/edit-room.dto';
 import { arenaBatchRefusal, type ArenaSeat, planSeats, seatsOf } from './arena-batch';
 import { cryptoRandom } from './random';
-import type { RoomRecord } from './room.schema';
+import { FIRST_ROOM_VERSION, type RoomRecord } from './room.schema';
 import { eventsFor, hasLastState } from './room-events';
 import { PasscodeLimit } from './passcode-limit';
 import { type LoggedRoom, RoomLog, type RoomLogEntry } from './room-log';
@@ -279,7 +279,7 @@ export class RoomsService {
         gameStarted: false,
         gameOver: false,
         whosTurn: initialGameState(),
-        version: 1,
+        version: FIRST_ROOM_VERSION,
         waitingSince: new Date(now),
         gameStartedAt: null,
         aiJoinAfter: input.aiOpponent ? this.config.AI_JOIN_AFTER_S : null,
@@ -483,7 +483,7 @@ export class RoomsService {
     const plan = planJoin(waiting, second, '', now, cryptoRandom);
     if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
     // Null: already in the log, a repeat of this request whose first try opened the room.
-    const room: RoomRecord = { ...plan.next, version: 1 };
+    const room: RoomRecord = { ...plan.next, version: FIRST_ROOM_VERSION };
     if ((await this.appendNewRoom(room, now, 'caller')) === null) return null;
     this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
     return room;

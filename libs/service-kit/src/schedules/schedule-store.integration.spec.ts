@@ -50,6 +50,28 @@ describe('ScheduleStore', () => {
     expect(await storedVersion(roomId)).toBe(4);
   });
 
+  it("writes a room's first schedule without reading its subject, and a repeat of it changes nothing", async () => {
+    const roomId = uniqueName('room');
+    const gets: string[] = [];
+    const counting = {
+      streams: {
+        getMessage: (...args: Parameters<JetStreamManager['streams']['getMessage']>) => {
+          gets.push(roomId);
+          return jsm.streams.getMessage(...args);
+        },
+      },
+    } as unknown as JetStreamManager;
+    const first = new ScheduleStore(nc, counting, 500);
+    expect(await first.write(scheduleAt(roomId, 1), { first: true })).toBe('scheduled');
+    expect(gets).toEqual([]);
+    // Its redelivery on another replica: refused on the subject, then read, and left as it is.
+    expect(await new ScheduleStore(nc, counting, 500).write(scheduleAt(roomId, 1), { first: true })).toBe(
+      'older',
+    );
+    expect(gets).toEqual([roomId]);
+    expect(await storedVersion(roomId)).toBe(1);
+  });
+
   it('keeps a cancellation against older snapshots', async () => {
     const roomId = uniqueName('room');
     expect(await replica().write({ roomId, version: 5, deadlines: [] })).toBe('cancelled');

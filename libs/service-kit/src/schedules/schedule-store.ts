@@ -111,14 +111,17 @@ export class ScheduleStore {
 
   /**
    * Makes `schedule` the room's schedule unless the room already has one of this version or a
-   * newer one (or a newer cancellation). No deadlines: cancels the room's schedule.
+   * newer one (or a newer cancellation). No deadlines: cancels the room's schedule. `first`: the
+   * schedule is of the room's first version, so nothing but a repeat of this very write can be on
+   * its subject; the write expects it empty, and reads what is there only if that is refused (a
+   * new room's schedule then costs one round trip, not two).
    */
-  async write(schedule: RoomSchedule): Promise<WriteOutcome> {
+  async write(schedule: RoomSchedule, { first = false }: { first?: boolean } = {}): Promise<WriteOutcome> {
     const { roomId, version } = schedule;
     const subject = TimerSubjects.schedule(roomId);
     const known = this.known.get(roomId);
     if (known && known.version >= version) return 'older';
-    let expected = known?.seq;
+    let expected = known?.seq ?? (first ? 0 : undefined);
     for (let race = 0; race < MAX_RACES; race++) {
       if (expected === undefined) {
         const last = await this.last(subject);
