@@ -29,7 +29,7 @@ import { MongoClient } from 'mongodb';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { entrantDoc } from './arena/entrant.fixtures';
+import { entrantDoc } from './arena/arena.fixtures';
 import { ArenaService } from './arena/arena.service';
 import { tournamentsDefinition } from './tournaments.definition';
 

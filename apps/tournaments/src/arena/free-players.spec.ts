@@ -1,5 +1,5 @@
 import type { EntrantDoc } from './arena.repository';
-import { entrantDoc } from './entrant.fixtures';
+import { entrantDoc } from './arena.fixtures';
 import { type EntrantReader, FreePlayers } from './free-players';
 
 const ARENA = 'event-9:1000';

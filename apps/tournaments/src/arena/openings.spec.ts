@@ -1,16 +1,7 @@
-import type { PairingDoc } from './arena.repository';
+import { pairingDoc } from './arena.fixtures';
 import { inBatches, planAnswers, planClaims } from './openings';
 
-const pairing = (id: string, a: string, b: string): PairingDoc => ({
-  _id: id,
-  arenaId: 'event-9:0',
-  players: [
-    { id: a, name: a },
-    { id: b, name: b },
-  ],
-  state: 'opening',
-  at: 0,
-});
+const pairing = (id: string, a: string, b: string) => pairingDoc('event-9:0', id, a, b);
 
 describe('batches of openings', () => {
   it('cuts a round into batches of a size at most, in order', () => {

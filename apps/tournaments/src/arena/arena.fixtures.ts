@@ -1,4 +1,4 @@
-import { type EntrantDoc, entrantId } from './arena.repository';
+import { type EntrantDoc, entrantId, type PairingDoc } from './arena.repository';
 
 /** An arena's entrant as a join writes it, free since `freeSince`, with `fields` changed. */
 export const entrantDoc = (
@@ -20,4 +20,16 @@ export const entrantDoc = (
   freeSince: 0,
   scored: [],
   ...fields,
+});
+
+/** A pairing of `a` and `b` in room `roomId`, as a batch writes it before rooms opens the room. */
+export const pairingDoc = (arenaId: string, roomId: string, a: string, b: string): PairingDoc => ({
+  _id: roomId,
+  arenaId,
+  players: [
+    { id: a, name: a },
+    { id: b, name: b },
+  ],
+  state: 'opening',
+  at: 0,
 });
