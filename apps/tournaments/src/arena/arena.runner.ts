@@ -462,9 +462,13 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
    * Openings left half done (by a stopped replica, or one of this replica's that failed): asked
    * again, in batches, when both players are seated (rooms opens each room once), else given up.
    * They run beside the new openings, not in the round; one in hand here is not taken up twice.
+   * Only once an opening is past its two asks of rooms: until then its replica may still be
+   * asking (alive, with the lease passed on), and two requests for one room at once race for its
+   * players' memberships in rooms.
    */
   private async resumeOpenings(nowMs: number): Promise<void> {
-    const stale = (await this.repository.openingSince(nowMs - 2 * this.config.RPC_TIMEOUT_MS)).filter(
+    const asking = 2 * this.config.ARENA_ROOMS_TIMEOUT_MS;
+    const stale = (await this.repository.openingSince(nowMs - asking)).filter(
       (p) => !this.openingRooms.has(p._id),
     );
     for (const batch of inBatches(stale, this.config.ARENA_OPENING_BATCH)) {
