@@ -45,6 +45,7 @@ describe('tournaments', () => {
   const infra = useTestInfra();
   describe('an event-9 arena of four players', suite(infra));
   describe('an event-6 arena opened in batches after a replica died', batchSuite(infra));
+  describe('an event-2 arena whose lease holder stalled mid-opening', leaseSuite(infra));
 });
 
 function suite(infra: () => TestInfra) {
@@ -337,7 +338,6 @@ const entrant = (arenaId: string, playerId: string, roomId: string | null, freeS
 // finished. Rooms is a stand-in over NATS, the database is real.
 function batchSuite(infra: () => TestInfra) {
   return () => {
-    const EVERY = 600_000;
     let nc: NatsConnection;
     let mongo: MongoClient;
     let replica: INestApplication | undefined;
@@ -352,20 +352,7 @@ function batchSuite(infra: () => TestInfra) {
     }, 60_000);
 
     it('resumes the openings left, opens a round in one request, and seats nobody twice', async () => {
-      // Not in the last seconds of an arena: it runs all but one second of every ten minutes.
-      await waitFor(async () => Date.now() % EVERY < EVERY - 20_000, {
-        timeoutMs: 25_000,
-        what: 'a running arena',
-      });
-      const startsAt = Math.floor(Date.now() / EVERY) * EVERY;
-      const arenaId = `event-6:${startsAt}`;
-      const env = serviceTestEnv(infra(), 'tournaments', {
-        SHUTDOWN_GRACE_MS: '200',
-        EVENT_2_EVERY_MS: '0',
-        EVENT_9_EVERY_MS: '0',
-        EVENT_6_EVERY_MS: String(EVERY),
-        EVENT_6_DURATION_MS: String(EVERY - 1000),
-        ARENA_TICK_MS: '50',
+      const { startsAt, arenaId, env } = await longArena(infra(), 6, {
         ARENA_BUSY_RETRY_MS: '60000',
         RPC_TIMEOUT_MS: '1000',
         ARENA_ROOMS_TIMEOUT_MS: '1000',
@@ -467,10 +454,10 @@ function batchSuite(infra: () => TestInfra) {
       expect(await state(scoredMeanwhile)).toBe('finished');
       // Each room asked for carries its arena's end, from the schedule, as rooms refuses it after.
       expect(new Set(requests.flatMap((r) => r.rooms.map((x) => x.endsAt)))).toEqual(
-        new Set([startsAt + EVERY - 1000]),
+        new Set([startsAt + LONG_EVERY_MS - 1000]),
       );
       // After the arena's end, a player still in a game it paired is sent to that game's room.
-      const afterEnd = startsAt + EVERY - 500;
+      const afterEnd = startsAt + LONG_EVERY_MS - 500;
       const eve = { userId: name('eve'), name: name('eve'), jti: 'j', exp: afterEnd / 1000 + 60 };
       const between = await replica?.get(ArenaService).event('event-6', eve, afterEnd);
       expect(between).toMatchObject({ joined: false, roomId: resumedA, arena: { status: 'upcoming' } });
@@ -524,6 +511,103 @@ function batchSuite(infra: () => TestInfra) {
       }
     }, 60_000);
   };
+}
+
+// The lease holder's first request to rooms gets no answer, and meanwhile another owner takes
+// the lease (as when the holder stalls): the replica asks rooms nothing more until it holds the
+// lease again, and then resumes the opening once its two asks would be over. Rooms is a stand-in
+// over NATS, the database is real.
+function leaseSuite(infra: () => TestInfra) {
+  return () => {
+    let nc: NatsConnection;
+    let mongo: MongoClient;
+    let replica: INestApplication | undefined;
+
+    afterAll(async () => {
+      await replica?.close();
+      await mongo?.close();
+      await nc?.close();
+    }, 60_000);
+
+    it('asks rooms for a room only while it holds the lease', async () => {
+      const { startsAt, arenaId, env } = await longArena(infra(), 2, {
+        ARENA_LEASE_MS: '1000',
+        ARENA_ROOMS_TIMEOUT_MS: '1000',
+      });
+      const players = ['una', 'vic'].map((p) => `${p}-${startsAt}`);
+      mongo = await MongoClient.connect(env['MONGO_URL'] ?? '');
+      const db = mongo.db();
+      await db
+        .collection('entrants')
+        .insertMany(players.map((p) => entrant(arenaId, p, null, Date.now() - 1000)) as never[]);
+      const leases = db.collection<{ _id: string; owner: string; until: number }>('leases');
+
+      // Rooms: the first request is never answered, and when it comes another owner takes the lease.
+      nc = await connect({ servers: natsServers(infra().natsUrl) });
+      const requests: OpenArenaRoomsRequest[] = [];
+      const codec = JSONCodec<{ id: string; data: OpenArenaRoomsRequest }>();
+      const sub = nc.subscribe(Requests.rooms.openArena, { queue: QueueGroups.rooms });
+      void (async () => {
+        for await (const msg of sub) {
+          const { id: packetId, data } = codec.decode(msg.data);
+          requests.push(data);
+          if (requests.length === 1) {
+            await leases.updateOne(
+              { _id: 'arena-runner' },
+              { $set: { owner: 'another replica', until: Date.now() + 60_000 } },
+            );
+            continue;
+          }
+          const rooms = data.rooms.map((r): OpenArenaRoomResponse => ({ opened: true, roomId: r.roomId }));
+          msg.respond(JSONCodec().encode({ id: packetId, response: { rooms }, isDisposed: true }));
+        }
+      })();
+      replica = (await createService(tournamentsDefinition, env)).app;
+
+      await waitFor(async () => requests.length === 1, { timeoutMs: 10_000, what: 'the first opening' });
+      const roomId = requests[0]?.rooms[0]?.roomId ?? '';
+      const state = async () =>
+        (await db.collection<{ _id: string; state: string }>('pairings').findOne({ _id: roomId }))?.state;
+      // A holder would ask again 1 s after the first request; this replica lost the lease.
+      await sleep(2500);
+      expect(requests).toHaveLength(1);
+      expect(await state()).toBe('opening');
+
+      // The lease free again: the replica takes it and resumes the opening, the same room.
+      await leases.updateOne({ _id: 'arena-runner' }, { $set: { until: 0 } });
+      await waitFor(async () => (await state()) === 'playing', {
+        timeoutMs: 15_000,
+        what: 'the opening resumed',
+      });
+      expect(requests.map((r) => r.rooms.map((x) => x.roomId))).toEqual([[roomId], [roomId]]);
+      expect(new Set(requests[1]?.rooms[0]?.players.map((p) => p.id))).toEqual(new Set(players));
+    }, 60_000);
+  };
+}
+
+/** Every ten minutes, all but its last second: the other events' arenas are off. */
+const LONG_EVERY_MS = 600_000;
+
+/**
+ * Waits until the long arenas of `event` run with 20 s left at least, and gives the running
+ * one and a replica's environment for them, with a 50 ms tick and `overrides`.
+ */
+async function longArena(infra: TestInfra, event: 2 | 6 | 9, overrides: Record<string, string>) {
+  await waitFor(async () => Date.now() % LONG_EVERY_MS < LONG_EVERY_MS - 20_000, {
+    timeoutMs: 25_000,
+    what: 'a running arena',
+  });
+  const startsAt = Math.floor(Date.now() / LONG_EVERY_MS) * LONG_EVERY_MS;
+  const env = serviceTestEnv(infra, 'tournaments', {
+    SHUTDOWN_GRACE_MS: '200',
+    ...Object.fromEntries(
+      [2, 6, 9].map((n) => [`EVENT_${n}_EVERY_MS`, n === event ? String(LONG_EVERY_MS) : '0']),
+    ),
+    [`EVENT_${event}_DURATION_MS`]: String(LONG_EVERY_MS - 1000),
+    ARENA_TICK_MS: '50',
+    ...overrides,
+  });
+  return { startsAt, arenaId: `event-${event}:${startsAt}`, env };
 }
 
 /** Whether two requests ask for the same rooms. */

@@ -43,6 +43,13 @@ const WARM_BEFORE_START_MS = 1_000;
 /** How often the lease holder reads an arena's free players whole, in case a notice was lost. */
 const FREE_WHOLE_EVERY_MS = 5_000;
 
+/** An opening stopped because this replica no longer holds the lease; the new holder resumes it. */
+class LeasePassedError extends Error {
+  constructor() {
+    super('the arena lease passed to another replica, which resumes these openings');
+  }
+}
+
 /** A new arena room's id: 24 hex characters, as rooms' ids are. */
 const newRoomId = (): string => createHash('sha256').update(randomUUID()).digest('hex').slice(0, 24);
 
@@ -270,7 +277,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       this.inHand(seats, async () => {
         queued();
         if (this.openings.pendingCount === 0) this.nudge();
-        if (this.stopping || Date.now() >= arena.endsAt) return;
+        // A replica that lost the lease meanwhile leaves its queued pairs to the new holder.
+        if (this.stopping || Date.now() >= arena.endsAt || !this.lease.heldAt(Date.now())) return;
         const at = Date.now();
         const pairings = batch.map(([a, b]): PairingDoc => ({
           _id: newRoomId(),
@@ -357,6 +365,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       // Rooms opens a room once however often asked: an answer that did not come is asked for
       // once more at once, rather than after the wait for a stopped replica's openings.
       const answered = await this.askRooms(claims.claimed).catch((error: unknown) => {
+        if (error instanceof LeasePassedError) throw error;
         this.logger.warn({ err: error, arenaId: arena.arenaId }, 'opening arena rooms failed; asking again');
         return this.askRooms(claims.claimed);
       });
@@ -388,6 +397,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private async askRooms(
     pairings: readonly PairingDoc[],
   ): Promise<{ opened: PairingDoc[]; busy: PairingDoc[]; ended: PairingDoc[] }> {
+    // Only the lease holder asks: one that lost it (stalled, say) leaves its openings to the new
+    // holder's resumeOpenings, so that two replicas never ask for one room at once.
+    if (!this.lease.heldAt(Date.now())) throw new LeasePassedError();
     const request: OpenArenaRoomsRequest = {
       rooms: pairings.map((p) => ({
         roomId: p._id,
