@@ -24,6 +24,11 @@ export interface RoomLogEntry {
   events: EventEnvelope[];
   deleted: boolean;
   listed: boolean;
+  /**
+   * An arena room refused before it opened, its first and last message (a tombstone): the players
+   * who were busy. A request for the room that comes with or after it answers the same.
+   */
+  refused?: string[];
 }
 
 /** A room as its last log message has it: what a read needs (not the change's events). */
@@ -35,6 +40,8 @@ export interface LoggedRoom {
   seq: number;
   /** Why a deleted room was closed (its room.deleted event's reason). */
   reason?: string;
+  /** An arena room refused before it opened: the players who were busy (RoomLogEntry.refused). */
+  refused?: string[];
 }
 
 /** A deleted room's last message, as the sweep of closed rooms finds it. */
@@ -212,12 +219,13 @@ export class RoomLog {
         this.jsm.streams.getMessage(Streams.roomLog.name, { last_by_subj: RoomLogSubjects.room(roomId) }),
       );
       const stored = decodeStored(msg.data);
-      const { room, deleted } = stored;
+      const { room, deleted, refused } = stored;
       return {
         room,
         deleted,
         seq: msg.seq,
         ...(deleted ? { reason: closedReasonOf(stored.logged ?? stored.events ?? []) } : {}),
+        ...(refused ? { refused } : {}),
       };
     } catch (error) {
       if (isNotFound(error)) return null;

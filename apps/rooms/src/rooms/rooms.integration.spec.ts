@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { INestApplication } from '@nestjs/common';
 import {
   AppError,
@@ -340,14 +341,22 @@ function suite(infra: () => TestInfra) {
         room.roomNumber,
       );
       // A player in a quick battle is busy: nothing opens, and the other one is not held.
-      await create(dan);
-      const busy = await call<OpenArenaRoomResponse>(Requests.rooms.openArena, {
+      const battle = await create(dan);
+      const refused = {
         roomId: arenaRoomId(),
         arenaId: 'event-9:0',
         players: [person(cat), person(dan)],
-      });
+      };
+      const busy = await call<OpenArenaRoomResponse>(Requests.rooms.openArena, refused);
       expect(busy).toEqual({ opened: false, busy: [dan.userId] });
       expect((await expectAppError(call(Requests.rooms.mine, { caller: cat }))).code).toBe('NOT_FOUND');
+      // The log decides a room once: asked again once Dan is free, it is still refused, and not there.
+      await edit(dan, battle._id, { players: { playerId: dan.userId, removePlayer: true } });
+      expect(await call<OpenArenaRoomResponse>(Requests.rooms.openArena, refused)).toEqual(busy);
+      expect((await expectAppError(call(Requests.rooms.get, { roomId: refused.roomId }))).code).toBe(
+        'NOT_FOUND',
+      );
+      expect((await expectAppError(call(Requests.rooms.mine, { caller: dan }))).code).toBe('NOT_FOUND');
       // By hand: no tournament room, and no second game in an arena room.
       expect((await expectAppError(create(cat, { gameType: 'tournament' }))).code).toBe('FORBIDDEN');
       await move(ann, room._id, 5);
@@ -451,6 +460,49 @@ function suite(infra: () => TestInfra) {
       // A player in two rooms of one batch is refused as a whole.
       const twice = { rooms: [busy, { ...busy, roomId: arenaRoomId() }] };
       expect((await expectAppError(call(Requests.rooms.openArena, twice))).code).toBe('VALIDATION');
+    });
+
+    it('answers two requests for one arena room alike, whichever of them the log took', async () => {
+      await withSecondReplica(async (a, b) => {
+        // Each room's second player leaves a quick battle as the two requests come (the leave a
+        // few ms later for each room): the first request may find them busy while the second,
+        // after the leave, opens the room.
+        const outcomes = await Promise.all(
+          Array.from({ length: 12 }, async (_, i) => {
+            const [first, second] = [user(`first${i}`), user(`second${i}`)];
+            const battle = await create(second);
+            const request = {
+              roomId: arenaRoomId(),
+              arenaId: 'event-9:0',
+              players: [first, second].map(person),
+            };
+            const answers = (await Promise.all([
+              a.openArena(request),
+              sleep(3 * i)
+                .then(() =>
+                  edit(second, battle._id, { players: { playerId: second.userId, removePlayer: true } }),
+                )
+                .then(() => b.openArena(request)),
+            ])) as OpenArenaRoomResponse[];
+            return { request, answers, first, second };
+          }),
+        );
+        for (const { request, answers, first, second } of outcomes) {
+          expect(answers[1]).toEqual(answers[0]);
+          const mine = (caller: TokenClaims) =>
+            call<RoomView>(Requests.rooms.mine, { caller }).then(
+              (room) => room._id,
+              () => null,
+            );
+          // Opened: both sit in it; refused: it is not there, and holds nobody.
+          const seatedIn = answers[0]?.opened ? request.roomId : null;
+          expect([await mine(first), await mine(second)]).toEqual([seatedIn, seatedIn]);
+          if (!seatedIn) {
+            const gone = await expectAppError(call(Requests.rooms.get, { roomId: request.roomId }));
+            expect(gone.code).toBe('NOT_FOUND');
+          }
+        }
+      });
     });
 
     it('checks the passcode, refuses a third player, and starts the game when the second joins', async () => {

@@ -120,7 +120,8 @@ export class RoomsService {
         'The steps of opening a batch of arena rooms (one each per request): logged (their log reads), ' +
         'leave (the players leave their finished arena rooms in the log), memberships (moved or taken), ' +
         'leave-release and leave-project (beside them: the leavers not seated now released, the rooms ' +
-        'left projected), numbers (reserved), append (the rooms logged), total.',
+        'left projected), refuse (the rooms with a busy player logged as refused), numbers (reserved), ' +
+        'append (the rooms logged), total.',
       labelNames: ['step'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [metrics.registry],
@@ -393,14 +394,18 @@ export class RoomsService {
    * side, the memberships in one insert (a conflict looked into per player, as a join does), the
    * room numbers in one increment, the appends side by side. A fault other than a busy player
    * gives back every membership taken for a room not opened and fails the whole request: the
-   * rooms opened answer as opened to its retry.
+   * rooms opened answer as opened to its retry. The log decides each room once: its first
+   * message opens it, or refuses it (a busy player), and every request answers as it says.
    */
   private async openArenas(requests: readonly OpenArenaRoomRequest[]): Promise<OpenArenaRoomResponse[]> {
     const refusal = arenaBatchRefusal(requests);
     if (refusal) throw new AppError('VALIDATION', refusal);
     const answers = new Map<string, OpenArenaRoomResponse>();
     const logged = await this.step('logged', () => Promise.all(requests.map((r) => this.log.last(r.roomId))));
-    for (const [i, r] of requests.entries()) if (logged[i]) answers.set(r.roomId, opened(r.roomId));
+    for (const [i, r] of requests.entries()) {
+      const entry = logged[i];
+      if (entry) answers.set(r.roomId, decided(r.roomId, entry));
+    }
     // Decided once, as the request comes and before it takes a seat, so it never gives back the
     // seats of an earlier request for the same room that is still opening it.
     for (const r of endedBy(requests, Date.now())) if (!answers.has(r.roomId)) answers.set(r.roomId, ENDED);
@@ -419,8 +424,26 @@ export class RoomsService {
       left.written,
     ]);
     const plan = planSeats(rooms, taken);
-    for (const [roomId, busy] of plan.busy) answers.set(roomId, busy);
-    await this.repository.releaseSeats(plan.release);
+    const refusals = await this.step('refuse', () =>
+      Promise.allSettled(
+        rooms.flatMap((r) => {
+          const busy = plan.busy.get(r.roomId);
+          return busy && !busy.opened ? [this.refuse(r, busy.busy, now)] : [];
+        }),
+      ),
+    );
+    for (const r of refusals) if (r.status === 'fulfilled') answers.set(...r.value);
+    // Seats go back for the rooms the log refused. A room another request opened meanwhile keeps
+    // its players' (they are its seats); one whose refusal failed keeps them too, as a stale
+    // membership that the player's next join heals.
+    await this.repository.releaseSeats(
+      plan.release.filter((seat) => answers.get(seat.roomId)?.opened === false),
+    );
+    const refusalFault = refusals.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (refusalFault) {
+      await this.repository.releaseSeats(seatsOf(plan.open));
+      throw refusalFault.reason;
+    }
     if (plan.open.length === 0) return answer();
     const first = await numbers.catch(async (error: unknown) => {
       await this.repository.releaseSeats(seatsOf(plan.open));
@@ -448,7 +471,33 @@ export class RoomsService {
       );
       throw fault.reason;
     }
+    // Already in the log: opened by another request for it (a retry), or refused by one.
+    const before = plan.open.filter((_, i) => {
+      const result = appended[i];
+      return result?.status === 'fulfilled' && result.value === null;
+    });
+    const refused = (await Promise.all(before.map((r) => this.log.last(r.roomId)))).flatMap((entry, i) => {
+      const room = before[i];
+      return room && entry?.refused ? [{ room, answer: decided(room.roomId, entry) }] : [];
+    });
+    for (const { room, answer: refusal } of refused) answers.set(room.roomId, refusal);
+    await this.repository.releaseSeats(seatsOf(refused.map(({ room }) => room)));
     return answer();
+  }
+
+  /**
+   * Logs the refusal of an arena room with a busy player as the room's first message, unless
+   * another request for it logged first: the answer the log then gives, by room.
+   */
+  private async refuse(
+    request: OpenArenaRoomRequest,
+    busy: string[],
+    now: number,
+  ): Promise<[string, OpenArenaRoomResponse]> {
+    const room: RoomRecord = { ...waitingArenaRoom(request, 0, now), version: FIRST_ROOM_VERSION };
+    const entry: RoomLogEntry = { room, events: [], deleted: true, listed: false, refused: busy };
+    const first = (await this.log.append(entry, 0)) === null ? await this.log.last(request.roomId) : null;
+    return [request.roomId, decided(request.roomId, first ?? { refused: busy })];
   }
 
   /** Logs the arena room with both players seated and its game started; already logged is opened too. */
@@ -458,31 +507,9 @@ export class RoomsService {
     now: number,
   ): Promise<RoomRecord | null> {
     const { roomId, arenaId, players } = request;
-    const [first, second] = players;
-    const waiting: RoomRecord = {
-      _id: roomId,
-      name: `Room ${roomNumber}`,
-      roomNumber,
-      gameType: 'tournament',
-      createdBy: first,
-      duration: ARENA_TURN_SECONDS,
-      passCode: '',
-      players: [first],
-      playerCount: 1,
-      gameStarted: false,
-      gameOver: false,
-      whosTurn: initialGameState(),
-      version: 0,
-      waitingSince: new Date(now),
-      gameStartedAt: null,
-      aiJoinAfter: null,
-      arenaId,
-      createdAt: new Date(now),
-      updatedAt: new Date(now),
-    };
-    const plan = planJoin(waiting, second, '', now, cryptoRandom);
+    const plan = planJoin(waitingArenaRoom(request, roomNumber, now), players[1], '', now, cryptoRandom);
     if (isUnchanged(plan)) throw new Error(`arena room ${roomId}: the second player was not seated`);
-    // Null: already in the log, a repeat of this request whose first try opened the room.
+    // Null: already in the log, opened by a repeat of this request (or refused: see openArenas).
     const room: RoomRecord = { ...plan.next, version: FIRST_ROOM_VERSION };
     if ((await this.appendNewRoom(room, now, 'caller')) === null) return null;
     this.logger.info({ roomId, roomNumber, arenaId }, 'arena room opened');
@@ -871,6 +898,36 @@ interface DeferredWrites {
 }
 
 const opened = (roomId: string): OpenArenaRoomResponse => ({ opened: true, roomId });
+
+/** The answer a room's log gives a request to open it: refused (its busy players), or opened. */
+const decided = (roomId: string, logged: Pick<LoggedRoom, 'refused'>): OpenArenaRoomResponse =>
+  logged.refused ? { opened: false, busy: logged.refused } : opened(roomId);
+
+/** An arena room with its first player seated, before the second joins it. */
+function waitingArenaRoom(request: OpenArenaRoomRequest, roomNumber: number, now: number): RoomRecord {
+  const { roomId, arenaId, players } = request;
+  return {
+    _id: roomId,
+    name: `Room ${roomNumber}`,
+    roomNumber,
+    gameType: 'tournament',
+    createdBy: players[0],
+    duration: ARENA_TURN_SECONDS,
+    passCode: '',
+    players: [players[0]],
+    playerCount: 1,
+    gameStarted: false,
+    gameOver: false,
+    whosTurn: initialGameState(),
+    version: 0,
+    waitingSince: new Date(now),
+    gameStartedAt: null,
+    aiJoinAfter: null,
+    arenaId,
+    createdAt: new Date(now),
+    updatedAt: new Date(now),
+  };
+}
 
 /** Nobody is paired after an arena's end, even by a request that comes late. */
 const ENDED: OpenArenaRoomResponse = { opened: false, busy: [], ended: true };
