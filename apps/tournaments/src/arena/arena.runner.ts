@@ -475,8 +475,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
    * again, in batches, when both players are seated (rooms opens each room once), else given up.
    * They run beside the new openings, not in the round; one in hand here is not taken up twice.
    * Only once an opening is past its two asks of rooms: until then its replica may still be
-   * asking (alive, with the lease passed on), and two requests for one room at once race for its
-   * players' memberships in rooms.
+   * asking (alive, with the lease passed on). Rooms would answer both alike; the wait keeps the
+   * work from being done twice.
    */
   private async resumeOpenings(nowMs: number): Promise<void> {
     const asking = 2 * this.config.ARENA_ROOMS_TIMEOUT_MS;
