@@ -6,6 +6,12 @@ export const rewardsEnv = baseEnv.merge(mongoEnv).extend({
   HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3102),
   /** Game ids remembered per player to pay each game once (far more than can be in flight). */
   RECENT_GAMES_KEPT: z.coerce.number().int().min(10).default(200),
+  /**
+   * How long a paid game's id stays in the player's record past its ledger record, whatever
+   * RECENT_GAMES_KEPT says: a handler that read the ledger before that record was written may
+   * still be about to credit the game, and the id is what refuses it then.
+   */
+  RECENT_GAMES_HELD_MS: z.coerce.number().int().min(0).default(600_000),
   /** How long the ids of deleted players are kept, so a late event cannot bring a record back. */
   DELETED_PLAYERS_KEPT_DAYS: z.coerce.number().int().positive().default(30),
   /** Games kept in each player's history, newest first (the last 50). */

@@ -30,7 +30,12 @@ import { RewardsRepository } from './rewards/rewards.repository';
 import { useRewardsStack } from './testing/rewards-stack';
 
 describe('rewards service: events applied once, whatever the order or the copies', () => {
-  const stack = useRewardsStack('rewards-it', { RECENT_GAMES_KEPT: '10' });
+  // Game ids leave a record 2 s after their ledger record, once 10 newer ones are there.
+  const HELD_MS = 2000;
+  const stack = useRewardsStack('rewards-it', {
+    RECENT_GAMES_KEPT: '10',
+    RECENT_GAMES_HELD_MS: String(HELD_MS),
+  });
   const rewards = () => stack().model<Reward>(Reward.name);
   const get = (userId: string) => stack().rpc.request<RewardView>(Requests.rewards.get, { userId });
   const until = (userId: string, check: (r: RewardView) => boolean, what: string) =>
@@ -120,12 +125,22 @@ describe('rewards service: events applied once, whatever the order or the copies
     expect(await get(a)).toMatchObject({ playedGames: 15, assets: { points: 375, coins: 150 } });
     expect(winner.levelStatus.level).toBe(4);
     expect(await get(b)).toMatchObject({ playedGames: 15, assets: { points: 75, coins: 15 } });
-    // Bounded to the last 10 paid, in the order they were paid: with two replicas, each applying
-    // several events at once, that need not be the order they were published in.
+    // Every id is still held: a copy whose ledger read came before the first one's record may
+    // still be crediting, and the id refuses it.
+    expect((await rewards().findById(b).lean())?.recentGames).toHaveLength(15);
+    // Once held long enough, the next game trims the list to the last 10 paid, in the order they
+    // were paid: with two replicas, each applying several events at once, that need not be the
+    // order they were published in.
+    await sleep(HELD_MS + 100);
+    const last = finished(a, b);
+    await publish(gameEvent(last));
+    await until(b, (r) => r.playedGames === 16, 'the sixteenth game');
+    await drain();
+    expect(await get(b)).toMatchObject({ playedGames: 16, assets: { points: 80, coins: 16 } });
     const kept = (await rewards().findById(a).lean())?.recentGames ?? [];
     expect(kept).toHaveLength(10);
     expect(new Set(kept).size).toBe(10);
-    expect(games.map((g) => g.gameId)).toEqual(expect.arrayContaining(kept));
+    expect([...games, last].map((g) => g.gameId)).toEqual(expect.arrayContaining(kept));
   });
 
   it('pays each player of a draw one played game, no points, no coins and no title, once', async () => {
@@ -167,7 +182,7 @@ describe('rewards service: events applied once, whatever the order or the copies
       model<Reward>(Reward.name),
       model<DeletedPlayer>(DeletedPlayer.name),
       model<PaidGame>(PaidGame.name),
-      { RECENT_GAMES_KEPT: 30 },
+      { RECENT_GAMES_KEPT: 30, RECENT_GAMES_HELD_MS: 0 },
     );
     const playerId = randomUUID();
     const credit = { playerId, playerName: 'Trim1', points: 1, coins: 1, wins: 0, titles: [] };
@@ -187,6 +202,18 @@ describe('rewards service: events applied once, whatever the order or the copies
     for (const gameId of gameIds)
       expect(await repository.creditGames([{ ...credit, gameId }])).toEqual(['already-paid']);
     expect(await rewards().findById(playerId).lean()).toMatchObject({ playedGames: 40 });
+
+    // Held for a minute, no id leaves yet, however many games come.
+    const holding = new RewardsRepository(
+      model<Reward>(Reward.name),
+      model<DeletedPlayer>(DeletedPlayer.name),
+      model<PaidGame>(PaidGame.name),
+      { RECENT_GAMES_KEPT: 30, RECENT_GAMES_HELD_MS: 60_000 },
+    );
+    const other = randomUUID();
+    for (let i = 0; i < 40; i++)
+      await holding.creditGames([{ ...credit, playerId: other, gameId: newGame().gameId }]);
+    expect((await rewards().findById(other).lean())?.recentGames).toHaveLength(40);
   });
 
   it('pays a batch of games, a player in several of them and a copy among them, each once', async () => {
@@ -224,12 +251,16 @@ describe('rewards service: events applied once, whatever the order or the copies
     // its ledger records are not written.
     await stack().model<PaidGame>(PaidGame.name).deleteMany({ gameId: game.gameId });
     // Later games push it out of recentGames before JetStream redelivers the unacked event
-    // (the suite remembers 10 game ids per player); the redelivery must still not pay.
+    // (the suite remembers 10 game ids per player, each for 2 s past its ledger record, which a
+    // trim writes if it is missing); the redelivery must still not pay.
     for (let i = 0; i < 12; i++) await service?.onGameEvents([gameEvent(finished(a, b))]);
+    await sleep(HELD_MS + 100);
+    await service?.onGameEvents([gameEvent(finished(a, b))]);
+    expect((await rewards().findById(a).lean())?.recentGames).not.toContain(game.gameId);
     await service?.onGameEvents([gameEvent(game)]);
     await service?.onGameEvents([gameEvent(game)]);
-    expect(await get(a)).toMatchObject({ playedGames: 13, assets: { points: 325, coins: 130 } });
-    expect(await get(b)).toMatchObject({ playedGames: 13, assets: { points: 65, coins: 13 } });
+    expect(await get(a)).toMatchObject({ playedGames: 14, assets: { points: 350, coins: 140 } });
+    expect(await get(b)).toMatchObject({ playedGames: 14, assets: { points: 70, coins: 14 } });
   }, 60_000);
 
   it('pays a dead-lettered game.finished once when it is replayed, however often and after a delivery', async () => {

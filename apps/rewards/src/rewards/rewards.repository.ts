@@ -43,7 +43,8 @@ export class RewardsRepository implements OnModuleInit {
     @InjectModel(Reward.name) private readonly rewards: Model<Reward>,
     @InjectModel(DeletedPlayer.name) private readonly deleted: Model<DeletedPlayer>,
     @InjectModel(PaidGame.name) private readonly paid: Model<PaidGame>,
-    @Inject(CONFIG) private readonly config: Pick<RewardsConfig, 'RECENT_GAMES_KEPT'>,
+    @Inject(CONFIG)
+    private readonly config: Pick<RewardsConfig, 'RECENT_GAMES_KEPT' | 'RECENT_GAMES_HELD_MS'>,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -124,9 +125,11 @@ export class RewardsRepository implements OnModuleInit {
    * recentGames, so the redelivery's step 2 refuses and its step 3 writes the record; after step
    * 3 the redelivery stops at step 1. A ledger record is only written for a game already paid,
    * so no payment is lost to it. Two replicas handling the same game at once both pass step 1,
-   * but step 2 is one atomic update of one document: only one `$inc` applies. The one window
-   * left: a handler stalled between steps 1 and 2 while the same player finishes
-   * RECENT_GAMES_KEPT more games (200: hours of play) would pay that game again.
+   * but step 2 is one atomic update of one document: only one `$inc` applies. The second one's
+   * step 2 must still find the id in recentGames, though it may come after the first one's step
+   * 3 (its write queued behind a batch of the other's in the database): an id leaves only once
+   * its ledger record is RECENT_GAMES_HELD_MS old (10 min), not when RECENT_GAMES_KEPT newer
+   * games came, which two replicas paying a batch each can make happen within milliseconds.
    *
    * Steps 1 and 3 are one read and one write of the ledger for all the credits, of one game or
    * of a batch of games (at most 50 games: the ledger's `_id` list stays one the index serves).
@@ -219,24 +222,31 @@ export class RewardsRepository implements OnModuleInit {
    * Keeps at least the newest RECENT_GAMES_KEPT game ids ($slice in $push is not available on
    * FerretDB). The oldest go a tenth of that at a time (trimStep), in one read of their ledger records and one
    * update, rather than one of each per game: a player past RECENT_GAMES_KEPT games would
-   * otherwise cost two more commands on every game. An id leaves only once the ledger holds it: a
-   * crash between a credit and its ledger record would otherwise let a later redelivery of that
-   * game through both guards.
+   * otherwise cost two more commands on every game. An id leaves only once the ledger has held it
+   * for RECENT_GAMES_HELD_MS (see creditGames); one whose record a crash left out is recorded
+   * now, and leaves at a later trim.
    */
   private async trimRecentGames(reward: Reward): Promise<void> {
     const games = reward.recentGames ?? [];
     const excess = games.length - this.config.RECENT_GAMES_KEPT;
     if (excess < trimStep(this.config.RECENT_GAMES_KEPT)) return;
-    const leaving = games.slice(0, Math.min(excess, TRIM_MOST));
-    // Recorded when they were paid, and recorded here only if a crash left a record out.
+    const oldest = games.slice(0, Math.min(excess, TRIM_MOST));
     const recorded = await this.paid
-      .find({ _id: { $in: leaving.map((gameId) => paidGameId(reward._id, gameId)) } }, { gameId: 1 })
-      .lean<Pick<PaidGame, 'gameId'>[]>()
+      .find(
+        { _id: { $in: oldest.map((gameId) => paidGameId(reward._id, gameId)) } },
+        { gameId: 1, paidAt: 1 },
+      )
+      .lean<Pick<PaidGame, 'gameId' | 'paidAt'>[]>()
       .exec();
-    const inLedger = new Set(recorded.map((record) => record.gameId));
-    await this.recordPaid(
-      leaving.filter((gameId) => !inLedger.has(gameId)).map((gameId) => ({ playerId: reward._id, gameId })),
+    const paidAt = new Map(recorded.map((record) => [record.gameId, new Date(record.paidAt).getTime()]));
+    const missing = oldest.filter((gameId) => !paidAt.has(gameId));
+    await this.recordPaid(missing.map((gameId) => ({ playerId: reward._id, gameId })));
+    const now = Date.now();
+    for (const gameId of missing) paidAt.set(gameId, now);
+    const leaving = oldest.filter(
+      (gameId) => (paidAt.get(gameId) ?? now) <= now - this.config.RECENT_GAMES_HELD_MS,
     );
+    if (leaving.length === 0) return;
     await this.rewards.updateOne({ _id: reward._id }, { $pullAll: { recentGames: leaving } });
   }
 
