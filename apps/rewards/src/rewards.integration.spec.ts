@@ -178,12 +178,14 @@ describe('rewards service: events applied once, whatever the order or the copies
   it('trims the oldest game ids a tenth of the limit at a time, each one in the ledger first', async () => {
     // A repository remembering 30 ids (the suite's replicas remember 10, a step of one).
     const model = <T>(name: string) => stack().model<T>(name);
-    const repository = new RewardsRepository(
-      model<Reward>(Reward.name),
-      model<DeletedPlayer>(DeletedPlayer.name),
-      model<PaidGame>(PaidGame.name),
-      { RECENT_GAMES_KEPT: 30, RECENT_GAMES_HELD_MS: 0 },
-    );
+    const remembering30 = (heldMs: number) =>
+      new RewardsRepository(
+        model<Reward>(Reward.name),
+        model<DeletedPlayer>(DeletedPlayer.name),
+        model<PaidGame>(PaidGame.name),
+        { RECENT_GAMES_KEPT: 30, RECENT_GAMES_HELD_MS: heldMs },
+      );
+    const repository = remembering30(0);
     const playerId = randomUUID();
     const credit = { playerId, playerName: 'Trim1', points: 1, coins: 1, wins: 0, titles: [] };
     const gameIds = Array.from({ length: 40 }, () => newGame().gameId);
@@ -204,12 +206,7 @@ describe('rewards service: events applied once, whatever the order or the copies
     expect(await rewards().findById(playerId).lean()).toMatchObject({ playedGames: 40 });
 
     // Held for a minute, no id leaves yet, however many games come.
-    const holding = new RewardsRepository(
-      model<Reward>(Reward.name),
-      model<DeletedPlayer>(DeletedPlayer.name),
-      model<PaidGame>(PaidGame.name),
-      { RECENT_GAMES_KEPT: 30, RECENT_GAMES_HELD_MS: 60_000 },
-    );
+    const holding = remembering30(60_000);
     const other = randomUUID();
     for (let i = 0; i < 40; i++)
       await holding.creditGames([{ ...credit, playerId: other, gameId: newGame().gameId }]);
