@@ -27,10 +27,10 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dataDir := flag.String("data", "./.data/ferretdb", "directory that holds the SQLite databases")
 	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn or error")
-	writeTimeout := flag.Duration("write-timeout", 30*time.Second, "longest time one write may hold the write lock (0 = no limit)")
+	writeTimeout := flag.Duration("write-timeout", 30*time.Second, "longest time one write may hold its database's write lock (0 = no limit)")
 	// WAL with synchronous=NORMAL: a commit reaches the OS, not the disk, so a killed process
 	// loses nothing and only a machine crash may undo the last commits. FULL syncs every commit
-	// while the write holds the proxy's one lock (ADR 0023).
+	// while the write holds its database's write lock in the proxy (ADR 0023).
 	syncMode := flag.String("sync", "normal", "SQLite synchronous mode: normal or full")
 	debugAddr := flag.String("debug-addr", os.Getenv("FERRETDB_DEBUG_ADDR"), "address for Go profiles at /debug/pprof/ and write-lock times at /debug/writes, read times at /debug/reads (empty: none; default $FERRETDB_DEBUG_ADDR)")
 	flag.Parse()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -16,7 +17,9 @@ import (
 // {_id, version: 3}) and both apply. MongoDB guarantees single-document atomicity, and the
 // services rely on it. The launcher restores that guarantee by letting clients reach FerretDB
 // only through this proxy, which forwards MongoDB wire-protocol messages unchanged but lets only
-// one mutating command at a time be in flight. Reads stay concurrent.
+// one mutating command per database at a time be in flight. A document belongs to one database,
+// and the SQLite backend keeps each database in a file of its own, so writes to different
+// databases (one service's and another's) need not wait for each other. Reads stay concurrent.
 
 const (
 	opMsg          = 2013
@@ -38,9 +41,10 @@ type proxy struct {
 	// answers some commands (an update of 100+ statements); without a bound every later write
 	// would wait forever. On expiry that connection is closed, so its client gets an error.
 	writeTimeout time.Duration
-	writes       sync.Mutex
-	log          *slog.Logger
-	stats        *writeStats
+	// locks holds one write lock per database ($db), made on first use.
+	locks sync.Map
+	log   *slog.Logger
+	stats *writeStats
 	// reads records the other commands: how long FerretDB took to answer each (its "hold").
 	reads *writeStats
 }
@@ -99,8 +103,9 @@ func (p *proxy) exchange(client, backend net.Conn) error {
 		defer func() { p.reads.add(commandOf(req), 0, time.Since(started)) }()
 	} else {
 		queued := time.Now()
-		p.writes.Lock()
-		defer p.writes.Unlock()
+		lock := p.writeLock(databaseOf(req))
+		lock.Lock()
+		defer lock.Unlock()
 		locked := time.Now()
 		defer func() { p.stats.add(commandOf(req), locked.Sub(queued), time.Since(locked)) }()
 		if p.writeTimeout > 0 {
@@ -130,6 +135,12 @@ func (p *proxy) exchange(client, backend net.Conn) error {
 			return nil
 		}
 	}
+}
+
+// writeLock is the lock of one database's writes.
+func (p *proxy) writeLock(db string) *sync.Mutex {
+	lock, _ := p.locks.LoadOrStore(db, &sync.Mutex{})
+	return lock.(*sync.Mutex)
 }
 
 func readMessage(r io.Reader) ([]byte, error) {
@@ -186,6 +197,84 @@ func bodyOf(msg []byte) []byte {
 		i += size
 	}
 	return nil
+}
+
+// databaseOf reads an OP_MSG command's database: the top-level "$db" string of its body. A
+// command without one (none should be) shares the lock of the database named "".
+func databaseOf(msg []byte) string {
+	body := bodyOf(msg)
+	if body == nil {
+		return ""
+	}
+	for i := 4; i < len(body)-1; {
+		kind := body[i]
+		nameEnd := bytes.IndexByte(body[i+1:], 0)
+		if kind == 0 || nameEnd < 0 {
+			return ""
+		}
+		name := string(body[i+1 : i+1+nameEnd])
+		value := i + 1 + nameEnd + 1
+		if name == "$db" && kind == 0x02 {
+			return stringAt(body, value)
+		}
+		size := bsonValueSize(body, kind, value)
+		if size < 0 {
+			return ""
+		}
+		i = value + size
+	}
+	return ""
+}
+
+// bsonValueSize is the length of the BSON value of type kind at offset i, or -1 if it is not
+// one this walk knows or runs past the document.
+func bsonValueSize(doc []byte, kind byte, i int) int {
+	int32At := func(at int) int {
+		if at+4 > len(doc) {
+			return -1
+		}
+		return int(int32(binary.LittleEndian.Uint32(doc[at : at+4])))
+	}
+	size := -1
+	switch kind {
+	case 0x01, 0x09, 0x11, 0x12: // double, date, timestamp, int64
+		size = 8
+	case 0x02, 0x0D, 0x0E: // string, JavaScript, symbol: int32 length, then the bytes
+		if n := int32At(i); n >= 1 {
+			size = 4 + n
+		}
+	case 0x03, 0x04, 0x0F: // document, array, code with scope: their int32 total size
+		size = int32At(i)
+	case 0x05: // binary: int32 length, subtype, bytes
+		if n := int32At(i); n >= 0 {
+			size = 5 + n
+		}
+	case 0x06, 0x0A, 0x7F, 0xFF: // undefined, null, max key, min key
+		size = 0
+	case 0x07: // ObjectId
+		size = 12
+	case 0x08: // bool
+		size = 1
+	case 0x0B: // regex: two C strings
+		first := bytes.IndexByte(doc[min(i, len(doc)):], 0)
+		if first >= 0 {
+			if second := bytes.IndexByte(doc[i+first+1:], 0); second >= 0 {
+				size = first + 1 + second + 1
+			}
+		}
+	case 0x0C: // DBPointer: string, then an ObjectId
+		if n := int32At(i); n >= 1 {
+			size = 4 + n + 12
+		}
+	case 0x10: // int32
+		size = 4
+	case 0x13: // decimal128
+		size = 16
+	}
+	if size < 0 || i+size > len(doc) {
+		return -1
+	}
+	return size
 }
 
 // firstKey returns the name of a BSON document's first element ("" if it has none).
