@@ -49,6 +49,12 @@ export const tournamentsEnv = baseEnv.merge(mongoEnv).extend({
    * one write).
    */
   ARENA_OPENING_BATCH: z.coerce.number().int().min(1).max(ARENA_ROOMS_PER_REQUEST).default(40),
+  /**
+   * How long before an arena's start its players are paired, their pairings and seats written;
+   * rooms opens their rooms at the start. 0 pairs at the start only. Everyone is free at the
+   * start, so otherwise all of the start's writes would come at once, in front of the rooms.
+   */
+  ARENA_PAIR_BEFORE_START_MS: ms.max(60_000).default(5_000),
   /** Players shown in an arena's standings, at most (the first ones). */
   STANDINGS_SHOWN: z.coerce.number().int().min(3).max(1000).default(100),
 });

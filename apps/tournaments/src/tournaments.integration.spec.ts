@@ -46,6 +46,7 @@ describe('tournaments', () => {
   describe('an event-9 arena of four players', suite(infra));
   describe('an event-6 arena opened in batches after a replica died', batchSuite(infra));
   describe('an event-2 arena whose lease holder stalled mid-opening', leaseSuite(infra));
+  describe('an event-6 arena paired before its start', earlySuite(infra));
 });
 
 function suite(infra: () => TestInfra) {
@@ -142,6 +143,8 @@ function suite(infra: () => TestInfra) {
         ARENA_TICK_MS: '50',
         // Longer than the slow opening: the lease holder keeps the lease while it waits for it.
         ARENA_LEASE_MS: '4000',
+        // After the joins (see inPause): the four are paired in one round, before the start.
+        ARENA_PAIR_BEFORE_START_MS: '2000',
       });
       mongoUrl = env['MONGO_URL'] ?? '';
       for (let i = 0; i < 2; i++) replicas.push((await createService(tournamentsDefinition, env)).app);
@@ -614,4 +617,125 @@ async function longArena(infra: TestInfra, event: 2 | 6 | 9, overrides: Record<s
 function sameRooms(a?: OpenArenaRoomsRequest, b?: OpenArenaRoomsRequest): boolean {
   const ids = (r?: OpenArenaRoomsRequest) => JSON.stringify(r?.rooms.map((x) => x.roomId).sort() ?? null);
   return a !== undefined && b !== undefined && ids(a) === ids(b);
+}
+
+/**
+ * The stand-in rooms of earlySuite: opens every room asked, and records each request and when;
+ * `rooms.get` finds the rooms it opened.
+ */
+function openingRooms(nc: NatsConnection, requests: Array<{ at: number; request: OpenArenaRoomsRequest }>) {
+  const codec = JSONCodec<{ id: string; data: OpenArenaRoomsRequest }>();
+  const sub = nc.subscribe(Requests.rooms.openArena, { queue: QueueGroups.rooms });
+  void (async () => {
+    for await (const msg of sub) {
+      const { id, data } = codec.decode(msg.data);
+      requests.push({ at: Date.now(), request: data });
+      const rooms = data.rooms.map((r): OpenArenaRoomResponse => ({ opened: true, roomId: r.roomId }));
+      msg.respond(JSONCodec().encode({ id, response: { rooms }, isDisposed: true }));
+    }
+  })();
+  const gets = nc.subscribe(Requests.rooms.get, { queue: QueueGroups.rooms });
+  void (async () => {
+    for await (const msg of gets) {
+      const { id, data } = JSONCodec<{ id: string; data: GetRoomRequest }>().decode(msg.data);
+      const found = requests.some((r) => r.request.rooms.some((room) => room.roomId === data.roomId));
+      const reply = found
+        ? { id, response: { _id: data.roomId }, isDisposed: true }
+        : { id, err: { code: 'NOT_FOUND', message: 'This room does not exist.' }, isDisposed: true };
+      msg.respond(JSONCodec().encode(reply));
+    }
+  })();
+}
+
+// Players who joined before the start are paired, and their seats claimed, before it; rooms is
+// asked at the start, and not for a pairing whose player left meanwhile.
+function earlySuite(infra: () => TestInfra) {
+  return () => {
+    let nc: NatsConnection;
+    let mongo: MongoClient;
+    let rpc: RpcClient;
+    let replica: INestApplication | undefined;
+
+    afterAll(async () => {
+      await replica?.close();
+      await rpc?.close();
+      await mongo?.close();
+      await nc?.close();
+    }, 60_000);
+
+    it('claims the seats before the start, asks rooms at the start, and leaves out who left', async () => {
+      const env = serviceTestEnv(infra(), 'tournaments', {
+        SHUTDOWN_GRACE_MS: '200',
+        EVENT_2_EVERY_MS: '0',
+        EVENT_9_EVERY_MS: '0',
+        EVENT_6_EVERY_MS: String(EVERY_MS),
+        EVENT_6_DURATION_MS: String(DURATION_MS),
+        ARENA_TICK_MS: '50',
+        ARENA_PAIR_BEFORE_START_MS: '3000',
+      });
+      nc = await connect({ servers: natsServers(infra().natsUrl) });
+      const requests: Array<{ at: number; request: OpenArenaRoomsRequest }> = [];
+      openingRooms(nc, requests);
+      replica = (await createService(tournamentsDefinition, env)).app;
+      rpc = await RpcClient.forTests(infra().natsUrl, 'tournaments-early-test', 5000);
+      mongo = await MongoClient.connect(env['MONGO_URL'] ?? '');
+      const entrants = mongo
+        .db()
+        .collection<{ _id: string; playerId: string; joined: boolean; roomId: string | null }>('entrants');
+
+      // Join in the pause between two arenas, before the next one's pairing begins.
+      await waitFor(
+        async () => Date.now() % EVERY_MS >= DURATION_MS + 200 && Date.now() % EVERY_MS < EVERY_MS - 5000,
+        { timeoutMs: EVERY_MS, what: 'a pause' },
+      );
+      const startsAt = Math.ceil(Date.now() / EVERY_MS) * EVERY_MS;
+      const players = ['gil', 'hal', 'ivy', 'jon'].map((name) => ({
+        userId: uniqueName(name),
+        name,
+        jti: uniqueName('jti'),
+        exp: Math.floor(Date.now() / 1000) + 3600,
+      }));
+      for (const caller of players)
+        await rpc.request(Requests.tournaments.join, { eventId: 'event-6', caller });
+
+      // Before the start: all four seated in two rooms, and rooms not asked yet.
+      const ids = players.map((p) => p.userId);
+      const seats = async () =>
+        new Map((await entrants.find({ playerId: { $in: ids } }).toArray()).map((e) => [e.playerId, e]));
+      await waitFor(async () => [...(await seats()).values()].filter((e) => e.roomId).length === 4, {
+        timeoutMs: 10_000,
+        what: 'four seats claimed',
+      });
+      expect(Date.now()).toBeLessThan(startsAt);
+      expect(new Set([...(await seats()).values()].map((e) => e.roomId)).size).toBe(2);
+      expect(requests).toHaveLength(0);
+
+      // One of them leaves before the start: their room is not asked for, and both are freed.
+      const leaver = players[0];
+      await rpc.request(Requests.tournaments.leave, { eventId: 'event-6', caller: leaver });
+      const leaverRoom = (await seats()).get(leaver?.userId ?? '')?.roomId;
+      expect(Date.now()).toBeLessThan(startsAt);
+
+      await waitFor(async () => requests.length >= 1, { timeoutMs: 10_000, what: 'rooms asked' });
+      expect(requests[0]?.at).toBeGreaterThanOrEqual(startsAt);
+      const asked = requests.flatMap((r) => r.request.rooms);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]?.roomId).not.toBe(leaverRoom);
+      expect(asked[0]?.players.map((p) => p.id)).not.toContain(leaver?.userId);
+      await waitFor(
+        async () => {
+          const after = await seats();
+          return [...after.values()].filter((e) => e.roomId === leaverRoom).length === 0;
+        },
+        { timeoutMs: 5_000, what: "the leaver's room given up" },
+      );
+      const after = await seats();
+      expect(after.get(leaver?.userId ?? '')).toMatchObject({ joined: false, roomId: null });
+      const pairing = await mongo
+        .db()
+        .collection<{ _id: string; state: string }>('pairings')
+        .findOne({ _id: leaverRoom ?? '' });
+      expect(pairing?.state).toBe('failed');
+    }, 60_000);
+  };
 }

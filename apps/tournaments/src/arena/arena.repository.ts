@@ -295,9 +295,13 @@ export class ArenaRepository implements OnModuleInit {
     );
   }
 
-  /** How many of each pairing's players are seated in its room, by pairing, in one read. */
+  /**
+   * How many of each pairing's players are seated in its room, by pairing, in one read; with
+   * `joined`, only those who have not left the arena since.
+   */
   async seatedIn(
     pairings: ReadonlyArray<Pick<PairingDoc, '_id' | 'arenaId' | 'players'>>,
+    { joined = false } = {},
   ): Promise<Map<string, number>> {
     const seated = new Map(pairings.map((p) => [p._id, 0]));
     if (pairings.length === 0) return seated;
@@ -308,6 +312,7 @@ export class ArenaRepository implements OnModuleInit {
             $in: pairings.flatMap((pairing) => pairing.players.map((p) => entrantId(pairing.arenaId, p.id))),
           },
           roomId: { $in: pairings.map((p) => p._id) },
+          ...(joined && { joined: true }),
         },
         { projection: { roomId: 1 } },
       )

@@ -43,6 +43,36 @@ const WARM_BEFORE_START_MS = 1_000;
 /** How often the lease holder reads an arena's free players whole, in case a notice was lost. */
 const FREE_WHOLE_EVERY_MS = 5_000;
 
+/** A batch paired before its arena's start, its seats claimed, waiting for the start to open. */
+interface EarlyBatch {
+  arena: ArenaWindow;
+  pairings: PairingDoc[];
+  freeSince: (playerId: string) => number;
+  tally: Tally;
+  seats: string[];
+}
+
+/** One batch's pairings counted by outcome (oasis_arena_openings_total), each pairing once. */
+class Tally {
+  private settled = 0;
+
+  constructor(
+    private readonly counter: Counter<'outcome'>,
+    private readonly size: number,
+  ) {}
+
+  count(outcome: string, n: number): void {
+    if (n === 0) return;
+    this.settled += n;
+    this.counter.inc({ outcome }, n);
+  }
+
+  /** The pairings not counted yet failed (they are resumed later). */
+  failRest(): void {
+    this.count('failed', this.size - this.settled);
+  }
+}
+
 /** An opening stopped because this replica no longer holds the lease; the new holder resumes it. */
 class LeasePassedError extends Error {
   constructor() {
@@ -69,6 +99,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly seating = new Set<string>();
   /** Rooms this replica is opening: resumeOpenings leaves them to it. */
   private readonly openingRooms = new Set<string>();
+  /** Batches paired before their arena's start, by arena: rooms opens them at the start. */
+  private readonly early = new Map<string, EarlyBatch[]>();
   /** The openings begun (or queued) by this replica, awaited at shutdown. */
   private readonly openingsInHand = new Set<Promise<void>>();
   /** Rooms opened whose pairings are not marked playing yet, and the write marking them. */
@@ -216,8 +248,12 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   async tick(nowMs = Date.now()): Promise<boolean> {
     const held = this.lease.heldAt(nowMs);
     if (!(await this.lease.hold(nowMs))) return false;
-    // Taken (again): while another replica held it, this one heard notices it did not keep.
-    if (!held) this.free.clear();
+    // Taken (again): while another replica held it, this one heard notices it did not keep, and
+    // the batches it paired early were resumed by the holder.
+    if (!held) {
+      this.free.clear();
+      this.dropEarly();
+    }
     await timed(this.rounds, {}, () => this.round(nowMs));
     return true;
   }
@@ -234,11 +270,16 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     const queued = this.openings.pendingCount > 0;
     for (const schedule of this.arenas.schedules) {
       const arena = currentOrNextArena(schedule, nowMs);
-      if (isRunning(arena, nowMs) && !queued) await this.pair(arena, nowMs);
-      // Read before the start: the first round then reads only the players who joined since.
-      else if (arena.startsAt > nowMs && arena.startsAt - nowMs <= WARM_BEFORE_START_MS) {
-        await this.free.read(arena.arenaId, nowMs);
+      const untilStart = arena.startsAt - nowMs;
+      if (isRunning(arena, nowMs)) {
+        this.openEarly(arena.arenaId);
+        if (!queued) await this.pair(arena, nowMs, false);
+      } else if (untilStart > 0 && untilStart <= this.config.ARENA_PAIR_BEFORE_START_MS) {
+        if (!queued) await this.pair(arena, nowMs, true);
       }
+      // Read before the start: the first round then reads only the players who joined since.
+      else if (untilStart > 0 && untilStart <= WARM_BEFORE_START_MS)
+        await this.free.read(arena.arenaId, nowMs);
       const before = previousArena(schedule, nowMs);
       if (!this.ensured.has(before.arenaId)) {
         if (this.ensured.size >= 64) this.ensured.clear();
@@ -259,9 +300,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
    * a batch and ARENA_OPENINGS_AT_ONCE batches at a time, without waiting for them: a player freed
    * meanwhile is paired at the next round. Players whose opening this replica has in hand are left
    * out; the claims stay the authority (another replica, or a stale read, at worst costs an
-   * opening refused as taken).
+   * opening refused as taken). Paired `early` (before the start), a batch's pairings and seats are
+   * written, and rooms is asked at the start (openEarly): everyone is free at the start, and on
+   * FerretDB those writes would queue in front of the rooms.
    */
-  private async pair(arena: ArenaWindow, nowMs: number): Promise<void> {
+  private async pair(arena: ArenaWindow, nowMs: number, early: boolean): Promise<void> {
     // Those in hand before the read: one settled during it may still read as free.
     const inHand = new Set(this.seating);
     const free = notInHand(await this.free.read(arena.arenaId, nowMs), inHand);
@@ -274,7 +317,10 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     for (const batch of inBatches(pairs, this.config.ARENA_OPENING_BATCH)) {
       const seats = batch.flat().map((id) => entrantId(arena.arenaId, id));
       const queued = this.openingSteps.startTimer({ step: 'queued' });
-      this.inHand(seats, async () => {
+      this.hold(seats);
+      // Seats and rooms of a batch that waits for the start stay in hand until it opens.
+      const waiting = new Set<string>();
+      const work = this.inSlot(async () => {
         queued();
         if (this.openings.pendingCount === 0) this.nudge();
         // A replica that lost the lease meanwhile leaves its queued pairs to the new holder.
@@ -288,105 +334,190 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
           at,
         }));
         const total = this.openingSteps.startTimer({ step: 'total' });
-        await this.open(arena, pairings, freeSince);
-        total();
+        const tally = new Tally(this.openingOutcomes, pairings.length);
+        const ids = pairings.map((p) => p._id);
+        for (const id of ids) this.openingRooms.add(id);
+        try {
+          const claimed = await this.claim(arena, pairings, freeSince, tally);
+          // Before the start, the batch waits for it with its seats and rooms in hand.
+          if (early && claimed.length > 0 && Date.now() < arena.startsAt) {
+            const held: EarlyBatch = {
+              arena,
+              pairings: claimed,
+              freeSince,
+              tally,
+              seats: claimed.flatMap((p) => p.players.map(({ id }) => entrantId(arena.arenaId, id))),
+            };
+            for (const key of [...held.seats, ...claimed.map((p) => p._id)]) waiting.add(key);
+            this.early.set(arena.arenaId, [...(this.early.get(arena.arenaId) ?? []), held]);
+            return;
+          }
+          if (claimed.length > 0) await this.ask(arena, claimed, freeSince, tally);
+          total();
+        } catch (error) {
+          tally.failRest();
+          throw error;
+        } finally {
+          for (const id of ids) if (!waiting.has(id)) this.openingRooms.delete(id);
+        }
       });
+      void work.finally(() => this.drop(seats.filter((seat) => !waiting.has(seat))));
     }
   }
 
   /**
-   * Runs a batch's work in one of the ARENA_OPENINGS_AT_ONCE slots, its players' seats in hand
-   * until it ends (not paired again meanwhile); awaited at shutdown. A failure is left to
-   * resumeOpenings.
+   * At the arena's start, asks rooms for the batches paired before it, in the slots. A player who
+   * left the arena since is not seated: their pairing is given up, and the other one waits on.
    */
-  private inHand(seats: readonly string[], work: () => Promise<void>): void {
+  private openEarly(arenaId: string): void {
+    const batches = this.early.get(arenaId);
+    if (!batches) return;
+    this.early.delete(arenaId);
+    for (const held of batches) {
+      const { arena, pairings, freeSince, tally } = held;
+      void this.inSlot(async () => {
+        try {
+          const total = this.openingSteps.startTimer({ step: 'total' });
+          const claims = planClaims(
+            pairings,
+            await this.repository.seatedIn(pairings, { joined: true }),
+            freeSince,
+          );
+          await this.giveUp(claims.taken, Date.now());
+          tally.count('taken', claims.taken.length);
+          if (claims.claimed.length > 0) await this.ask(arena, claims.claimed, freeSince, tally);
+          total();
+        } catch (error) {
+          tally.failRest();
+          throw error;
+        }
+      }).finally(() => this.dropEarlyBatch(held));
+    }
+  }
+
+  /** Lets go of the batches paired early (their pairings stay, for whoever resumes them). */
+  private dropEarly(): void {
+    for (const batches of this.early.values()) for (const held of batches) this.dropEarlyBatch(held);
+    this.early.clear();
+  }
+
+  private dropEarlyBatch(held: EarlyBatch): void {
+    this.drop(held.seats);
+    for (const p of held.pairings) this.openingRooms.delete(p._id);
+  }
+
+  /** Seats in this replica's hand: not paired again until dropped. */
+  private hold(seats: readonly string[]): void {
     for (const seat of seats) this.seating.add(seat);
+  }
+
+  private drop(seats: readonly string[]): void {
+    for (const seat of seats) this.seating.delete(seat);
+  }
+
+  /**
+   * Runs work in one of the ARENA_OPENINGS_AT_ONCE slots; awaited at shutdown. A failure is left
+   * to resumeOpenings.
+   */
+  private inSlot(work: () => Promise<void>): Promise<void> {
     const kept: Promise<void> = this.openings(work)
       .catch((error: unknown) =>
         this.logger.warn({ err: error }, 'opening arena rooms failed; resuming later'),
       )
-      .finally(() => {
-        for (const seat of seats) this.seating.delete(seat);
-        this.openingsInHand.delete(kept);
-      });
+      .finally(() => this.openingsInHand.delete(kept));
     this.openingsInHand.add(kept);
+    return kept;
+  }
+
+  /** Runs a batch's work in a slot, its players' seats in hand until it ends (not paired again meanwhile). */
+  private inHand(seats: readonly string[], work: () => Promise<void>): void {
+    this.hold(seats);
+    void this.inSlot(work).finally(() => this.drop(seats));
   }
 
   /**
    * Writes a batch's pairings (so a replica that takes over finds them) and, beside them, seats
-   * their players; then asks rooms to open them. Each step is one write or request for the whole
-   * batch. A seat whose pairing was never written is freed by freeOrphanSeats.
+   * their players, one write each for the whole batch; the pairings with both players seated. A
+   * seat whose pairing was never written is freed by freeOrphanSeats.
    */
-  private async open(
+  private async claim(
     arena: ArenaWindow,
     pairings: readonly PairingDoc[],
     freeSince: (playerId: string) => number,
-  ): Promise<void> {
-    const ids = pairings.map((p) => p._id);
-    for (const id of ids) this.openingRooms.add(id);
-    const outcomes = new Map<string, number>();
-    const count = (outcome: string, n: number): void => {
-      if (n === 0) return;
-      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + n);
-      this.openingOutcomes.inc({ outcome }, n);
-    };
-    try {
-      const [written, claimed] = await Promise.allSettled([
-        this.step('pairing', () => this.repository.addPairings(pairings)),
-        this.step('claim', () => this.repository.claimSeats(pairings, Date.now())),
-      ]);
-      const everySeat = pairings.flatMap((p) => seatsOf(p, freeSince));
-      if (written.status === 'rejected') {
-        // No pairing to resume from: the seats claimed go back now.
-        await this.releaseSeats(everySeat).catch(() => undefined);
-        throw written.reason;
-      }
-      if (claimed.status === 'rejected') throw claimed.reason;
-      // Settling counts the open pairings once the arena has ended: one written after that count
-      // would be a game the final standings miss, so they are dropped here instead.
-      if (Date.now() >= arena.endsAt) {
-        await this.releaseSeats(everySeat);
-        await this.repository.setPairings(ids, 'failed');
-        count('ended', pairings.length);
-        return;
-      }
-      const seated = claimed.value;
-      // Taken by another pairing: whoever was seated here waits on from when they were free.
-      const claims = planClaims(pairings, seated, freeSince);
-      if (claims.taken.length > 0) {
-        await this.releaseSeats(claims.release);
-        await this.repository.setPairings(
-          claims.taken.map((p) => p._id),
-          'failed',
-        );
-        count('taken', claims.taken.length);
-      }
-      if (claims.claimed.length === 0) return;
-      // Rooms opens a room once however often asked: an answer that did not come is asked for
-      // once more at once, rather than after the wait for a stopped replica's openings.
-      const answered = await this.askRooms(claims.claimed).catch((error: unknown) => {
-        if (error instanceof LeasePassedError) throw error;
-        this.logger.warn({ err: error, arenaId: arena.arenaId }, 'opening arena rooms failed; asking again');
-        return this.askRooms(claims.claimed);
-      });
-      count('opened', answered.opened.length);
-      count('busy', answered.busy.length);
-      count('ended', answered.ended.length);
-      // Each player's own wait: the one freed first waited longer than the pair's latest.
-      const openedAt = Date.now();
-      for (const pairing of answered.opened) {
-        for (const { id } of pairing.players) {
-          const wait = pairingWait(freeSince(id), arena.startsAt, openedAt);
-          if (wait !== null) this.pairingLatency.observe(wait);
-        }
-      }
-    } catch (error) {
-      const settled = [...outcomes.values()].reduce((sum, n) => sum + n, 0);
-      count('failed', pairings.length - settled);
-      throw error;
-    } finally {
-      for (const id of ids) this.openingRooms.delete(id);
+    tally: Tally,
+  ): Promise<PairingDoc[]> {
+    const [written, claimed] = await Promise.allSettled([
+      this.step('pairing', () => this.repository.addPairings(pairings)),
+      this.step('claim', () => this.repository.claimSeats(pairings, Date.now())),
+    ]);
+    const everySeat = pairings.flatMap((p) => seatsOf(p, freeSince));
+    if (written.status === 'rejected') {
+      // No pairing to resume from: the seats claimed go back now.
+      await this.releaseSeats(everySeat).catch(() => undefined);
+      throw written.reason;
     }
+    if (claimed.status === 'rejected') throw claimed.reason;
+    // Settling counts the open pairings once the arena has ended: one written after that count
+    // would be a game the final standings miss, so they are dropped here instead.
+    if (Date.now() >= arena.endsAt) {
+      await this.releaseSeats(everySeat);
+      await this.repository.setPairings(
+        pairings.map((p) => p._id),
+        'failed',
+      );
+      tally.count('ended', pairings.length);
+      return [];
+    }
+    // Taken by another pairing: whoever was seated here waits on from when they were free.
+    const claims = planClaims(pairings, claimed.value, freeSince);
+    if (claims.taken.length > 0) {
+      await this.releaseSeats(claims.release);
+      await this.repository.setPairings(
+        claims.taken.map((p) => p._id),
+        'failed',
+      );
+      tally.count('taken', claims.taken.length);
+    }
+    return claims.claimed;
+  }
+
+  /**
+   * Asks rooms to open a batch's claimed pairings and counts what came of it. Rooms opens a room
+   * once however often asked: an answer that did not come is asked for once more at once, rather
+   * than after the wait for a stopped replica's openings.
+   */
+  private async ask(
+    arena: ArenaWindow,
+    pairings: readonly PairingDoc[],
+    freeSince: (playerId: string) => number,
+    tally: Tally,
+  ): Promise<void> {
+    const answered = await this.askRooms(pairings).catch((error: unknown) => {
+      if (error instanceof LeasePassedError) throw error;
+      this.logger.warn({ err: error, arenaId: arena.arenaId }, 'opening arena rooms failed; asking again');
+      return this.askRooms(pairings);
+    });
+    tally.count('opened', answered.opened.length);
+    tally.count('busy', answered.busy.length);
+    tally.count('ended', answered.ended.length);
+    // Each player's own wait: the one freed first waited longer than the pair's latest.
+    const openedAt = Date.now();
+    for (const pairing of answered.opened) {
+      for (const { id } of pairing.players) {
+        const wait = pairingWait(freeSince(id), arena.startsAt, openedAt);
+        if (wait !== null) this.pairingLatency.observe(wait);
+      }
+    }
+  }
+
+  /** Gives up pairings that will not open: every seat still in their rooms goes back, waiting from `notBefore`. */
+  private async giveUp(pairings: readonly PairingDoc[], notBefore: number): Promise<void> {
+    if (pairings.length === 0) return;
+    await this.releaseSeats(pairings.flatMap((p) => seatsOf(p, () => notBefore)));
+    await this.repository.setPairings(
+      pairings.map((p) => p._id),
+      'failed',
+    );
   }
 
   /**
@@ -492,12 +623,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
           if (this.stopping) return;
           const claims = planClaims(batch, await this.repository.seatedIn(batch), () => nowMs);
           if (claims.claimed.length > 0) await this.askRooms(claims.claimed);
-          if (claims.taken.length === 0) return;
-          await this.releaseSeats(claims.taken.flatMap((p) => seatsOf(p, () => nowMs)));
-          await this.repository.setPairings(
-            claims.taken.map((p) => p._id),
-            'failed',
-          );
+          await this.giveUp(claims.taken, nowMs);
         } finally {
           for (const id of ids) this.openingRooms.delete(id);
         }
