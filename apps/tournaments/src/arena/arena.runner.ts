@@ -242,8 +242,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * One round: under the lease, retry openings a stopped replica left, pair each running arena
-   * (its openings run on after the round), settle ended ones; false without the lease.
+   * One round: under the lease, pair each running arena (its openings run on after the round)
+   * and each about to start, retry openings a stopped replica left, settle ended arenas; false
+   * without the lease.
    */
   async tick(nowMs = Date.now()): Promise<boolean> {
     const held = this.lease.heldAt(nowMs);
@@ -259,11 +260,6 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async round(nowMs: number): Promise<void> {
-    if (nowMs - this.leftoversAt >= LEFTOVERS_EVERY_MS) {
-      this.leftoversAt = nowMs;
-      await this.resumeOpenings(nowMs);
-      await this.freeOrphanSeats(nowMs);
-    }
     // While batches wait for a slot, the players freed meanwhile wait too, and go into bigger
     // batches once the queue drains (which starts a round at once): no read of the free players
     // is spent on those in hand.
@@ -288,6 +284,13 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
           () => undefined,
         );
       }
+    }
+    // After the pairing: each look reads a collection whole, which at an arena's start would hold
+    // up its rooms.
+    if (nowMs - this.leftoversAt >= LEFTOVERS_EVERY_MS) {
+      this.leftoversAt = nowMs;
+      await this.resumeOpenings(nowMs);
+      await this.freeOrphanSeats(nowMs);
     }
     if (nowMs - this.settledAt < SETTLE_EVERY_MS) return;
     this.settledAt = nowMs;
