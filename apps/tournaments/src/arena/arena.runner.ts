@@ -169,7 +169,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
       name: 'oasis_arena_openings_total',
       help:
         'Arena room openings by outcome: opened, taken (a player was seated elsewhere first), ' +
-        'busy (rooms found a player in another room), ended (the arena ended first), failed (an error; resumed later).',
+        'busy (rooms found a player in another room), ended (the arena ended first), left (a player paired ' +
+        'before the start left before it), failed (an error; resumed later).',
       labelNames: ['outcome'],
       registers: [metrics.registry],
     });
@@ -197,6 +198,11 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     while (this.ticking) await this.ticking;
     // Openings begun finish (or fail and are resumed by the next holder); queued ones do not begin.
     await Promise.allSettled([...this.openingsInHand]);
+    // Batches waiting for their arena's start are given up: the next holder pairs their players
+    // again, before the start or at it, instead of resuming them once they are old.
+    const early = [...this.early.values()].flat();
+    await Promise.allSettled(early.map((held) => this.giveUp(held.pairings, Date.now())));
+    this.dropEarly();
     await this.marking;
     this.lease.drop();
     await this.repository.releaseLease(LEASE, this.owner).catch(() => undefined);
@@ -387,7 +393,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
             freeSince,
           );
           await this.giveUp(claims.taken, Date.now());
-          tally.count('taken', claims.taken.length);
+          tally.count('left', claims.taken.length);
           if (claims.claimed.length > 0) await this.ask(arena, claims.claimed, freeSince, tally);
           total();
         } catch (error) {
