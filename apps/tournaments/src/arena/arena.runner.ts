@@ -106,8 +106,9 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
   /** Rooms opened whose pairings are not marked playing yet, and the write marking them. */
   private readonly toMark: string[] = [];
   private marking?: Promise<void>;
-  /** When this replica last looked for leftovers (LEFTOVERS_EVERY_MS). */
+  /** When this replica last looked for leftovers (LEFTOVERS_EVERY_MS), and the look under way. */
   private leftoversAt = 0;
+  private sweeping?: Promise<void>;
   /** When this replica last looked for ended arenas to settle (SETTLE_EVERY_MS). */
   private settledAt = 0;
   /** Past arenas whose document this replica has made sure of. */
@@ -196,6 +197,7 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
     this.stopping = true;
     clearTimeout(this.timer);
     while (this.ticking) await this.ticking;
+    await this.sweeping;
     // Openings begun finish (or fail and are resumed by the next holder); queued ones do not begin.
     await Promise.allSettled([...this.openingsInHand]);
     // Batches waiting for their arena's start are given up: the next holder pairs their players
@@ -249,8 +251,8 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
 
   /**
    * One round: under the lease, pair each running arena (its openings run on after the round)
-   * and each about to start, retry openings a stopped replica left, settle ended arenas; false
-   * without the lease.
+   * and each about to start, start a look for openings a stopped replica left (beside the
+   * rounds), settle ended arenas; false without the lease.
    */
   async tick(nowMs = Date.now()): Promise<boolean> {
     const held = this.lease.heldAt(nowMs);
@@ -291,12 +293,15 @@ export class ArenaRunner implements OnApplicationBootstrap, OnApplicationShutdow
         );
       }
     }
-    // After the pairing: each look reads a collection whole, which at an arena's start would hold
-    // up its rooms.
-    if (nowMs - this.leftoversAt >= LEFTOVERS_EVERY_MS) {
+    // Beside the rounds, not in them: each look reads a collection whole (100-300 ms on a busy
+    // machine), and a round that waited for it would hold up the players freed meanwhile, or an
+    // arena's start.
+    if (!this.sweeping && nowMs - this.leftoversAt >= LEFTOVERS_EVERY_MS) {
       this.leftoversAt = nowMs;
-      await this.resumeOpenings(nowMs);
-      await this.freeOrphanSeats(nowMs);
+      this.sweeping = this.resumeOpenings(nowMs)
+        .then(() => this.freeOrphanSeats(nowMs))
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'looking for arena leftovers failed'))
+        .finally(() => (this.sweeping = undefined));
     }
     if (nowMs - this.settledAt < SETTLE_EVERY_MS) return;
     this.settledAt = nowMs;
