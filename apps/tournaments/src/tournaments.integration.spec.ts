@@ -654,17 +654,16 @@ function earlySuite(infra: () => TestInfra) {
     let nc: NatsConnection;
     let mongo: MongoClient;
     let rpc: RpcClient;
+    let env: Record<string, string>;
     let replica: INestApplication | undefined;
+    const requests: Array<{ at: number; request: OpenArenaRoomsRequest }> = [];
+    type Entrant = { _id: string; playerId: string; joined: boolean; roomId: string | null };
+    const pairingState = async (roomId: string) =>
+      (await mongo.db().collection<{ _id: string; state: string }>('pairings').findOne({ _id: roomId }))
+        ?.state;
 
-    afterAll(async () => {
-      await replica?.close();
-      await rpc?.close();
-      await mongo?.close();
-      await nc?.close();
-    }, 60_000);
-
-    it('claims the seats before the start, asks rooms at the start, and leaves out who left', async () => {
-      const env = serviceTestEnv(infra(), 'tournaments', {
+    beforeAll(async () => {
+      env = serviceTestEnv(infra(), 'tournaments', {
         SHUTDOWN_GRACE_MS: '200',
         EVENT_2_EVERY_MS: '0',
         EVENT_9_EVERY_MS: '0',
@@ -674,22 +673,30 @@ function earlySuite(infra: () => TestInfra) {
         ARENA_PAIR_BEFORE_START_MS: '3000',
       });
       nc = await connect({ servers: natsServers(infra().natsUrl) });
-      const requests: Array<{ at: number; request: OpenArenaRoomsRequest }> = [];
       openingRooms(nc, requests);
       replica = (await createService(tournamentsDefinition, env)).app;
       rpc = await RpcClient.forTests(infra().natsUrl, 'tournaments-early-test', 5000);
       mongo = await MongoClient.connect(env['MONGO_URL'] ?? '');
-      const entrants = mongo
-        .db()
-        .collection<{ _id: string; playerId: string; joined: boolean; roomId: string | null }>('entrants');
+    }, 60_000);
 
-      // Join in the pause between two arenas, before the next one's pairing begins.
+    afterAll(async () => {
+      await replica?.close();
+      await rpc?.close();
+      await mongo?.close();
+      await nc?.close();
+    }, 60_000);
+
+    /**
+     * Joins the named players in the pause between two arenas, before the next one's pairing
+     * begins; their entries by player, and the next arena's start.
+     */
+    const joinBeforeStart = async (names: string[]) => {
       await waitFor(
         async () => Date.now() % EVERY_MS >= DURATION_MS + 200 && Date.now() % EVERY_MS < EVERY_MS - 5000,
         { timeoutMs: EVERY_MS, what: 'a pause' },
       );
       const startsAt = Math.ceil(Date.now() / EVERY_MS) * EVERY_MS;
-      const players = ['gil', 'hal', 'ivy', 'jon'].map((name) => ({
+      const players = names.map((name) => ({
         userId: uniqueName(name),
         name,
         jti: uniqueName('jti'),
@@ -697,11 +704,24 @@ function earlySuite(infra: () => TestInfra) {
       }));
       for (const caller of players)
         await rpc.request(Requests.tournaments.join, { eventId: 'event-6', caller });
-
-      // Before the start: all four seated in two rooms, and rooms not asked yet.
       const ids = players.map((p) => p.userId);
       const seats = async () =>
-        new Map((await entrants.find({ playerId: { $in: ids } }).toArray()).map((e) => [e.playerId, e]));
+        new Map(
+          (
+            await mongo
+              .db()
+              .collection<Entrant>('entrants')
+              .find({ playerId: { $in: ids } })
+              .toArray()
+          ).map((e) => [e.playerId, e]),
+        );
+      return { players, seats, startsAt };
+    };
+
+    it('claims the seats before the start, asks rooms at the start, and leaves out who left', async () => {
+      const { players, seats, startsAt } = await joinBeforeStart(['gil', 'hal', 'ivy', 'jon']);
+
+      // Before the start: all four seated in two rooms, and rooms not asked yet.
       await waitFor(async () => [...(await seats()).values()].filter((e) => e.roomId).length === 4, {
         timeoutMs: 10_000,
         what: 'four seats claimed',
@@ -713,7 +733,7 @@ function earlySuite(infra: () => TestInfra) {
       // One of them leaves before the start: their room is not asked for, and both are freed.
       const leaver = players[0];
       await rpc.request(Requests.tournaments.leave, { eventId: 'event-6', caller: leaver });
-      const leaverRoom = (await seats()).get(leaver?.userId ?? '')?.roomId;
+      const leaverRoom = (await seats()).get(leaver?.userId ?? '')?.roomId ?? '';
       expect(Date.now()).toBeLessThan(startsAt);
 
       await waitFor(async () => requests.length >= 1, { timeoutMs: 10_000, what: 'rooms asked' });
@@ -722,20 +742,35 @@ function earlySuite(infra: () => TestInfra) {
       expect(asked).toHaveLength(1);
       expect(asked[0]?.roomId).not.toBe(leaverRoom);
       expect(asked[0]?.players.map((p) => p.id)).not.toContain(leaver?.userId);
-      await waitFor(
-        async () => {
-          const after = await seats();
-          return [...after.values()].filter((e) => e.roomId === leaverRoom).length === 0;
-        },
-        { timeoutMs: 5_000, what: "the leaver's room given up" },
-      );
-      const after = await seats();
-      expect(after.get(leaver?.userId ?? '')).toMatchObject({ joined: false, roomId: null });
-      const pairing = await mongo
-        .db()
-        .collection<{ _id: string; state: string }>('pairings')
-        .findOne({ _id: leaverRoom ?? '' });
-      expect(pairing?.state).toBe('failed');
+      await waitFor(async () => [...(await seats()).values()].every((e) => e.roomId !== leaverRoom), {
+        timeoutMs: 5_000,
+        what: "the leaver's room given up",
+      });
+      expect((await seats()).get(leaver?.userId ?? '')).toMatchObject({ joined: false, roomId: null });
+      expect(await pairingState(leaverRoom)).toBe('failed');
+    }, 60_000);
+
+    it('gives up its waiting pairings when it stops, and the next replica pairs them again', async () => {
+      const { seats, startsAt } = await joinBeforeStart(['kim', 'lou']);
+      await waitFor(async () => [...(await seats()).values()].filter((e) => e.roomId).length === 2, {
+        timeoutMs: 10_000,
+        what: 'two seats claimed',
+      });
+      const early = [...(await seats()).values()][0]?.roomId ?? '';
+      const askedBefore = requests.length;
+
+      await replica?.close();
+      replica = undefined;
+      expect(Date.now()).toBeLessThan(startsAt);
+      expect(await pairingState(early)).toBe('failed');
+      expect([...(await seats()).values()].map((e) => e.roomId)).toEqual([null, null]);
+
+      replica = (await createService(tournamentsDefinition, env)).app;
+      await waitFor(async () => requests.length > askedBefore, { timeoutMs: 10_000, what: 'rooms asked' });
+      const room = requests.at(-1)?.request.rooms[0];
+      expect(room?.roomId).not.toBe(early);
+      expect(new Set(room?.players.map((p) => p.id))).toEqual(new Set((await seats()).keys()));
+      expect(requests.at(-1)?.at).toBeGreaterThanOrEqual(startsAt);
     }, 60_000);
   };
 }
