@@ -77,11 +77,7 @@ func commandOf(msg []byte) string {
 		// getMore names its collection in a later field.
 		collection = stringAt(body, i+12)
 	}
-	db := ""
-	if i := bytes.Index(body, []byte("\x02$db\x00")); i >= 0 {
-		db = stringAt(body, i+5)
-	}
-	return name + " " + db + "." + collection
+	return name + " " + databaseOf(msg) + "." + collection
 }
 
 // stringAt reads a BSON string (int32 length, bytes, NUL) at offset i.
